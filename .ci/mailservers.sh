@@ -1,0 +1,421 @@
+#!/usr/bin/env bash
+# mailservers.sh: a private Dovecot (IMAP + LMTP) and Postfix (SMTP) on loopback
+# for the end-to-end tests of `lyngk serve`.
+#
+#   .ci/mailservers.sh start DIR        install the Debian packages if missing, write
+#                                       throw-away configs under DIR, start both servers,
+#                                       write DIR/env (ports, users, passwords)
+#   .ci/mailservers.sh stop DIR         stop both servers (by PID) and wait until they are gone
+#   .ci/mailservers.sh status DIR       exit 0 when both run, 3 otherwise
+#   .ci/mailservers.sh stop-smtp DIR    take Postfix down (its queue stays on disk)
+#   .ci/mailservers.sh start-smtp DIR   bring Postfix back
+#   .ci/mailservers.sh restart-imap DIR stop Dovecot and start it again (drops every IMAP session)
+#
+# Mail flow: anything from 127.0.0.0/8 may submit to Postfix on 127.0.0.1:SMTP_PORT
+# without AUTH; mail for @e2e.test is relayed over LMTP to Dovecot, which stores it
+# in the user's Maildir under DIR/mail. Any other domain bounces: nothing leaves the
+# machine. Users: lyngk (the robot), alice, bob, carol and load (a mailbox that takes
+# load+anything@e2e.test, for the throughput test), all @e2e.test.
+#
+# Needs root (Postfix does). Ports come from the environment when set:
+# E2E_SMTP_PORT (12525), E2E_IMAP_PORT (11143), E2E_LMTP_PORT (12424).
+set -euo pipefail
+
+DOMAIN=e2e.test
+USERS="lyngk alice bob carol load"
+PACKAGES="dovecot-imapd dovecot-lmtpd postfix swaks"
+# Mail files belong to nobody:nogroup; Dovecot refuses uid 0 for mail users.
+MAIL_UID=65534
+MAIL_GID=65534
+
+die() {
+	echo "mailservers: $*" >&2
+	exit 1
+}
+
+usage() {
+	echo "usage: $0 start|stop|status|stop-smtp|start-smtp|restart-imap DIR" >&2
+	exit 2
+}
+
+[ $# -eq 2 ] || usage
+CMD=$1
+DIR=$2
+case "$DIR" in
+/*) ;;
+*) DIR=$(pwd)/$DIR ;;
+esac
+DIR=${DIR%/}
+
+# alive PID NAME: the process exists, is not a zombie, and its name is NAME.
+# Orphans are not reaped in these containers, so a dead server lingers as a
+# zombie: kill -0 alone would call it alive.
+alive() {
+	local pid=$1 name=$2 stat
+	[ -n "$pid" ] || return 1
+	stat=$(cat "/proc/$pid/stat" 2>/dev/null) || return 1
+	case "$stat" in
+	*"($name) Z"* | *"($name) X"*) return 1 ;;
+	*"($name) "*) return 0 ;;
+	esac
+	return 1
+}
+
+dovecot_pid() { cat "$DIR/dovecot/run/master.pid" 2>/dev/null || true; }
+postfix_pid() { sed -n 's/ //gp' "$DIR/postfix-spool/pid/master.pid" 2>/dev/null || true; }
+dovecot_up() { alive "$(dovecot_pid)" dovecot; }
+postfix_up() { alive "$(postfix_pid)" master; }
+
+# children PID: every descendant of PID, to check that none survives a stop.
+children() {
+	local parent=$1 f pid ppid
+	for f in /proc/[0-9]*/stat; do
+		pid=${f#/proc/}
+		pid=${pid%/stat}
+		ppid=$(sed 's/.*) [A-Za-z] \([0-9]*\) .*/\1/' "$f" 2>/dev/null) || continue
+		if [ "$ppid" = "$parent" ]; then
+			echo "$pid"
+			children "$pid"
+		fi
+	done
+}
+
+# wait_gone SECONDS PID...: wait until none of the PIDs runs (zombies count as gone).
+wait_gone() {
+	local limit=$1 i pid stat left
+	shift
+	for ((i = 0; i < limit * 10; i++)); do
+		left=
+		for pid in "$@"; do
+			stat=$(cat "/proc/$pid/stat" 2>/dev/null) || continue
+			case "$stat" in
+			*") Z "* | *") X "*) ;;
+			*) left="$left $pid" ;;
+			esac
+		done
+		[ -z "$left" ] && return 0
+		sleep 0.1
+	done
+	echo "mailservers: still running after ${limit}s:$left" >&2
+	return 1
+}
+
+# wait_port PORT SECONDS: wait until 127.0.0.1:PORT accepts a connection.
+wait_port() {
+	local port=$1 limit=$2 i
+	for ((i = 0; i < limit * 20; i++)); do
+		if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+			return 0
+		fi
+		sleep 0.05
+	done
+	return 1
+}
+
+installed() {
+	local p
+	for p in $PACKAGES; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' || return 1
+	done
+}
+
+install_packages() {
+	installed && return 0
+	command -v apt-get >/dev/null || die "apt-get not found: need Debian 12 with $PACKAGES"
+	echo "mailservers: installing $PACKAGES" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	printf '%s\n' \
+		"postfix postfix/main_mailer_type select No configuration" \
+		"postfix postfix/mailname string $DOMAIN" | debconf-set-selections
+	# Keep the packages' scripts from starting the system-wide daemons: this
+	# script runs its own instances. Only a policy we created is removed again.
+	local policy=
+	if [ ! -e /usr/sbin/policy-rc.d ]; then
+		printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
+		chmod 755 /usr/sbin/policy-rc.d
+		policy=/usr/sbin/policy-rc.d
+	fi
+	local rc=0
+	apt-get update -qq </dev/null || rc=$?
+	if [ $rc -eq 0 ]; then
+		# shellcheck disable=SC2086 # word splitting of the package list is meant
+		apt-get install -y -qq --no-install-recommends \
+			-o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold \
+			$PACKAGES </dev/null >"${TMPDIR:-/tmp}/mailservers-apt.log" 2>&1 || rc=$?
+	fi
+	[ -n "$policy" ] && rm -f "$policy"
+	if [ $rc -ne 0 ]; then
+		tail -n 30 "${TMPDIR:-/tmp}/mailservers-apt.log" >&2 || true
+		die "apt-get failed ($rc)"
+	fi
+	installed || die "packages still missing after apt-get install"
+}
+
+random_password() {
+	head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n'
+}
+
+# write_env: ports and passwords, reused when DIR/env exists so that a second
+# start keeps the accounts the tests already know.
+write_env() {
+	if [ -f "$DIR/env" ]; then
+		# shellcheck disable=SC1091
+		. "$DIR/env"
+		return 0
+	fi
+	E2E_SMTP_PORT=${E2E_SMTP_PORT:-12525}
+	E2E_IMAP_PORT=${E2E_IMAP_PORT:-11143}
+	E2E_LMTP_PORT=${E2E_LMTP_PORT:-12424}
+	{
+		echo "# written by .ci/mailservers.sh; shell syntax, one KEY=VALUE a line"
+		echo "E2E_DIR=$DIR"
+		echo "E2E_DOMAIN=$DOMAIN"
+		echo "E2E_SMTP_ADDR=127.0.0.1:$E2E_SMTP_PORT"
+		echo "E2E_IMAP_ADDR=127.0.0.1:$E2E_IMAP_PORT"
+		echo "E2E_LMTP_ADDR=127.0.0.1:$E2E_LMTP_PORT"
+		echo "E2E_SMTP_PORT=$E2E_SMTP_PORT"
+		echo "E2E_IMAP_PORT=$E2E_IMAP_PORT"
+		echo "E2E_LMTP_PORT=$E2E_LMTP_PORT"
+		echo "E2E_USERS=\"$USERS\""
+		local u
+		for u in $USERS; do
+			echo "E2E_PASSWORD_$(echo "$u" | tr a-z A-Z)=$(random_password)"
+		done
+		echo "E2E_SCRIPT=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
+	} >"$DIR/env.tmp"
+	mv "$DIR/env.tmp" "$DIR/env"
+	# shellcheck disable=SC1091
+	. "$DIR/env"
+}
+
+password_of() {
+	local var
+	var=E2E_PASSWORD_$(echo "$1" | tr a-z A-Z)
+	echo "${!var}"
+}
+
+write_dovecot_conf() {
+	local d=$DIR/dovecot u
+	mkdir -p "$d/run" "$d/state" "$DIR/mail"
+	chown "$MAIL_UID:$MAIL_GID" "$DIR/mail"
+	: >"$d/users.tmp"
+	for u in $USERS; do
+		mkdir -p "$DIR/mail/$u"
+		chown "$MAIL_UID:$MAIL_GID" "$DIR/mail/$u"
+		echo "$u@$DOMAIN:{PLAIN}$(password_of "$u"):$MAIL_UID:$MAIL_GID::$DIR/mail/$u::" >>"$d/users.tmp"
+	done
+	# Dovecot's auth process reads the file as the dovecot user.
+	chown root:dovecot "$d/users.tmp"
+	chmod 640 "$d/users.tmp"
+	mv "$d/users.tmp" "$d/users"
+	cat >"$d/dovecot.conf" <<EOF
+# Throw-away Dovecot for the lyngk end-to-end tests (written by mailservers.sh).
+instance_name = lyngk-e2e
+protocols = imap lmtp
+listen = 127.0.0.1
+base_dir = $d/run
+state_dir = $d/state
+log_path = $d/dovecot.log
+ssl = no
+disable_plaintext_auth = no
+auth_mechanisms = plain login
+mail_location = maildir:~/Maildir
+first_valid_uid = $MAIL_UID
+first_valid_gid = $MAIL_GID
+# load+p001@e2e.test is delivered to load's INBOX.
+recipient_delimiter = +
+lmtp_save_to_detail_mailbox = no
+# The robot, its tests and the players all log in from 127.0.0.1.
+mail_max_userip_connections = 200
+namespace inbox {
+  inbox = yes
+  separator = /
+}
+passdb {
+  driver = passwd-file
+  args = scheme=PLAIN username_format=%u $d/users
+}
+userdb {
+  driver = passwd-file
+  args = username_format=%u $d/users
+}
+service imap-login {
+  chroot =
+  inet_listener imap {
+    address = 127.0.0.1
+    port = $E2E_IMAP_PORT
+  }
+  inet_listener imaps {
+    port = 0
+  }
+}
+service lmtp {
+  inet_listener lmtp {
+    address = 127.0.0.1
+    port = $E2E_LMTP_PORT
+  }
+}
+service anvil {
+  chroot =
+}
+EOF
+}
+
+write_postfix_conf() {
+	# Postfix wants its configuration, queue and data directories apart: a
+	# queue inside the configuration directory fails its ownership checks.
+	local p=$DIR/postfix
+	mkdir -p "$p" "$DIR/postfix-spool" "$DIR/postfix-data"
+	chown postfix:postfix "$DIR/postfix-data"
+	cat >"$p/main.cf" <<EOF
+# Throw-away Postfix for the lyngk end-to-end tests (written by mailservers.sh).
+compatibility_level = 3.6
+queue_directory = $DIR/postfix-spool
+data_directory = $DIR/postfix-data
+maillog_file = $p/maillog
+maillog_file_prefixes = $DIR
+myhostname = mx.$DOMAIN
+mydomain = $DOMAIN
+myorigin = $DOMAIN
+mydestination =
+inet_interfaces = 127.0.0.1
+inet_protocols = ipv4
+mynetworks = 127.0.0.0/8
+smtpd_relay_restrictions = permit_mynetworks, reject_unauth_destination
+smtpd_peername_lookup = no
+relay_domains = $DOMAIN
+relay_transport = lmtp:inet:127.0.0.1:$E2E_LMTP_PORT
+local_transport = error:no local delivery in the e2e test instance
+default_transport = error:no outside delivery from the e2e test instance
+local_recipient_maps =
+alias_maps =
+alias_database =
+biff = no
+append_dot_mydomain = no
+smtputf8_enable = no
+# Retry soon after Dovecot comes back from restart-imap.
+queue_run_delay = 5s
+minimal_backoff_time = 5s
+maximal_backoff_time = 10s
+EOF
+	# The packaged master.cf with smtpd moved to the loopback port and every
+	# service out of the chroot (the spool under DIR has no chroot set-up).
+	awk -v listen="127.0.0.1:$E2E_SMTP_PORT" '
+		/^[#[:space:]]/ || NF < 8 { print; next }
+		{ $5 = "n"; if ($1 == "smtp" && $2 == "inet") $1 = listen; print }
+	' /usr/share/postfix/master.cf.dist >"$p/master.cf"
+}
+
+start_dovecot() {
+	dovecot_up && return 0
+	local d=$DIR/dovecot
+	rm -f "$d/run/master.pid"
+	setsid dovecot -c "$d/dovecot.conf" -F </dev/null >>"$d/stdout.log" 2>&1 &
+	local i
+	for ((i = 0; i < 200; i++)); do
+		dovecot_up && break
+		sleep 0.05
+	done
+	dovecot_up || {
+		tail -n 20 "$d/stdout.log" "$d/dovecot.log" >&2 2>/dev/null || true
+		die "dovecot did not start"
+	}
+	wait_port "$E2E_IMAP_PORT" 20 || die "dovecot: nothing listens on $E2E_IMAP_PORT"
+	wait_port "$E2E_LMTP_PORT" 20 || die "dovecot: nothing listens on $E2E_LMTP_PORT"
+}
+
+stop_dovecot() {
+	local pid kids
+	pid=$(dovecot_pid)
+	alive "$pid" dovecot || return 0
+	kids=$(children "$pid")
+	kill -TERM "$pid"
+	# shellcheck disable=SC2086 # one PID a word
+	wait_gone 20 "$pid" $kids || die "dovecot did not stop"
+}
+
+start_postfix() {
+	postfix_up && return 0
+	local p=$DIR/postfix
+	# postfix start reports its errors to a terminal or syslog only: give it a
+	# terminal (script) and keep what it says.
+	script -qec "postfix -c '$p' start" /dev/null </dev/null >>"$p/start.log" 2>&1 || {
+		cat "$p/start.log" >&2
+		tail -n 20 "$p/maillog" >&2 2>/dev/null || true
+		die "postfix did not start"
+	}
+	local i
+	for ((i = 0; i < 200; i++)); do
+		postfix_up && break
+		sleep 0.05
+	done
+	postfix_up || die "postfix master did not start"
+	wait_port "$E2E_SMTP_PORT" 20 || die "postfix: nothing listens on $E2E_SMTP_PORT"
+}
+
+stop_postfix() {
+	local pid kids
+	pid=$(postfix_pid)
+	alive "$pid" master || return 0
+	kids=$(children "$pid")
+	kill -TERM "$pid"
+	# shellcheck disable=SC2086 # one PID a word
+	wait_gone 20 "$pid" $kids || die "postfix did not stop"
+}
+
+load_env() {
+	[ -f "$DIR/env" ] || die "$DIR/env missing: run '$0 start $DIR' first"
+	# shellcheck disable=SC1091
+	. "$DIR/env"
+}
+
+case "$CMD" in
+start)
+	[ "$(id -u)" = 0 ] || die "must run as root (postfix needs it)"
+	t0=$(date +%s%N)
+	install_packages
+	mkdir -p "$DIR"
+	# Dovecot opens Maildirs as the mail user, who must be able to reach DIR.
+	chmod 755 "$DIR"
+	write_env
+	if ! dovecot_up; then write_dovecot_conf; fi
+	if ! postfix_up; then write_postfix_conf; fi
+	t1=$(date +%s%N)
+	start_dovecot
+	start_postfix
+	t2=$(date +%s%N)
+	echo "mailservers: up in $(((t2 - t1) / 1000000)) ms (install/config $(((t1 - t0) / 1000000)) ms)" >&2
+	echo "mailservers: SMTP $E2E_SMTP_ADDR  IMAP $E2E_IMAP_ADDR  LMTP $E2E_LMTP_ADDR  env $DIR/env" >&2
+	for u in $USERS; do
+		echo "mailservers: user $u@$DOMAIN password $(password_of "$u")" >&2
+	done
+	;;
+stop)
+	if [ -f "$DIR/env" ]; then load_env; fi
+	stop_postfix
+	stop_dovecot
+	;;
+status)
+	load_env
+	rc=0
+	if dovecot_up; then echo "dovecot running (pid $(dovecot_pid))"; else echo "dovecot stopped"; rc=3; fi
+	if postfix_up; then echo "postfix running (pid $(postfix_pid))"; else echo "postfix stopped"; rc=3; fi
+	exit $rc
+	;;
+stop-smtp)
+	load_env
+	stop_postfix
+	;;
+start-smtp)
+	load_env
+	start_postfix
+	;;
+restart-imap)
+	load_env
+	stop_dovecot
+	start_dovecot
+	;;
+*)
+	usage
+	;;
+esac

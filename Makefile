@@ -1,0 +1,43 @@
+# Two commands on a fresh machine: `make run` (local all-in-one server) and
+# `make test` (every test, the end-to-end suite included when Dovecot and
+# Postfix can be installed; it says so when it skips).
+
+GO       ?= go
+BIN      ?= bin/lyngk
+FUZZTIME ?= 20s
+
+.PHONY: run build test unit e2e bench fuzz lint clean
+
+run:
+	$(GO) run ./cmd/lyngk serve
+
+build:
+	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) ./cmd/lyngk
+
+test: lint unit e2e
+
+unit:
+	$(GO) test -count=1 ./...
+
+e2e:
+	bash .ci/e2e.sh
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./engine/... ./store/... ./mailer/... ./cmd/...
+
+# Each fuzz target runs for FUZZTIME; go test -fuzz takes one target at a time.
+fuzz:
+	@set -e; for pkg in $$($(GO) list ./...); do \
+		for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+			echo "fuzz $$pkg $$t"; \
+			$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg; \
+		done; \
+	done
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go') 2>/dev/null); \
+		if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+clean:
+	rm -rf bin

@@ -1,0 +1,211 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// config is the daemon's configuration. The file format is deliberately
+// small: `key = value` lines, `#` comments and blank lines. Secrets may come
+// from the file or from the environment (LYNGK_IMAP_PASSWORD,
+// LYNGK_SMTP_PASSWORD), never from the command line, where any user of the
+// machine could read them in the process list.
+type config struct {
+	IMAPAddr      string
+	IMAPTLS       string
+	IMAPUser      string
+	IMAPPassword  string
+	IMAPMailbox   string
+	IMAPProcessed string
+	IMAPRejected  string
+	PollInterval  time.Duration
+
+	SMTPAddr     string
+	SMTPTLS      string
+	SMTPUser     string
+	SMTPPassword string
+
+	Robot        string
+	Domain       string
+	DataDir      string
+	TemplatesDir string
+	RatePerHour  int
+	NagAfter     time.Duration
+	ForfeitAfter time.Duration
+	LogFormat    string
+	LogLevel     string
+	MetricsAddr  string
+}
+
+// defaultConfig is what an empty file means: local all-in-one mode.
+func defaultConfig() config {
+	return config{
+		IMAPMailbox:   "INBOX",
+		IMAPProcessed: "Processed",
+		IMAPRejected:  "Rejected",
+		PollInterval:  time.Minute,
+		Robot:         "lyngk@localhost",
+		Domain:        "localhost",
+		DataDir:       "lyngk-data",
+		RatePerHour:   60,
+		NagAfter:      7 * 24 * time.Hour,
+		ForfeitAfter:  21 * 24 * time.Hour,
+		LogFormat:     "text",
+		LogLevel:      "info",
+	}
+}
+
+// local reports whether no mail service is configured, which selects the
+// local all-in-one mode of SPEC §5.
+func (c *config) local() bool { return c.IMAPAddr == "" && c.SMTPAddr == "" }
+
+var errConfig = errors.New("config")
+
+// parseConfig reads the key = value format on top of the defaults and then
+// applies the environment's secrets.
+func parseConfig(r io.Reader, getenv func(string) string) (config, error) {
+	c := defaultConfig()
+	seen := map[string]int{}
+	sc := bufio.NewScanner(r)
+	n := 0
+	for sc.Scan() {
+		n++
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		key, val, ok := strings.Cut(line, "=")
+		if !ok {
+			return c, fmt.Errorf("%w: line %d: want key = value", errConfig, n)
+		}
+		key, val = strings.TrimSpace(key), strings.TrimSpace(val)
+		if prev, dup := seen[key]; dup {
+			return c, fmt.Errorf("%w: line %d: %s already set on line %d", errConfig, n, key, prev)
+		}
+		seen[key] = n
+		if err := c.set(key, val); err != nil {
+			return c, fmt.Errorf("%w: line %d: %s: %v", errConfig, n, key, err)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return c, fmt.Errorf("%w: %v", errConfig, err)
+	}
+	if v := getenv("LYNGK_IMAP_PASSWORD"); v != "" {
+		c.IMAPPassword = v
+	}
+	if v := getenv("LYNGK_SMTP_PASSWORD"); v != "" {
+		c.SMTPPassword = v
+	}
+	return c, c.validate()
+}
+
+func (c *config) set(key, val string) error {
+	strs := map[string]*string{
+		"imap_addr": &c.IMAPAddr, "imap_tls": &c.IMAPTLS, "imap_user": &c.IMAPUser,
+		"imap_password": &c.IMAPPassword, "imap_mailbox": &c.IMAPMailbox,
+		"imap_processed": &c.IMAPProcessed, "imap_rejected": &c.IMAPRejected,
+		"smtp_addr": &c.SMTPAddr, "smtp_tls": &c.SMTPTLS, "smtp_user": &c.SMTPUser,
+		"smtp_password": &c.SMTPPassword, "robot_address": &c.Robot, "domain": &c.Domain,
+		"data_dir": &c.DataDir, "templates_dir": &c.TemplatesDir, "log_format": &c.LogFormat,
+		"log_level": &c.LogLevel, "metrics_addr": &c.MetricsAddr,
+	}
+	durs := map[string]*time.Duration{
+		"poll_interval": &c.PollInterval, "nag_after": &c.NagAfter, "forfeit_after": &c.ForfeitAfter,
+	}
+	switch {
+	case strs[key] != nil:
+		*strs[key] = val
+	case durs[key] != nil:
+		d, err := time.ParseDuration(val)
+		if err != nil || d <= 0 {
+			return fmt.Errorf("want a positive duration such as 90s or 168h, got %q", val)
+		}
+		*durs[key] = d
+	case key == "rate_per_hour":
+		n, err := strconv.Atoi(val)
+		if err != nil || n < 1 {
+			return fmt.Errorf("want a whole number of at least 1, got %q", val)
+		}
+		c.RatePerHour = n
+	default:
+		return errors.New("unknown key")
+	}
+	return nil
+}
+
+// validate checks the combination of settings. Plain-text mail protocols are
+// allowed to loopback only: a password must never cross a network in clear.
+func (c *config) validate() error {
+	if !strings.Contains(c.Robot, "@") {
+		return fmt.Errorf("%w: robot_address %q is not a mail address", errConfig, c.Robot)
+	}
+	switch c.LogFormat {
+	case "text", "json":
+	default:
+		return fmt.Errorf("%w: log_format must be text or json", errConfig)
+	}
+	switch c.LogLevel {
+	case "debug", "info", "warn", "error":
+	default:
+		return fmt.Errorf("%w: log_level must be debug, info, warn or error", errConfig)
+	}
+	if c.local() {
+		return nil
+	}
+	if c.IMAPAddr == "" || c.SMTPAddr == "" {
+		return fmt.Errorf("%w: real mode needs both imap_addr and smtp_addr", errConfig)
+	}
+	if c.IMAPUser == "" || c.IMAPPassword == "" {
+		return fmt.Errorf("%w: imap_user and imap_password (or LYNGK_IMAP_PASSWORD) are required", errConfig)
+	}
+	if c.SMTPUser != "" && c.SMTPPassword == "" {
+		return fmt.Errorf("%w: smtp_user is set but smtp_password (or LYNGK_SMTP_PASSWORD) is not", errConfig)
+	}
+	for _, p := range []struct{ name, mode, addr string }{
+		{"imap", c.IMAPTLS, c.IMAPAddr}, {"smtp", c.SMTPTLS, c.SMTPAddr},
+	} {
+		switch p.mode {
+		case "implicit", "starttls":
+		case "none", "":
+			if !loopback(p.addr) {
+				return fmt.Errorf("%w: %s_tls none is allowed only to a loopback address, not %s", errConfig, p.name, p.addr)
+			}
+		default:
+			return fmt.Errorf("%w: %s_tls must be implicit, starttls or none", errConfig, p.name)
+		}
+	}
+	return nil
+}
+
+// loopback reports whether host:port names this machine only.
+func loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func loadConfig(path string) (config, error) {
+	if path == "" {
+		c := defaultConfig()
+		return c, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return config{}, err
+	}
+	defer f.Close()
+	return parseConfig(f, os.Getenv)
+}

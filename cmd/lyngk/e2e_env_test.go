@@ -1,0 +1,326 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+)
+
+// The end-to-end tests run `lyngk serve` against a real Dovecot and Postfix
+// that .ci/mailservers.sh started on loopback; .ci/e2e.sh does all of it.
+// They run only when LYNGK_E2E=1, with LYNGK_E2E_DIR naming the directory
+// given to `mailservers.sh start`, whose env file holds ports and passwords.
+
+// e2eEnv is the mail stack, as described by DIR/env.
+type e2eEnv struct {
+	dir      string
+	domain   string
+	smtpAddr string // Postfix: accepts from loopback without AUTH
+	imapAddr string // Dovecot IMAP, plain text
+	lmtpAddr string // Dovecot LMTP: delivery that bypasses Postfix
+	script   string // .ci/mailservers.sh
+	password map[string]string
+}
+
+// e2eSetup skips the test unless the suite was asked for, and reads DIR/env.
+func e2eSetup(tb testing.TB) *e2eEnv {
+	tb.Helper()
+	if os.Getenv("LYNGK_E2E") != "1" {
+		tb.Skip("end-to-end test against real Dovecot and Postfix: skipped unless LYNGK_E2E=1 " +
+			"and LYNGK_E2E_DIR are set; .ci/e2e.sh installs the servers and runs it")
+	}
+	dir := os.Getenv("LYNGK_E2E_DIR")
+	if dir == "" {
+		tb.Fatal("LYNGK_E2E=1 needs LYNGK_E2E_DIR: the directory given to .ci/mailservers.sh start")
+	}
+	vals, err := e2eReadEnv(filepath.Join(dir, "env"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	e := &e2eEnv{
+		dir:      dir,
+		domain:   vals["E2E_DOMAIN"],
+		smtpAddr: vals["E2E_SMTP_ADDR"],
+		imapAddr: vals["E2E_IMAP_ADDR"],
+		lmtpAddr: vals["E2E_LMTP_ADDR"],
+		script:   vals["E2E_SCRIPT"],
+		password: map[string]string{},
+	}
+	for _, u := range strings.Fields(vals["E2E_USERS"]) {
+		e.password[u] = vals["E2E_PASSWORD_"+strings.ToUpper(u)]
+	}
+	for _, u := range []string{"lyngk", "alice", "bob", "load"} {
+		if e.password[u] == "" {
+			tb.Fatalf("%s/env: no password for user %s", dir, u)
+		}
+	}
+	if e.domain == "" || e.smtpAddr == "" || e.imapAddr == "" || e.lmtpAddr == "" || e.script == "" {
+		tb.Fatalf("%s/env is incomplete: %v", dir, vals)
+	}
+	return e
+}
+
+// e2eReadEnv reads the KEY=VALUE lines that mailservers.sh writes.
+func e2eReadEnv(path string) (map[string]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("e2e: %w (start the servers with .ci/mailservers.sh start DIR)", err)
+	}
+	defer f.Close()
+	vals := map[string]string{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if !ok {
+			return nil, fmt.Errorf("e2e: %s: bad line %q", path, line)
+		}
+		vals[k] = strings.Trim(v, `"`)
+	}
+	return vals, sc.Err()
+}
+
+// addr is the mail address of a local part in the test domain.
+func (e *e2eEnv) addr(local string) string { return local + "@" + e.domain }
+
+// robot is the address `lyngk serve` reads and sends as.
+func (e *e2eEnv) robot() string { return e.addr("lyngk") }
+
+// ctl runs a sub-command of mailservers.sh (stop-smtp, start-smtp, restart-imap).
+func (e *e2eEnv) ctl(tb testing.TB, cmd string) {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	start := time.Now()
+	out, err := exec.CommandContext(ctx, e.script, cmd, e.dir).CombinedOutput()
+	if err != nil {
+		tb.Fatalf("mailservers.sh %s: %v\n%s", cmd, err, out)
+	}
+	tb.Logf("mailservers.sh %s: %v", cmd, time.Since(start).Round(time.Millisecond))
+}
+
+// e2eBuilt is the lyngk binary, built once per test process into the
+// servers' directory (which .ci/e2e.sh removes at the end).
+var e2eBuilt struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+func (e *e2eEnv) binary(tb testing.TB) string {
+	tb.Helper()
+	e2eBuilt.once.Do(func() {
+		dir, err := os.MkdirTemp(e.dir, "bin-")
+		if err != nil {
+			e2eBuilt.err = err
+			return
+		}
+		path := filepath.Join(dir, "lyngk")
+		out, err := exec.Command("go", "build", "-o", path, ".").CombinedOutput()
+		if err != nil {
+			e2eBuilt.err = fmt.Errorf("e2e: go build: %v\n%s", err, out)
+			return
+		}
+		e2eBuilt.path = path
+	})
+	if e2eBuilt.err != nil {
+		tb.Fatal(e2eBuilt.err)
+	}
+	return e2eBuilt.path
+}
+
+// clearRobotInbox deletes whatever an earlier, failed run left for the
+// robot, so that a fresh server does not answer it.
+func (e *e2eEnv) clearRobotInbox(tb testing.TB) {
+	tb.Helper()
+	c, err := e2eDialIMAP(e.imapAddr, e.robot(), e.password["lyngk"])
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer c.Close()
+	sel, err := c.Select("INBOX", nil).Wait()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if sel.NumMessages == 0 {
+		return
+	}
+	all := imap.SeqSet{imap.SeqRange{Start: 1, Stop: 0}}
+	store := &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagDeleted}}
+	if err := c.Store(all, store, nil).Close(); err != nil {
+		tb.Fatal(err)
+	}
+	if err := c.Expunge().Close(); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Logf("removed %d stale mails from the robot's INBOX", sel.NumMessages)
+}
+
+// e2eDialIMAP logs in to Dovecot without TLS (loopback only).
+func e2eDialIMAP(addr, user, password string) (*imapclient.Client, error) {
+	c, err := imapclient.DialInsecure(addr, &imapclient.Options{})
+	if err != nil {
+		return nil, err
+	}
+	// go-imap waits for responses without a deadline: a watchdog closes a
+	// client that hangs.
+	watchdog := time.AfterFunc(10*time.Second, func() { c.Close() })
+	defer watchdog.Stop()
+	if err := c.Login(user, password).Wait(); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("e2e: imap login %s: %w", user, err)
+	}
+	return c, nil
+}
+
+// e2eServer is one `lyngk serve` process and its data directory, which
+// survives restarts.
+type e2eServer struct {
+	tb      testing.TB
+	bin     string
+	config  string
+	logPath string
+	cmd     *exec.Cmd
+	exited  chan error
+	starts  int
+}
+
+// startServer writes a configuration for the mail stack and starts
+// `lyngk serve`; it is stopped when the test ends.
+func (e *e2eEnv) startServer(tb testing.TB) *e2eServer {
+	tb.Helper()
+	e.clearRobotInbox(tb)
+	dir := tb.TempDir()
+	cfg := strings.Join([]string{
+		"imap_addr = " + e.imapAddr,
+		"imap_tls = none",
+		"imap_user = " + e.robot(),
+		"imap_password = " + e.password["lyngk"],
+		"imap_mailbox = INBOX",
+		"imap_processed = Processed",
+		"imap_rejected = Rejected",
+		// Dovecot offers IDLE: polling is only the fallback.
+		"poll_interval = 1s",
+		"smtp_addr = " + e.smtpAddr,
+		"smtp_tls = none",
+		"smtp_user =",
+		"smtp_password =",
+		"robot_address = " + e.robot(),
+		"domain = " + e.domain,
+		"data_dir = " + filepath.Join(dir, "data"),
+		// The load test sends hundreds of commands from few addresses.
+		"rate_per_hour = 1000000",
+		"",
+	}, "\n")
+	s := &e2eServer{
+		tb:      tb,
+		bin:     e.binary(tb),
+		config:  filepath.Join(dir, "lyngk.conf"),
+		logPath: filepath.Join(dir, "serve.log"),
+	}
+	if err := os.WriteFile(s.config, []byte(cfg), 0o600); err != nil {
+		tb.Fatal(err)
+	}
+	s.start()
+	tb.Cleanup(func() {
+		s.stop()
+		if tb.Failed() {
+			s.dumpLog()
+		}
+	})
+	return s
+}
+
+func (s *e2eServer) start() {
+	s.tb.Helper()
+	logf, err := os.OpenFile(s.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		s.tb.Fatal(err)
+	}
+	defer logf.Close()
+	s.starts++
+	fmt.Fprintf(logf, "=== e2e: start %d\n", s.starts)
+	cmd := exec.Command(s.bin, "serve", "-config", s.config)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	if err := cmd.Start(); err != nil {
+		s.tb.Fatal(err)
+	}
+	s.cmd = cmd
+	s.exited = make(chan error, 1)
+	go func() { s.exited <- cmd.Wait() }()
+}
+
+// kill ends the server with SIGKILL: no shutdown code runs.
+func (s *e2eServer) kill() {
+	s.tb.Helper()
+	if s.cmd == nil {
+		return
+	}
+	if err := s.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		s.tb.Fatal(err)
+	}
+	<-s.exited
+	s.cmd = nil
+	s.tb.Logf("lyngk serve killed with SIGKILL")
+}
+
+// stop ends the server with SIGTERM, which must lead to a clean exit.
+func (s *e2eServer) stop() {
+	s.tb.Helper()
+	if s.cmd == nil {
+		return
+	}
+	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		s.tb.Error(err)
+	}
+	select {
+	case err := <-s.exited:
+		if err != nil {
+			s.tb.Errorf("lyngk serve after SIGTERM: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		s.tb.Error("lyngk serve did not stop within 20s of SIGTERM; killing it")
+		_ = s.cmd.Process.Kill()
+		<-s.exited
+	}
+	s.cmd = nil
+}
+
+// checkRunning fails the test when the server has exited by itself.
+func (s *e2eServer) checkRunning() {
+	s.tb.Helper()
+	select {
+	case err := <-s.exited:
+		s.exited <- err
+		s.tb.Fatalf("lyngk serve exited: %v", err)
+	default:
+	}
+}
+
+// dumpLog puts the end of the server's log into the test output.
+func (s *e2eServer) dumpLog() {
+	data, err := os.ReadFile(s.logPath)
+	if err != nil {
+		s.tb.Log(err)
+		return
+	}
+	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	if len(lines) > 80 {
+		lines = lines[len(lines)-80:]
+	}
+	s.tb.Logf("last lines of the lyngk serve log:\n%s", strings.Join(lines, "\n"))
+}

@@ -1,0 +1,61 @@
+// Command lyngk is the LYNGK play-by-email server: one binary with the
+// subcommands of SPEC §5.
+//
+//	lyngk serve [-config FILE] [-data DIR]   the daemon (local all-in-one mode without mail settings)
+//	lyngk process -db FILE [-mbox FILE|-]    apply one mail from stdin (procmail style)
+//	lyngk analyze …                          the rules engine on the command line
+//	lyngk backup -db FILE OUT                consistent online copy of the store
+//	lyngk admin -db FILE users|games|game N  look into the store from the console
+//
+// This package only wires the others together: flags, configuration,
+// logging and signals.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+const usage = `usage: lyngk COMMAND [flags]
+
+commands:
+  serve    [-config FILE] [-data DIR] [-local-smtp ADDR] [-local-imap ADDR] [-check-config]
+  process  -db FILE [-mbox FILE|-] [-from ADDR]
+  analyze  (-seed N | -position FILE) [-stack6] [-turn 1|2] [-players A,B] [-json] [MOVE…]
+  backup   -db FILE OUT
+  admin    -db FILE users | games | game N
+
+Run "lyngk COMMAND -h" for the flags of one command.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run dispatches to a subcommand and returns the process exit status:
+// 0 success, 1 failure, 2 bad usage.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "serve":
+		return runServe(rest, stdout, stderr)
+	case "process":
+		return runProcess(rest, stdin, stdout, stderr)
+	case "analyze":
+		return runAnalyze(rest, stdout, stderr)
+	case "backup":
+		return runBackup(rest, stdout, stderr)
+	case "admin":
+		return runAdmin(rest, stdout, stderr)
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "lyngk: unknown command %q\n\n%s", cmd, usage)
+	return 2
+}

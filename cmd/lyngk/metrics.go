@@ -1,0 +1,125 @@
+package main
+
+import (
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"lyngk.example/lyngk/store"
+)
+
+// metrics are the daemon's Prometheus metrics, served with /healthz on the
+// optional metrics_addr listener. A nil *metrics records nothing, so the
+// code that counts never needs to ask whether metrics are on.
+type metrics struct {
+	reg            *prometheus.Registry
+	mails          *prometheus.CounterVec
+	mailSeconds    prometheus.Histogram
+	imapReconnects prometheus.Counter
+}
+
+func newMetrics(db *store.DB) *metrics {
+	m := &metrics{
+		reg: prometheus.NewRegistry(),
+		mails: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "lyngk_mails_processed_total",
+			Help: "Incoming mails by outcome (applied, duplicate, ignored, rejected).",
+		}, []string{"outcome"}),
+		mailSeconds: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "lyngk_mail_processing_seconds",
+			Help:    "Time from a fetched mail to its committed transaction.",
+			Buckets: []float64{.0005, .001, .002, .005, .01, .02, .05, .1, .25, 1},
+		}),
+		imapReconnects: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "lyngk_imap_reconnects_total",
+			Help: "IMAP connections made after the first.",
+		}),
+	}
+	for _, o := range []outcome{outcomeApplied, outcomeDuplicate, outcomeIgnored, outcomeRejected} {
+		m.mails.WithLabelValues(string(o))
+	}
+	m.reg.MustRegister(m.mails, m.mailSeconds, m.imapReconnects,
+		prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}),
+		&storeCollector{db: db})
+	return m
+}
+
+func (m *metrics) mail(o outcome, d time.Duration) {
+	if m == nil {
+		return
+	}
+	m.mails.WithLabelValues(string(o)).Inc()
+	m.mailSeconds.Observe(d.Seconds())
+}
+
+// serve starts the HTTP listener with /metrics and /healthz.
+func (m *metrics) serve(addr string, log *slog.Logger) (*http.Server, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{}))
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Write([]byte("ok\n"))
+	})
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("metrics listener stopped", "error", err)
+		}
+	}()
+	return srv, nil
+}
+
+// storeCollector reads gauges from the store at scrape time: outbox depth
+// and age, dead letters, games started and finished.
+type storeCollector struct{ db *store.DB }
+
+var (
+	descOutbox    = prometheus.NewDesc("lyngk_outbox_depth", "Mails waiting in the outbox.", nil, nil)
+	descOldest    = prometheus.NewDesc("lyngk_outbox_oldest_age_seconds", "Age of the oldest queued mail (0 when empty).", nil, nil)
+	descDead      = prometheus.NewDesc("lyngk_outbox_dead_letters", "Mails given up after a permanent failure.", nil, nil)
+	descGames     = prometheus.NewDesc("lyngk_games_started_total", "Games started since the store was created.", nil, nil)
+	descFinished  = prometheus.NewDesc("lyngk_games_finished_total", "Games finished since the store was created.", nil, nil)
+	storeDescList = []*prometheus.Desc{descOutbox, descOldest, descDead, descGames, descFinished}
+)
+
+func (c *storeCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range storeDescList {
+		ch <- d
+	}
+}
+
+func (c *storeCollector) Collect(ch chan<- prometheus.Metric) {
+	_ = c.db.View(func(tx *store.Tx) error {
+		out, err := tx.Outbox()
+		if err != nil {
+			return err
+		}
+		age := 0.0
+		if len(out) > 0 {
+			age = time.Since(out[0].Queued).Seconds()
+		}
+		dead, err := tx.DeadLetters()
+		if err != nil {
+			return err
+		}
+		started, finished, err := countGames(tx)
+		if err != nil {
+			return err
+		}
+		ch <- prometheus.MustNewConstMetric(descOutbox, prometheus.GaugeValue, float64(len(out)))
+		ch <- prometheus.MustNewConstMetric(descOldest, prometheus.GaugeValue, age)
+		ch <- prometheus.MustNewConstMetric(descDead, prometheus.GaugeValue, float64(len(dead)))
+		ch <- prometheus.MustNewConstMetric(descGames, prometheus.CounterValue, float64(started))
+		ch <- prometheus.MustNewConstMetric(descFinished, prometheus.CounterValue, float64(finished))
+		return nil
+	})
+}

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"time"
+
+	"lyngk.example/lyngk/mailer"
+	"lyngk.example/lyngk/store"
+)
+
+// runProcess is `lyngk process -db FILE [-mbox FILE|-] [-from ADDR]`
+// (SPEC §5): read one RFC 5322 mail on stdin, apply it to the store, and
+// write the replies it causes to an mbox (or queue them in the store's
+// outbox when -mbox is not given). Exit status 0 when the mail was applied,
+// ignored or recognised as a duplicate; 1 when the store failed (nothing
+// was applied: procmail may retry); 2 for bad usage.
+func runProcess(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("process", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dbPath := fs.String("db", "", "the store `FILE` (created if missing)")
+	mbox := fs.String("mbox", "", "write replies to this mbox `FILE` (- = stdout) instead of the outbox")
+	from := fs.String("from", "lyngk@localhost", "the robot's own mail `ADDR`")
+	templatesDir := fs.String("templates", "", "`DIR` of template overrides")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *dbPath == "" || fs.NArg() != 0 {
+		fmt.Fprintln(stderr, "usage: lyngk process -db FILE [-mbox FILE|-] [-from ADDR]")
+		return 2
+	}
+	raw, err := io.ReadAll(io.LimitReader(stdin, maxReadSize))
+	if err != nil {
+		fmt.Fprintf(stderr, "lyngk: reading stdin: %v\n", err)
+		return 1
+	}
+	db, err := store.Open(*dbPath, store.Options{})
+	if err != nil {
+		fmt.Fprintf(stderr, "lyngk: %v\n", err)
+		return 1
+	}
+	defer db.Close()
+	cfg := defaultConfig()
+	cfg.Robot = *from
+	cfg.Domain = domainOf(*from)
+	cfg.TemplatesDir = *templatesDir
+	eng, err := newEngine(cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "lyngk: %v\n", err)
+		return 1
+	}
+	a := &app{db: db, eng: eng, robot: *from, log: slog.New(slog.NewTextHandler(stderr,
+		&slog.HandlerOptions{Level: slog.LevelWarn})), now: time.Now}
+
+	var out []composed
+	deliver := enqueue
+	if *mbox != "" {
+		deliver = func(_ *store.Tx, m composed, _ time.Time) error {
+			out = append(out, m)
+			return nil
+		}
+	}
+	if _, err := a.apply(context.Background(), raw, deliver); err != nil {
+		fmt.Fprintf(stderr, "lyngk: %v\n", err)
+		return 1
+	}
+	if *mbox == "" {
+		return 0
+	}
+	// The transaction has committed: the replies are written after it. A
+	// crash here loses those replies (the state change stands), which is
+	// the nature of -mbox; the outbox mode has no such gap.
+	w := stdout
+	if *mbox != "-" {
+		f, err := os.OpenFile(*mbox, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+		if err != nil {
+			fmt.Fprintf(stderr, "lyngk: %v\n", err)
+			return 1
+		}
+		defer f.Close()
+		w = f
+	}
+	now := a.now()
+	for _, m := range out {
+		if err := mailer.WriteMbox(w, m.from, now, m.data); err != nil {
+			fmt.Fprintf(stderr, "lyngk: writing mbox: %v\n", err)
+			return 1
+		}
+	}
+	return 0
+}
+
+// maxReadSize bounds what is read from stdin: a little over the refusal
+// limit, so that an oversized mail is still recognised and answered.
+const maxReadSize = maxMailSize + 64<<10

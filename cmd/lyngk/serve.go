@@ -1,0 +1,328 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/mailer"
+	"lyngk.example/lyngk/store"
+	"lyngk.example/lyngk/templates"
+)
+
+// tickEvery is how often the daemon runs the game timers (reminders and
+// forfeits). Their periods are days, so a minute is precise enough.
+const tickEvery = time.Minute
+
+// runServe is `lyngk serve`: the daemon. With no mail configuration it runs
+// the local all-in-one mode of SPEC §5.
+func runServe(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfgPath := fs.String("config", "", "configuration `FILE` (none: local all-in-one mode)")
+	dataDir := fs.String("data", "", "state `DIR` (default data_dir of the config, else ./lyngk-data)")
+	localSMTP := fs.String("local-smtp", "127.0.0.1:2525", "local mode: SMTP listener `ADDR`")
+	localIMAP := fs.String("local-imap", "127.0.0.1:1143", "local mode: IMAP listener `ADDR`")
+	check := fs.Bool("check-config", false, "validate the configuration and exit")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 0 {
+		fmt.Fprintln(stderr, "lyngk serve: unexpected arguments:", strings.Join(fs.Args(), " "))
+		return 2
+	}
+	cfg, err := loadConfig(*cfgPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "lyngk: %v\n", err)
+		return 1
+	}
+	if *dataDir != "" {
+		cfg.DataDir = *dataDir
+	}
+	if *check {
+		if _, err := templates.Load(cfg.TemplatesDir); err != nil {
+			fmt.Fprintf(stderr, "lyngk: %v\n", err)
+			return 1
+		}
+		mode := "real mode"
+		if cfg.local() {
+			mode = "local all-in-one mode"
+		}
+		fmt.Fprintf(stdout, "configuration OK (%s)\n", mode)
+		return 0
+	}
+	log := newLogger(cfg, stderr)
+	ctx, stop := signalContext(log)
+	defer stop()
+	if err := serve(ctx, cfg, *localSMTP, *localIMAP, stdout, log); err != nil {
+		log.Error("serve stopped", "error", err)
+		return 1
+	}
+	return 0
+}
+
+// signalContext is cancelled by the first SIGINT or SIGTERM, which starts a
+// graceful shutdown (finish the mail in hand, flush the outbox, close the
+// store). A second signal exits at once: bbolt commits are atomic, so this
+// can never corrupt the store, at worst a reply waits for the next start.
+func signalContext(log *slog.Logger) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := make(chan os.Signal, 2)
+	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM)
+	go func() {
+		s := <-ch
+		log.Info("shutting down; a second signal stops at once", "signal", s.String())
+		cancel()
+		s = <-ch
+		log.Warn("second signal: stopping now", "signal", s.String())
+		os.Exit(1)
+	}()
+	return ctx, func() { signal.Stop(ch); cancel() }
+}
+
+func newLogger(cfg config, w io.Writer) *slog.Logger {
+	var level slog.Level
+	_ = level.UnmarshalText([]byte(cfg.LogLevel)) // validated by parseConfig
+	opts := &slog.HandlerOptions{Level: level}
+	if cfg.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+func newEngine(cfg config) (*engine.Engine, error) {
+	tpl, err := templates.Load(cfg.TemplatesDir)
+	if err != nil {
+		return nil, err
+	}
+	return engine.New(engine.Config{
+		Robot:        cfg.Robot,
+		Domain:       cfg.Domain,
+		Templates:    tpl,
+		RatePerHour:  cfg.RatePerHour,
+		NagAfter:     cfg.NagAfter,
+		ForfeitAfter: cfg.ForfeitAfter,
+	})
+}
+
+func domainOf(addr string) string {
+	if i := strings.LastIndexByte(addr, '@'); i >= 0 {
+		return addr[i+1:]
+	}
+	return "localhost"
+}
+
+// serve runs the daemon until ctx is cancelled.
+func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout io.Writer, log *slog.Logger) error {
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return err
+	}
+	db, err := store.Open(filepath.Join(cfg.DataDir, "lyngk.db"), store.Options{})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	eng, err := newEngine(cfg)
+	if err != nil {
+		return err
+	}
+	ctl, err := listenControl(ctx, db, log)
+	if err != nil {
+		return err
+	}
+	defer ctl.Close()
+
+	imapCfg := mailer.IMAPConfig{
+		Addr: cfg.IMAPAddr, Username: cfg.IMAPUser, Password: cfg.IMAPPassword, TLS: cfg.IMAPTLS,
+		Mailbox: cfg.IMAPMailbox, Processed: cfg.IMAPProcessed, Rejected: cfg.IMAPRejected,
+		PollInterval: cfg.PollInterval,
+	}
+	smtpCfg := mailer.SMTPConfig{
+		Addr: cfg.SMTPAddr, Username: cfg.SMTPUser, Password: cfg.SMTPPassword, TLS: cfg.SMTPTLS,
+		HeloName: cfg.Domain,
+	}
+	if cfg.local() {
+		local, err := mailer.StartLocal(ctx, localSMTP, localIMAP, cfg.Robot, log)
+		if err != nil {
+			return err
+		}
+		defer local.Close()
+		localPart, _, _ := strings.Cut(cfg.Robot, "@")
+		imapCfg.Addr, imapCfg.Username, imapCfg.Password, imapCfg.TLS = local.IMAPAddr(), cfg.Robot, localPart, "none"
+		smtpCfg.Addr, smtpCfg.TLS = local.SMTPAddr(), "none"
+		printLocalHelp(stdout, cfg, local.SMTPAddr(), local.IMAPAddr())
+	}
+
+	var m *metrics
+	if cfg.MetricsAddr != "" {
+		m = newMetrics(db)
+		srv, err := m.serve(cfg.MetricsAddr, log)
+		if err != nil {
+			return err
+		}
+		defer srv.Close()
+		log.Info("metrics listening", "addr", cfg.MetricsAddr)
+	}
+
+	a := &app{db: db, eng: eng, robot: cfg.Robot, log: log, metrics: m, now: time.Now}
+	sender := mailer.NewSender(smtpCfg, &outboxQueue{db: db, now: time.Now}, log)
+	poller := mailer.NewPoller(imapCfg, func(ctx context.Context, raw []byte) (mailer.Outcome, error) {
+		res, err := a.apply(ctx, raw, enqueue)
+		if err != nil {
+			return 0, err
+		}
+		sender.Wake()
+		if res == outcomeRejected {
+			return mailer.Rejected, nil
+		}
+		return mailer.Processed, nil
+	}, log)
+	if m != nil {
+		poller.OnReconnect = m.imapReconnects.Inc
+	}
+
+	log.Info("lyngk serving", "robot", cfg.Robot, "data", cfg.DataDir, "local", cfg.local())
+	var wg sync.WaitGroup
+	errs := make(chan error, 3)
+	runTask := func(name string, f func(context.Context) error) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := f(ctx); err != nil && !errors.Is(err, context.Canceled) {
+				errs <- fmt.Errorf("%s: %w", name, err)
+			}
+		}()
+	}
+	// The poller stops first (finishing the mail in hand); the sender gets
+	// a short grace period to flush what was just queued.
+	senderCtx, stopSender := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopSender()
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if err := sender.Run(senderCtx); err != nil && !errors.Is(err, context.Canceled) {
+			errs <- fmt.Errorf("sender: %w", err)
+		}
+	}()
+	runTask("poller", poller.Run)
+	runTask("timers", func(ctx context.Context) error { return a.timers(ctx, tickEvery, sender.Wake) })
+
+	select {
+	case <-ctx.Done():
+	case err := <-errs:
+		stopSender()
+		wg.Wait()
+		return err
+	}
+	sender.Wake()
+	time.AfterFunc(shutdownGrace, stopSender)
+	wg.Wait()
+	log.Info("stopped cleanly")
+	return nil
+}
+
+// shutdownGrace is how long the sender may go on flushing after a signal.
+const shutdownGrace = 5 * time.Second
+
+func printLocalHelp(w io.Writer, cfg config, smtpAddr, imapAddr string) {
+	host, smtpPort, _ := net.SplitHostPort(smtpAddr)
+	_, imapPort, _ := net.SplitHostPort(imapAddr)
+	fmt.Fprintf(w, `LYNGK by mail, local all-in-one mode (loopback only)
+
+  Outgoing mail (SMTP): %s port %s, no TLS, no authentication
+  Incoming mail (IMAP): %s port %s, no TLS
+  Mailboxes:            any NAME@localhost; login NAME@localhost, password NAME
+  The robot:            %s
+
+  To start: from alice@localhost, send "signup alice SECRET" to %s;
+  likewise bob; then "lyngk challenge alice bob". Games are kept in %s.
+  Stop with Ctrl-C.
+
+`, host, smtpPort, host, imapPort, cfg.Robot, cfg.Robot, cfg.DataDir)
+}
+
+// timers runs the engine's timers (reminders, forfeits) every period, each
+// run in one transaction like a mail.
+func (a *app) timers(ctx context.Context, every time.Duration, wake func()) error {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		if err := a.tick(); err != nil {
+			a.log.Error("timers", "error", err)
+		} else {
+			wake()
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+		}
+	}
+}
+
+func (a *app) tick() error {
+	now := a.now()
+	return a.db.Update(func(tx *store.Tx) error {
+		mails, err := a.eng.Tick(tx, now)
+		if err != nil {
+			return err
+		}
+		for _, m := range mails {
+			data, err := mailer.Compose(mailer.Outgoing{
+				From: a.robot, To: m.To, Subject: m.Subject, Body: m.Body, MessageID: m.MessageID,
+				InReplyTo: m.InReplyTo, References: m.References, AutoSubmitted: m.AutoSubmitted, Date: now,
+			})
+			if err != nil {
+				return err
+			}
+			if _, err := tx.Enqueue(a.robot, m.To, data, now); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// outboxQueue lets the mailer's sender drain the store's outbox.
+type outboxQueue struct {
+	db  *store.DB
+	now func() time.Time
+}
+
+var _ mailer.Queue = (*outboxQueue)(nil)
+
+func (q *outboxQueue) Due(now time.Time, max int) ([]mailer.QueuedMail, error) {
+	var out []mailer.QueuedMail
+	err := q.db.View(func(tx *store.Tx) error {
+		ms, err := tx.Due(now, max)
+		for _, m := range ms {
+			out = append(out, mailer.QueuedMail{ID: m.ID, From: m.From, To: m.To, Data: m.Data, Attempts: m.Attempts})
+		}
+		return err
+	})
+	return out, err
+}
+
+func (q *outboxQueue) RecordAttempt(id uint64, next time.Time, errText string) error {
+	return q.db.Update(func(tx *store.Tx) error { return tx.RecordAttempt(id, next, errText) })
+}
+
+func (q *outboxQueue) Sent(id uint64) error {
+	return q.db.Update(func(tx *store.Tx) error { return tx.Sent(id) })
+}
+
+func (q *outboxQueue) Dead(id uint64, errText string) error {
+	return q.db.Update(func(tx *store.Tx) error { return tx.Dead(id, errText, q.now()) })
+}

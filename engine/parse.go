@@ -1,0 +1,287 @@
+package engine
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Command is one parsed command line. Keywords are matched in any case and
+// stored in their canonical form; arguments keep the case they were written in.
+type Command struct {
+	// Name is the canonical command: "help", "signup", "change password",
+	// "change address", "signoff", "vacation", or one of the game commands
+	// "challenge", "move", "resign", "show", "games", "history", "standings",
+	// "subscribe", "unsubscribe", "chat" (written after "lyngk").
+	Name string
+	// Args are the arguments in order, options removed.
+	Args []string
+	// Stack6 is the -stack6 option of challenge.
+	Stack6 bool
+}
+
+// spec says where a command is written and how many arguments it takes;
+// max < 0 means up to maxArgs.
+type spec struct {
+	game     bool
+	min, max int
+}
+
+// maxArgs bounds the open argument lists (addresses, userids, boards).
+const maxArgs = 20
+
+var specs = map[string]spec{
+	"help":            {false, 0, 1},
+	"signup":          {false, 2, -1},
+	"change password": {false, 3, 3},
+	"change address":  {false, 2, -1},
+	"signoff":         {false, 2, 2},
+	"vacation":        {false, 3, 3},
+	"challenge":       {true, 2, 2},
+	"move":            {true, 4, 4},
+	"resign":          {true, 3, 3},
+	"show":            {true, 1, -1},
+	"games":           {true, 0, -1},
+	"history":         {true, 0, -1},
+	"standings":       {true, 0, 0},
+	"subscribe":       {true, 3, 3},
+	"unsubscribe":     {true, 3, 3},
+	"chat":            {true, 3, 3},
+}
+
+// synonyms of game command words, as pbmserv accepts them.
+var synonyms = map[string]string{"board": "move", "mvoe": "move"}
+
+// topWords are the first words of a command line ("multiple" only as a
+// subject). A line that starts with anything else is not a command.
+var topWords = []string{"help", "signup", "change", "signoff", "vacation", "lyngk"}
+
+// stack6Option is the one option; any prefix of it down to "-s" selects it.
+const stack6Option = "-stack6"
+
+// ParseCommand parses one command line. Errors are refusals: the text of the
+// error mail comes from the templates ("err.unknown-command", "err.usage",
+// "err.bad-option").
+func ParseCommand(line string) (Command, error) {
+	f := strings.Fields(line)
+	if len(f) == 0 {
+		return Command{}, refuse("no-command", nil)
+	}
+	word := strings.ToLower(f[0])
+	var c Command
+	var args []string
+	switch word {
+	case "change":
+		if len(f) < 2 {
+			return Command{}, refuse("usage", kv{"Name": "change"})
+		}
+		c.Name = "change " + strings.ToLower(f[1])
+		if _, ok := specs[c.Name]; !ok {
+			return Command{}, refuse("usage", kv{"Name": "change"})
+		}
+		args = f[2:]
+	case "lyngk":
+		if len(f) < 2 {
+			return Command{}, refuse("usage", kv{"Name": "lyngk"})
+		}
+		c.Name = strings.ToLower(f[1])
+		if s, ok := synonyms[c.Name]; ok {
+			c.Name = s
+		}
+		if s, ok := specs[c.Name]; !ok || !s.game {
+			return Command{}, refuse("unknown-command", kv{"Word": f[0] + " " + f[1]})
+		}
+		args = f[2:]
+	default:
+		if s, ok := specs[word]; !ok || s.game {
+			return Command{}, refuse("unknown-command", kv{"Word": f[0]})
+		}
+		c.Name = word
+		args = f[1:]
+	}
+	if c.Name == "challenge" {
+		var err error
+		if args, c.Stack6, err = options(args); err != nil {
+			return Command{}, err
+		}
+	}
+	// "e4-e5 #7": the move number written apart belongs to the move.
+	if c.Name == "move" && len(args) == 5 && strings.HasPrefix(args[4], "#") {
+		args = append(args[:3:3], args[3]+args[4])
+	}
+	s := specs[c.Name]
+	hi := s.max
+	if hi < 0 {
+		hi = maxArgs
+	}
+	if len(args) < s.min || len(args) > hi {
+		return Command{}, refuse("usage", kv{"Name": c.Name})
+	}
+	if len(args) > 0 {
+		c.Args = slices.Clone(args)
+	}
+	return c, nil
+}
+
+// options takes the options out of a challenge's arguments; they may stand
+// anywhere and be abbreviated down to "-s".
+func options(args []string) (rest []string, stack6 bool, err error) {
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			rest = append(rest, a)
+			continue
+		}
+		if len(a) < 2 || !strings.HasPrefix(stack6Option, strings.ToLower(a)) {
+			return nil, false, refuse("bad-option", kv{"Option": a})
+		}
+		stack6 = true
+	}
+	return rest, stack6, nil
+}
+
+// String formats c as a command line that ParseCommand reads back to c.
+func (c Command) String() string {
+	var b strings.Builder
+	if specs[c.Name].game {
+		b.WriteString("lyngk ")
+	}
+	b.WriteString(c.Name)
+	if c.Stack6 {
+		b.WriteString(" " + stack6Option)
+	}
+	for _, a := range c.Args {
+		b.WriteString(" " + a)
+	}
+	return b.String()
+}
+
+// isCommandLine reports whether line starts with a command word: such a line
+// is a command (maybe a malformed one), anything else is not.
+func isCommandLine(line string) bool {
+	f := strings.Fields(line)
+	return len(f) > 0 && slices.Contains(topWords, strings.ToLower(f[0]))
+}
+
+// ownSubject matches the subjects of our own mails, which a reply carries
+// (often without "Re:") and which are never commands: "Lyngk Board 101 bob",
+// "Lyngk Board 101 bob **", "Lyngk Board 101 Error", "Lyngk error", and the
+// subjects of the listings and confirmations.
+var ownSubject = regexp.MustCompile(`(?i)^lyngk\s+(board\s+\d+(\s+\S+)?(\s+\*\*)?|error|games|history|standings|help(\s+\S+)?|signup\s+\S+|account\s+\S+)$`)
+
+// Script is what one mail asks for.
+type Script struct {
+	// Lines are the command lines in order: the Subject, or the first text
+	// line, or for subject "multiple" every line up to the first blank one.
+	// A first line that is not a command is a plain reply (a move).
+	Lines []string
+	// FromSubject is set when Lines[0] is the Subject.
+	FromSubject bool
+	// Comment is the text for the other players, each line ending in "\n";
+	// "" when there is none.
+	Comment string
+}
+
+// ReadMail finds the commands and the comment of a mail. The text ends at
+// the first quoted line (">"), reply attribution ("On ... wrote:") or
+// signature separator ("-- "); quoted text and attributions before the first
+// text line are skipped, so bottom-posted replies work as well.
+func ReadMail(subject, body string) Script {
+	subject = strings.TrimSpace(subject)
+	lines := strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n")
+	var s Script
+	i := firstText(lines)
+	switch {
+	case strings.EqualFold(subject, "multiple"):
+		for ; i < len(lines) && !endOfText(lines, i); i++ {
+			line := strings.TrimSpace(lines[i])
+			if line == "" {
+				break
+			}
+			s.Lines = append(s.Lines, line)
+		}
+	case isCommandLine(subject) && !ownSubject.MatchString(subject):
+		s.Lines, s.FromSubject = []string{subject}, true
+		// A body that repeats the command must not pass its password on.
+		if i < len(lines) && isCommandLine(lines[i]) {
+			i++
+		}
+	case i < len(lines):
+		s.Lines = []string{strings.TrimSpace(lines[i])}
+		i++
+	}
+	s.Comment = comment(lines, i)
+	return s
+}
+
+// firstText returns the index of the first line that is neither blank,
+// quoted nor an attribution; len(lines) when the text ends first.
+func firstText(lines []string) int {
+	for i := 0; i < len(lines); i++ {
+		t := strings.TrimSpace(lines[i])
+		switch n := attribution(lines, i); {
+		case n > 0:
+			i += n - 1
+		case t == "" || strings.HasPrefix(t, ">"):
+		case isSignature(lines[i]):
+			return len(lines)
+		default:
+			return i
+		}
+	}
+	return len(lines)
+}
+
+// comment collects the text from lines[i] up to the end of the text, without
+// blank lines around it and without trailing spaces.
+func comment(lines []string, i int) string {
+	var out []string
+	for ; i < len(lines) && !endOfText(lines, i); i++ {
+		out = append(out, strings.TrimRightFunc(lines[i], isSpace))
+	}
+	for len(out) > 0 && out[0] == "" {
+		out = out[1:]
+	}
+	for len(out) > 0 && out[len(out)-1] == "" {
+		out = out[:len(out)-1]
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return strings.Join(out, "\n") + "\n"
+}
+
+func isSpace(r rune) bool { return strings.ContainsRune(" \t\u00a0\r\v\f", r) }
+
+// endOfText reports whether lines[i] ends the text written by the sender.
+func endOfText(lines []string, i int) bool {
+	t := strings.TrimSpace(lines[i])
+	return strings.HasPrefix(t, ">") || isSignature(lines[i]) || attribution(lines, i) > 0 ||
+		t == "-----Original Message-----" || strings.HasPrefix(t, "________________")
+}
+
+// isSignature: "-- " is the separator (RFC 3676 §4.3); many clients strip
+// its trailing space.
+func isSignature(line string) bool {
+	return line == "-- " || line == "--"
+}
+
+// attribution recognises "On <date>, <name> wrote:", also when a client
+// wrapped it over two lines, and its French and German forms. It returns
+// the number of lines it takes at lines[i]: 0, 1 or 2.
+func attribution(lines []string, i int) int {
+	t := strings.TrimSpace(lines[i])
+	switch {
+	case !attributionStart.MatchString(t):
+		return 0
+	case attributionEnd.MatchString(t):
+		return 1
+	case i+1 < len(lines) && attributionEnd.MatchString(strings.TrimSpace(lines[i+1])):
+		return 2
+	}
+	return 0
+}
+
+var (
+	attributionStart = regexp.MustCompile(`^(On|Le|Am) `)
+	attributionEnd   = regexp.MustCompile(`(wrote|a écrit|schrieb\b.*):$`)
+)

@@ -1,0 +1,53 @@
+// Package mailer moves mail in and out of the LYNGK server, and turns it into
+// plain values and back. It knows nothing of games: the engine reads an
+// [Inbound] and answers with texts that [Compose] turns into mails.
+//
+// # Parsing
+//
+// [Parse] reduces one RFC 5322 mail, as sent by real clients, to an
+// [Inbound]: the bare sender address, decoded subject, message ids without
+// brackets, and the body as UTF-8 text with LF line ends. The MIME tree is
+// walked with go-message: a text/plain part is preferred to its
+// multipart/alternative HTML sibling, HTML-only mail is rendered as text
+// (quoted <blockquote> lines get "> "), quoted-printable and base64 are
+// decoded, every charset go-message knows is converted, format=flowed
+// (RFC 3676) is joined back, and attachments are dropped. Quoted text and
+// signatures are kept: finding the command is the engine's business.
+// Parse also classifies mail that must not be answered (RFC 3834 §2, SPEC
+// §3) in [Inbound.Auto], and reads at most one byte more than its size limit,
+// so an oversized mail is judged by its header alone.
+//
+// # Composing
+//
+// [Compose] writes one reply as a single text/plain part in UTF-8,
+// quoted-printable and never format=flowed, so the board block arrives
+// intact, trailing spaces included (SPEC §4). Every reply carries
+// Message-ID, In-Reply-To, References and Auto-Submitted (RFC 3834 §5).
+// [WriteMbox] and [ReadMbox] write and read the mbox that `lyngk process
+// -mbox` produces instead of sending.
+//
+// # Receiving
+//
+// A [Poller] logs in to an IMAP server, fetches unseen mail from a mailbox,
+// hands each raw mail to a [Handler] and, once the handler has committed its
+// work, flags the mail \Seen and moves it to the processed or rejected
+// folder. It waits with IDLE when the server offers it and polls otherwise;
+// a watchdog bounds every command, and a broken connection is redialled with
+// backoff. A handler error leaves the mail unseen for the next round, which
+// is safe because handlers are idempotent (dedupe by Message-ID).
+//
+// # Sending
+//
+// A [Sender] drains a [Queue] of composed mails (the store's outbox) over
+// SMTP submission. Each attempt is recorded before the connection is made,
+// so a crash cannot turn into a tight retry loop; temporary failures wait
+// for the next step of [RetrySchedule], permanent ones and exhausted
+// schedules go to the dead letters. [Sender.Wake] starts a round at once.
+//
+// # Local mail service
+//
+// [StartLocal] runs a whole mail system on loopback for trying the server
+// without an account anywhere: an SMTP server that delivers to NAME@localhost
+// and an in-memory IMAP server where each address is a mailbox (password
+// NAME; the robot is lyngk@localhost with password "lyngk").
+package mailer

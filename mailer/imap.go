@@ -1,0 +1,530 @@
+package mailer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync/atomic"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+)
+
+// IMAPConfig says where the robot's mail is read.
+type IMAPConfig struct {
+	Addr     string // host:port
+	Username string
+	Password string
+	// TLS is TLSImplicit (the default when empty), TLSStartTLS or TLSNone
+	// (loopback addresses only).
+	TLS string
+	// Mailbox is read (default "INBOX"); handled mail is moved to Processed
+	// (default "Processed") or Rejected (default "Rejected"), which are
+	// created when missing.
+	Mailbox, Processed, Rejected string
+	// PollInterval is how often the mailbox is searched when the server has
+	// no IDLE, and the longest IDLE before a check (default 30s).
+	PollInterval time.Duration
+	// InsecureSkipVerify accepts any server certificate (self-signed test
+	// servers only).
+	InsecureSkipVerify bool
+	// CommandTimeout is the longest wait for the answer to one command
+	// before the connection is dropped (default 1 minute).
+	CommandTimeout time.Duration
+}
+
+// Validate reports a configuration Run would refuse.
+func (cfg IMAPConfig) Validate() error {
+	if err := checkTransport("IMAP", cfg.Addr, cfg.TLS); err != nil {
+		return err
+	}
+	if cfg.Username == "" {
+		return fmt.Errorf("%w: IMAP username missing", ErrBadConfig)
+	}
+	if cfg.PollInterval < 0 || cfg.CommandTimeout < 0 {
+		return fmt.Errorf("%w: IMAP negative interval", ErrBadConfig)
+	}
+	return nil
+}
+
+func (cfg IMAPConfig) withDefaults() IMAPConfig {
+	if cfg.Mailbox == "" {
+		cfg.Mailbox = "INBOX"
+	}
+	if cfg.Processed == "" {
+		cfg.Processed = "Processed"
+	}
+	if cfg.Rejected == "" {
+		cfg.Rejected = "Rejected"
+	}
+	if cfg.PollInterval == 0 {
+		cfg.PollInterval = 30 * time.Second
+	}
+	if cfg.CommandTimeout == 0 {
+		cfg.CommandTimeout = time.Minute
+	}
+	return cfg
+}
+
+// Outcome says where a handled mail goes.
+type Outcome int
+
+const (
+	Processed Outcome = iota // moved to IMAPConfig.Processed
+	Rejected                 // moved to IMAPConfig.Rejected
+)
+
+func (o Outcome) String() string {
+	if o == Rejected {
+		return "rejected"
+	}
+	return "processed"
+}
+
+// Handler is called once per fetched mail with its raw RFC 5322 bytes. An
+// error means "try again later": the mail stays unseen in the mailbox. The
+// handler must be idempotent (a crash between the handler's commit and the
+// \Seen flag hands the same mail over again).
+type Handler func(ctx context.Context, raw []byte) (Outcome, error)
+
+// MailTiming is the life of one handled mail in the poller, for latency
+// metrics.
+type MailTiming struct {
+	UID      uint32
+	Size     int64 // RFC822.SIZE
+	Outcome  Outcome
+	Notified time.Time // the server announced new mail (EXISTS), or a poll or Kick began
+	Fetched  time.Time // the mail's bytes arrived
+	Handled  time.Time // the handler returned
+	Marked   time.Time // \Seen set and moved
+}
+
+// fetchBatch bounds how many mails are held in memory at once.
+const fetchBatch = 16
+
+// Poller reads a mailbox over IMAP and hands each new mail to a Handler.
+// Set the hooks before calling Run.
+type Poller struct {
+	// OnReconnect, if set, is called each time a connection is lost and is
+	// about to be re-established.
+	OnReconnect func()
+	// OnMail, if set, is called for each handled mail once it is marked.
+	OnMail func(MailTiming)
+
+	cfg      IMAPConfig
+	handler  Handler
+	log      *slog.Logger
+	schedule []time.Duration
+
+	wake     chan struct{} // one slot: a check is wanted
+	notified atomic.Int64  // unix nanoseconds of the first wake since the last check, 0 if none
+
+	// Owned by Run's goroutine: the place reached in the mailbox.
+	uidValidity uint32
+	lastUID     imap.UID
+}
+
+// NewPoller returns a poller; Run does the work.
+func NewPoller(cfg IMAPConfig, h Handler, log *slog.Logger) *Poller {
+	return &Poller{
+		cfg:      cfg.withDefaults(),
+		handler:  h,
+		log:      orDiscard(log),
+		schedule: ReconnectSchedule,
+		wake:     make(chan struct{}, 1),
+	}
+}
+
+func orDiscard(log *slog.Logger) *slog.Logger {
+	if log == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return log
+}
+
+// Kick asks for a check of the mailbox now. It never blocks.
+func (p *Poller) Kick() {
+	p.notified.CompareAndSwap(0, time.Now().UnixNano())
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+// onMailbox runs on the IMAP client's reader goroutine: it must not issue
+// commands, only note that a check is wanted.
+func (p *Poller) onMailbox(data *imapclient.UnilateralDataMailbox) {
+	if data.NumMessages != nil {
+		p.Kick()
+	}
+}
+
+// Run reads the mailbox until ctx is cancelled, then logs out and returns
+// nil. It uses IDLE when the server offers it and polls otherwise, and
+// reconnects with backoff after any connection failure. It returns an error
+// only for a configuration it cannot use.
+func (p *Poller) Run(ctx context.Context) error {
+	if err := p.cfg.Validate(); err != nil {
+		return err
+	}
+	failures := 0
+	for {
+		established, err := p.session(ctx)
+		if ctx.Err() != nil {
+			return nil
+		}
+		if established {
+			failures = 0
+		}
+		delay := backoff(p.schedule, failures)
+		failures++
+		p.log.Warn("IMAP connection failed", "addr", p.cfg.Addr, "err", err, "retry_in", delay)
+		if p.OnReconnect != nil {
+			p.OnReconnect()
+		}
+		t := time.NewTimer(delay)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil
+		case <-t.C:
+		}
+	}
+}
+
+// session runs one connection. established tells whether the mailbox was
+// selected, so that the reconnect backoff starts over. It returns nil only
+// when ctx is cancelled.
+func (p *Poller) session(ctx context.Context) (established bool, err error) {
+	c, err := p.connect(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer c.Close()
+	idle, err := p.setup(c)
+	if err != nil {
+		return false, err
+	}
+	p.log.Info("IMAP mailbox selected", "addr", p.cfg.Addr, "mailbox", p.cfg.Mailbox, "idle", idle)
+
+	failures := 0
+	var delay time.Duration
+	for {
+		if delay > 0 {
+			if err := p.pause(ctx, c, delay); err != nil {
+				return true, err
+			}
+		}
+		if ctx.Err() != nil {
+			p.logout(c)
+			return true, nil
+		}
+		more, failed, err := p.check(ctx, c)
+		if err != nil {
+			return true, err
+		}
+		delay = 0
+		switch {
+		case failed:
+			delay = backoff(p.schedule, failures)
+			failures++
+		case more:
+			failures = 0
+		default:
+			failures = 0
+			if err := p.wait(ctx, c, idle); err != nil {
+				return true, err
+			}
+		}
+	}
+}
+
+// do runs one command under the watchdog.
+func (p *Poller) do(c *imapclient.Client, what string, fn func() error) error {
+	err := guard(p.cfg.CommandTimeout, c.Close, "IMAP "+what, fn)
+	if err == nil || errors.Is(err, ErrNoAnswer) {
+		return err
+	}
+	return fmt.Errorf("mailer: IMAP %s: %w", what, err)
+}
+
+func (p *Poller) connect(ctx context.Context) (*imapclient.Client, error) {
+	conn, err := dialTCP(ctx, p.cfg.Addr, p.cfg.TLS)
+	if err != nil {
+		return nil, fmt.Errorf("mailer: IMAP dial: %w", err)
+	}
+	opts := &imapclient.Options{
+		TLSConfig:             tlsConfig(p.cfg.Addr, p.cfg.InsecureSkipVerify),
+		UnilateralDataHandler: &imapclient.UnilateralDataHandler{Mailbox: p.onMailbox},
+	}
+	var c *imapclient.Client
+	switch p.cfg.TLS {
+	case TLSNone:
+		c = imapclient.New(conn, opts)
+	case TLSStartTLS:
+		err := guard(p.cfg.CommandTimeout, conn.Close, "IMAP STARTTLS", func() (err error) {
+			c, err = imapclient.NewStartTLS(conn, opts)
+			return err
+		})
+		if err != nil {
+			conn.Close()
+			return nil, fmt.Errorf("mailer: IMAP STARTTLS: %w", err)
+		}
+	default:
+		tc, err := handshake(ctx, conn, opts.TLSConfig)
+		if err != nil {
+			return nil, fmt.Errorf("mailer: IMAP %w", err)
+		}
+		c = imapclient.New(tc, opts)
+	}
+	if err := p.do(c, "greeting", c.WaitGreeting); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// setup logs in, creates the destination folders when missing and selects
+// the mailbox. It tells whether the server offers IDLE.
+func (p *Poller) setup(c *imapclient.Client) (idle bool, err error) {
+	if err := p.do(c, "LOGIN", func() error { return c.Login(p.cfg.Username, p.cfg.Password).Wait() }); err != nil {
+		return false, err
+	}
+	for _, name := range []string{p.cfg.Processed, p.cfg.Rejected} {
+		if err := p.ensureMailbox(c, name); err != nil {
+			return false, err
+		}
+	}
+	var sel *imap.SelectData
+	if err := p.do(c, "SELECT", func() (err error) {
+		sel, err = c.Select(p.cfg.Mailbox, nil).Wait()
+		return err
+	}); err != nil {
+		return false, err
+	}
+	// RFC 3501 §2.3.1.1: UIDs from another UIDVALIDITY mean nothing.
+	if sel.UIDValidity != p.uidValidity {
+		if p.uidValidity != 0 {
+			p.log.Warn("IMAP UIDVALIDITY changed: rescanning the mailbox", "mailbox", p.cfg.Mailbox, "old", p.uidValidity, "new", sel.UIDValidity)
+		}
+		p.uidValidity, p.lastUID = sel.UIDValidity, 0
+	}
+	var caps imap.CapSet
+	if err := p.do(c, "CAPABILITY", func() error {
+		if caps = c.Caps(); caps == nil {
+			return errors.New("no capabilities")
+		}
+		return nil
+	}); err != nil {
+		return false, err
+	}
+	return caps.Has(imap.CapIdle), nil
+}
+
+func (p *Poller) ensureMailbox(c *imapclient.Client, name string) error {
+	var found []*imap.ListData
+	if err := p.do(c, "LIST", func() (err error) {
+		found, err = c.List("", name, nil).Collect()
+		return err
+	}); err != nil {
+		return err
+	}
+	if len(found) > 0 {
+		return nil
+	}
+	if err := p.do(c, "CREATE", func() error { return c.Create(name, nil).Wait() }); err != nil {
+		return err
+	}
+	p.log.Info("IMAP mailbox created", "mailbox", name)
+	return nil
+}
+
+// check handles the unseen mails above lastUID, at most fetchBatch of them.
+// more says there are others left; failed says the handler failed (the
+// caller backs off). err is a connection problem.
+func (p *Poller) check(ctx context.Context, c *imapclient.Client) (more, failed bool, err error) {
+	select {
+	case <-p.wake:
+	default:
+	}
+	notified := time.Now()
+	if n := p.notified.Swap(0); n != 0 {
+		notified = time.Unix(0, n)
+	}
+
+	criteria := &imap.SearchCriteria{NotFlag: []imap.Flag{imap.FlagSeen, imap.FlagDeleted}}
+	if p.lastUID > 0 {
+		criteria.UID = []imap.UIDSet{{{Start: p.lastUID + 1}}} // lastUID+1:*
+	}
+	var found *imap.SearchData
+	if err := p.do(c, "UID SEARCH", func() (err error) {
+		found, err = c.UIDSearch(criteria, nil).Wait()
+		return err
+	}); err != nil {
+		return false, false, err
+	}
+	uids := newUIDs(found.AllUIDs(), p.lastUID)
+	if len(uids) == 0 {
+		return false, false, nil
+	}
+	if len(uids) > fetchBatch {
+		uids, more = uids[:fetchBatch], true
+	}
+
+	var msgs []*imapclient.FetchMessageBuffer
+	opts := &imap.FetchOptions{
+		UID:         true,
+		RFC822Size:  true,
+		BodySection: []*imap.FetchItemBodySection{{Peek: true}}, // BODY.PEEK[]: \Seen only after the handler committed
+	}
+	if err := p.do(c, "UID FETCH", func() (err error) {
+		msgs, err = c.Fetch(imap.UIDSetNum(uids...), opts).Collect()
+		return err
+	}); err != nil {
+		return false, false, err
+	}
+	fetched := time.Now()
+	byUID := make(map[imap.UID]*imapclient.FetchMessageBuffer, len(msgs))
+	for _, m := range msgs {
+		byUID[m.UID] = m
+	}
+
+	var seen, processed, rejected imap.UIDSet
+	var timings []MailTiming
+	last := p.lastUID
+	for _, uid := range uids {
+		m := byUID[uid]
+		if m == nil { // expunged by someone else since the search
+			last = uid
+			continue
+		}
+		outcome, err := p.handler(ctx, m.FindBodySection(&imap.FetchItemBodySection{}))
+		if err != nil {
+			p.log.Warn("mail handler failed: mail left unseen for a retry", "uid", uid, "err", err)
+			failed, more = true, false
+			break
+		}
+		seen.AddNum(uid)
+		if outcome == Rejected {
+			rejected.AddNum(uid)
+		} else {
+			processed.AddNum(uid)
+		}
+		timings = append(timings, MailTiming{UID: uint32(uid), Size: m.RFC822Size, Outcome: outcome,
+			Notified: notified, Fetched: fetched, Handled: time.Now()})
+		last = uid
+	}
+
+	if err := p.mark(c, seen, processed, rejected); err != nil {
+		return false, false, err
+	}
+	p.lastUID = last
+	marked := time.Now()
+	for _, t := range timings {
+		t.Marked = marked
+		p.log.Debug("mail handled", "uid", t.UID, "size", t.Size, "outcome", t.Outcome,
+			"to_handler", t.Fetched.Sub(t.Notified), "handler", t.Handled.Sub(t.Fetched), "total", marked.Sub(t.Notified))
+		if p.OnMail != nil {
+			p.OnMail(t)
+		}
+	}
+	return more, failed, nil
+}
+
+// newUIDs keeps the UIDs above last in ascending order: "UID n:*" always
+// matches the highest UID, even one below n (RFC 3501 §6.4.8).
+func newUIDs(uids []imap.UID, last imap.UID) []imap.UID {
+	uids = slices.DeleteFunc(uids, func(u imap.UID) bool { return u <= last })
+	slices.Sort(uids)
+	return uids
+}
+
+// mark flags handled mail \Seen and moves it out of the mailbox. The client
+// falls back to COPY + STORE \Deleted + EXPUNGE on servers without MOVE.
+func (p *Poller) mark(c *imapclient.Client, seen, processed, rejected imap.UIDSet) error {
+	if len(seen) == 0 {
+		return nil
+	}
+	store := &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagSeen}}
+	if err := p.do(c, "UID STORE", func() error { return c.Store(seen, store, nil).Close() }); err != nil {
+		return err
+	}
+	for _, mv := range []struct {
+		uids   imap.UIDSet
+		folder string
+	}{{processed, p.cfg.Processed}, {rejected, p.cfg.Rejected}} {
+		if len(mv.uids) == 0 {
+			continue
+		}
+		if err := p.do(c, "UID MOVE", func() error {
+			_, err := c.Move(mv.uids, mv.folder).Wait()
+			return err
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+var errConnClosed = errors.New("mailer: IMAP connection closed")
+
+// pause waits before retrying a failed handler.
+func (p *Poller) pause(ctx context.Context, c *imapclient.Client, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	case <-c.Closed():
+		return errConnClosed
+	}
+	return nil
+}
+
+// wait returns when a check is due: new mail announced, Kick, the poll
+// interval, or ctx cancelled. Mail that arrived since the last search has
+// already queued a wake-up.
+func (p *Poller) wait(ctx context.Context, c *imapclient.Client, idle bool) error {
+	select {
+	case <-p.wake:
+		return nil
+	default:
+	}
+	poll := time.NewTimer(p.cfg.PollInterval)
+	defer poll.Stop()
+	var cmd *imapclient.IdleCommand
+	if idle {
+		if err := p.do(c, "IDLE", func() (err error) {
+			cmd, err = c.Idle()
+			return err
+		}); err != nil {
+			return err
+		}
+	}
+	select {
+	case <-ctx.Done():
+	case <-p.wake:
+	case <-poll.C:
+	case <-c.Closed():
+		return errConnClosed
+	}
+	if cmd == nil {
+		return nil
+	}
+	return p.do(c, "DONE", func() error {
+		if err := cmd.Close(); err != nil {
+			return err
+		}
+		return cmd.Wait()
+	})
+}
+
+// logout ends the session politely; the connection is closed either way.
+func (p *Poller) logout(c *imapclient.Client) {
+	if err := guard(5*time.Second, c.Close, "IMAP LOGOUT", func() error { return c.Logout().Wait() }); err != nil {
+		p.log.Debug("IMAP logout", "err", err)
+	}
+}

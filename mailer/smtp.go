@@ -1,0 +1,319 @@
+package mailer
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/emersion/go-sasl"
+	"github.com/emersion/go-smtp"
+)
+
+// SMTPConfig says where outgoing mail is submitted.
+type SMTPConfig struct {
+	Addr     string // host:port
+	Username string // AUTH PLAIN when set
+	Password string
+	// TLS is TLSImplicit (the default when empty), TLSStartTLS or TLSNone
+	// (loopback addresses only).
+	TLS string
+	// InsecureSkipVerify accepts any server certificate (self-signed test
+	// servers only).
+	InsecureSkipVerify bool
+	// HeloName is the name given in EHLO (default "localhost").
+	HeloName string
+}
+
+// Validate reports a configuration Run would refuse.
+func (cfg SMTPConfig) Validate() error {
+	return checkTransport("SMTP", cfg.Addr, cfg.TLS)
+}
+
+// Queue is the outbox the Sender drains. Due returns mails in queue order.
+type Queue interface {
+	Due(now time.Time, max int) ([]QueuedMail, error)
+	// RecordAttempt counts one more attempt and sets the next one; errText
+	// is the error of the previous attempt ("" if none is known).
+	RecordAttempt(id uint64, next time.Time, errText string) error
+	Sent(id uint64) error
+	Dead(id uint64, errText string) error
+}
+
+// QueuedMail is one outgoing mail: raw RFC 5322 bytes and its envelope.
+type QueuedMail struct {
+	ID       uint64
+	From     string
+	To       []string
+	Data     []byte
+	Attempts int       // attempts made so far
+	Queued   time.Time // when it entered the queue (for latency metrics; may be zero)
+}
+
+const (
+	smtpCommandTimeout    = 30 * time.Second
+	smtpSubmissionTimeout = time.Minute // for the answer to the final "."
+	sendBatch             = 100
+	// senderPoll is the longest the sender sleeps without a Wake: it finds
+	// retries whose time has come and mail queued by another process.
+	senderPoll = 5 * time.Second
+)
+
+// Sender submits queued mail over SMTP, retrying on RetrySchedule.
+// Set OnSent before calling Run.
+type Sender struct {
+	// OnSent, if set, is called after the server accepted a mail.
+	OnSent func(m QueuedMail, accepted time.Time)
+
+	cfg  SMTPConfig
+	q    Queue
+	log  *slog.Logger
+	wake chan struct{}
+	now  func() time.Time
+
+	// Owned by Run's goroutine.
+	lastErr   map[uint64]string    // error of the last failed attempt, for the next RecordAttempt
+	blocked   map[string]time.Time // recipient -> until: an earlier mail to it is waiting for a retry
+	connFails int                  // connection failures in a row
+	downUntil time.Time            // no new connection before this
+}
+
+// NewSender returns a sender; Run does the work.
+func NewSender(cfg SMTPConfig, q Queue, log *slog.Logger) *Sender {
+	return &Sender{
+		cfg:     cfg,
+		q:       q,
+		log:     orDiscard(log),
+		wake:    make(chan struct{}, 1),
+		now:     time.Now,
+		lastErr: make(map[uint64]string),
+		blocked: make(map[string]time.Time),
+	}
+}
+
+// Wake asks for a pass over the queue now (new mail was queued). It never
+// blocks.
+func (s *Sender) Wake() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Run drains the queue until ctx is cancelled, then returns nil; a mail
+// being submitted is finished first. It returns an error only for a
+// configuration it cannot use.
+func (s *Sender) Run(ctx context.Context) error {
+	if err := s.cfg.Validate(); err != nil {
+		return err
+	}
+	for {
+		next := s.round(ctx)
+		if ctx.Err() != nil {
+			return nil
+		}
+		d := next.Sub(s.now())
+		if d <= 0 {
+			continue
+		}
+		t := time.NewTimer(d)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil
+		case <-s.wake:
+			t.Stop()
+		case <-t.C:
+		}
+	}
+}
+
+// round tries the due mails once, on one connection, and returns when the
+// next round should start.
+func (s *Sender) round(ctx context.Context) time.Time {
+	now := s.now()
+	if now.Before(s.downUntil) {
+		return s.downUntil
+	}
+	mails, err := s.q.Due(now, sendBatch)
+	if err != nil {
+		s.log.Error("outbox read failed", "err", err)
+		return now.Add(senderPoll)
+	}
+	var c *smtp.Client
+	defer func() {
+		if c != nil {
+			s.quit(c)
+		}
+	}()
+	tried := 0
+	for _, m := range mails {
+		if ctx.Err() != nil {
+			break
+		}
+		if s.isBlocked(m.To, now) {
+			continue // per-recipient order: an earlier mail to one of them waits for a retry
+		}
+		if m.Attempts >= len(RetrySchedule) {
+			s.dead(m, fmt.Sprintf("mailer: gave up after %d attempts: %s", m.Attempts, s.lastErr[m.ID]))
+			continue
+		}
+		retry := now.Add(RetrySchedule[m.Attempts])
+		// Recorded before any network I/O, so that a crash during the
+		// attempt still counts it and can never become a tight loop.
+		if err := s.q.RecordAttempt(m.ID, retry, s.lastErr[m.ID]); err != nil {
+			s.log.Error("outbox update failed", "id", m.ID, "err", err)
+			return now.Add(senderPoll)
+		}
+		m.Attempts++
+		tried++
+		if c == nil {
+			if c, err = s.dial(ctx); err != nil {
+				s.failed(m, retry, err)
+				s.connFails++
+				s.downUntil = now.Add(backoff(ReconnectSchedule, s.connFails-1))
+				return s.downUntil
+			}
+			s.connFails = 0
+		}
+		err := c.SendMail(m.From, m.To, bytes.NewReader(m.Data))
+		var se *smtp.SMTPError
+		switch {
+		case err == nil:
+			s.sent(m)
+		case errors.As(err, &se) && se.Code >= 500:
+			s.dead(m, err.Error())
+		case errors.As(err, &se):
+			s.failed(m, retry, err)
+		default: // the connection broke: the remaining mails wait for the next round
+			s.failed(m, retry, err)
+			c.Close()
+			c = nil
+			return now.Add(backoff(ReconnectSchedule, 0))
+		}
+		if err != nil {
+			if err := c.Reset(); err != nil { // RSET: abandon the failed transaction
+				c.Close()
+				c = nil
+			}
+		}
+	}
+	if tried > 0 && len(mails) == sendBatch {
+		return now // more are waiting
+	}
+	return now.Add(senderPoll)
+}
+
+func (s *Sender) dial(ctx context.Context) (*smtp.Client, error) {
+	conn, err := dialTCP(ctx, s.cfg.Addr, s.cfg.TLS)
+	if err != nil {
+		return nil, fmt.Errorf("mailer: SMTP dial: %w", err)
+	}
+	tc := tlsConfig(s.cfg.Addr, s.cfg.InsecureSkipVerify)
+	var c *smtp.Client
+	switch s.cfg.TLS {
+	case TLSNone:
+		c = smtp.NewClient(conn)
+	case TLSStartTLS:
+		// NewClientStartTLS waits minutes for the greeting: guard it.
+		if err := guard(smtpCommandTimeout, conn.Close, "SMTP STARTTLS", func() (err error) {
+			c, err = smtp.NewClientStartTLS(conn, tc)
+			return err
+		}); err != nil {
+			conn.Close()
+			return nil, fmt.Errorf("mailer: SMTP STARTTLS: %w", err)
+		}
+	default:
+		if conn, err = handshake(ctx, conn, tc); err != nil {
+			return nil, fmt.Errorf("mailer: SMTP %w", err)
+		}
+		c = smtp.NewClient(conn)
+	}
+	c.CommandTimeout = smtpCommandTimeout
+	c.SubmissionTimeout = smtpSubmissionTimeout
+	helo := s.cfg.HeloName
+	if helo == "" {
+		helo = "localhost"
+	}
+	// After STARTTLS this is the first command on TLS: a bad certificate
+	// shows up here, not as a puzzling AUTH error later.
+	if err := c.Hello(helo); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("mailer: SMTP EHLO: %w", err)
+	}
+	if s.cfg.Username != "" {
+		if !c.SupportsAuth("PLAIN") {
+			c.Close()
+			return nil, fmt.Errorf("mailer: SMTP server at %s does not offer AUTH PLAIN", s.cfg.Addr)
+		}
+		if err := c.Auth(sasl.NewPlainClient("", s.cfg.Username, s.cfg.Password)); err != nil {
+			c.Close()
+			return nil, fmt.Errorf("mailer: SMTP AUTH: %w", err)
+		}
+	}
+	return c, nil
+}
+
+func (s *Sender) quit(c *smtp.Client) {
+	if err := c.Quit(); err != nil {
+		c.Close()
+	}
+}
+
+func (s *Sender) sent(m QueuedMail) {
+	accepted := s.now()
+	if err := s.q.Sent(m.ID); err != nil {
+		// The mail went out but stays queued: it will be sent twice, which
+		// beats losing it.
+		s.log.Error("outbox update failed after sending", "id", m.ID, "err", err)
+		return
+	}
+	delete(s.lastErr, m.ID)
+	for _, r := range m.To {
+		delete(s.blocked, strings.ToLower(r))
+	}
+	s.log.Debug("mail sent", "id", m.ID, "to", m.To, "attempts", m.Attempts)
+	if s.OnSent != nil {
+		s.OnSent(m, accepted)
+	}
+}
+
+// failed handles a temporary failure: the recorded retry applies, later
+// mails to the same recipients wait for it, and the mail is given up when
+// the schedule is exhausted.
+func (s *Sender) failed(m QueuedMail, retry time.Time, err error) {
+	if m.Attempts >= len(RetrySchedule) {
+		s.dead(m, fmt.Sprintf("mailer: gave up after %d attempts: %v", m.Attempts, err))
+		return
+	}
+	s.lastErr[m.ID] = err.Error()
+	for _, r := range m.To {
+		s.blocked[strings.ToLower(r)] = retry
+	}
+	s.log.Warn("mail not sent, will retry", "id", m.ID, "to", m.To, "attempts", m.Attempts, "retry_at", retry, "err", err)
+}
+
+func (s *Sender) dead(m QueuedMail, errText string) {
+	if err := s.q.Dead(m.ID, errText); err != nil {
+		s.log.Error("outbox update failed", "id", m.ID, "err", err)
+		return
+	}
+	delete(s.lastErr, m.ID)
+	s.log.Error("mail given up", "id", m.ID, "from", m.From, "to", m.To, "attempts", m.Attempts, "err", errText)
+}
+
+func (s *Sender) isBlocked(to []string, now time.Time) bool {
+	for _, r := range to {
+		r = strings.ToLower(r)
+		if until, ok := s.blocked[r]; ok {
+			if now.Before(until) {
+				return true
+			}
+			delete(s.blocked, r)
+		}
+	}
+	return false
+}

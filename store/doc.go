@@ -1,0 +1,44 @@
+// Package store keeps the server's durable state in one bbolt file: the
+// engine's records (users, games, reply tokens, rate counters), the
+// Message-IDs of processed mail, the outbox of composed mail with its dead
+// letters, and the IMAP poller's position in each mailbox.
+//
+// Everything one incoming mail causes is written in a single read-write
+// transaction ([DB.Update]): the dedupe record, the game change and the
+// outgoing mails commit together or not at all, so a crash can neither lose
+// a command nor apply it twice.
+//
+// # Bucket layout
+//
+// Every bucket is created by [Open]; this table and the buckets variable in
+// store.go are the one place where the stored types are listed.
+//
+//	bucket     key                                value                                    encoding owned by
+//	users      lower-cased userid                 user record                              engine (JSON)
+//	games      board number, "%08d"               game record                              engine (JSON)
+//	tokens     reply token                        token record                             engine (JSON)
+//	rate       sender address                     rate counter                             engine (JSON)
+//	meta       "nextboard"                        next board number                        engine (JSON)
+//	           "schema"                           schema version, decimal ASCII ("1")      store
+//	seen       Message-ID (without <>)            time processed, 8-byte big-endian        store
+//	                                              int64 Unix nanoseconds
+//	outbox     mail ID, 8-byte big-endian uint64  [OutMail] (ID is the key, not stored)    store (JSON)
+//	dead       mail ID, 8-byte big-endian uint64  [OutMail] with LastError and Died set    store (JSON)
+//	mailboxes  IMAP mailbox name                  UIDVALIDITY then last processed UID,     store
+//	                                              each a 4-byte big-endian uint32
+//
+// Mail IDs come from the outbox bucket's sequence, so they rise with every
+// [Tx.Enqueue] and are never reused; big-endian keys make bbolt's key order
+// the queue order (FIFO). A dead letter keeps its ID.
+//
+// The engine reaches its buckets through the generic [Tx.Get], [Tx.Put],
+// [Tx.Delete], [Tx.ForEach] and [Tx.NextSequence]; the store's own buckets
+// are reachable only through their typed methods, so nobody else can write a
+// record the store cannot read back. The "schema" key of meta is reserved.
+//
+// # Schema
+//
+// The schema version is a singleton record (meta/"schema"). [Open] writes it
+// into a new file and refuses, with an error wrapping [ErrSchema], a file
+// written with any other version, before changing anything in it.
+package store

@@ -1,0 +1,253 @@
+package store_test
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"testing"
+	"time"
+
+	"lyngk.example/lyngk/store"
+)
+
+var time0 = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+
+const robot = "lyngk@example.com"
+
+// enqueue queues one mail per recipient list and returns the IDs.
+func enqueue(t *testing.T, db *store.DB, now time.Time, to ...[]string) []uint64 {
+	t.Helper()
+	var ids []uint64
+	update(t, db, func(tx *store.Tx) error {
+		for i, rcpt := range to {
+			id, err := tx.Enqueue(robot, rcpt, fmt.Appendf(nil, "mail %d\r\n", i), now)
+			if err != nil {
+				return err
+			}
+			ids = append(ids, id)
+		}
+		return nil
+	})
+	return ids
+}
+
+func ids(ms []store.OutMail) []uint64 {
+	out := []uint64{}
+	for _, m := range ms {
+		out = append(out, m.ID)
+	}
+	return out
+}
+
+func due(t *testing.T, db *store.DB, now time.Time, max int) []uint64 {
+	t.Helper()
+	var ms []store.OutMail
+	view(t, db, func(tx *store.Tx) error {
+		var err error
+		ms, err = tx.Due(now, max)
+		return err
+	})
+	return ids(ms)
+}
+
+func outbox(t *testing.T, db *store.DB) []store.OutMail {
+	t.Helper()
+	var ms []store.OutMail
+	view(t, db, func(tx *store.Tx) error {
+		var err error
+		ms, err = tx.Outbox()
+		return err
+	})
+	return ms
+}
+
+func TestEnqueueRecord(t *testing.T) {
+	db, _ := openTemp(t)
+	local := time0.In(time.FixedZone("CET", 3600))
+	var id uint64
+	data := []byte("Subject: x\r\n\r\nbody  \r\n")
+	update(t, db, func(tx *store.Tx) error {
+		var err error
+		id, err = tx.Enqueue(robot, []string{"a@example.com", "b@example.com"}, data, local)
+		return err
+	})
+	want := store.OutMail{ID: id, From: robot, To: []string{"a@example.com", "b@example.com"}, Data: data,
+		Queued: time0, NextAttempt: time0}
+	got := outbox(t, db)
+	if len(got) != 1 || !reflect.DeepEqual(got[0], want) {
+		t.Errorf("Outbox() = %+v, want [%+v]", got, want)
+	}
+}
+
+func TestEnqueueRefused(t *testing.T) {
+	db, _ := openTemp(t)
+	tests := []struct {
+		name string
+		to   []string
+		data []byte
+	}{
+		{"no recipients", nil, []byte("x")},
+		{"no data", []string{"a@example.com"}, nil},
+	}
+	for _, tc := range tests {
+		err := db.Update(func(tx *store.Tx) error {
+			_, err := tx.Enqueue(robot, tc.to, tc.data, time0)
+			return err
+		})
+		if err == nil {
+			t.Errorf("%s: Enqueue accepted it", tc.name)
+		}
+	}
+}
+
+func TestOutboxFIFO(t *testing.T) {
+	db, _ := openTemp(t)
+	var want []uint64
+	// More than 255 mails, so byte order of the keys matters.
+	for i := range 300 {
+		want = append(want, enqueue(t, db, time0.Add(time.Duration(-i)*time.Second), []string{fmt.Sprintf("p%d@example.com", i)})...)
+	}
+	for i := 1; i < len(want); i++ {
+		if want[i] <= want[i-1] {
+			t.Fatalf("IDs do not rise: %d after %d", want[i], want[i-1])
+		}
+	}
+	if got := ids(outbox(t, db)); !reflect.DeepEqual(got, want) {
+		t.Errorf("Outbox order %v, want %v", got, want)
+	}
+	if got := due(t, db, time0, 0); !reflect.DeepEqual(got, want) {
+		t.Errorf("Due order %v, want %v", got, want)
+	}
+	if got := due(t, db, time0, 5); !reflect.DeepEqual(got, want[:5]) {
+		t.Errorf("Due with max 5 = %v, want %v", got, want[:5])
+	}
+}
+
+func TestDueRespectsNextAttempt(t *testing.T) {
+	db, _ := openTemp(t)
+	id := enqueue(t, db, time0, []string{"a@example.com"}, []string{"b@example.com"}, []string{"c@example.com"})
+	update(t, db, func(tx *store.Tx) error { return tx.RecordAttempt(id[1], time0.Add(time.Minute), "") })
+	tests := []struct {
+		now  time.Time
+		max  int
+		want []uint64
+	}{
+		{time0.Add(-time.Second), 0, []uint64{}},
+		{time0, 0, []uint64{id[0], id[2]}},
+		{time0.Add(time.Minute - 1), 0, []uint64{id[0], id[2]}},
+		{time0.Add(time.Minute), 0, id},
+		{time0.Add(time.Minute), 2, id[:2]},
+	}
+	for _, tc := range tests {
+		if got := due(t, db, tc.now, tc.max); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("Due(%v, %d) = %v, want %v", tc.now, tc.max, got, tc.want)
+		}
+	}
+}
+
+// A recipient gets mail in queue order: while an earlier mail to them
+// waits for a retry, their later mails wait too.
+func TestDueHoldsRecipientOrder(t *testing.T) {
+	db, _ := openTemp(t)
+	id := enqueue(t, db, time0,
+		[]string{"bob@example.com"},                      // 0: will fail
+		[]string{"alice@example.com"},                    // 1
+		[]string{"Bob@Example.com"},                      // 2: same mailbox as 0
+		[]string{"carol@example.com", "bob@example.com"}, // 3
+		[]string{"carol@example.com"},                    // 4: after 3
+		[]string{"dave@example.com"},                     // 5
+	)
+	update(t, db, func(tx *store.Tx) error { return tx.RecordAttempt(id[0], time0.Add(time.Hour), "421 try later") })
+	if got, want := due(t, db, time0, 0), []uint64{id[1], id[5]}; !reflect.DeepEqual(got, want) {
+		t.Errorf("Due while bob's first mail waits = %v, want %v", got, want)
+	}
+	if got, want := due(t, db, time0.Add(time.Hour), 0), id; !reflect.DeepEqual(got, want) {
+		t.Errorf("Due once it is due again = %v, want %v", got, want)
+	}
+	update(t, db, func(tx *store.Tx) error { return tx.Sent(id[0]) })
+	if got, want := due(t, db, time0, 0), id[1:]; !reflect.DeepEqual(got, want) {
+		t.Errorf("Due after it was sent = %v, want %v", got, want)
+	}
+}
+
+func TestRecordAttempt(t *testing.T) {
+	db, _ := openTemp(t)
+	id := enqueue(t, db, time0, []string{"a@example.com"})[0]
+	steps := []struct {
+		next    time.Time
+		errText string
+	}{
+		{time0.Add(time.Minute), ""},
+		{time0.Add(5 * time.Minute), "dial tcp: connection refused"},
+		{time0.Add(30 * time.Minute), "451 4.3.0 try again"},
+	}
+	for i, s := range steps {
+		update(t, db, func(tx *store.Tx) error { return tx.RecordAttempt(id, s.next, s.errText) })
+		got := outbox(t, db)
+		if len(got) != 1 || got[0].Attempts != i+1 || !got[0].NextAttempt.Equal(s.next) ||
+			got[0].LastError != s.errText || !got[0].Queued.Equal(time0) {
+			t.Errorf("after attempt %d: %+v", i+1, got)
+		}
+	}
+}
+
+func TestSentAndDead(t *testing.T) {
+	db, _ := openTemp(t)
+	id := enqueue(t, db, time0, []string{"a@example.com"}, []string{"b@example.com"}, []string{"c@example.com"})
+	update(t, db, func(tx *store.Tx) error {
+		if err := tx.RecordAttempt(id[2], time0, "first"); err != nil {
+			return err
+		}
+		if err := tx.Dead(id[2], "550 5.1.1 no such user", time0.Add(time.Hour)); err != nil {
+			return err
+		}
+		if err := tx.Sent(id[1]); err != nil {
+			return err
+		}
+		return tx.Dead(id[0], "554 rejected", time0.Add(2*time.Hour))
+	})
+	if got := outbox(t, db); len(got) != 0 {
+		t.Errorf("outbox after Sent/Dead: %+v", got)
+	}
+	var dead []store.OutMail
+	view(t, db, func(tx *store.Tx) error {
+		var err error
+		dead, err = tx.DeadLetters()
+		return err
+	})
+	want := []store.OutMail{
+		{ID: id[0], From: robot, To: []string{"a@example.com"}, Data: []byte("mail 0\r\n"), Queued: time0,
+			NextAttempt: time0, LastError: "554 rejected", Died: time0.Add(2 * time.Hour)},
+		{ID: id[2], From: robot, To: []string{"c@example.com"}, Data: []byte("mail 2\r\n"), Queued: time0,
+			Attempts: 1, NextAttempt: time0, LastError: "550 5.1.1 no such user", Died: time0.Add(time.Hour)},
+	}
+	if !reflect.DeepEqual(dead, want) {
+		t.Errorf("DeadLetters() = %+v\nwant %+v", dead, want)
+	}
+	// A new mail never reuses the ID of a sent or dead one.
+	if next := enqueue(t, db, time0, []string{"d@example.com"})[0]; next <= id[2] {
+		t.Errorf("ID %d reused after %d", next, id[2])
+	}
+}
+
+func TestUnknownMail(t *testing.T) {
+	db, _ := openTemp(t)
+	id := enqueue(t, db, time0, []string{"a@example.com"})[0]
+	update(t, db, func(tx *store.Tx) error { return tx.Dead(id, "gone", time0) })
+	ops := []struct {
+		name string
+		op   func(tx *store.Tx, id uint64) error
+	}{
+		{"RecordAttempt", func(tx *store.Tx, id uint64) error { return tx.RecordAttempt(id, time0, "") }},
+		{"Sent", func(tx *store.Tx, id uint64) error { return tx.Sent(id) }},
+		{"Dead", func(tx *store.Tx, id uint64) error { return tx.Dead(id, "x", time0) }},
+	}
+	// id is dead now, 99 was never queued: neither is in the outbox.
+	for _, o := range ops {
+		for _, n := range []uint64{id, 99} {
+			if err := db.Update(func(tx *store.Tx) error { return o.op(tx, n) }); !errors.Is(err, store.ErrNotFound) {
+				t.Errorf("%s(%d) = %v, want ErrNotFound", o.name, n, err)
+			}
+		}
+	}
+}

@@ -1,0 +1,303 @@
+package store
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
+)
+
+// Engine-owned buckets: the engine chooses keys and encodes values.
+const (
+	BucketUsers  = "users"
+	BucketGames  = "games"
+	BucketTokens = "tokens"
+	BucketRate   = "rate"
+	BucketMeta   = "meta"
+)
+
+// Store-owned buckets, reachable only through the typed methods.
+const (
+	bucketSeen      = "seen"
+	bucketOutbox    = "outbox"
+	bucketDead      = "dead"
+	bucketMailboxes = "mailboxes"
+)
+
+// buckets lists every bucket of the file; doc.go describes keys and values.
+// generic marks the ones the engine may reach through Get/Put/....
+var buckets = []struct {
+	name    string
+	generic bool
+}{
+	{BucketUsers, true},
+	{BucketGames, true},
+	{BucketTokens, true},
+	{BucketRate, true},
+	{BucketMeta, true},
+	{bucketSeen, false},
+	{bucketOutbox, false},
+	{bucketDead, false},
+	{bucketMailboxes, false},
+}
+
+// schemaKey in BucketMeta holds the schema version, written as decimal ASCII.
+const (
+	schemaKey     = "schema"
+	schemaVersion = 1
+)
+
+// DefaultTimeout is how long Open waits for the file lock when
+// Options.Timeout is not set.
+const DefaultTimeout = 2 * time.Second
+
+var (
+	// ErrNoBucket: the bucket name is not one the caller may use.
+	ErrNoBucket = errors.New("store: no such bucket")
+	// ErrSchema: the file was written with a schema version this binary
+	// does not know.
+	ErrSchema = errors.New("store: unsupported schema version")
+	// ErrLocked: another process (or another Open in this one) holds the
+	// file and did not let go within Options.Timeout.
+	ErrLocked = errors.New("store: database is locked")
+	// ErrNotFound: no queued mail with that ID.
+	ErrNotFound = errors.New("store: not found")
+	// ErrReserved: the key belongs to the store, not to the engine.
+	ErrReserved = errors.New("store: reserved key")
+)
+
+// DB is an open store file. It is safe for concurrent use; bbolt serialises
+// writers and lets readers run alongside.
+type DB struct {
+	bolt *bolt.DB
+	path string
+}
+
+// Options configure Open.
+type Options struct {
+	// Timeout bounds the wait for the file lock; zero or negative means
+	// DefaultTimeout. bbolt itself would wait forever, which turns a second
+	// daemon on the same file into a silent hang.
+	Timeout time.Duration
+}
+
+func boltOptions(opt Options) *bolt.Options {
+	o := *bolt.DefaultOptions
+	o.Timeout = opt.Timeout
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	return &o
+}
+
+// Open opens or creates the store file at path (mode 0600: it holds password
+// hashes), creates any missing bucket and checks the schema version.
+func Open(path string, opt Options) (*DB, error) {
+	bo := boltOptions(opt)
+	bdb, err := bolt.Open(path, 0o600, bo)
+	if errors.Is(err, berrors.ErrTimeout) {
+		return nil, fmt.Errorf("%w: %s: no lock within %v; is another lyngk running on it?", ErrLocked, path, bo.Timeout)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	if err := bdb.Update(initSchema); err != nil {
+		bdb.Close()
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	return &DB{bolt: bdb, path: path}, nil
+}
+
+// initSchema checks the version before creating anything, so a file from a
+// newer release is left exactly as it was.
+func initSchema(btx *bolt.Tx) error {
+	if meta := btx.Bucket([]byte(BucketMeta)); meta != nil {
+		if v := meta.Get([]byte(schemaKey)); v != nil {
+			n, err := strconv.ParseUint(string(v), 10, 32)
+			switch {
+			case err != nil:
+				return fmt.Errorf("%w: unreadable version %q", ErrSchema, v)
+			case n > schemaVersion:
+				return fmt.Errorf("%w: file has version %d, this binary knows up to %d (written by a newer lyngk?)", ErrSchema, n, schemaVersion)
+			case n != schemaVersion:
+				return fmt.Errorf("%w: file has version %d, this binary knows %d", ErrSchema, n, schemaVersion)
+			}
+			return createBuckets(btx)
+		}
+	}
+	if err := createBuckets(btx); err != nil {
+		return err
+	}
+	return btx.Bucket([]byte(BucketMeta)).Put([]byte(schemaKey), []byte(strconv.Itoa(schemaVersion)))
+}
+
+func createBuckets(btx *bolt.Tx) error {
+	for _, b := range buckets {
+		if _, err := btx.CreateBucketIfNotExists([]byte(b.name)); err != nil {
+			return fmt.Errorf("create bucket %s: %w", b.name, err)
+		}
+	}
+	return nil
+}
+
+// Close releases the file and its lock.
+func (db *DB) Close() error {
+	if err := db.bolt.Close(); err != nil {
+		return fmt.Errorf("store: close %s: %w", db.path, err)
+	}
+	return nil
+}
+
+// Path is the file the store was opened from.
+func (db *DB) Path() string { return db.path }
+
+// Update runs fn in one read-write transaction and commits it if fn returns
+// nil. If fn returns an error (or panics) nothing it wrote is kept, and that
+// same error is returned unwrapped so callers can match their own values.
+func (db *DB) Update(fn func(*Tx) error) error {
+	var fnErr error
+	err := db.bolt.Update(func(btx *bolt.Tx) error {
+		fnErr = fn(&Tx{tx: btx})
+		return fnErr
+	})
+	if err != nil && err != fnErr {
+		return fmt.Errorf("store: update: %w", err)
+	}
+	return err
+}
+
+// View runs fn in a read-only transaction: a consistent snapshot that never
+// blocks writers.
+func (db *DB) View(fn func(*Tx) error) error {
+	var fnErr error
+	err := db.bolt.View(func(btx *bolt.Tx) error {
+		fnErr = fn(&Tx{tx: btx})
+		return fnErr
+	})
+	if err != nil && err != fnErr {
+		return fmt.Errorf("store: view: %w", err)
+	}
+	return err
+}
+
+// Tx is one transaction. It is valid only inside the function given to
+// Update or View and must not be used from other goroutines.
+type Tx struct {
+	tx *bolt.Tx
+}
+
+// generic returns an engine-owned bucket.
+func (tx *Tx) generic(name string) (*bolt.Bucket, error) {
+	for _, b := range buckets {
+		if b.name == name && b.generic {
+			if bk := tx.tx.Bucket([]byte(name)); bk != nil {
+				return bk, nil
+			}
+			break
+		}
+	}
+	return nil, fmt.Errorf("%w: %q", ErrNoBucket, name)
+}
+
+// own returns a store-owned bucket; Open created them all.
+func (tx *Tx) own(name string) (*bolt.Bucket, error) {
+	if b := tx.tx.Bucket([]byte(name)); b != nil {
+		return b, nil
+	}
+	return nil, fmt.Errorf("%w: %q", ErrNoBucket, name)
+}
+
+func reserved(bucket, key string) error {
+	if bucket == BucketMeta && key == schemaKey {
+		return fmt.Errorf("%w: %s/%s", ErrReserved, bucket, key)
+	}
+	return nil
+}
+
+// Get returns a copy of the value (bbolt's own memory is only valid while
+// the transaction lives), or nil, nil when the key is absent.
+func (tx *Tx) Get(bucket, key string) ([]byte, error) {
+	b, err := tx.generic(bucket)
+	if err != nil {
+		return nil, err
+	}
+	return bytes.Clone(b.Get([]byte(key))), nil
+}
+
+// Put stores val under key, replacing any old value.
+func (tx *Tx) Put(bucket, key string, val []byte) error {
+	b, err := tx.generic(bucket)
+	if err != nil {
+		return err
+	}
+	if err := reserved(bucket, key); err != nil {
+		return err
+	}
+	if err := b.Put([]byte(key), val); err != nil {
+		return fmt.Errorf("store: put %s/%q: %w", bucket, key, err)
+	}
+	return nil
+}
+
+// Delete removes key; deleting an absent key is not an error.
+func (tx *Tx) Delete(bucket, key string) error {
+	b, err := tx.generic(bucket)
+	if err != nil {
+		return err
+	}
+	if err := reserved(bucket, key); err != nil {
+		return err
+	}
+	if err := b.Delete([]byte(key)); err != nil {
+		return fmt.Errorf("store: delete %s/%q: %w", bucket, key, err)
+	}
+	return nil
+}
+
+// ForEach calls fn for every record of bucket in key order (bytewise) with a
+// copy of the value, and stops at the first error, which it returns as is.
+// Unlike bbolt's own ForEach, fn may Put and Delete in the same bucket: keys
+// after the current one that fn adds are visited, keys it deletes are not.
+func (tx *Tx) ForEach(bucket string, fn func(key string, val []byte) error) error {
+	b, err := tx.generic(bucket)
+	if err != nil {
+		return err
+	}
+	return forEach(b, fn)
+}
+
+func forEach(b *bolt.Bucket, fn func(key string, val []byte) error) error {
+	c := b.Cursor()
+	k, v := c.First()
+	for k != nil {
+		key := string(k)
+		if err := fn(key, bytes.Clone(v)); err != nil {
+			return err
+		}
+		// fn may have changed the bucket under the cursor; finding our
+		// place again from the root is what makes that safe.
+		k, v = c.Seek([]byte(key))
+		if k != nil && string(k) == key {
+			k, v = c.Next()
+		}
+	}
+	return nil
+}
+
+// NextSequence returns the bucket's next sequence number (1 first); it is
+// rolled back with the transaction.
+func (tx *Tx) NextSequence(bucket string) (uint64, error) {
+	b, err := tx.generic(bucket)
+	if err != nil {
+		return 0, err
+	}
+	n, err := b.NextSequence()
+	if err != nil {
+		return 0, fmt.Errorf("store: sequence %s: %w", bucket, err)
+	}
+	return n, nil
+}
