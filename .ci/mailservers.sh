@@ -14,15 +14,17 @@
 # Mail flow: anything from 127.0.0.0/8 may submit to Postfix on 127.0.0.1:SMTP_PORT
 # without AUTH; mail for @e2e.test is relayed over LMTP to Dovecot, which stores it
 # in the user's Maildir under DIR/mail. Any other domain bounces: nothing leaves the
-# machine. Users: lyngk (the robot), alice, bob, carol and load (a mailbox that takes
-# load+anything@e2e.test, for the throughput test), all @e2e.test.
+# machine. Users: lyngk (the robot), alice, bob, carol and load0..load3 (mailboxes
+# that take load0+anything@e2e.test etc., for the throughput test), all @e2e.test.
 #
 # Needs root (Postfix does). Ports come from the environment when set:
 # E2E_SMTP_PORT (12525), E2E_IMAP_PORT (11143), E2E_LMTP_PORT (12424).
 set -euo pipefail
 
 DOMAIN=e2e.test
-USERS="lyngk alice bob carol load"
+# load0..load3 take load0+anything@e2e.test etc.: the throughput test spreads
+# its players over them, as real players would be spread over many mailboxes.
+USERS="lyngk alice bob carol load0 load1 load2 load3"
 PACKAGES="dovecot-imapd dovecot-lmtpd postfix swaks"
 # Mail files belong to nobody:nogroup; Dovecot refuses uid 0 for mail users.
 MAIL_UID=65534
@@ -67,37 +69,72 @@ dovecot_up() { alive "$(dovecot_pid)" dovecot; }
 postfix_up() { alive "$(postfix_pid)" master; }
 
 # children PID: every descendant of PID, to check that none survives a stop.
+# One pass over /proc with bash built-ins: a fork per process is slow on a
+# busy machine.
 children() {
-	local parent=$1 f pid ppid
+	local f line rest pid
+	local -A parent_of=()
 	for f in /proc/[0-9]*/stat; do
+		read -r line <"$f" 2>/dev/null || continue
 		pid=${f#/proc/}
-		pid=${pid%/stat}
-		ppid=$(sed 's/.*) [A-Za-z] \([0-9]*\) .*/\1/' "$f" 2>/dev/null) || continue
-		if [ "$ppid" = "$parent" ]; then
-			echo "$pid"
-			children "$pid"
-		fi
+		rest=${line##*) }
+		rest=${rest#* }
+		parent_of[${pid%/stat}]=${rest%% *}
+	done
+	local -a todo=("$1")
+	local cur
+	while [ ${#todo[@]} -gt 0 ]; do
+		cur=${todo[0]}
+		todo=("${todo[@]:1}")
+		for pid in "${!parent_of[@]}"; do
+			if [ "${parent_of[$pid]}" = "$cur" ]; then
+				echo "$pid"
+				todo+=("$pid")
+			fi
+		done
 	done
 }
 
-# wait_gone SECONDS PID...: wait until none of the PIDs runs (zombies count as gone).
-wait_gone() {
-	local limit=$1 i pid stat left
-	shift
-	for ((i = 0; i < limit * 10; i++)); do
-		left=
-		for pid in "$@"; do
-			stat=$(cat "/proc/$pid/stat" 2>/dev/null) || continue
-			case "$stat" in
-			*") Z "* | *") X "*) ;;
-			*) left="$left $pid" ;;
-			esac
-		done
-		[ -z "$left" ] && return 0
-		sleep 0.1
+# running PID...: the PIDs that still run (zombies count as gone).
+running() {
+	local pid stat
+	for pid in "$@"; do
+		stat=$(cat "/proc/$pid/stat" 2>/dev/null) || continue
+		case "$stat" in
+		*") Z "* | *") X "*) ;;
+		*) echo "$pid" ;;
+		esac
 	done
-	echo "mailservers: still running after ${limit}s:$left" >&2
+}
+
+# wait_gone SECONDS PID...: wait until none of the PIDs runs.
+wait_gone() {
+	local limit=$1 i
+	shift
+	for ((i = 0; i < limit * 20; i++)); do
+		[ -z "$(running "$@")" ] && return 0
+		sleep 0.05
+	done
 	return 1
+}
+
+# terminate NAME PID: SIGTERM to a server's master process and all its
+# children at once (Dovecot's master otherwise waits for imap processes that
+# keep serving their clients), then SIGKILL to whatever is left.
+terminate() {
+	local name=$1 pid=$2 kids left
+	kids=$(children "$pid")
+	# shellcheck disable=SC2086 # one PID a word
+	kill -TERM "$pid" $kids 2>/dev/null || true
+	# shellcheck disable=SC2086
+	wait_gone 10 "$pid" $kids && return 0
+	# shellcheck disable=SC2086
+	left=$(running "$pid" $kids)
+	echo "mailservers: $name: sending SIGKILL to:" $left >&2
+	# shellcheck disable=SC2086
+	kill -KILL $left 2>/dev/null || true
+	# shellcheck disable=SC2086
+	wait_gone 5 $left || die "$name: still running:" $left
 }
 
 # wait_port PORT SECONDS: wait until 127.0.0.1:PORT accepts a connection.
@@ -222,9 +259,11 @@ auth_mechanisms = plain login
 mail_location = maildir:~/Maildir
 first_valid_uid = $MAIL_UID
 first_valid_gid = $MAIL_GID
-# load+p001@e2e.test is delivered to load's INBOX.
+# load0+p001@e2e.test is delivered to load0's INBOX.
 recipient_delimiter = +
 lmtp_save_to_detail_mailbox = no
+# Only Dovecot touches these Maildirs: no need to rescan cur/ on every sync.
+maildir_very_dirty_syncs = yes
 # The robot, its tests and the players all log in from 127.0.0.1.
 mail_max_userip_connections = 200
 namespace inbox {
@@ -293,6 +332,12 @@ alias_database =
 biff = no
 append_dot_mydomain = no
 smtputf8_enable = no
+# All mail goes to one LMTP destination, three deliveries per move (one to
+# the robot, a board mail to each player): allow more than the default 20
+# at once, and start at full concurrency instead of ramping up from 5 after
+# every lull.
+lmtp_destination_concurrency_limit = 60
+initial_destination_concurrency = 60
 # Retry soon after Dovecot comes back from restart-imap.
 queue_run_delay = 5s
 minimal_backoff_time = 5s
@@ -325,13 +370,10 @@ start_dovecot() {
 }
 
 stop_dovecot() {
-	local pid kids
+	local pid
 	pid=$(dovecot_pid)
 	alive "$pid" dovecot || return 0
-	kids=$(children "$pid")
-	kill -TERM "$pid"
-	# shellcheck disable=SC2086 # one PID a word
-	wait_gone 20 "$pid" $kids || die "dovecot did not stop"
+	terminate dovecot "$pid"
 }
 
 start_postfix() {
@@ -354,13 +396,10 @@ start_postfix() {
 }
 
 stop_postfix() {
-	local pid kids
+	local pid
 	pid=$(postfix_pid)
 	alive "$pid" master || return 0
-	kids=$(children "$pid")
-	kill -TERM "$pid"
-	# shellcheck disable=SC2086 # one PID a word
-	wait_gone 20 "$pid" $kids || die "postfix did not stop"
+	terminate postfix "$pid"
 }
 
 load_env() {
@@ -412,8 +451,12 @@ start-smtp)
 	;;
 restart-imap)
 	load_env
+	t0=$(date +%s%N)
 	stop_dovecot
+	t1=$(date +%s%N)
 	start_dovecot
+	t2=$(date +%s%N)
+	echo "mailservers: dovecot stopped in $(((t1 - t0) / 1000000)) ms, started in $(((t2 - t1) / 1000000)) ms" >&2
 	;;
 *)
 	usage

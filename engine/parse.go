@@ -164,9 +164,10 @@ func isCommandLine(line string) bool {
 
 // ownSubject matches the subjects of our own mails, which a reply carries
 // (often without "Re:") and which are never commands: "Lyngk Board 101 bob",
-// "Lyngk Board 101 bob **", "Lyngk Board 101 Error", "Lyngk error", and the
-// subjects of the listings and confirmations.
-var ownSubject = regexp.MustCompile(`(?i)^lyngk\s+(board\s+\d+(\s+\S+)?(\s+\*\*)?|error|games|history|standings|help(\s+\S+)?|signup\s+\S+|account\s+\S+)$`)
+// "Lyngk Board 101 bob **", "Lyngk Board 101 Error", "Lyngk Board 101 chat
+// bob", "Lyngk error", and the subjects of the help and account mails.
+// None of them is a complete command: a move by "lyngk board" takes six words.
+var ownSubject = regexp.MustCompile(`(?i)^lyngk\s+(board\s+\d+(\s+\S+){0,2}|error|help(\s+\S+)?|signup\s+\S+|account\s+\S+)$`)
 
 // Script is what one mail asks for.
 type Script struct {
@@ -176,6 +177,8 @@ type Script struct {
 	Lines []string
 	// FromSubject is set when Lines[0] is the Subject.
 	FromSubject bool
+	// Multiple is set for subject "multiple": every line must be a command.
+	Multiple bool
 	// Comment is the text for the other players, each line ending in "\n";
 	// "" when there is none.
 	Comment string
@@ -192,6 +195,7 @@ func ReadMail(subject, body string) Script {
 	i := firstText(lines)
 	switch {
 	case strings.EqualFold(subject, "multiple"):
+		s.Multiple = true
 		for ; i < len(lines) && !endOfText(lines, i); i++ {
 			line := strings.TrimSpace(lines[i])
 			if line == "" {

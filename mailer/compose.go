@@ -63,9 +63,6 @@ func Compose(m Outgoing) ([]byte, error) {
 	default:
 		return nil, fmt.Errorf("mailer: compose: bad Auto-Submitted %q", auto)
 	}
-	if !utf8.ValidString(m.Subject) || !utf8.ValidString(m.Body) {
-		return nil, errors.New("mailer: compose: subject or body is not UTF-8")
-	}
 	date := m.Date
 	if date.IsZero() {
 		date = time.Now()
@@ -94,7 +91,9 @@ func Compose(m Outgoing) ([]byte, error) {
 		id = strings.Trim(gen.Get("Message-Id"), "<>")
 	}
 	h.AddRaw([]byte("Message-ID: <" + id + ">\r\n"))
-	h.SetSubject(m.Subject)
+	// Invalid UTF-8 would make the charset label a lie; refusing it instead
+	// would fail the whole transaction of the mail being answered.
+	h.SetSubject(strings.ToValidUTF8(m.Subject, "\uFFFD"))
 	h.SetAddressList("To", to)
 	h.SetAddressList("From", []*mail.Address{from})
 	h.SetDate(date)
@@ -106,7 +105,7 @@ func Compose(m Outgoing) ([]byte, error) {
 	}
 	// A bare CR cannot travel in a text mail (RFC 5322 §2.3): it is a line
 	// end like the LF it usually stands next to.
-	if _, err := io.WriteString(w, normalizeNewlines(m.Body)); err != nil {
+	if _, err := io.WriteString(w, normalizeNewlines(strings.ToValidUTF8(m.Body, "\uFFFD"))); err != nil {
 		return nil, fmt.Errorf("mailer: compose: %w", err)
 	}
 	if err := w.Close(); err != nil {
@@ -116,14 +115,15 @@ func Compose(m Outgoing) ([]byte, error) {
 }
 
 // validMsgID accepts what can stand between < and > in a header field: one
-// non-empty run of visible ASCII without brackets. It keeps a caller's id from
-// injecting header lines.
+// non-empty run of visible characters without brackets (UTF-8 allowed, as in
+// RFC 6532). It keeps a caller's id from injecting header lines; every id
+// [Parse] returns passes, so replying to any parsed mail works.
 func validMsgID(id string) bool {
-	if id == "" {
+	if id == "" || !utf8.ValidString(id) {
 		return false
 	}
 	for i := 0; i < len(id); i++ {
-		if c := id[i]; c <= ' ' || c >= 0x7f || c == '<' || c == '>' {
+		if c := id[i]; c <= ' ' || c == 0x7f || c == '<' || c == '>' {
 			return false
 		}
 	}

@@ -166,8 +166,15 @@ func headerValue(h *mail.Header, key string) string {
 }
 
 // wordDecoder decodes RFC 2047 encoded words in every charset go-message
-// knows; an unknown charset leaves the header text raw.
-var wordDecoder = mime.WordDecoder{CharsetReader: charset.Reader}
+// knows. The bytes of a word in an unknown charset are kept as they are, as
+// for a body: a command in the subject is ASCII either way.
+var wordDecoder = mime.WordDecoder{CharsetReader: func(label string, input io.Reader) (io.Reader, error) {
+	if r, err := charset.Reader(label, input); err == nil {
+		return r, nil
+	}
+	raw, err := io.ReadAll(input)
+	return strings.NewReader(toUTF8(string(raw))), err
+}}
 
 // decodeText decodes an unstructured field such as Subject. Encoded words may
 // carry line breaks, which a one-line field cannot show.
@@ -208,6 +215,9 @@ func address(v string) (addr, name string) {
 			return lowerDomain(strings.Trim(f, `<>()"`)), ""
 		}
 	}
+	if len(fields) == 0 {
+		return "", ""
+	}
 	// A bare local part, as in "From: MAILER-DAEMON": still worth a look by
 	// the loop guard.
 	return strings.Trim(fields[0], `<>()"`), ""
@@ -225,7 +235,13 @@ func lowerDomain(a string) string {
 // taken, or failing that every word, since some clients drop the brackets.
 func msgIDList(h *mail.Header, key string) []string {
 	if l, err := h.MsgIDList(key); err == nil {
-		return l
+		var ids []string
+		for _, id := range l {
+			if id = toUTF8(id); validMsgID(id) {
+				ids = append(ids, id)
+			}
+		}
+		return ids
 	}
 	v := headerValue(h, key)
 	var ids []string
@@ -244,7 +260,7 @@ func msgIDList(h *mail.Header, key string) []string {
 			rest = rest[j:]
 			continue
 		}
-		if id := strings.TrimSpace(rest[:j]); id != "" && !strings.ContainsAny(id, " \t") {
+		if id := strings.TrimSpace(rest[:j]); validMsgID(id) {
 			ids = append(ids, id)
 		}
 		rest = rest[j+1:]
@@ -252,9 +268,12 @@ func msgIDList(h *mail.Header, key string) []string {
 	if ids != nil || strings.ContainsAny(v, "<>") {
 		return ids
 	}
-	return strings.FieldsFunc(v, func(r rune) bool {
-		return r == ' ' || r == '\t' || r == ','
-	})
+	for _, id := range strings.FieldsFunc(v, func(r rune) bool { return r == ' ' || r == '\t' || r == ',' }) {
+		if validMsgID(id) {
+			ids = append(ids, id)
+		}
+	}
+	return ids
 }
 
 func firstOrEmpty(l []string) string {
@@ -271,7 +290,10 @@ func firstOrEmpty(l []string) string {
 // walk and keeps what was read before it.
 func bodyText(e *message.Entity) string {
 	var plain, htm []string
-	_ = e.Walk(func(_ []int, part *message.Entity, _ error) error {
+	_ = e.Walk(func(path []int, part *message.Entity, _ error) error {
+		if len(path) > maxDepth {
+			return errTooDeep
+		}
 		t, params, err := part.Header.ContentType()
 		if err != nil {
 			// mime.ParseMediaType rejects sloppy parameters; the type
@@ -305,6 +327,13 @@ func bodyText(e *message.Entity) string {
 	}
 	return body
 }
+
+// maxDepth bounds multipart nesting. Real mail nests a handful of levels;
+// each level adds a reader that every byte below it passes through, so a
+// hostile mail nested thousands deep would cost quadratic time.
+const maxDepth = 16
+
+var errTooDeep = errors.New("mailer: multipart nested too deep")
 
 // joinParts concatenates text parts, each starting on a line of its own.
 func joinParts(parts []string) string {
@@ -530,9 +559,13 @@ func (t *htmlWriter) tag(name string, end bool) {
 	}
 }
 
+// maxQuote bounds the "> " prefix of a line: without it, thousands of
+// nested <blockquote> would make the text quadratically larger than the mail.
+const maxQuote = 8
+
 func (t *htmlWriter) startLine() {
 	if t.bol {
-		t.b.WriteString(strings.Repeat("> ", t.quote))
+		t.b.WriteString(strings.Repeat("> ", min(t.quote, maxQuote)))
 		t.bol = false
 	}
 }

@@ -11,8 +11,9 @@ import (
 )
 
 // Backup writes a consistent copy of the whole file to w from one read
-// transaction, so writers carry on meanwhile. The copy is itself a store
-// file; it returns the number of bytes written.
+// transaction, so writers carry on meanwhile (except one that has to grow the
+// file, which waits for the copy to end). The copy is itself a store file;
+// Backup returns the number of bytes written.
 func (db *DB) Backup(w io.Writer) (int64, error) {
 	var n int64
 	err := db.bolt.View(func(btx *bolt.Tx) error {

@@ -10,8 +10,8 @@
 //
 // # Bucket layout
 //
-// Every bucket is created by [Open]; this table and the buckets variable in
-// store.go are the one place where the stored types are listed.
+// This table is the one place where every stored record is described; [Open]
+// creates the buckets named in the buckets variable of store.go.
 //
 //	bucket     key                                value                                    encoding owned by
 //	users      lower-cased userid                 user record                              engine (JSON)
@@ -22,10 +22,15 @@
 //	           "schema"                           schema version, decimal ASCII ("1")      store
 //	seen       Message-ID (without <>)            time processed, 8-byte big-endian        store
 //	                                              int64 Unix nanoseconds
-//	outbox     mail ID, 8-byte big-endian uint64  [OutMail] (ID is the key, not stored)    store (JSON)
-//	dead       mail ID, 8-byte big-endian uint64  [OutMail] with LastError and Died set    store (JSON)
+//	outbox     mail ID, 8-byte big-endian uint64  mail record, below                       store
+//	dead       mail ID, 8-byte big-endian uint64  mail record with LastError and Died set  store
 //	mailboxes  IMAP mailbox name                  UIDVALIDITY then last processed UID,     store
 //	                                              each a 4-byte big-endian uint32
+//
+// A mail record is a 4-byte big-endian length n, then n bytes of JSON holding
+// the [OutMail] fields but ID (the key) and Data, then the message itself,
+// raw. The split lets [Tx.Due] pick due mail without reading every queued
+// message, and spares the message base64.
 //
 // Mail IDs come from the outbox bucket's sequence, so they rise with every
 // [Tx.Enqueue] and are never reused; big-endian keys make bbolt's key order

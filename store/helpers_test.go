@@ -60,3 +60,23 @@ func dump(t *testing.T, path string) map[string]map[string]string {
 	}
 	return out
 }
+
+// rawPut writes one record into a closed store file behind the API's back.
+func rawPut(t *testing.T, path, bucket, key, val string) {
+	t.Helper()
+	bdb, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bdb.Close()
+	err = bdb.Update(func(tx *bolt.Tx) error {
+		b, err := tx.CreateBucketIfNotExists([]byte(bucket))
+		if err != nil {
+			return err
+		}
+		return b.Put([]byte(key), []byte(val))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -10,10 +10,7 @@ import (
 // mailbox was never polled. A changed UIDVALIDITY means the UIDs were
 // renumbered (RFC 9051 §2.3.1.1) and lastUID no longer applies.
 func (tx *Tx) MailboxState(name string) (uidValidity uint32, lastUID uint32, err error) {
-	b, err := tx.own(bucketMailboxes)
-	if err != nil {
-		return 0, 0, err
-	}
+	b := tx.own(bucketMailboxes)
 	v := b.Get([]byte(name))
 	if v == nil {
 		return 0, 0, nil
@@ -26,10 +23,7 @@ func (tx *Tx) MailboxState(name string) (uidValidity uint32, lastUID uint32, err
 
 // SetMailboxState records the poller's position in a mailbox.
 func (tx *Tx) SetMailboxState(name string, uidValidity, lastUID uint32) error {
-	b, err := tx.own(bucketMailboxes)
-	if err != nil {
-		return err
-	}
+	b := tx.own(bucketMailboxes)
 	v := binary.BigEndian.AppendUint32(nil, uidValidity)
 	v = binary.BigEndian.AppendUint32(v, lastUID)
 	if err := b.Put([]byte(name), v); err != nil {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -12,12 +13,12 @@ import (
 )
 
 // OutMail is a composed mail in the outbox, or in the dead letters once
-// given up. It is stored as JSON under its ID (see doc.go).
+// given up. See doc.go for how it is stored.
 type OutMail struct {
-	ID          uint64    `json:"-"`
+	ID          uint64    `json:"-"`    // the key
 	From        string    `json:"from"` // envelope sender (SMTP MAIL FROM)
 	To          []string  `json:"to"`   // envelope recipients
-	Data        []byte    `json:"data"` // the RFC 5322 message as submitted
+	Data        []byte    `json:"-"`    // the RFC 5322 message, stored raw after the header
 	Queued      time.Time `json:"queued"`
 	Attempts    int       `json:"attempts"`
 	NextAttempt time.Time `json:"next_attempt"`
@@ -25,31 +26,44 @@ type OutMail struct {
 	Died        time.Time `json:"died,omitzero"` // when it moved to the dead letters
 }
 
-// outHead is the part of an OutMail that Due needs to choose; decoding only
-// this skips copying every queued message body.
-type outHead struct {
-	To          []string  `json:"to"`
-	NextAttempt time.Time `json:"next_attempt"`
-}
-
 func idKey(id uint64) []byte { return binary.BigEndian.AppendUint64(nil, id) }
 
-func decodeOut(k, v []byte) (OutMail, error) {
+// encodeOut lays a mail out as a length-prefixed JSON header followed by the
+// raw message, so choosing due mail reads a few dozen bytes per mail instead
+// of decoding every queued message.
+func encodeOut(m OutMail) ([]byte, error) {
+	h, err := json.Marshal(m)
+	if err != nil {
+		return nil, fmt.Errorf("store: mail %d: %w", m.ID, err)
+	}
+	v := make([]byte, 0, 4+len(h)+len(m.Data))
+	v = binary.BigEndian.AppendUint32(v, uint32(len(h)))
+	v = append(v, h...)
+	return append(v, m.Data...), nil
+}
+
+// decodeOut decodes the header of the mail stored under k and returns the
+// message as a slice of v, which the caller copies if it keeps it.
+func decodeOut(k, v []byte) (OutMail, []byte, error) {
 	var m OutMail
 	if len(k) != 8 {
-		return m, fmt.Errorf("store: outbox key %x: not 8 bytes", k)
+		return m, nil, fmt.Errorf("store: mail key %x: not 8 bytes", k)
 	}
 	m.ID = binary.BigEndian.Uint64(k)
-	if err := json.Unmarshal(v, &m); err != nil {
-		return m, fmt.Errorf("store: mail %d: %w", m.ID, err)
+	if len(v) < 4 || uint64(len(v)-4) < uint64(binary.BigEndian.Uint32(v)) {
+		return m, nil, fmt.Errorf("store: mail %d: truncated record", m.ID)
 	}
-	return m, nil
+	n := 4 + int(binary.BigEndian.Uint32(v))
+	if err := json.Unmarshal(v[4:n], &m); err != nil {
+		return m, nil, fmt.Errorf("store: mail %d: %w", m.ID, err)
+	}
+	return m, v[n:], nil
 }
 
 func putOut(b *bolt.Bucket, m OutMail) error {
-	v, err := json.Marshal(m)
+	v, err := encodeOut(m)
 	if err != nil {
-		return fmt.Errorf("store: mail %d: %w", m.ID, err)
+		return err
 	}
 	if err := b.Put(idKey(m.ID), v); err != nil {
 		return fmt.Errorf("store: mail %d: %w", m.ID, err)
@@ -66,10 +80,7 @@ func (tx *Tx) Enqueue(from string, to []string, data []byte, now time.Time) (uin
 	if len(data) == 0 {
 		return 0, errors.New("store: enqueue: empty message")
 	}
-	b, err := tx.own(bucketOutbox)
-	if err != nil {
-		return 0, err
-	}
+	b := tx.own(bucketOutbox)
 	id, err := b.NextSequence()
 	if err != nil {
 		return 0, fmt.Errorf("store: enqueue: %w", err)
@@ -88,32 +99,26 @@ func (tx *Tx) Enqueue(from string, to []string, data []byte, now time.Time) (uin
 // gets its mail in the order it was queued; a sender that fails on one mail
 // should likewise skip that recipient's later mails in the same batch.
 func (tx *Tx) Due(now time.Time, max int) ([]OutMail, error) {
-	b, err := tx.own(bucketOutbox)
-	if err != nil {
-		return nil, err
-	}
+	b := tx.own(bucketOutbox)
 	var due []OutMail
 	held := map[string]bool{}
 	c := b.Cursor()
 	for k, v := c.First(); k != nil && (max <= 0 || len(due) < max); k, v = c.Next() {
-		var h outHead
-		if err := json.Unmarshal(v, &h); err != nil {
-			return nil, fmt.Errorf("store: mail %x: %w", k, err)
+		m, data, err := decodeOut(k, v)
+		if err != nil {
+			return nil, err
 		}
-		wait := h.NextAttempt.After(now)
-		for _, r := range h.To {
+		wait := m.NextAttempt.After(now)
+		for _, r := range m.To {
 			wait = wait || held[strings.ToLower(r)]
 		}
 		if wait {
-			for _, r := range h.To {
+			for _, r := range m.To {
 				held[strings.ToLower(r)] = true
 			}
 			continue
 		}
-		m, err := decodeOut(k, v)
-		if err != nil {
-			return nil, err
-		}
+		m.Data = bytes.Clone(data)
 		due = append(due, m)
 	}
 	return due, nil
@@ -126,13 +131,11 @@ func (tx *Tx) Outbox() ([]OutMail, error) { return tx.list(bucketOutbox) }
 func (tx *Tx) DeadLetters() ([]OutMail, error) { return tx.list(bucketDead) }
 
 func (tx *Tx) list(bucket string) ([]OutMail, error) {
-	b, err := tx.own(bucket)
-	if err != nil {
-		return nil, err
-	}
+	b := tx.own(bucket)
 	var ms []OutMail
-	err = b.ForEach(func(k, v []byte) error {
-		m, err := decodeOut(k, v)
+	err := b.ForEach(func(k, v []byte) error {
+		m, data, err := decodeOut(k, v)
+		m.Data = bytes.Clone(data)
 		ms = append(ms, m)
 		return err
 	})
@@ -144,15 +147,13 @@ func (tx *Tx) list(bucket string) ([]OutMail, error) {
 
 // queued reads one mail of the outbox.
 func (tx *Tx) queued(id uint64) (*bolt.Bucket, OutMail, error) {
-	b, err := tx.own(bucketOutbox)
-	if err != nil {
-		return nil, OutMail{}, err
-	}
+	b := tx.own(bucketOutbox)
 	v := b.Get(idKey(id))
 	if v == nil {
 		return nil, OutMail{}, fmt.Errorf("%w: mail %d is not in the outbox", ErrNotFound, id)
 	}
-	m, err := decodeOut(idKey(id), v)
+	m, data, err := decodeOut(idKey(id), v)
+	m.Data = bytes.Clone(data)
 	return b, m, err
 }
 
@@ -190,10 +191,7 @@ func (tx *Tx) Dead(id uint64, errText string, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	dead, err := tx.own(bucketDead)
-	if err != nil {
-		return err
-	}
+	dead := tx.own(bucketDead)
 	m.LastError = errText
 	m.Died = now.UTC()
 	if err := putOut(dead, m); err != nil {

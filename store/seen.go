@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -12,10 +13,7 @@ func (tx *Tx) Seen(msgID string) (bool, error) {
 	if msgID == "" {
 		return false, errors.New("store: seen: empty message id")
 	}
-	b, err := tx.own(bucketSeen)
-	if err != nil {
-		return false, err
-	}
+	b := tx.own(bucketSeen)
 	return b.Get([]byte(msgID)) != nil, nil
 }
 
@@ -26,10 +24,7 @@ func (tx *Tx) MarkSeen(msgID string, at time.Time) error {
 	if msgID == "" {
 		return errors.New("store: mark seen: empty message id")
 	}
-	b, err := tx.own(bucketSeen)
-	if err != nil {
-		return err
-	}
+	b := tx.own(bucketSeen)
 	if err := b.Put([]byte(msgID), binary.BigEndian.AppendUint64(nil, uint64(at.UnixNano()))); err != nil {
 		return fmt.Errorf("store: mark seen %q: %w", msgID, err)
 	}
@@ -40,18 +35,15 @@ func (tx *Tx) MarkSeen(msgID string, at time.Time) error {
 // returns how many went. Keep them well past any redelivery a mail server
 // may do (at least 30 days); the caller picks the cut-off.
 func (tx *Tx) PruneSeen(before time.Time) (int, error) {
-	b, err := tx.own(bucketSeen)
-	if err != nil {
-		return 0, err
-	}
+	b := tx.own(bucketSeen)
 	cut := before.UnixNano()
 	var old [][]byte
-	err = b.ForEach(func(k, v []byte) error {
+	err := b.ForEach(func(k, v []byte) error {
 		if len(v) != 8 {
 			return fmt.Errorf("store: seen %q: bad record of %d bytes", k, len(v))
 		}
 		if int64(binary.BigEndian.Uint64(v)) < cut {
-			old = append(old, k)
+			old = append(old, bytes.Clone(k))
 		}
 		return nil
 	})

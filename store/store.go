@@ -105,8 +105,11 @@ func Open(path string, opt Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	if err := bdb.Update(initSchema); err != nil {
+	if err := bdb.Update(func(btx *bolt.Tx) error { return initSchema(btx, path) }); err != nil {
 		bdb.Close()
+		if errors.Is(err, ErrSchema) {
+			return nil, err
+		}
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	return &DB{bolt: bdb, path: path}, nil
@@ -114,17 +117,17 @@ func Open(path string, opt Options) (*DB, error) {
 
 // initSchema checks the version before creating anything, so a file from a
 // newer release is left exactly as it was.
-func initSchema(btx *bolt.Tx) error {
+func initSchema(btx *bolt.Tx, path string) error {
 	if meta := btx.Bucket([]byte(BucketMeta)); meta != nil {
 		if v := meta.Get([]byte(schemaKey)); v != nil {
 			n, err := strconv.ParseUint(string(v), 10, 32)
 			switch {
 			case err != nil:
-				return fmt.Errorf("%w: unreadable version %q", ErrSchema, v)
+				return fmt.Errorf("%w: %s: unreadable version %q", ErrSchema, path, v)
 			case n > schemaVersion:
-				return fmt.Errorf("%w: file has version %d, this binary knows up to %d (written by a newer lyngk?)", ErrSchema, n, schemaVersion)
+				return fmt.Errorf("%w: %s has version %d, this binary knows up to %d (written by a newer lyngk?)", ErrSchema, path, n, schemaVersion)
 			case n != schemaVersion:
-				return fmt.Errorf("%w: file has version %d, this binary knows %d", ErrSchema, n, schemaVersion)
+				return fmt.Errorf("%w: %s has version %d, this binary knows %d", ErrSchema, path, n, schemaVersion)
 			}
 			return createBuckets(btx)
 		}
@@ -164,24 +167,31 @@ func (db *DB) Update(fn func(*Tx) error) error {
 		fnErr = fn(&Tx{tx: btx})
 		return fnErr
 	})
-	if err != nil && err != fnErr {
+	if fnErr != nil {
+		return fnErr
+	}
+	if err != nil {
 		return fmt.Errorf("store: update: %w", err)
 	}
-	return err
+	return nil
 }
 
-// View runs fn in a read-only transaction: a consistent snapshot that never
-// blocks writers.
+// View runs fn in a read-only transaction: a consistent snapshot, read
+// alongside the writer. Keep it short: a writer that has to grow the file
+// waits for the open readers.
 func (db *DB) View(fn func(*Tx) error) error {
 	var fnErr error
 	err := db.bolt.View(func(btx *bolt.Tx) error {
 		fnErr = fn(&Tx{tx: btx})
 		return fnErr
 	})
-	if err != nil && err != fnErr {
+	if fnErr != nil {
+		return fnErr
+	}
+	if err != nil {
 		return fmt.Errorf("store: view: %w", err)
 	}
-	return err
+	return nil
 }
 
 // Tx is one transaction. It is valid only inside the function given to
@@ -190,26 +200,18 @@ type Tx struct {
 	tx *bolt.Tx
 }
 
-// generic returns an engine-owned bucket.
+// generic returns an engine-owned bucket; Open created them all.
 func (tx *Tx) generic(name string) (*bolt.Bucket, error) {
 	for _, b := range buckets {
 		if b.name == name && b.generic {
-			if bk := tx.tx.Bucket([]byte(name)); bk != nil {
-				return bk, nil
-			}
-			break
+			return tx.tx.Bucket([]byte(name)), nil
 		}
 	}
 	return nil, fmt.Errorf("%w: %q", ErrNoBucket, name)
 }
 
 // own returns a store-owned bucket; Open created them all.
-func (tx *Tx) own(name string) (*bolt.Bucket, error) {
-	if b := tx.tx.Bucket([]byte(name)); b != nil {
-		return b, nil
-	}
-	return nil, fmt.Errorf("%w: %q", ErrNoBucket, name)
-}
+func (tx *Tx) own(name string) *bolt.Bucket { return tx.tx.Bucket([]byte(name)) }
 
 func reserved(bucket, key string) error {
 	if bucket == BucketMeta && key == schemaKey {

@@ -3,6 +3,7 @@ package store_test
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -359,21 +360,7 @@ func TestSchemaRefused(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "lyngk.db")
-			bdb, err := bolt.Open(path, 0o600, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			err = bdb.Update(func(tx *bolt.Tx) error {
-				b, err := tx.CreateBucket([]byte("meta"))
-				if err != nil {
-					return err
-				}
-				return b.Put([]byte("schema"), []byte(tc.schema))
-			})
-			bdb.Close()
-			if err != nil {
-				t.Fatal(err)
-			}
+			rawPut(t, path, "meta", "schema", tc.schema)
 			before := dump(t, path)
 			db, err := store.Open(path, store.Options{})
 			if err == nil {
@@ -399,5 +386,22 @@ func TestOpenNotAStore(t *testing.T) {
 	if err == nil {
 		db.Close()
 		t.Fatal("Open accepted a file that is not bbolt")
+	}
+}
+
+func TestClosedDB(t *testing.T) {
+	db, _ := openTemp(t)
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	nop := func(*store.Tx) error { return nil }
+	if err := db.Update(nop); !errors.Is(err, bolt.ErrDatabaseNotOpen) {
+		t.Errorf("Update after Close = %v, want ErrDatabaseNotOpen", err)
+	}
+	if err := db.View(nop); !errors.Is(err, bolt.ErrDatabaseNotOpen) {
+		t.Errorf("View after Close = %v, want ErrDatabaseNotOpen", err)
+	}
+	if _, err := db.Backup(io.Discard); err == nil {
+		t.Error("Backup after Close succeeded")
 	}
 }

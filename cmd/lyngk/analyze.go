@@ -55,9 +55,19 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 	players := fs.String("players", "", "the player names `A,B` (default player1,player2, or those of the position file)")
 	asJSON := fs.Bool("json", false, "print a JSON object instead of the board")
 
+	// Flags may follow the moves. A pass argument is skipped whatever its
+	// number ("--#30"), and the flag package would take "--#30" for a flag.
+	args = slices.Clone(args)
+	for i, a := range args {
+		if strings.HasPrefix(a, "--#") {
+			args[i] = "--"
+		}
+	}
 	var moves []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+			return 0
+		} else if err != nil {
 			return 2
 		}
 		rest := fs.Args()
@@ -129,11 +139,10 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 		m, num, err := lyngk.ParseMove(arg)
 		switch {
 		case err != nil:
+		case m.IsPass():
+			continue
 		case num != 0 && num != k:
 			err = fmt.Errorf("this is move %d, not move %d", k, num)
-		case m.IsPass():
-			// "b1-b2#4"-style passes are as automatic as bare ones.
-			continue
 		default:
 			err = g.Apply(m)
 		}

@@ -60,7 +60,7 @@ func e2eSetup(tb testing.TB) *e2eEnv {
 	for _, u := range strings.Fields(vals["E2E_USERS"]) {
 		e.password[u] = vals["E2E_PASSWORD_"+strings.ToUpper(u)]
 	}
-	for _, u := range []string{"lyngk", "alice", "bob", "load"} {
+	for _, u := range []string{"lyngk", "alice", "bob", "load0"} {
 		if e.password[u] == "" {
 			tb.Fatalf("%s/env: no password for user %s", dir, u)
 		}
@@ -143,16 +143,17 @@ func (e *e2eEnv) binary(tb testing.TB) string {
 	return e2eBuilt.path
 }
 
-// clearRobotInbox deletes whatever an earlier, failed run left for the
-// robot, so that a fresh server does not answer it.
-func (e *e2eEnv) clearRobotInbox(tb testing.TB) {
+// clearMailbox deletes every mail in a folder: what an earlier, failed run
+// left for the robot (a fresh server would answer it), or the thousands of
+// mails a load test leaves (they slow Dovecot down).
+func (e *e2eEnv) clearMailbox(tb testing.TB, local, folder string) {
 	tb.Helper()
-	c, err := e2eDialIMAP(e.imapAddr, e.robot(), e.password["lyngk"])
+	c, err := e2eDialIMAP(e.imapAddr, e.addr(local), e.password[local])
 	if err != nil {
 		tb.Fatal(err)
 	}
 	defer c.Close()
-	sel, err := c.Select("INBOX", nil).Wait()
+	sel, err := c.Select(folder, nil).Wait()
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -167,7 +168,7 @@ func (e *e2eEnv) clearRobotInbox(tb testing.TB) {
 	if err := c.Expunge().Close(); err != nil {
 		tb.Fatal(err)
 	}
-	tb.Logf("removed %d stale mails from the robot's INBOX", sel.NumMessages)
+	tb.Logf("removed %d mails from %s/%s", sel.NumMessages, e.addr(local), folder)
 }
 
 // e2eDialIMAP logs in to Dovecot without TLS (loopback only).
@@ -203,7 +204,7 @@ type e2eServer struct {
 // `lyngk serve`; it is stopped when the test ends.
 func (e *e2eEnv) startServer(tb testing.TB) *e2eServer {
 	tb.Helper()
-	e.clearRobotInbox(tb)
+	e.clearMailbox(tb, "lyngk", "INBOX")
 	dir := tb.TempDir()
 	cfg := strings.Join([]string{
 		"imap_addr = " + e.imapAddr,
@@ -226,15 +227,26 @@ func (e *e2eEnv) startServer(tb testing.TB) *e2eServer {
 		"rate_per_hour = 1000000",
 		"",
 	}, "\n")
+	// The log stays with the servers' logs (.ci/e2e.sh keeps them with E2E_KEEP=1).
+	logDir := filepath.Join(e.dir, "logs")
+	if err := os.MkdirAll(logDir, 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	logf, err := os.CreateTemp(logDir, strings.NewReplacer("/", "-", " ", "_").Replace(tb.Name())+"-*.log")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	logf.Close()
 	s := &e2eServer{
 		tb:      tb,
 		bin:     e.binary(tb),
 		config:  filepath.Join(dir, "lyngk.conf"),
-		logPath: filepath.Join(dir, "serve.log"),
+		logPath: logf.Name(),
 	}
 	if err := os.WriteFile(s.config, []byte(cfg), 0o600); err != nil {
 		tb.Fatal(err)
 	}
+	tb.Logf("lyngk serve log: %s", s.logPath)
 	s.start()
 	tb.Cleanup(func() {
 		s.stop()

@@ -5,7 +5,7 @@
 //	lyngk process -db FILE [-mbox FILE|-]    apply one mail from stdin (procmail style)
 //	lyngk analyze …                          the rules engine on the command line
 //	lyngk backup -db FILE OUT                consistent online copy of the store
-//	lyngk admin -db FILE users|games|game N  look into the store from the console
+//	lyngk admin -db FILE users|games|game N|outbox   look into the store
 //
 // This package only wires the others together: flags, configuration,
 // logging and signals.
@@ -24,7 +24,7 @@ commands:
   process  -db FILE [-mbox FILE|-] [-from ADDR]
   analyze  (-seed N | -position FILE) [-stack6] [-turn 1|2] [-players A,B] [-json] [MOVE…]
   backup   -db FILE OUT
-  admin    -db FILE users | games | game N
+  admin    -db FILE users | games | game N | outbox
 
 Run "lyngk COMMAND -h" for the flags of one command.
 `

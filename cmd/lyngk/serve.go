@@ -272,9 +272,16 @@ func (a *app) timers(ctx context.Context, every time.Duration, wake func()) erro
 	}
 }
 
+// seenKeep is how long the Message-IDs of processed mail are remembered.
+// A mail server redelivers within days, never months.
+const seenKeep = 90 * 24 * time.Hour
+
 func (a *app) tick() error {
 	now := a.now()
 	return a.db.Update(func(tx *store.Tx) error {
+		if _, err := tx.PruneSeen(now.Add(-seenKeep)); err != nil {
+			return err
+		}
 		mails, err := a.eng.Tick(tx, now)
 		if err != nil {
 			return err

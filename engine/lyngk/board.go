@@ -91,14 +91,16 @@ func ParseBoard(block string) (g Game, names [2]string, err error) {
 	for i := range lines {
 		lines[i] = strings.TrimRight(lines[i], " \t\r")
 	}
+	skipped := 0
 	for len(lines) > 0 && lines[0] == "" {
 		lines = lines[1:]
+		skipped++
 	}
 	for len(lines) > 0 && lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
 	}
 	bad := func(line int, format string, args ...any) error {
-		return fmt.Errorf("lyngk: board line %d: %s: %w", line+1, fmt.Sprintf(format, args...), ErrBadBoard)
+		return fmt.Errorf("%w: line %d: %s", ErrBadBoard, skipped+line+1, fmt.Sprintf(format, args...))
 	}
 	g.turn = 1
 	i := 0
@@ -106,8 +108,8 @@ func ParseBoard(block string) (g Game, names [2]string, err error) {
 		g.variant = Stack6
 		i++
 	}
-	if len(lines)-i != 24 {
-		return Game{}, names, fmt.Errorf("lyngk: a board block has 24 lines after the optional %q, not %d: %w", stack6Line, len(lines)-i, ErrBadBoard)
+	if len(lines)-i != 23 {
+		return Game{}, names, fmt.Errorf("%w: a board block has 23 lines after the optional %q, not %d", ErrBadBoard, stack6Line, len(lines)-i)
 	}
 	first := i
 
@@ -154,10 +156,12 @@ func ParseBoard(block string) (g Game, names [2]string, err error) {
 	if g.variant == Stack6 && g.removed[0]+g.removed[1] > 0 {
 		return Game{}, names, bad(first+1, "no stack is ever removed in stack6")
 	}
-	if lines[i] != "" || lines[i+1] != columnsLine || lines[i+2] != sizesLine || lines[i+3] != "" {
-		return Game{}, names, bad(i, "want a blank line and the column header")
+	for _, want := range []string{"", columnsLine, sizesLine, ""} {
+		if lines[i] != want {
+			return Game{}, names, bad(i, "want %q (the column header)", want)
+		}
+		i++
 	}
-	i += 4
 	var count [Joker + 1]int
 	for _, n := range g.removed {
 		// Each removed stack holds 5 pieces; colours cannot be told apart
@@ -216,8 +220,11 @@ func ParseBoard(block string) (g Game, names [2]string, err error) {
 		}
 	}
 	i += latticeH
-	if lines[i] != "" || lines[i+1] != columnsLine || lines[i+2] != footerLine {
-		return Game{}, names, bad(i, "want a blank line and the column footer")
+	for _, want := range []string{"", columnsLine, footerLine} {
+		if lines[i] != want {
+			return Game{}, names, bad(i, "want %q (the column footer)", want)
+		}
+		i++
 	}
 	total := count[NoColor]
 	for c := Ivory; c <= Joker; c++ {

@@ -60,7 +60,11 @@ type Game struct {
 
 	// Bitboards kept in step with the arrays above: occupied points; points
 	// by top colour; points whose stack holds colour c; points by height.
+	// nb[p] is, for an occupied point p, the set of the first stacks met in
+	// the six directions from p: the straight-line moves, kept up to date as
+	// points fill and empty.
 	occ  uint64
+	nb   [NumPoints]uint64
 	tops [Joker + 1]uint64
 	has  [Black + 1]uint64
 	hgt  [7]uint64
@@ -114,11 +118,11 @@ type glibcRandom struct {
 	f, b int // the slot written next, and the slot added to it
 }
 
-func newGlibcRandom(seed uint32) *glibcRandom {
+func newGlibcRandom(seed uint32) glibcRandom {
 	if seed == 0 {
 		seed = 1
 	}
-	g := &glibcRandom{f: 3, b: 0}
+	g := glibcRandom{f: 3, b: 0}
 	// srandom fills the state with 16807*r[i-1] % (2^31-1), computed by
 	// Schrage's method on signed 32-bit words as glibc does.
 	word := int32(seed)
@@ -141,13 +145,29 @@ func newGlibcRandom(seed uint32) *glibcRandom {
 func (g *glibcRandom) next() uint32 {
 	g.r[g.f] += g.r[g.b]
 	v := g.r[g.f]
-	g.f = (g.f + 1) % 31
-	g.b = (g.b + 1) % 31
+	if g.f++; g.f == len(g.r) {
+		g.f = 0
+	}
+	if g.b++; g.b == len(g.r) {
+		g.b = 0
+	}
 	return v >> 1
 }
 
-// put places a stack on an empty point.
+// put places a stack of height h > 0 on an empty point.
 func (g *Game) put(p Point, pcs uint32, h uint8) {
+	g.occupy(p)
+	g.setStack(p, pcs, h)
+}
+
+// clear empties an occupied point.
+func (g *Game) clear(p Point) {
+	g.unsetStack(p)
+	g.vacate(p)
+}
+
+// setStack writes the stack on an occupied point whose stack data is clear.
+func (g *Game) setStack(p Point, pcs uint32, h uint8) {
 	b := uint64(1) << p
 	top := Color(pcs >> (3 * (h - 1)) & 7)
 	var mask uint8
@@ -158,15 +178,13 @@ func (g *Game) put(p Point, pcs uint32, h uint8) {
 		}
 	}
 	g.pcs[p], g.h[p], g.top[p], g.mask[p] = pcs, h, top, mask
-	g.occ |= b
 	g.tops[top] |= b
 	g.hgt[h] |= b
 }
 
-// clear empties an occupied point.
-func (g *Game) clear(p Point) {
+// unsetStack clears the stack data of an occupied point, leaving it occupied.
+func (g *Game) unsetStack(p Point) {
 	b := uint64(1) << p
-	g.occ &^= b
 	g.tops[g.top[p]] &^= b
 	g.hgt[g.h[p]] &^= b
 	for m := g.mask[p]; m != 0; m &= m - 1 {
@@ -175,6 +193,48 @@ func (g *Game) clear(p Point) {
 	g.pcs[p], g.h[p], g.top[p], g.mask[p] = 0, 0, 0, 0
 }
 
+// occupy marks an empty point occupied and updates the neighbour sets: on
+// each of the three lines through p, the nearest stacks a and b on either
+// side, which saw each other, now see p instead.
+func (g *Game) occupy(p Point) {
+	r := &geo.ray[p]
+	bit := uint64(1) << p
+	var own uint64
+	for d := range 3 {
+		up, down := r[d]&g.occ, r[d+3]&g.occ
+		a, b := up&-up, uint64(1<<63)>>bits.LeadingZeros64(down)
+		own |= a | b
+		if a != 0 {
+			g.nb[bits.TrailingZeros64(a)] = g.nb[bits.TrailingZeros64(a)]&^b | bit
+		}
+		if b != 0 {
+			g.nb[bits.TrailingZeros64(b)] = g.nb[bits.TrailingZeros64(b)]&^a | bit
+		}
+	}
+	g.nb[p] = own
+	g.occ |= bit
+}
+
+// vacate marks an occupied point empty: the nearest stacks on either side
+// of p on each line now see each other.
+func (g *Game) vacate(p Point) {
+	r := &geo.ray[p]
+	bit := uint64(1) << p
+	g.occ &^= bit
+	for d := range 3 {
+		up, down := r[d]&g.occ, r[d+3]&g.occ
+		a, b := up&-up, uint64(1<<63)>>bits.LeadingZeros64(down)
+		if a != 0 {
+			g.nb[bits.TrailingZeros64(a)] = g.nb[bits.TrailingZeros64(a)]&^bit | b
+		}
+		if b != 0 {
+			g.nb[bits.TrailingZeros64(b)] = g.nb[bits.TrailingZeros64(b)]&^bit | a
+		}
+	}
+	g.nb[p] = 0
+}
+
+// maxHeight is the highest stack allowed (rulebook E5, H3).
 func (g *Game) maxHeight() uint8 {
 	if g.variant == Stack6 {
 		return 6
@@ -189,7 +249,7 @@ func (g *Game) maxHeight() uint8 {
 // Errors wrap ErrIllegalMove (a *MoveError naming the squares and the
 // rulebook reason) or ErrGameOver; on error g is unchanged.
 func (g *Game) Apply(m Move) error {
-	if g.status != Playing {
+	if g.status != Playing || g.turn == 0 {
 		return ErrGameOver
 	}
 	if err := g.check(m); err != nil {
@@ -212,7 +272,7 @@ func (g *Game) play(m Move) {
 	pcs := g.pcs[q] | g.pcs[p]<<(3*g.h[q])
 	top := g.top[p]
 	g.clear(p)
-	g.clear(q)
+	g.unsetStack(q)
 	g.hist[g.nhist] = m
 	g.nhist++
 	own := g.owner[top] == me
@@ -220,13 +280,14 @@ func (g *Game) play(m Move) {
 	case g.variant == Standard && h == 5 && own:
 		// Rulebook E9: the completed stack leaves the board and scores.
 		g.removed[me-1]++
+		g.vacate(q)
 	case g.variant == Stack6 && h == 6 && own:
 		// Rulebook H4: sudden death.
-		g.put(q, pcs, h)
+		g.setStack(q, pcs, h)
 		g.status, g.winner, g.turn = Won, me, 0
 		return
 	default:
-		g.put(q, pcs, h)
+		g.setStack(q, pcs, h)
 	}
 	g.settle(3 - me)
 }

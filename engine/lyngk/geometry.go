@@ -1,9 +1,6 @@
 package lyngk
 
-import (
-	"fmt"
-	"math/bits"
-)
+import "fmt"
 
 // NumPoints is the number of intersections on the board.
 const NumPoints = 43
@@ -40,6 +37,8 @@ type geometry struct {
 	// ray[p][d] is the set of points met walking from p in direction d
 	// (p itself excluded); d < 3 are the upward directions.
 	ray [NumPoints][6]uint64
+	// dir[p][q] is the direction from p to q when they share a line, else -1.
+	dir [NumPoints][NumPoints]int8
 	// start is the order in which gamerz fills the board: row 1 first,
 	// columns a..i within a row.
 	start [NumPoints]Point
@@ -67,10 +66,14 @@ func newGeometry() *geometry {
 		}
 	}
 	for p := range NumPoints {
+		for q := range NumPoints {
+			g.dir[p][q] = -1
+		}
 		for d, dir := range directions {
 			x, y := g.x[p]+dir[0], g.y[p]+dir[1]
 			for q := g.lookup(x, y); q != NoPoint; q = g.lookup(x, y) {
 				g.ray[p][d] |= 1 << q
+				g.dir[p][q] = int8(d)
 				x, y = x+dir[0], y+dir[1]
 			}
 		}
@@ -94,38 +97,12 @@ func (g *geometry) lookup(x, y int8) Point {
 	return g.at[x][y]
 }
 
-// hits returns the first occupied point of occ in each of the six directions
-// from p.
-func hits(p Point, occ uint64) uint64 {
-	r := &geo.ray[p]
-	var h uint64
-	if m := r[0] & occ; m != 0 {
-		h |= m & -m
-	}
-	if m := r[1] & occ; m != 0 {
-		h |= m & -m
-	}
-	if m := r[2] & occ; m != 0 {
-		h |= m & -m
-	}
-	if m := r[3] & occ; m != 0 {
-		h |= 1 << (63 - bits.LeadingZeros64(m))
-	}
-	if m := r[4] & occ; m != 0 {
-		h |= 1 << (63 - bits.LeadingZeros64(m))
-	}
-	if m := r[5] & occ; m != 0 {
-		h |= 1 << (63 - bits.LeadingZeros64(m))
-	}
-	return h
-}
-
 // ParsePoint reads a point such as "b4" (case-insensitive).
 func ParsePoint(s string) (Point, error) {
 	if p, ok := parsePoint(s); ok {
 		return p, nil
 	}
-	return NoPoint, fmt.Errorf("lyngk: no point %q on the board (columns a-i, rows from 1, e.g. b4): %w", s, ErrNotation)
+	return NoPoint, fmt.Errorf("%w: no point %q on the board (columns a-i, rows from 1, e.g. b4)", ErrNotation, s)
 }
 
 func parsePoint(s string) (Point, bool) {

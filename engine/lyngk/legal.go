@@ -46,20 +46,32 @@ func (g *Game) conflicts(p Point) uint64 {
 // from p, and from every LYNGK point reached in turn, LYNGK points being the
 // other stacks topped by c (rulebook F). Each LYNGK point is used once. The
 // moving stack is in hand during the move, so its own point counts as empty:
-// a bounce may lead back over it. links returns the LYNGK points reached.
+// a line from a LYNGK point through p goes on to the next stack. links
+// returns the LYNGK points reached.
 func (g *Game) lyngk(p Point, c Color) (reach, links uint64) {
-	occ := g.occ &^ (1 << p)
-	all := g.tops[c] &^ (1 << p)
-	pending := uint64(1) << p
+	bit := uint64(1) << p
+	all := g.tops[c] &^ bit
+	reach = g.nb[p] &^ all
+	pending := g.nb[p] & all
+	links = pending
 	for pending != 0 {
 		q := Point(bits.TrailingZeros64(pending))
 		pending &= pending - 1
-		h := hits(q, occ)
+		h := g.nb[q]
+		if h&bit != 0 {
+			h = h&^bit | g.beyond(q, p)
+		}
 		reach |= h &^ all
 		pending |= h & all &^ links
 		links |= h & all
 	}
 	return reach, links
+}
+
+// beyond returns the first stack after p on the line from q through p, q
+// and p being neighbours on that line.
+func (g *Game) beyond(q, p Point) uint64 {
+	return g.nb[p] & geo.ray[q][geo.dir[q][p]]
 }
 
 // dests returns the points the stack on p may move onto, the stack being
@@ -71,7 +83,7 @@ func (g *Game) dests(p Point, owned bool, le *heights, maxH uint8) uint64 {
 		return reach & le[maxH-g.h[p]] &^ g.conflicts(p)
 	}
 	// Rulebook E6-E7: a neutral stack lands on stacks no higher than itself.
-	return hits(p, g.occ) & le[min(g.h[p], maxH-g.h[p])] &^ g.conflicts(p)
+	return g.nb[p] & le[min(g.h[p], maxH-g.h[p])] &^ g.conflicts(p)
 }
 
 // movable returns the stacks player may move without claiming: not topped by
@@ -116,45 +128,50 @@ func (g *Game) canMove(player uint8) bool {
 // Legal appends every legal move of the player to move to buf and returns
 // it: the plain moves, then for each colour the player may claim, every move
 // with that claim. Each move appears once; the order is unspecified. It
-// appends nothing when the game is over, and does not allocate when buf has
-// room.
+// appends nothing when the game is over (or g is the zero Game), and does
+// not allocate when buf has room.
 func (g *Game) Legal(buf []Move) []Move { return g.legal(buf, true) }
 
 // LegalPlain is Legal without the claim variants.
 func (g *Game) LegalPlain(buf []Move) []Move { return g.legal(buf, false) }
 
 func (g *Game) legal(buf []Move, claims bool) []Move {
-	if g.status != Playing {
+	if g.status != Playing || g.turn == 0 {
 		return buf
 	}
 	me := g.turn
 	le := g.heights()
 	maxH := g.maxHeight()
 
-	// Plain moves, by origin.
+	// Plain moves, grouped by the top colour of the moving stack, so that
+	// the moves a claim of colour c leaves unchanged (those of stacks not
+	// topped by c) form two runs that can be copied whole.
 	var from [NumPoints]Point
 	var dst [NumPoints]uint64
-	var byTop [Joker + 1]int
+	var start [Black + 2]int // the moves of stacks topped by c are start[c]:start[c+1]
 	n, total := 0, 0
-	for m := g.movable(me); m != 0; m &= m - 1 {
-		p := Point(bits.TrailingZeros64(m))
-		d := g.dests(p, g.owner[g.top[p]] == me, &le, maxH)
-		if d != 0 {
-			from[n], dst[n] = p, d
-			n++
-			k := bits.OnesCount64(d)
-			total += k
-			byTop[g.top[p]] += k
+	movable := g.movable(me)
+	for c := Ivory; c <= Black; c++ {
+		start[c] = total
+		owned := g.owner[c] == me
+		for m := movable & g.tops[c]; m != 0; m &= m - 1 {
+			p := Point(bits.TrailingZeros64(m))
+			if d := g.dests(p, owned, &le, maxH); d != 0 {
+				from[n], dst[n] = p, d
+				n++
+				total += bits.OnesCount64(d)
+			}
 		}
 	}
+	start[Black+1] = total
+	plain := total
 
 	// Claim variants: claiming colour c changes only the stacks topped by c,
-	// which become owned; every other plain move stays legal with the claim.
-	plain := total
+	// which become owned.
 	var free [Black]Color
 	var cfrom [NumPoints]Point
 	var cdst [NumPoints]uint64
-	var cend [Black]int // cfrom[cend[i-1]:cend[i]] are the stacks topped by free[i]
+	var cend [Black]int // the stacks topped by free[f] are cfrom[cend[f-1]:cend[f]]
 	nfree, cn := 0, 0
 	if claims && g.nclaims[me-1] < 2 {
 		for c := Ivory; c <= Black; c++ {
@@ -162,18 +179,17 @@ func (g *Game) legal(buf []Move, claims bool) []Move {
 				continue
 			}
 			free[nfree] = c
-			k := plain - byTop[c]
+			total += plain - (start[c+1] - start[c])
 			for m := g.tops[c]; m != 0; m &= m - 1 {
 				p := Point(bits.TrailingZeros64(m))
 				if d := g.dests(p, true, &le, maxH); d != 0 {
 					cfrom[cn], cdst[cn] = p, d
 					cn++
-					k += bits.OnesCount64(d)
+					total += bits.OnesCount64(d)
 				}
 			}
 			cend[nfree] = cn
 			nfree++
-			total += k
 		}
 	}
 
@@ -187,24 +203,22 @@ func (g *Game) legal(buf []Move, claims bool) []Move {
 			i++
 		}
 	}
-	start := 0
+	j := 0
 	for f := range nfree {
 		c := free[f]
-		for _, mv := range out[:plain] {
-			if g.top[mv.From] != c {
-				mv.Claim = c
-				out[i] = mv
-				i++
-			}
+		first := i
+		i += copy(out[i:], out[:start[c]])
+		i += copy(out[i:], out[start[c+1]:plain])
+		for k := range out[first:i] {
+			out[first+k].Claim = c
 		}
-		for j := start; j < cend[f]; j++ {
+		for ; j < cend[f]; j++ {
 			p := cfrom[j]
 			for d := cdst[j]; d != 0; d &= d - 1 {
 				out[i] = Move{Claim: c, From: p, To: Point(bits.TrailingZeros64(d))}
 				i++
 			}
 		}
-		start = cend[f]
 	}
 	return buf[:len(buf)+total]
 }
@@ -258,7 +272,7 @@ func (g *Game) check(m Move) error {
 		case reach&bit == 0:
 			return fail("%s cannot be reached from %s in a straight line over empty points, nor by LYNGK bounces (rulebook E3, F)", q, p)
 		}
-	} else if hits(p, g.occ)&bit == 0 {
+	} else if g.nb[p]&bit == 0 {
 		return fail("%s cannot be reached from %s in a straight line over empty points (rulebook E3)", q, p)
 	}
 	hp, hq := g.h[p], g.h[q]

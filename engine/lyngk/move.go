@@ -111,7 +111,7 @@ func ParseMove(s string) (m Move, num int, err error) {
 	if i := strings.IndexByte(s, '#'); i >= 0 {
 		n, err := strconv.Atoi(s[i+1:])
 		if err != nil || n < 1 || s[i+1] == '+' {
-			return Pass, 0, fmt.Errorf("lyngk: bad move %q: the move number after # must be a positive number; %s: %w", in, moveFormat, ErrNotation)
+			return Pass, 0, fmt.Errorf("%w %q: the move number after # must be a positive number; %s", ErrNotation, in, moveFormat)
 		}
 		num, s = n, strings.TrimSpace(s[:i])
 	}
@@ -121,22 +121,22 @@ func ParseMove(s string) (m Move, num int, err error) {
 	if len(s) >= 2 && s[1] == ',' {
 		m.Claim = colorFromLetter(s[0])
 		if m.Claim == NoColor {
-			return Pass, 0, fmt.Errorf("lyngk: bad move %q: %q is not a colour (I, B, R, G, K); %s: %w", in, s[:1], moveFormat, ErrNotation)
+			return Pass, 0, fmt.Errorf("%w %q: %q is not a colour (I, B, R, G, K); %s", ErrNotation, in, s[:1], moveFormat)
 		}
 		s = s[2:]
 	}
 	from, to, ok := strings.Cut(s, "-")
 	if !ok {
-		return Pass, 0, fmt.Errorf("lyngk: bad move %q: %s: %w", in, moveFormat, ErrNotation)
+		return Pass, 0, fmt.Errorf("%w %q: %s", ErrNotation, in, moveFormat)
 	}
 	var okFrom, okTo bool
 	m.From, okFrom = parsePoint(from)
 	m.To, okTo = parsePoint(to)
 	switch {
 	case !okFrom:
-		return Pass, 0, fmt.Errorf("lyngk: bad move %q: no point %q on the board; %s: %w", in, from, moveFormat, ErrNotation)
+		return Pass, 0, fmt.Errorf("%w %q: no point %q on the board; %s", ErrNotation, in, from, moveFormat)
 	case !okTo:
-		return Pass, 0, fmt.Errorf("lyngk: bad move %q: no point %q on the board; %s: %w", in, to, moveFormat, ErrNotation)
+		return Pass, 0, fmt.Errorf("%w %q: no point %q on the board; %s", ErrNotation, in, to, moveFormat)
 	}
 	return m, num, nil
 }

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# e2e.sh: the end-to-end suite of `lyngk serve` against real Dovecot and
+# Postfix on loopback (issue 4). Installs the Debian packages when missing,
+# starts private servers in a temporary directory, runs the Go e2e tests and
+# benchmarks of cmd/lyngk, and stops the servers whatever happens.
+#
+#   .ci/e2e.sh            tests, then the two benchmarks
+#   E2E_BENCH=0 .ci/e2e.sh   tests only
+#   E2E_KEEP=1 .ci/e2e.sh    keep the server directory (logs, Maildirs) afterwards
+#
+# Exit status: that of go test. On a machine that cannot run the suite (not
+# root, or no Debian packaging) it says SKIP and exits 0, so that `make test`
+# works everywhere.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ "$(id -u)" != 0 ]; then
+	echo "e2e: SKIP: the end-to-end suite needs root to install and run Postfix" >&2
+	exit 0
+fi
+if ! command -v dpkg-query >/dev/null || ! command -v apt-get >/dev/null; then
+	echo "e2e: SKIP: the end-to-end suite needs a Debian system (apt-get, dpkg) for Dovecot and Postfix" >&2
+	exit 0
+fi
+
+DIR=$(mktemp -d "${TMPDIR:-/tmp}/lyngk-e2e.XXXXXX")
+status=0
+
+cleanup() {
+	local rc=$?
+	.ci/mailservers.sh stop "$DIR" || rc=1
+	if [ "$rc" != 0 ] || [ "$status" != 0 ]; then
+		echo "e2e: --- last lines of the Dovecot log ---" >&2
+		tail -n 40 "$DIR/dovecot/dovecot.log" >&2 2>/dev/null || true
+		echo "e2e: --- last lines of the Postfix log ---" >&2
+		tail -n 40 "$DIR/postfix/maillog" >&2 2>/dev/null || true
+	fi
+	if [ "${E2E_KEEP:-0}" = 1 ]; then
+		echo "e2e: kept $DIR" >&2
+	else
+		rm -rf "$DIR"
+	fi
+	exit "$rc"
+}
+trap cleanup EXIT
+
+start=$(date +%s)
+.ci/mailservers.sh start "$DIR"
+
+export LYNGK_E2E=1 LYNGK_E2E_DIR="$DIR"
+go test -count=1 -timeout 12m -run 'E2E' -v ./cmd/lyngk/ || status=$?
+if [ "$status" = 0 ] && [ "${E2E_BENCH:-1}" != 0 ]; then
+	# b.Loop benchmarks: -benchtime Nx is N moves (latency) or N bursts of
+	# games × moves (throughput).
+	go test -count=1 -timeout 8m -run '^$' -bench 'E2ELatency' -benchtime 40x ./cmd/lyngk/ || status=$?
+	go test -count=1 -timeout 8m -run '^$' -bench 'E2EThroughput' -benchtime 1x ./cmd/lyngk/ || status=$?
+fi
+echo "e2e: finished in $(($(date +%s) - start)) s with status $status" >&2
+exit "$status"

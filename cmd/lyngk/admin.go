@@ -1,0 +1,135 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/store"
+)
+
+const adminUsage = "usage: lyngk admin -db FILE users | games | game N | outbox"
+
+// runAdmin is `lyngk admin -db FILE users|games|game N|outbox`: a look
+// into the store for an operator at the console. It reads only. When the
+// daemon holds the store, the daemon answers through its control socket.
+func runAdmin(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("admin", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dbPath := fs.String("db", "", "the store `FILE`")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *dbPath == "" || fs.NArg() == 0 {
+		fmt.Fprintln(stderr, adminUsage)
+		return 2
+	}
+	err := withStore(*dbPath, "admin "+strings.Join(fs.Args(), " "), stdout, func(db *store.DB) error {
+		return admin(db, fs.Args(), stdout)
+	})
+	if errors.Is(err, errUsage) {
+		fmt.Fprintln(stderr, adminUsage)
+		return 2
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "lyngk: admin: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// admin writes the listing that args ask for.
+func admin(db *store.DB, args []string, w io.Writer) error {
+	if len(args) == 0 {
+		return errUsage
+	}
+	return db.View(func(tx *store.Tx) error {
+		switch {
+		case args[0] == "users" && len(args) == 1:
+			us, err := engine.Users(tx)
+			if err != nil {
+				return err
+			}
+			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "USERID\tRATING\tW/L/T\tSINCE\tSTATE\tADDRESSES")
+			for _, u := range us {
+				state := "active"
+				if !u.Left.IsZero() {
+					state = "left " + u.Left.Format(time.DateOnly)
+				}
+				fmt.Fprintf(tw, "%s\t%d\t%d/%d/%d\t%s\t%s\t%s\n", u.ID, u.Rating, u.Won, u.Lost, u.Tied,
+					u.Created.Format(time.DateOnly), state, strings.Join(u.Addresses, " "))
+			}
+			return tw.Flush()
+		case args[0] == "games" && len(args) == 1:
+			gs, err := engine.Games(tx)
+			if err != nil {
+				return err
+			}
+			for _, g := range gs {
+				fmt.Fprintln(w, g)
+			}
+			return nil
+		case args[0] == "game" && len(args) == 2:
+			n, err := strconv.Atoi(args[1])
+			if err != nil {
+				return errUsage
+			}
+			g, board, err := engine.GameRecord(tx, n)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(w, g)
+			fmt.Fprintf(w, "started %s, last move %s, ended %s\n", stamp(g.Started), stamp(g.LastMove), stamp(g.Ended))
+			for i, m := range g.Moves {
+				fmt.Fprintf(w, "%3d %s\n", i+1, m)
+			}
+			fmt.Fprint(w, "\n", board)
+			return nil
+		case args[0] == "outbox" && len(args) == 1:
+			out, err := tx.Outbox()
+			if err != nil {
+				return err
+			}
+			dead, err := tx.DeadLetters()
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(w, "%d queued, %d dead letters\n", len(out), len(dead))
+			for _, m := range out {
+				fmt.Fprintf(w, "queued %d to %s, %d attempts, next %s %s\n", m.ID, strings.Join(m.To, ","),
+					m.Attempts, stamp(m.NextAttempt), m.LastError)
+			}
+			for _, m := range dead {
+				fmt.Fprintf(w, "dead %d to %s, %s: %s\n", m.ID, strings.Join(m.To, ","), stamp(m.Died), m.LastError)
+			}
+			return nil
+		}
+		return errUsage
+	})
+}
+
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.UTC().Format("2006-01-02 15:04:05Z")
+}
+
+// countGames counts the games ever started and those finished.
+func countGames(tx *store.Tx) (started, finished int, err error) {
+	gs, err := engine.Games(tx)
+	for _, g := range gs {
+		started++
+		if g.Status != "playing" {
+			finished++
+		}
+	}
+	return started, finished, err
+}

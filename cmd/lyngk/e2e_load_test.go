@@ -1,0 +1,169 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"lyngk.example/lyngk/engine/lyngk"
+)
+
+// e2eLoad is many games played at once. The players share the mailboxes
+// load0..loadN (loadK@ takes loadK+anything@), one IMAP watcher each; the To:
+// header tells the players apart.
+type e2eLoad struct {
+	env   *e2eEnv
+	boxes []*e2eMailbox
+	games []*e2eGame
+}
+
+// e2eWait bounds every wait for one mail under load.
+const e2eWait = 60 * time.Second
+
+// newLoad signs up 2n players and starts n games, all mails sent at once.
+func (e *e2eEnv) newLoad(tb testing.TB, n int) *e2eLoad {
+	tb.Helper()
+	l := &e2eLoad{env: e, games: make([]*e2eGame, n)}
+	var locals []string
+	for u := range e.password {
+		if strings.HasPrefix(u, "load") {
+			locals = append(locals, u)
+		}
+	}
+	slices.Sort(locals)
+	for _, local := range locals {
+		e.clearMailbox(tb, local, "INBOX")
+		l.boxes = append(l.boxes, e.watch(tb, local, "INBOX", 20*time.Millisecond))
+	}
+	players := make([]*e2ePlayer, 2*n)
+	for i := range players {
+		user := fmt.Sprintf("p%03d", i)
+		k := i % len(locals)
+		players[i] = &e2ePlayer{user: user, password: "pw-" + user, addr: e.addr(locals[k] + "+" + user), box: l.boxes[k]}
+	}
+	start := time.Now()
+	if err := e2eEach(len(players), func(i int) error { return e.signup(players[i], e2eWait) }); err != nil {
+		tb.Fatal(err)
+	}
+	err := e2eEach(n, func(i int) error {
+		gm, err := e.challenge(players[2*i], players[2*i+1], uint64(i), 0, e2eWait)
+		l.games[i] = gm
+		return err
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Logf("load: %d players signed up, %d games started in %v", 2*n, n, time.Since(start).Round(time.Millisecond))
+	return l
+}
+
+// e2eEach runs f(0..n-1) concurrently and joins their errors.
+func e2eEach(n int, f func(i int) error) error {
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { errs[i] = f(i) })
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// e2eLoadResult is what one burst of moves measured.
+type e2eLoadResult struct {
+	moves   int
+	elapsed time.Duration
+	latency []time.Duration // submission to the next board mail fetched
+}
+
+func (r e2eLoadResult) rate() float64 { return float64(r.moves) / r.elapsed.Seconds() }
+
+// play has every game make moves moves, each game on its own as fast as
+// the replies come (a game's next move waits for the board mail of the
+// last). A game that ends is challenged again.
+func (l *e2eLoad) play(moves int) (e2eLoadResult, error) {
+	var mu sync.Mutex
+	var res e2eLoadResult
+	start := time.Now()
+	err := e2eEach(len(l.games), func(i int) error {
+		for range moves {
+			gm := l.games[i]
+			if gm.g.Status() != lyngk.Playing {
+				next, err := l.env.challenge(gm.players[0], gm.players[1], uint64(i), gm.board, e2eWait)
+				if err != nil {
+					return err
+				}
+				l.games[i], gm = next, next
+			}
+			mv := gm.pick()
+			// Plain replies: a full command costs the robot a password
+			// check (bcrypt), which is not what this measures.
+			out := gm.moveMail(mv, e2ePlainReply)
+			t0 := time.Now()
+			if err := l.env.submit(out); err != nil {
+				return err
+			}
+			next, err := gm.played(mv)
+			if err != nil {
+				return err
+			}
+			var lat time.Duration
+			for _, p := range next {
+				m, err := gm.await(p, e2eWait)
+				if err != nil {
+					return err
+				}
+				lat = max(lat, m.Fetched.Sub(t0))
+			}
+			mu.Lock()
+			res.moves++
+			res.latency = append(res.latency, lat)
+			mu.Unlock()
+		}
+		return nil
+	})
+	res.elapsed = time.Since(start)
+	return res, err
+}
+
+// mails returns every mail the players got.
+func (l *e2eLoad) mails() []*e2eMail {
+	var all []*e2eMail
+	for _, b := range l.boxes {
+		all = append(all, b.all()...)
+	}
+	return all
+}
+
+// e2eEnvInt reads a size from the environment, for bigger runs by hand.
+func e2eEnvInt(tb testing.TB, name string, def int) int {
+	tb.Helper()
+	s := os.Getenv(name)
+	if s == "" {
+		return def
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		tb.Fatalf("%s=%q: want a positive number", name, s)
+	}
+	return n
+}
+
+// e2ePercentile returns the p-th percentile (0 < p <= 100) of ds, nearest rank.
+func e2ePercentile(ds []time.Duration, p float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	i := int(math.Ceil(float64(len(s))*p/100)) - 1
+	return s[min(max(i, 0), len(s)-1)]
+}
+
+func e2eMillis(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

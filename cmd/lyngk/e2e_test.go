@@ -1,0 +1,275 @@
+package main
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"lyngk.example/lyngk/engine/lyngk"
+)
+
+// End-to-end tests and benchmarks of `lyngk serve` against real Dovecot and
+// Postfix (issue 4, items 5 and 6). Run them with .ci/e2e.sh, or by hand:
+//
+//	sudo .ci/mailservers.sh start /tmp/e2e
+//	LYNGK_E2E=1 LYNGK_E2E_DIR=/tmp/e2e go test -run E2E -bench E2E -benchtime 1x -v ./cmd/lyngk/
+//	sudo .ci/mailservers.sh stop /tmp/e2e
+
+// e2eMoveWait bounds the wait for one board mail when nothing is broken on
+// purpose (Postfix may still be retrying a delivery to a restarted Dovecot).
+const e2eMoveWait = 30 * time.Second
+
+// e2eOutageWait bounds the wait for a reply that the robot could not send
+// while Postfix was down: its outbox retries after RetrySchedule[0] (30s,
+// minus up to a quarter of jitter).
+const e2eOutageWait = 2 * time.Minute
+
+// e2eOutage is how long Postfix stays down: long enough for the robot to try
+// to send, fail and queue the reply.
+const e2eOutage = 3 * time.Second
+
+// The scenario breaks the mail system before these moves (1-based).
+const (
+	e2eRestartBefore   = 4  // restart Dovecot between two moves: the robot's IDLE connection dies
+	e2eRestartInFlight = 6  // restart Dovecot right after a submission: Postfix must retry the LMTP delivery
+	e2eSMTPDown        = 8  // Postfix down: the move reaches Dovecot by LMTP, the reply waits in the outbox
+	e2eKillAfterSend   = 10 // SIGKILL lyngk serve right after a submission, then start it again
+	e2eKillQueued      = 12 // Postfix down and lyngk killed while the reply sits in the outbox
+	e2eRedeliver       = 14 // the robot gets the same mail (same Message-ID) a second time
+)
+
+// TestE2EGame plays a whole game between two scripted players through
+// Postfix and Dovecot, breaking the mail system on the way; every board mail
+// must show exactly the position of the test's own copy of the game.
+func TestE2EGame(t *testing.T) {
+	e := e2eSetup(t)
+	srv := e.startServer(t)
+	alice := &e2ePlayer{user: "alice", password: "alice-pw", addr: e.addr("alice"),
+		box: e.watch(t, "alice", "INBOX", 25*time.Millisecond)}
+	bob := &e2ePlayer{user: "bob", password: "bob-pw", addr: e.addr("bob"),
+		box: e.watch(t, "bob", "INBOX", 25*time.Millisecond)}
+	for _, p := range []*e2ePlayer{alice, bob} {
+		if err := e.signup(p, e2eMoveWait); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gm, err := e.challenge(alice, bob, 1, 0, e2eMoveWait)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("board %d started", gm.board)
+	// The robot's Processed folder shows when a mail has been applied.
+	processed := e.watch(t, "lyngk", "Processed", 25*time.Millisecond)
+
+	for k := 1; gm.g.Status() == lyngk.Playing; k++ {
+		srv.checkRunning()
+		mv := gm.pick()
+		style := e2eStyle((k - 1) % 3)
+		out := gm.moveMail(mv, style)
+		t.Logf("move %d: %s plays %v (%v)", k, gm.players[gm.g.Turn()-1].user, mv, style)
+		wait := e2eMoveWait
+		switch k {
+		case e2eRestartBefore:
+			e.ctl(t, "restart-imap")
+			e2eSubmit(t, e, out)
+		case e2eRestartInFlight:
+			e2eSubmit(t, e, out)
+			e.ctl(t, "restart-imap")
+		case e2eSMTPDown, e2eKillQueued:
+			e.ctl(t, "stop-smtp")
+			if err := e.deliverLMTP(out); err != nil {
+				t.Fatal(err)
+			}
+			e2eAwaitApplied(t, processed, out.MessageID, 1)
+			if k == e2eKillQueued {
+				srv.kill()
+				srv.start()
+			}
+			time.Sleep(e2eOutage)
+			wait = e2eOutageWait
+		case e2eKillAfterSend:
+			e2eSubmit(t, e, out)
+			srv.kill()
+			srv.start()
+		default:
+			e2eSubmit(t, e, out)
+		}
+		next, err := gm.played(mv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k == e2eSMTPDown || k == e2eKillQueued {
+			for _, p := range next {
+				if m := e2eFindNow(p.box, gm.boardMail(p)); m != nil {
+					t.Fatalf("move %d: board mail %q reached %s while Postfix was down", k, m.Subject, p.user)
+				}
+			}
+			e.ctl(t, "start-smtp")
+		}
+		start := time.Now()
+		for _, p := range next {
+			if _, err := gm.await(p, wait); err != nil {
+				t.Fatalf("move %d: %v", k, err)
+			}
+		}
+		t.Logf("move %d: board mail after %v", k, time.Since(start).Round(time.Millisecond))
+		if k == e2eRedeliver {
+			if err := e.deliverLMTP(out); err != nil {
+				t.Fatal(err)
+			}
+			e2eAwaitApplied(t, processed, out.MessageID, 2)
+		}
+	}
+	if n := len(gm.sent); n < e2eRedeliver {
+		t.Fatalf("the game ended after %d moves, before the scenario's last step (move %d): change the seed", n, e2eRedeliver)
+	}
+
+	// The final mails already matched the test's copy; say it once more in
+	// the words of the issue: the moves sent, each once, in order.
+	var played []string
+	for _, m := range gm.last[0].board.Moves {
+		if m != lyngk.Pass.String() {
+			played = append(played, m)
+		}
+	}
+	if !slices.Equal(played, gm.sent) {
+		t.Errorf("final move list without passes %q, want the moves sent %q", played, gm.sent)
+	}
+	t.Logf("board %d over after %d moves: %s", gm.board, gm.g.MoveCount(), gm.last[0].board.Status)
+
+	// Anything doubled would come right behind the last reply: give it a
+	// moment, then count.
+	time.Sleep(2 * time.Second)
+	for _, p := range []*e2ePlayer{alice, bob} {
+		n := e2eTally(t, p.box.all(), true)
+		t.Logf("%s got %d distinct board mails", p.user, n)
+	}
+}
+
+// e2eSubmit sends a player's mail through Postfix.
+func e2eSubmit(tb testing.TB, e *e2eEnv, out *e2eOut) {
+	tb.Helper()
+	if err := e.submit(out); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// e2eAwaitApplied waits until the robot has moved the n-th copy of the mail
+// with this Message-ID to its Processed folder.
+func e2eAwaitApplied(tb testing.TB, processed *e2eMailbox, id string, n int) {
+	tb.Helper()
+	seen := 0
+	_, err := processed.find(e2eMoveWait, func(m *e2eMail) (bool, error) {
+		if m.MessageID == id {
+			seen++
+		}
+		return seen == n, nil
+	})
+	if err != nil {
+		tb.Fatalf("mail %s (copy %d) not in the robot's Processed folder: %v", id, n, err)
+	}
+}
+
+// e2eFindNow returns a mail that already matches, without waiting.
+func e2eFindNow(box *e2eMailbox, match func(*e2eMail) (bool, error)) *e2eMail {
+	for _, m := range box.all() {
+		if ok, _ := match(m); ok {
+			return m
+		}
+	}
+	return nil
+}
+
+// TestE2ELoad plays many games at once and checks that every move was
+// answered, correctly and exactly once.
+func TestE2ELoad(t *testing.T) {
+	e := e2eSetup(t)
+	e.startServer(t)
+	l := e.newLoad(t, e2eEnvInt(t, "LYNGK_E2E_LOAD_GAMES", 20))
+	res, err := l.play(e2eEnvInt(t, "LYNGK_E2E_LOAD_MOVES", 5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d moves in %v: %.1f moves/s; latency p50 %v, p99 %v", res.moves, res.elapsed.Round(time.Millisecond),
+		res.rate(), e2ePercentile(res.latency, 50), e2ePercentile(res.latency, 99))
+	time.Sleep(2 * time.Second)
+	t.Logf("%d distinct board mails", e2eTally(t, l.mails(), false))
+}
+
+// BenchmarkE2ELatency measures, one move at a time, from a player's SMTP
+// submission to the board mail visible in the opponent's IMAP inbox.
+func BenchmarkE2ELatency(b *testing.B) {
+	e := e2eSetup(b)
+	e.startServer(b)
+	alice := &e2ePlayer{user: "alice", password: "alice-pw", addr: e.addr("alice"),
+		box: e.watch(b, "alice", "INBOX", 5*time.Millisecond)}
+	bob := &e2ePlayer{user: "bob", password: "bob-pw", addr: e.addr("bob"),
+		box: e.watch(b, "bob", "INBOX", 5*time.Millisecond)}
+	for _, p := range []*e2ePlayer{alice, bob} {
+		if err := e.signup(p, e2eMoveWait); err != nil {
+			b.Fatal(err)
+		}
+	}
+	gm, err := e.challenge(alice, bob, 2, 0, e2eMoveWait)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var lat []time.Duration
+	k := 0
+	for b.Loop() {
+		if gm.g.Status() != lyngk.Playing {
+			if gm, err = e.challenge(alice, bob, 2, gm.board, e2eMoveWait); err != nil {
+				b.Fatal(err)
+			}
+		}
+		mv := gm.pick()
+		out := gm.moveMail(mv, e2eStyle(k%2))
+		k++
+		t0 := time.Now()
+		e2eSubmit(b, e, out)
+		next, err := gm.played(mv)
+		if err != nil {
+			b.Fatal(err)
+		}
+		m, err := gm.await(next[0], e2eMoveWait)
+		if err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, m.Fetched.Sub(t0))
+		for _, p := range next[1:] {
+			if _, err := gm.await(p, e2eMoveWait); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(e2eMillis(e2ePercentile(lat, 50)), "p50-ms")
+	b.ReportMetric(e2eMillis(e2ePercentile(lat, 99)), "p99-ms")
+	b.ReportMetric(e2eMillis(slices.Max(lat)), "max-ms")
+}
+
+// BenchmarkE2EThroughput plays many games at once; each iteration is a burst
+// of LYNGK_E2E_LOAD_MOVES moves in each of LYNGK_E2E_LOAD_GAMES games, all
+// answered before the next burst. moves/s counts move mails applied and
+// answered through Postfix and Dovecot.
+func BenchmarkE2EThroughput(b *testing.B) {
+	e := e2eSetup(b)
+	e.startServer(b)
+	l := e.newLoad(b, e2eEnvInt(b, "LYNGK_E2E_LOAD_GAMES", 60))
+	moves := e2eEnvInt(b, "LYNGK_E2E_LOAD_MOVES", 10)
+	var total e2eLoadResult
+	for b.Loop() {
+		res, err := l.play(moves)
+		if err != nil {
+			b.Fatal(err)
+		}
+		total.moves += res.moves
+		total.elapsed += res.elapsed
+		total.latency = append(total.latency, res.latency...)
+	}
+	b.ReportMetric(total.rate(), "moves/s")
+	b.ReportMetric(e2eMillis(e2ePercentile(total.latency, 50)), "p50-ms")
+	b.ReportMetric(e2eMillis(e2ePercentile(total.latency, 99)), "p99-ms")
+	b.StopTimer()
+	time.Sleep(2 * time.Second)
+	e2eTally(b, l.mails(), false)
+}

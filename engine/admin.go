@@ -1,0 +1,101 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// UserInfo is a user as an operator sees it (never the password hash).
+type UserInfo struct {
+	ID        string
+	Addresses []string
+	Created   time.Time
+	Left      time.Time // zero while signed up
+	Rating    int
+	Won       int
+	Lost      int
+	Tied      int
+}
+
+// GameInfo is a game record as an operator sees it.
+type GameInfo struct {
+	Board    int
+	Variant  string
+	Players  [2]string
+	Moves    []string
+	Status   string // "playing", "won", "tie"
+	Winner   int    // 1 or 2 when won
+	How      string // "resign", "forfeit", "draw" or "" (by the rules)
+	Started  time.Time
+	LastMove time.Time
+	Ended    time.Time
+}
+
+// Users lists every user in userid order, for `lyngk admin`.
+func Users(tx Tx) ([]UserInfo, error) {
+	var out []UserInfo
+	err := tx.ForEach(bucketUsers, func(key string, val []byte) error {
+		var u user
+		if err := json.Unmarshal(val, &u); err != nil {
+			return fmt.Errorf("engine: users/%s: %w", key, err)
+		}
+		out = append(out, UserInfo{ID: u.ID, Addresses: u.Addresses, Created: u.Created, Left: u.Left,
+			Rating: int(u.Rating + 0.5), Won: u.Won, Lost: u.Lost, Tied: u.Tied})
+		return nil
+	})
+	return out, err
+}
+
+// Games lists every game in board order, for `lyngk admin` and metrics.
+func Games(tx Tx) ([]GameInfo, error) {
+	r := &request{tx: tx}
+	gs, err := r.allGames()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]GameInfo, len(gs))
+	for i, g := range gs {
+		out[i] = info(g)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Board < out[j].Board })
+	return out, nil
+}
+
+// GameRecord returns one game and its current board block as mailed.
+func GameRecord(tx Tx, board int) (GameInfo, string, error) {
+	r := &request{tx: tx}
+	g, ok, err := r.loadGame(board)
+	if err != nil {
+		return GameInfo{}, "", err
+	}
+	if !ok {
+		return GameInfo{}, "", fmt.Errorf("engine: no board %d", board)
+	}
+	pos, err := position(g, -1)
+	if err != nil {
+		return GameInfo{}, "", err
+	}
+	return info(g), pos.Board(g.Players), nil
+}
+
+func info(g *game) GameInfo {
+	return GameInfo{Board: g.Board, Variant: g.Variant, Players: g.Players, Moves: g.Moves,
+		Status: g.Status, Winner: g.Winner, How: g.How, Started: g.Started, LastMove: g.LastMove,
+		Ended: g.Ended}
+}
+
+// String is the one-line summary used in listings.
+func (g GameInfo) String() string {
+	state := g.Status
+	if g.Status == statusWon {
+		state = "won by " + g.Players[g.Winner-1]
+	}
+	if g.How != "" {
+		state += " (" + g.How + ")"
+	}
+	return fmt.Sprintf("%d %s %s-%s %d moves %s", g.Board, g.Variant, g.Players[0], g.Players[1],
+		len(g.Moves), strings.TrimSpace(state))
+}

@@ -1,0 +1,247 @@
+package engine
+
+import (
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"lyngk.example/lyngk/templates"
+)
+
+// Tx is the store transaction the engine works in. *store.Tx satisfies it.
+type Tx interface {
+	Get(bucket, key string) ([]byte, error)
+	Put(bucket, key string, val []byte) error
+	Delete(bucket, key string) error
+	ForEach(bucket string, fn func(key string, val []byte) error) error
+	NextSequence(bucket string) (uint64, error)
+}
+
+// Inbound is an incoming mail, reduced to what the engine needs (a subset of
+// mailer.Inbound).
+type Inbound struct {
+	MessageID  string // without <>
+	From       string // bare address
+	Subject    string
+	Body       string // plain text, LF line ends
+	InReplyTo  []string
+	References []string
+	Auto       string // non-empty: an automatic mail, never answered (RFC 3834)
+	TooBig     bool   // over the size limit; Body is empty
+}
+
+// Mail is a reply or notice to send: one per recipient user.
+type Mail struct {
+	To            []string
+	Subject       string
+	Body          string
+	MessageID     string // without <>; "" lets the composer generate one
+	InReplyTo     string
+	References    []string
+	AutoSubmitted string // "auto-replied" or "auto-generated" (RFC 3834 §5)
+}
+
+// Config configures an Engine.
+type Config struct {
+	Robot       string // our own address: mail from it is never answered
+	Domain      string // right-hand side of our Message-IDs; "" = Robot's domain
+	Templates   *templates.Set
+	RatePerHour int       // commands per sender and hour; 0 = no limit
+	Rand        io.Reader // reply tokens; nil = crypto/rand
+	// NagAfter and ForfeitAfter are the timer periods; zero means the
+	// defaults of SPEC §3 (7 and 21 days).
+	NagAfter, ForfeitAfter time.Duration
+	// BcryptCost is the cost of new password hashes; 0 = bcrypt.DefaultCost.
+	BcryptCost int
+}
+
+// Default timer periods (SPEC §3) and the interval of repeated reminders.
+const (
+	DefaultNagAfter     = 7 * 24 * time.Hour
+	DefaultForfeitAfter = 21 * 24 * time.Hour
+	NagRepeat           = 7 * 24 * time.Hour
+)
+
+// Engine executes commands. It holds no state of its own: everything lives
+// in the store, so one Engine serves any number of transactions, one at a
+// time or concurrently.
+type Engine struct {
+	cfg Config
+}
+
+// New checks cfg and fills in its defaults.
+func New(cfg Config) (*Engine, error) {
+	if cfg.Templates == nil {
+		return nil, errors.New("engine: no templates")
+	}
+	if cfg.Robot == "" {
+		return nil, errors.New("engine: no robot address")
+	}
+	if cfg.Domain == "" {
+		_, d, ok := strings.Cut(cfg.Robot, "@")
+		if !ok || d == "" {
+			return nil, fmt.Errorf("engine: no domain for Message-IDs and none in robot address %q", cfg.Robot)
+		}
+		cfg.Domain = d
+	}
+	if cfg.Rand == nil {
+		cfg.Rand = rand.Reader
+	}
+	if cfg.NagAfter == 0 {
+		cfg.NagAfter = DefaultNagAfter
+	}
+	if cfg.ForfeitAfter == 0 {
+		cfg.ForfeitAfter = DefaultForfeitAfter
+	}
+	if cfg.BcryptCost == 0 {
+		cfg.BcryptCost = bcrypt.DefaultCost
+	}
+	if cfg.BcryptCost < bcrypt.MinCost || cfg.BcryptCost > bcrypt.MaxCost {
+		return nil, fmt.Errorf("engine: bcrypt cost %d outside %d..%d", cfg.BcryptCost, bcrypt.MinCost, bcrypt.MaxCost)
+	}
+	if cfg.RatePerHour < 0 || cfg.NagAfter < 0 || cfg.ForfeitAfter < 0 {
+		return nil, errors.New("engine: negative rate or timer period")
+	}
+	return &Engine{cfg: cfg}, nil
+}
+
+// request is the work on one incoming mail (or one timer tick).
+type request struct {
+	e      *Engine
+	tx     Tx
+	in     Inbound
+	now    time.Time
+	script Script
+	line   string // the command being run, for the error quote
+	out    []Mail
+}
+
+// Handle executes the commands of one mail against tx and returns the mails
+// to send. Bad input yields an error mail and a nil error; a non-nil error
+// is a storage failure and the caller aborts the transaction. Each command
+// checks everything before it writes, so a refused command changes nothing
+// (only the sender's rate counter moves).
+func (e *Engine) Handle(tx Tx, in Inbound, now time.Time) ([]Mail, error) {
+	in.From = strings.TrimSpace(in.From)
+	// RFC 3834 §2: never answer automatic mail; and never ourselves, which
+	// would loop.
+	if in.Auto != "" || in.From == "" || strings.EqualFold(in.From, e.cfg.Robot) {
+		return nil, nil
+	}
+	r := &request{e: e, tx: tx, in: in, now: now}
+	if !in.TooBig {
+		r.script = ReadMail(in.Subject, in.Body)
+	}
+	allowed, notice, err := r.throttle(max(1, len(r.script.Lines)))
+	if err != nil {
+		return nil, err
+	}
+	if !allowed {
+		if notice {
+			return r.answer(r.refused(refuse("throttled", kv{"Limit": e.cfg.RatePerHour}), false))
+		}
+		return nil, nil
+	}
+	switch {
+	case in.TooBig:
+		return r.answer(r.refused(refuse("too-big", nil), false))
+	case len(r.script.Lines) == 0:
+		return r.answer(r.refused(refuse("no-command", nil), true))
+	}
+	for _, line := range r.script.Lines {
+		r.line = line
+		err := r.run(line)
+		var ref *refusal
+		if errors.As(err, &ref) {
+			err = r.refused(ref, true)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return r.out, nil
+}
+
+// answer returns the mails so far, or none on a storage failure.
+func (r *request) answer(err error) ([]Mail, error) {
+	if err != nil {
+		return nil, err
+	}
+	return r.out, nil
+}
+
+// run executes one command line, or a plain reply.
+func (r *request) run(line string) error {
+	if !isCommandLine(line) {
+		if r.script.Multiple {
+			return refuse("unknown-command", kv{"Word": strings.Fields(line)[0]})
+		}
+		return r.reply(line)
+	}
+	c, err := ParseCommand(line)
+	if err != nil {
+		return err
+	}
+	switch c.Name {
+	case "help":
+		return r.help(c)
+	case "signup":
+		return r.signup(c)
+	case "change password":
+		return r.changePassword(c)
+	case "change address":
+		return r.changeAddress(c)
+	case "signoff":
+		return r.signoff(c)
+	case "vacation":
+		return r.vacation(c)
+	case "challenge":
+		return r.challenge(c)
+	case "move":
+		return r.moveCommand(c)
+	case "resign":
+		return r.resignCommand(c)
+	case "show":
+		return r.show(c)
+	case "games":
+		return r.games(c)
+	case "history":
+		return r.history(c)
+	case "standings":
+		return r.standings()
+	case "subscribe":
+		return r.subscribe(c)
+	case "unsubscribe":
+		return r.unsubscribe(c)
+	case "chat":
+		return r.chat(c)
+	}
+	return fmt.Errorf("engine: command %q has no handler", c.Name)
+}
+
+// kv is the data of an error text.
+type kv = map[string]any
+
+// refusal is bad input: it becomes an error mail to the sender and changes
+// nothing. key names the template "err.KEY"; board, when set, adds the
+// summary of that board to the mail.
+type refusal struct {
+	key   string
+	data  kv
+	board int
+}
+
+func (r *refusal) Error() string { return "engine: refused: " + r.key }
+
+func refuse(key string, data kv) *refusal { return &refusal{key: key, data: data} }
+
+// on attaches the board whose summary the error mail shows.
+func (r *refusal) on(board int) *refusal {
+	r.board = board
+	return r
+}

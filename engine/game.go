@@ -1,0 +1,228 @@
+package engine
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"lyngk.example/lyngk/engine/lyngk"
+)
+
+// challenge starts a game. Anybody may challenge, as in pbmserv: the game
+// only costs the players a mail each, and they may resign at once.
+func (r *request) challenge(c Command) error {
+	p1, err := r.player(c.Args[0])
+	if err != nil {
+		return err
+	}
+	p2, err := r.player(c.Args[1])
+	if err != nil {
+		return err
+	}
+	if strings.EqualFold(p1.ID, p2.ID) {
+		return refuse("self-challenge", kv{"User": p1.ID})
+	}
+	board, err := r.nextBoard()
+	if err != nil {
+		return err
+	}
+	v := lyngk.Standard
+	if c.Stack6 {
+		v = lyngk.Stack6
+	}
+	g := &game{Board: board, Variant: v.String(), Players: [2]string{p1.ID, p2.ID},
+		Status: statusPlaying, Started: r.now}
+	if err := r.saveGame(g); err != nil {
+		return err
+	}
+	gv, err := view(g, -1, 0)
+	if err != nil {
+		return err
+	}
+	return r.boardMails(g, "new-game", gv, recipients(g), nil)
+}
+
+// moveCommand: lyngk move BOARD USERID PASSWORD MOVE[#N].
+func (r *request) moveCommand(c Command) error {
+	g, err := r.game(c.Args[0])
+	if err != nil {
+		return err
+	}
+	u, err := r.authenticate(c.Args[1], c.Args[2])
+	if err != nil {
+		return err
+	}
+	return r.play(g, u, c.Args[3])
+}
+
+// resignCommand: lyngk resign BOARD USERID PASSWORD.
+func (r *request) resignCommand(c Command) error {
+	g, err := r.game(c.Args[0])
+	if err != nil {
+		return err
+	}
+	u, err := r.authenticate(c.Args[1], c.Args[2])
+	if err != nil {
+		return err
+	}
+	return r.play(g, u, moveResign)
+}
+
+// game loads the game of a board argument.
+func (r *request) game(arg string) (*game, error) {
+	n, err := boardNumber(arg)
+	if err != nil {
+		return nil, err
+	}
+	g, ok, err := r.loadGame(n)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, refuse("unknown-board", kv{"Board": n})
+	}
+	return g, nil
+}
+
+// play carries out what a player wrote as their move: a move, resign, or
+// a proposal word. Everything is checked before anything is written.
+func (r *request) play(g *game, u *user, text string) error {
+	p := g.player(strings.ToLower(u.ID))
+	if p == 0 {
+		return refuse("not-player", kv{"User": u.ID, "Board": g.Board}).on(g.Board)
+	}
+	if g.over() {
+		return refuse("game-over", kv{"Board": g.Board}).on(g.Board)
+	}
+	word := strings.ToLower(text)
+	switch word {
+	case moveResign:
+		return r.resign(g, p, r.commentBy(u))
+	case "propose", "accept", "reject", "undo":
+		return r.propose(g, p, word, r.commentBy(u))
+	}
+	pos, err := position(g, -1)
+	if err != nil {
+		return err
+	}
+	if pos.Turn() != p {
+		return refuse("not-your-turn", nil).on(g.Board)
+	}
+	m, num, err := lyngk.ParseMove(text)
+	if err != nil {
+		return refuse("notation", kv{"Move": text, "Reason": reason(err, lyngk.ErrNotation)}).on(g.Board)
+	}
+	if num != 0 && num != len(g.Moves)+1 {
+		return refuse("move-number", kv{"Given": num, "Want": len(g.Moves) + 1}).on(g.Board)
+	}
+	if err := pos.Apply(m); err != nil {
+		var me *lyngk.MoveError
+		if errors.As(err, &me) {
+			return refuse("illegal", kv{"Move": m.String(), "Reason": me.Reason}).on(g.Board)
+		}
+		return err
+	}
+	g.Proposal = nil
+	r.record(g, &pos)
+	return r.moved(g, r.commentBy(u), "")
+}
+
+// record appends the moves the replay made (the move and any automatic
+// passes) and ends the game when the rules say so.
+func (r *request) record(g *game, pos *lyngk.Game) {
+	for _, m := range pos.Moves()[len(g.Moves):] {
+		g.Moves = append(g.Moves, m.String())
+		g.MoveTimes = append(g.MoveTimes, r.now)
+	}
+	if len(g.MoveTimes) > 0 {
+		g.LastMove = r.now
+	}
+	switch pos.Status() {
+	case lyngk.Won:
+		r.finish(g, statusWon, pos.Winner(), "")
+	case lyngk.Tie:
+		r.finish(g, statusTie, 0, "")
+	}
+}
+
+// moved saves g and mails the board to everybody after a change, with the
+// comment of the player who made it and a notice of what happened ("" for
+// a plain move).
+func (r *request) moved(g *game, c *commentView, notice string) error {
+	if g.over() {
+		if err := r.updateRatings(g); err != nil {
+			return err
+		}
+	}
+	if err := r.saveGame(g); err != nil {
+		return err
+	}
+	v, err := r.boardView(g)
+	if err != nil {
+		return err
+	}
+	v.Notice = notice
+	return r.boardMails(g, "board", v, recipients(g), c)
+}
+
+// boardView is the view of a board mail: the last rows of the move list
+// while the game runs, all of it with the timing once it is over.
+func (r *request) boardView(g *game) (*gameView, error) {
+	if g.over() {
+		return view(g, -1, 0)
+	}
+	return view(g, -1, boardMailRows)
+}
+
+// commentBy returns the mail's comment as written by u, nil if none.
+func (r *request) commentBy(u *user) *commentView {
+	if r.script.Comment == "" {
+		return nil
+	}
+	return &commentView{User: u.ID, Text: r.script.Comment}
+}
+
+// resign ends g with player p giving up. On p's turn the move list records
+// "resign"; a player may also resign out of turn (and signoff does), which
+// the move list cannot show in p's column, so then only the result records
+// it. The resigned player stays on as a subscriber of the finished game.
+func (r *request) resign(g *game, p int, c *commentView) error {
+	pos, err := position(g, -1)
+	if err != nil {
+		return err
+	}
+	if pos.Turn() == p {
+		g.Moves = append(g.Moves, moveResign)
+		g.MoveTimes = append(g.MoveTimes, r.now)
+		g.LastMove = r.now
+	}
+	g.Proposal = nil
+	r.finish(g, statusWon, 3-p, "resign")
+	key := strings.ToLower(g.Players[p-1])
+	if !slices.Contains(g.Subscribers, key) {
+		g.Subscribers = append(g.Subscribers, key)
+	}
+	notice, err := r.notice("resigned", kv{"User": g.Players[p-1]})
+	if err != nil {
+		return err
+	}
+	return r.moved(g, c, notice)
+}
+
+// finish marks g as over.
+func (r *request) finish(g *game, status string, winner int, how string) {
+	g.Status, g.Winner, g.How, g.Ended = status, winner, how, r.now
+	g.Nagged = time.Time{}
+}
+
+// reason is the text of err without the package prefix and the sentinel's
+// own text, capitalised: what a player should read.
+func reason(err, sentinel error) string {
+	s := strings.TrimSuffix(err.Error(), ": "+sentinel.Error())
+	s = strings.TrimPrefix(s, "lyngk: ")
+	first, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(first)) + s[n:]
+}

@@ -1,0 +1,213 @@
+package engine_test
+
+import (
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/store"
+	"lyngk.example/lyngk/templates"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+const robot = "lyngk@example.net"
+
+// start is the fake clock's first reading.
+var start = time.Date(2026, time.November, 21, 22, 52, 0, 0, time.UTC)
+
+// env is a server on a real store file, with a fake clock and a seeded
+// token source, so that every mail is reproducible.
+type env struct {
+	t    *testing.T
+	path string
+	db   *store.DB
+	e    *engine.Engine
+	cfg  engine.Config
+	now  time.Time
+	seq  int
+}
+
+func newEnv(t *testing.T, opts ...func(*engine.Config)) *env {
+	t.Helper()
+	set, err := templates.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := engine.Config{Robot: robot, Templates: set, Rand: rand.NewChaCha8([32]byte{1}),
+		BcryptCost: bcrypt.MinCost}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	v := &env{t: t, path: filepath.Join(t.TempDir(), "lyngk.db"), cfg: cfg, now: start}
+	v.open()
+	t.Cleanup(func() { v.db.Close() })
+	return v
+}
+
+// open (re)opens the store and builds the engine anew, as a restarted
+// daemon does.
+func (v *env) open() {
+	v.t.Helper()
+	db, err := store.Open(v.path, store.Options{})
+	if err != nil {
+		v.t.Fatal(err)
+	}
+	e, err := engine.New(v.cfg)
+	if err != nil {
+		v.t.Fatal(err)
+	}
+	v.db, v.e = db, e
+}
+
+func (v *env) restart() {
+	v.t.Helper()
+	if err := v.db.Close(); err != nil {
+		v.t.Fatal(err)
+	}
+	v.open()
+}
+
+// mail sends in and returns the replies; the clock moves one second.
+func (v *env) mail(in engine.Inbound) []engine.Mail {
+	v.t.Helper()
+	v.seq++
+	if in.MessageID == "" {
+		in.MessageID = fmt.Sprintf("m%d@players.example", v.seq)
+	}
+	var out []engine.Mail
+	err := v.db.Update(func(tx *store.Tx) error {
+		var err error
+		out, err = v.e.Handle(tx, in, v.now)
+		return err
+	})
+	if err != nil {
+		v.t.Fatal(err)
+	}
+	v.now = v.now.Add(time.Second)
+	return out
+}
+
+// cmd sends a mail with the command in the Subject.
+func (v *env) cmd(from, subject string) []engine.Mail {
+	v.t.Helper()
+	return v.mail(engine.Inbound{From: from, Subject: subject})
+}
+
+// reply answers m from the address from with body, as a mail client does.
+func (v *env) reply(m engine.Mail, from, body string) []engine.Mail {
+	v.t.Helper()
+	return v.mail(engine.Inbound{From: from, Subject: "Re: " + m.Subject, Body: body,
+		InReplyTo: []string{m.MessageID}, References: append(slices.Clone(m.References), m.MessageID)})
+}
+
+func (v *env) tick() []engine.Mail {
+	v.t.Helper()
+	var out []engine.Mail
+	err := v.db.Update(func(tx *store.Tx) error {
+		var err error
+		out, err = v.e.Tick(tx, v.now)
+		return err
+	})
+	if err != nil {
+		v.t.Fatal(err)
+	}
+	return out
+}
+
+// addr is the address of a player in these tests.
+func addr(name string) string { return name + "@players.example" }
+
+// signup registers players with password "pw-NAME".
+func (v *env) signup(names ...string) {
+	v.t.Helper()
+	for _, n := range names {
+		out := v.cmd(addr(n), "signup "+n+" pw-"+n)
+		if len(out) != 1 || !strings.HasPrefix(out[0].Subject, "Lyngk signup") {
+			v.t.Fatalf("signup %s: %+v", n, out)
+		}
+	}
+}
+
+// dump is every engine record of the store, for before/after comparisons.
+func (v *env) dump(buckets ...string) string {
+	v.t.Helper()
+	if len(buckets) == 0 {
+		buckets = []string{store.BucketUsers, store.BucketGames, store.BucketTokens, store.BucketMeta}
+	}
+	var b strings.Builder
+	err := v.db.View(func(tx *store.Tx) error {
+		for _, name := range buckets {
+			if err := tx.ForEach(name, func(k string, val []byte) error {
+				fmt.Fprintf(&b, "%s/%s=%s\n", name, k, val)
+				return nil
+			}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		v.t.Fatal(err)
+	}
+	return b.String()
+}
+
+// format writes mails as text: headers, then the body.
+func format(ms []engine.Mail) string {
+	var b strings.Builder
+	for i, m := range ms {
+		if i > 0 {
+			b.WriteString("=====\n")
+		}
+		fmt.Fprintf(&b, "To: %s\nSubject: %s\nMessage-ID: %s\nIn-Reply-To: %s\nReferences: %s\nAuto-Submitted: %s\n\n%s",
+			strings.Join(m.To, ", "), m.Subject, m.MessageID, m.InReplyTo, strings.Join(m.References, " "), m.AutoSubmitted, m.Body)
+	}
+	return b.String()
+}
+
+// golden compares got with testdata/NAME.golden (rewritten with -update).
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from %s:\n%s", name, path, diff(string(want), got))
+	}
+}
+
+// diff shows the first differing line.
+func diff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := range max(len(w), len(g)) {
+		var a, b string
+		if i < len(w) {
+			a = w[i]
+		}
+		if i < len(g) {
+			b = g[i]
+		}
+		if a != b {
+			return fmt.Sprintf("line %d:\nwant %q\ngot  %q", i+1, a, b)
+		}
+	}
+	return "(equal lines, different ends)"
+}

@@ -1,0 +1,277 @@
+package engine
+
+import (
+	"encoding/base32"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"lyngk.example/lyngk/engine/lyngk"
+)
+
+// boardMailRows is how many rows of the move list a board mail shows after
+// a move: the last four, as the gamerz mail in reference-mails/after-move.txt.
+// The game-over mail and show give the whole list.
+const boardMailRows = 4
+
+// gameView is the data of the board mails (templates/board.tmpl).
+type gameView struct {
+	Board    int
+	Stack6   bool
+	Players  [2]string
+	ToMove   string // "" when the game is over
+	Moved    bool   // a move was made (else "Please start the game")
+	Over     bool
+	Winner   string // "" for a tie
+	Historic bool   // show BOARD#N: the position after move After
+	After    int
+	Ratings  []ratingLine
+	Rows     []moveRow
+	Block    string
+	Notice   string
+	Comment  *commentView
+	Timing   *timingView
+	Nag      *nagView
+}
+
+type ratingLine struct {
+	User        string
+	Rating      int
+	Provisional bool
+}
+
+// moveRow is one line of the two-column move list; M2 is "" when the row
+// has one move.
+type moveRow struct {
+	N1 int
+	M1 string
+	N2 int
+	M2 string
+}
+
+type commentView struct{ User, Text string }
+
+type timingView struct {
+	Started, LastMove, Ended time.Time
+	Width                    int // of the longest player name
+	Players                  []usedView
+	Total                    usedView
+}
+
+type usedView struct {
+	Name                          string
+	Days, Hours, Minutes, Seconds int
+}
+
+type nagView struct {
+	Days    int
+	Forfeit time.Time
+}
+
+func used(name string, d time.Duration) usedView {
+	s := int(d / time.Second)
+	return usedView{Name: name, Days: s / 86400, Hours: s / 3600 % 24, Minutes: s / 60 % 60, Seconds: s % 60}
+}
+
+// view builds the board view of g: the current state (n < 0) or the
+// position after move n; rows > 0 keeps only the last rows of the move list.
+func view(g *game, n, rows int) (*gameView, error) {
+	pos, err := position(g, n)
+	if err != nil {
+		return nil, err
+	}
+	v := &gameView{Board: g.Board, Stack6: g.Variant == lyngk.Stack6.String(), Players: g.Players,
+		Block: pos.Board(g.Players)}
+	moves := g.Moves
+	if n >= 0 {
+		v.Historic, v.After = true, n
+		moves = moves[:n]
+		v.Over = pos.Status() != lyngk.Playing
+		if w := pos.Winner(); w != 0 {
+			v.Winner = g.Players[w-1]
+		}
+	} else {
+		v.Over = g.over()
+		if g.Winner != 0 {
+			v.Winner = g.Players[g.Winner-1]
+		}
+	}
+	if !v.Over {
+		v.ToMove = g.Players[pos.Turn()-1]
+	}
+	v.Moved = len(moves) > 0
+	for i := 0; i < len(moves); i += 2 {
+		row := moveRow{N1: i + 1, M1: moves[i]}
+		if i+1 < len(moves) {
+			row.N2, row.M2 = i+2, moves[i+1]
+		}
+		v.Rows = append(v.Rows, row)
+	}
+	if rows > 0 && len(v.Rows) > rows {
+		v.Rows = v.Rows[len(v.Rows)-rows:]
+	}
+	if n < 0 && g.over() {
+		v.Timing = timing(g)
+		if g.Ratings[0].Value != 0 {
+			// Reverse challenge order, as the gamerz game-over mail.
+			for _, i := range []int{1, 0} {
+				v.Ratings = append(v.Ratings, ratingLine{g.Players[i], g.Ratings[i].Value, g.Ratings[i].Provisional})
+			}
+		}
+	}
+	return v, nil
+}
+
+// timing is the block of a finished game: each move's time since the move
+// before (or the start) counts for the player who made it.
+func timing(g *game) *timingView {
+	t := &timingView{Started: g.Started.UTC(), LastMove: g.Started.UTC(), Ended: g.Ended.UTC()}
+	var spent [2]time.Duration
+	prev := g.Started
+	for i, at := range g.MoveTimes {
+		spent[i%2] += at.Sub(prev)
+		prev = at
+		t.LastMove = at.UTC()
+	}
+	for i, p := range g.Players {
+		t.Width = max(t.Width, len(p))
+		t.Players = append(t.Players, used(p, spent[i]))
+	}
+	t.Total = used("", spent[0]+spent[1])
+	return t
+}
+
+// tokenEncoding writes reply tokens: 160 random bits in 32 characters that
+// survive any mail client's treatment of Message-IDs.
+var tokenEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
+
+const tokenPrefix = "lyngk."
+
+// newToken draws a reply token and records who it is for.
+func (r *request) newToken(g *game, key string) (string, error) {
+	var b [20]byte
+	if _, err := io.ReadFull(r.e.cfg.Rand, b[:]); err != nil {
+		return "", fmt.Errorf("engine: reply token: %w", err)
+	}
+	tok := tokenEncoding.EncodeToString(b[:])
+	if old, err := r.tx.Get(bucketTokens, tok); err != nil || old != nil {
+		if err == nil {
+			err = fmt.Errorf("engine: reply token %s drawn twice: broken random source", tok)
+		}
+		return "", err
+	}
+	rec := token{V: recordVersion, Board: g.Board, User: key, Moves: len(g.Moves), Sent: r.now}
+	return tok, save(r.tx, bucketTokens, tok, rec)
+}
+
+// recipients are the players and subscribers of g, as userid keys.
+func recipients(g *game) []string {
+	var keys []string
+	for _, p := range g.Players {
+		keys = append(keys, strings.ToLower(p))
+	}
+	for _, s := range g.Subscribers {
+		if !slices.Contains(keys, s) {
+			keys = append(keys, s)
+		}
+	}
+	return keys
+}
+
+// boardMails sends v (kind "new-game", "board" or "nag") to each key, each
+// mail with its own reply token. The comment goes to everybody but its
+// writer.
+func (r *request) boardMails(g *game, kind string, v *gameView, keys []string, c *commentView) error {
+	for _, key := range keys {
+		u, ok, err := r.loadUser(key)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return fmt.Errorf("engine: board %d: user %q has no record", g.Board, key)
+		}
+		mv := *v
+		if c != nil && !strings.EqualFold(c.User, u.ID) {
+			mv.Comment = c
+		}
+		tok, err := r.newToken(g, key)
+		if err != nil {
+			return err
+		}
+		if err := r.mailID(kind, u.Addresses, &mv, tokenPrefix+tok+"@"+r.e.cfg.Domain); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mail renders KIND.subject and KIND.body with data and sends it to to.
+func (r *request) mail(kind string, to []string, data any) error {
+	return r.mailID(kind, to, data, "")
+}
+
+func (r *request) mailID(kind string, to []string, data any, id string) error {
+	subject, err := r.e.cfg.Templates.Render(kind+".subject", data)
+	if err != nil {
+		return err
+	}
+	body, err := r.e.cfg.Templates.Render(kind+".body", data)
+	if err != nil {
+		return err
+	}
+	r.send(Mail{To: slices.Clone(to), Subject: subject, Body: body, MessageID: id})
+	return nil
+}
+
+// send queues m. A mail to the sender of the command is a reply (RFC 3834
+// §3.1.3-5: In-Reply-To, References, Auto-Submitted: auto-replied); a mail
+// to anybody else, or caused by a timer, is auto-generated.
+func (r *request) send(m Mail) {
+	m.AutoSubmitted = "auto-generated"
+	if r.in.From != "" && slices.ContainsFunc(m.To, func(a string) bool { return strings.EqualFold(a, r.in.From) }) {
+		m.AutoSubmitted = "auto-replied"
+		if r.in.MessageID != "" {
+			m.InReplyTo = r.in.MessageID
+			m.References = append(slices.Clone(r.in.References), r.in.MessageID)
+		}
+	}
+	r.out = append(r.out, m)
+}
+
+// errorView is the data of the error mail (templates/error.tmpl).
+type errorView struct {
+	Text  string
+	Game  *gameView
+	Quote []string
+}
+
+// refused sends the error mail for ref to the sender. quote adds the
+// offending command (never more: the rest of the mail may be long, or
+// not the sender's).
+func (r *request) refused(ref *refusal, quote bool) error {
+	text, err := r.e.cfg.Templates.Render("err."+ref.key, ref.data)
+	if err != nil {
+		return err
+	}
+	ev := errorView{Text: text}
+	if ref.board != 0 {
+		g, ok, err := r.loadGame(ref.board)
+		if err != nil {
+			return err
+		}
+		if ok {
+			if ev.Game, err = view(g, -1, boardMailRows); err != nil {
+				return err
+			}
+		}
+	}
+	if quote {
+		ev.Quote = []string{"Subject: " + r.in.Subject, ""}
+		if r.line != "" && !r.script.FromSubject {
+			ev.Quote = append(ev.Quote, r.line)
+		}
+	}
+	return r.mail("error", []string{r.in.From}, ev)
+}

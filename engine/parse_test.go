@@ -1,0 +1,170 @@
+package engine_test
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"lyngk.example/lyngk/engine"
+)
+
+func TestParseCommand(t *testing.T) {
+	tests := []struct {
+		line string
+		want engine.Command
+		bad  bool
+	}{
+		{line: "help", want: engine.Command{Name: "help"}},
+		{line: "HELP Notation", want: engine.Command{Name: "help", Args: []string{"Notation"}}},
+		{line: "help a b", bad: true},
+		{line: "signup alice pw", want: engine.Command{Name: "signup", Args: []string{"alice", "pw"}}},
+		{line: "signup alice pw a@x.org b@y.org", want: engine.Command{Name: "signup", Args: []string{"alice", "pw", "a@x.org", "b@y.org"}}},
+		{line: "signup alice", bad: true},
+		{line: "Change Password alice old new", want: engine.Command{Name: "change password", Args: []string{"alice", "old", "new"}}},
+		{line: "change address alice pw", want: engine.Command{Name: "change address", Args: []string{"alice", "pw"}}},
+		{line: "change colour alice pw", bad: true},
+		{line: "change", bad: true},
+		{line: "signoff alice pw", want: engine.Command{Name: "signoff", Args: []string{"alice", "pw"}}},
+		{line: "vacation alice pw on", want: engine.Command{Name: "vacation", Args: []string{"alice", "pw", "on"}}},
+		{line: "lyngk challenge alice bob", want: engine.Command{Name: "challenge", Args: []string{"alice", "bob"}}},
+		{line: "LYNGK Challenge -stack6 alice bob", want: engine.Command{Name: "challenge", Args: []string{"alice", "bob"}, Stack6: true}},
+		{line: "lyngk challenge alice -s bob", want: engine.Command{Name: "challenge", Args: []string{"alice", "bob"}, Stack6: true}},
+		{line: "lyngk challenge alice bob -STACK", want: engine.Command{Name: "challenge", Args: []string{"alice", "bob"}, Stack6: true}},
+		{line: "lyngk challenge -x alice bob", bad: true},
+		{line: "lyngk challenge - alice bob", bad: true},
+		{line: "lyngk challenge alice", bad: true},
+		{line: "lyngk move 101 alice pw R,e4-e5", want: engine.Command{Name: "move", Args: []string{"101", "alice", "pw", "R,e4-e5"}}},
+		{line: "lyngk board 101 alice pw e4-e5#3", want: engine.Command{Name: "move", Args: []string{"101", "alice", "pw", "e4-e5#3"}}},
+		{line: "lyngk mvoe 101 alice pw e4-e5 #3", want: engine.Command{Name: "move", Args: []string{"101", "alice", "pw", "e4-e5#3"}}},
+		{line: "lyngk move 101 alice pw", bad: true},
+		{line: "lyngk resign 101 alice pw", want: engine.Command{Name: "resign", Args: []string{"101", "alice", "pw"}}},
+		{line: "lyngk show 101 102#4", want: engine.Command{Name: "show", Args: []string{"101", "102#4"}}},
+		{line: "lyngk show", bad: true},
+		{line: "lyngk games", want: engine.Command{Name: "games"}},
+		{line: "lyngk games alice next", want: engine.Command{Name: "games", Args: []string{"alice", "next"}}},
+		{line: "lyngk standings", want: engine.Command{Name: "standings"}},
+		{line: "lyngk standings x", bad: true},
+		{line: "lyngk history bob", want: engine.Command{Name: "history", Args: []string{"bob"}}},
+		{line: "lyngk subscribe 101 carol pw", want: engine.Command{Name: "subscribe", Args: []string{"101", "carol", "pw"}}},
+		{line: "lyngk unsubscribe 101 carol pw", want: engine.Command{Name: "unsubscribe", Args: []string{"101", "carol", "pw"}}},
+		{line: "lyngk chat 101 carol pw", want: engine.Command{Name: "chat", Args: []string{"101", "carol", "pw"}}},
+		{line: "lyngk", bad: true},
+		{line: "lyngk help", bad: true},
+		{line: "lyngk signup a b", bad: true},
+		{line: "challenge alice bob", bad: true},
+		{line: "e4-e5", bad: true},
+		{line: "", bad: true},
+	}
+	for _, tt := range tests {
+		got, err := engine.ParseCommand(tt.line)
+		if tt.bad {
+			if err == nil {
+				t.Errorf("ParseCommand(%q) = %+v, want an error", tt.line, got)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("ParseCommand(%q): %v", tt.line, err)
+			continue
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("ParseCommand(%q) = %#v, want %#v", tt.line, got, tt.want)
+		}
+	}
+}
+
+func TestCommandString(t *testing.T) {
+	c := engine.Command{Name: "challenge", Args: []string{"alice", "bob"}, Stack6: true}
+	if got, want := c.String(), "lyngk challenge -stack6 alice bob"; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+	c = engine.Command{Name: "change password", Args: []string{"a", "b", "c"}}
+	if got, want := c.String(), "change password a b c"; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+}
+
+func FuzzParseCommand(f *testing.F) {
+	for _, s := range []string{"help rules", "signup alice pw a@b.c", "change password a b c",
+		"lyngk challenge -s alice bob", "lyngk mvoe 101 a pw R,e4-e5 #2", "lyngk show 101#3 bob all",
+		"LYNGK games", "change address a b", "lyngk chat 1 a b", "vacation a b on", "\u00a0help\u0085x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		c, err := engine.ParseCommand(line)
+		if err != nil {
+			return
+		}
+		again, err := engine.ParseCommand(c.String())
+		if err != nil {
+			t.Fatalf("ParseCommand(%q) = %#v, whose String %q does not parse: %v", line, c, c.String(), err)
+		}
+		if !reflect.DeepEqual(c, again) {
+			t.Fatalf("ParseCommand(%q) = %#v, but its String %q parses to %#v", line, c, c.String(), again)
+		}
+	})
+}
+
+func TestReadMail(t *testing.T) {
+	tests := []struct {
+		name, subject, body string
+		want                engine.Script
+	}{
+		{"subject command", "lyngk move 101 alice pw e4-e5", "Good luck!\n\n-- \nAlice\n",
+			engine.Script{Lines: []string{"lyngk move 101 alice pw e4-e5"}, FromSubject: true, Comment: "Good luck!\n"}},
+		{"subject command repeated in the body", "lyngk move 101 alice pw e4-e5", "lyngk move 101 alice pw e4-e5\nhi\n",
+			engine.Script{Lines: []string{"lyngk move 101 alice pw e4-e5"}, FromSubject: true, Comment: "hi\n"}},
+		{"body command with comment", "hello", "\n  lyngk move 101 alice pw e4-e5  \n\nNice one.\nYour move!   \n\n> quoted\n",
+			engine.Script{Lines: []string{"lyngk move 101 alice pw e4-e5"}, Comment: "Nice one.\nYour move!\n"}},
+		{"top-posted reply", "Re: Lyngk Board 101 bob", "R,e4-e5\nHa!\n\nOn Sat, Nov 21, 2026 at 10:52 PM PBeM Server <lyngk@example.net> wrote:\n> Summary\n",
+			engine.Script{Lines: []string{"R,e4-e5"}, Comment: "Ha!\n"}},
+		{"wrapped attribution", "Re: x", "e4-e5\nOn Sat, Nov 21, 2026 at 10:52 PM PBeM Server <\nlyngk@example.net> wrote:\n> x\n",
+			engine.Script{Lines: []string{"e4-e5"}}},
+		{"bottom-posted reply", "Re: Lyngk Board 101 bob", "On Sat, Nov 21, 2026, Server <\nlyngk@example.net> wrote:\n> Summary\n>\n\nresign\nsorry\n",
+			engine.Script{Lines: []string{"resign"}, Comment: "sorry\n"}},
+		{"own subject without Re", "Lyngk Board 101 bob **", "e4-e5\n",
+			engine.Script{Lines: []string{"e4-e5"}}},
+		{"outlook quote", "RE: Lyngk Board 101 bob", "e4-e5\r\nok\r\n-----Original Message-----\r\nFrom: x\r\n",
+			engine.Script{Lines: []string{"e4-e5"}, Comment: "ok\n"}},
+		{"multiple", "MULTIPLE", "signup a pw\n lyngk games \n\nthe rest\n-- \nsig\n",
+			engine.Script{Lines: []string{"signup a pw", "lyngk games"}, Multiple: true, Comment: "the rest\n"}},
+		{"multiple ends at a quote", "multiple", "help\n> help rules\n",
+			engine.Script{Lines: []string{"help"}, Multiple: true}},
+		{"empty", "", "\n\n-- \nsig\n", engine.Script{}},
+		{"only quotes", "Re: x", "> a\n> b\n", engine.Script{}},
+	}
+	for _, tt := range tests {
+		got := engine.ReadMail(tt.subject, tt.body)
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: ReadMail = %#v, want %#v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func FuzzReadMail(f *testing.F) {
+	f.Add("Re: Lyngk Board 101 bob", "e4-e5\nhi\n\nOn Mon, X wrote:\n> y\n")
+	f.Add("multiple", "help\nlyngk games\n\ncomment\n-- \nsig")
+	f.Add("lyngk move 1 a b c", "lyngk move 1 a b c\r\ntext\r\n")
+	f.Add("x", "On a\n")
+	f.Fuzz(func(t *testing.T, subject, body string) {
+		s := engine.ReadMail(subject, body)
+		for _, l := range s.Lines {
+			if l == "" || l != strings.TrimSpace(l) || strings.Contains(l, "\n") {
+				t.Fatalf("command line %q is blank, untrimmed or has a line break", l)
+			}
+		}
+		if s.FromSubject && (len(s.Lines) != 1 || s.Lines[0] != strings.TrimSpace(subject)) {
+			t.Fatalf("FromSubject with lines %q, subject %q", s.Lines, subject)
+		}
+		if s.Comment != "" {
+			if !strings.HasSuffix(s.Comment, "\n") || strings.HasPrefix(s.Comment, "\n") || strings.HasSuffix(s.Comment, "\n\n") {
+				t.Fatalf("comment %q is not trimmed to whole lines", s.Comment)
+			}
+			for _, l := range strings.Split(strings.TrimSuffix(s.Comment, "\n"), "\n") {
+				if strings.HasPrefix(strings.TrimSpace(l), ">") {
+					t.Fatalf("comment %q holds quoted text", s.Comment)
+				}
+			}
+		}
+	})
+}

@@ -1,0 +1,326 @@
+package engine
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// filters select games in show and games: all; active = running;
+// inactive = finished; next = running and waiting for one of the userids
+// named (for anybody when none is named).
+var filters = []string{"all", "active", "inactive", "next"}
+
+// takeFilter splits a trailing filter word off args.
+func takeFilter(args []string, def string) ([]string, string) {
+	if n := len(args); n > 0 && slices.Contains(filters, strings.ToLower(args[n-1])) {
+		return args[:n-1], strings.ToLower(args[n-1])
+	}
+	return args, def
+}
+
+// users loads userids named in a listing (signed off ones included: their
+// games stay on record).
+func (r *request) users(ids []string) ([]string, error) {
+	var keys []string
+	for _, id := range ids {
+		u, ok, err := r.loadUser(id)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, refuse("unknown-user", kv{"User": id})
+		}
+		keys = append(keys, strings.ToLower(u.ID))
+	}
+	return keys, nil
+}
+
+// selectGames returns the games of the users (all games when keys is
+// empty) that pass filter, in board order.
+func (r *request) selectGames(keys []string, filter string) ([]*game, error) {
+	gs, err := r.allGames()
+	if err != nil {
+		return nil, err
+	}
+	var out []*game
+	for _, g := range gs {
+		if len(keys) > 0 && !slices.ContainsFunc(keys, func(k string) bool { return g.player(k) != 0 }) {
+			continue
+		}
+		switch filter {
+		case "active":
+			if g.over() {
+				continue
+			}
+		case "inactive":
+			if !g.over() {
+				continue
+			}
+		case "next":
+			if g.over() {
+				continue
+			}
+			if len(keys) > 0 {
+				pos, err := position(g, -1)
+				if err != nil {
+					return nil, err
+				}
+				if !slices.Contains(keys, strings.ToLower(g.Players[pos.Turn()-1])) {
+					continue
+				}
+			}
+		}
+		out = append(out, g)
+	}
+	return out, nil
+}
+
+// shown is one board to show: the game and the move after which (-1: now).
+type shown struct {
+	g *game
+	n int
+}
+
+// show: lyngk show BOARD[#N]... or lyngk show USERID... [FILTER]. Each
+// board goes to the sender as a board mail; with a reply token when the
+// sender is one of its players, so that the mail can be answered with a
+// move like any other board mail.
+func (r *request) show(c Command) error {
+	args, filter := takeFilter(c.Args, "active")
+	if len(args) == 0 {
+		return refuse("usage", kv{"Name": "show"})
+	}
+	var list []shown
+	var keys []string
+	for _, a := range args {
+		if !unicode.IsDigit(rune(a[0])) {
+			k, err := r.users([]string{a})
+			if err != nil {
+				return err
+			}
+			keys = append(keys, k...)
+			continue
+		}
+		s, err := r.boardRef(a)
+		if err != nil {
+			return err
+		}
+		list = append(list, s)
+	}
+	if len(keys) > 0 {
+		gs, err := r.selectGames(keys, filter)
+		if err != nil {
+			return err
+		}
+		if len(gs) == 0 && len(list) == 0 {
+			return r.mail("games", []string{r.in.From}, listView{Users: args, Filter: filter})
+		}
+		for _, g := range gs {
+			list = append(list, shown{g, -1})
+		}
+	}
+	for _, s := range list {
+		v, err := view(s.g, s.n, 0)
+		if err != nil {
+			return err
+		}
+		id := ""
+		if key, err := r.senderPlayer(s.g); err != nil {
+			return err
+		} else if key != "" && s.n < 0 {
+			tok, err := r.newToken(s.g, key)
+			if err != nil {
+				return err
+			}
+			id = tokenPrefix + tok + "@" + r.e.cfg.Domain
+		}
+		if err := r.mailID("board", []string{r.in.From}, v, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// boardRef reads "101" or "101#5".
+func (r *request) boardRef(a string) (shown, error) {
+	b, num, hasNum := strings.Cut(a, "#")
+	g, err := r.game(b)
+	if err != nil {
+		return shown{}, err
+	}
+	if !hasNum {
+		return shown{g, -1}, nil
+	}
+	n, err := strconv.Atoi(num)
+	if err != nil || n < 0 || num[0] == '+' {
+		return shown{}, refuse("bad-board", kv{"Arg": a})
+	}
+	if n > len(g.Moves) {
+		return shown{}, refuse("show-number", kv{"Board": g.Board, "Given": n, "Max": len(g.Moves)}).on(g.Board)
+	}
+	return shown{g, n}, nil
+}
+
+// senderPlayer returns the key of the player of g whose addresses include
+// the sender, "" when none.
+func (r *request) senderPlayer(g *game) (string, error) {
+	for _, p := range g.Players {
+		u, ok, err := r.loadUser(p)
+		if err != nil {
+			return "", err
+		}
+		if ok && slices.ContainsFunc(u.Addresses, func(a string) bool { return strings.EqualFold(a, r.in.From) }) {
+			return strings.ToLower(u.ID), nil
+		}
+	}
+	return "", nil
+}
+
+// listView is the data of the games and history mails.
+type listView struct {
+	Users  []string
+	Filter string
+	Games  []gameLine
+}
+
+type gameLine struct {
+	Board   int
+	Stack6  bool
+	Players [2]string
+	Moves   int
+	Over    bool
+	Winner  string
+	How     string
+	ToMove  string
+	Ended   time.Time
+}
+
+func line(g *game) (gameLine, error) {
+	l := gameLine{Board: g.Board, Stack6: g.Variant == "stack6", Players: g.Players, Moves: len(g.Moves),
+		Over: g.over(), How: g.How, Ended: g.Ended.UTC()}
+	if g.Winner != 0 {
+		l.Winner = g.Players[g.Winner-1]
+	}
+	if !l.Over {
+		pos, err := position(g, -1)
+		if err != nil {
+			return l, err
+		}
+		l.ToMove = g.Players[pos.Turn()-1]
+	}
+	return l, nil
+}
+
+// games: lyngk games [USERID...] [FILTER], one mail listing them.
+func (r *request) games(c Command) error {
+	ids, filter := takeFilter(c.Args, "all")
+	keys, err := r.users(ids)
+	if err != nil {
+		return err
+	}
+	gs, err := r.selectGames(keys, filter)
+	if err != nil {
+		return err
+	}
+	v := listView{Users: ids, Filter: filter}
+	for _, g := range gs {
+		l, err := line(g)
+		if err != nil {
+			return err
+		}
+		v.Games = append(v.Games, l)
+	}
+	return r.mail("games", []string{r.in.From}, v)
+}
+
+// history: lyngk history [USERID...], the finished games, newest first.
+func (r *request) history(c Command) error {
+	keys, err := r.users(c.Args)
+	if err != nil {
+		return err
+	}
+	gs, err := r.selectGames(keys, "inactive")
+	if err != nil {
+		return err
+	}
+	slices.SortStableFunc(gs, func(a, b *game) int {
+		return cmp.Or(b.Ended.Compare(a.Ended), cmp.Compare(b.Board, a.Board))
+	})
+	v := listView{Users: c.Args}
+	for _, g := range gs {
+		l, err := line(g)
+		if err != nil {
+			return err
+		}
+		v.Games = append(v.Games, l)
+	}
+	return r.mail("history", []string{r.in.From}, v)
+}
+
+// standingsView is the data of the standings mail.
+type standingsView struct {
+	Provisional int
+	Rows        []standingRow
+}
+
+type standingRow struct {
+	Rank                    int
+	User                    string
+	Rating                  int
+	Provisional             bool
+	Games, Won, Lost, Tied  int
+}
+
+// standings: every player with a finished game, best rating first.
+func (r *request) standings() error {
+	var us []*user
+	err := r.tx.ForEach(bucketUsers, func(key string, _ []byte) error {
+		u, _, err := r.loadUser(key)
+		if err == nil && u.Left.IsZero() && u.rated() > 0 {
+			us = append(us, u)
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	slices.SortStableFunc(us, func(a, b *user) int {
+		return cmp.Or(cmp.Compare(b.Rating, a.Rating), cmp.Compare(strings.ToLower(a.ID), strings.ToLower(b.ID)))
+	})
+	v := standingsView{Provisional: provisionalGames}
+	for i, u := range us {
+		v.Rows = append(v.Rows, standingRow{Rank: i + 1, User: u.ID, Rating: roundRating(u.Rating),
+			Provisional: u.rated() < provisionalGames, Games: u.rated(), Won: u.Won, Lost: u.Lost, Tied: u.Tied})
+	}
+	return r.mail("standings", []string{r.in.From}, v)
+}
+
+// help: help [TOPIC].
+func (r *request) help(c Command) error {
+	data := struct{ Robot, Topic string }{Robot: r.e.cfg.Robot}
+	body := "help"
+	if len(c.Args) == 1 {
+		data.Topic = strings.ToLower(c.Args[0])
+		if !slices.Contains(helpTopics, data.Topic) {
+			return refuse("help-topic", kv{"Topic": c.Args[0]})
+		}
+		body = "help-" + data.Topic
+	}
+	subject, err := r.e.cfg.Templates.Render("help.subject", data)
+	if err != nil {
+		return err
+	}
+	text, err := r.e.cfg.Templates.Render(body+".body", data)
+	if err != nil {
+		return err
+	}
+	r.send(Mail{To: []string{r.in.From}, Subject: subject, Body: text})
+	return nil
+}
+
+// helpTopics are the topics of "help TOPIC", each in templates/help-TOPIC.tmpl.
+var helpTopics = []string{"commands", "notation", "rules"}

@@ -1,0 +1,255 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"lyngk.example/lyngk/engine/lyngk"
+)
+
+// The engine's buckets (store.BucketUsers etc.; the engine does not import
+// store) and the one meta key it owns.
+const (
+	bucketUsers  = "users"
+	bucketGames  = "games"
+	bucketTokens = "tokens"
+	bucketRate   = "rate"
+	bucketMeta   = "meta"
+
+	keyNextBoard = "nextboard"
+	firstBoard   = 101
+)
+
+// recordVersion is written into every record; a reader refuses a record of
+// another version rather than misreading it.
+const recordVersion = 1
+
+// user is a record of bucket users, keyed by the lower-cased userid.
+type user struct {
+	V         int       `json:"v"`
+	ID        string    `json:"id"` // as signed up
+	Hash      string    `json:"hash"`
+	Addresses []string  `json:"addresses"`
+	Created   time.Time `json:"created"`
+	Left      time.Time `json:"left,omitzero"` // signed off; the userid stays taken
+	Vacation  bool      `json:"vacation,omitempty"`
+	Back      time.Time `json:"back,omitzero"` // end of the last vacation
+	Rating    float64   `json:"rating"`
+	Won       int       `json:"won,omitempty"`
+	Lost      int       `json:"lost,omitempty"`
+	Tied      int       `json:"tied,omitempty"`
+}
+
+// rated is the number of finished games of u.
+func (u *user) rated() int { return u.Won + u.Lost + u.Tied }
+
+// game is a record of bucket games, keyed by "%08d" of the board number.
+type game struct {
+	V       int       `json:"v"`
+	Board   int       `json:"board"`
+	Variant string    `json:"variant"` // "standard" or "stack6"
+	Players [2]string `json:"players"` // userids as signed up, challenge order
+	// Moves holds the normalised moves, "--" for passes, and at most one
+	// terminal entry: "resign" (by the player to move) or "Forfeit".
+	Moves     []string    `json:"moves"`
+	MoveTimes []time.Time `json:"move_times"`
+	Status    string      `json:"status"` // "playing", "won", "tie"
+	Winner    int         `json:"winner,omitempty"`
+	// How says why a game ended other than by the rules: "resign",
+	// "forfeit", "draw" (agreed) or "" .
+	How         string    `json:"how,omitempty"`
+	Started     time.Time `json:"started"`
+	LastMove    time.Time `json:"last_move,omitzero"`
+	Ended       time.Time `json:"ended,omitzero"`
+	Nagged      time.Time `json:"nagged,omitzero"`
+	Subscribers []string  `json:"subscribers,omitempty"` // lower-cased userids
+	Proposal    *proposal `json:"proposal,omitempty"`
+	// Ratings are the players' ratings after the game, for the game-over mail.
+	Ratings [2]rating `json:"ratings,omitzero"`
+}
+
+// proposal is a pending draw offer or take-back request.
+type proposal struct {
+	Kind  string `json:"kind"`  // "draw" or "undo"
+	By    int    `json:"by"`    // player 1 or 2
+	Moves int    `json:"moves"` // len(Moves) when made: a move voids it
+}
+
+// rating is a player's rating as shown after a game.
+type rating struct {
+	Value       int  `json:"value"`
+	Provisional bool `json:"provisional,omitempty"`
+}
+
+func (g *game) over() bool { return g.Status != statusPlaying }
+
+// player returns 1 or 2 for the userid key, 0 when not a player.
+func (g *game) player(key string) int {
+	for i, p := range g.Players {
+		if strings.ToLower(p) == key {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+const (
+	statusPlaying = "playing"
+	statusWon     = "won"
+	statusTie     = "tie"
+)
+
+// token is a record of bucket tokens: who a board mail went to, and at
+// which point of the game.
+type token struct {
+	V     int       `json:"v"`
+	Board int       `json:"board"`
+	User  string    `json:"user"`  // lower-cased userid
+	Moves int       `json:"moves"` // len(game.Moves) when sent
+	Sent  time.Time `json:"sent"`
+}
+
+// rateCount is a record of bucket rate, keyed by the lower-cased sender.
+type rateCount struct {
+	V        int       `json:"v"`
+	Start    time.Time `json:"start"`
+	Count    int       `json:"count"`
+	Notified bool      `json:"notified,omitempty"`
+}
+
+// versioned lets load check the version of any record.
+type versioned interface{ version() int }
+
+func (u *user) version() int      { return u.V }
+func (g *game) version() int      { return g.V }
+func (t *token) version() int     { return t.V }
+func (c *rateCount) version() int { return c.V }
+
+// load reads a record; found is false when the key is absent.
+func load[T versioned](tx Tx, bucket, key string, v T) (found bool, err error) {
+	b, err := tx.Get(bucket, key)
+	if err != nil || b == nil {
+		return false, err
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return false, fmt.Errorf("engine: %s/%s: %w", bucket, key, err)
+	}
+	if v.version() != recordVersion {
+		return false, fmt.Errorf("engine: %s/%s: record version %d, this binary knows %d", bucket, key, v.version(), recordVersion)
+	}
+	return true, nil
+}
+
+func save(tx Tx, bucket, key string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("engine: %s/%s: %w", bucket, key, err)
+	}
+	return tx.Put(bucket, key, b)
+}
+
+func gameKey(board int) string { return fmt.Sprintf("%08d", board) }
+
+func (r *request) loadUser(id string) (*user, bool, error) {
+	u := new(user)
+	ok, err := load(r.tx, bucketUsers, strings.ToLower(id), u)
+	return u, ok, err
+}
+
+func (r *request) saveUser(u *user) error {
+	u.V = recordVersion
+	return save(r.tx, bucketUsers, strings.ToLower(u.ID), u)
+}
+
+func (r *request) loadGame(board int) (*game, bool, error) {
+	g := new(game)
+	ok, err := load(r.tx, bucketGames, gameKey(board), g)
+	return g, ok, err
+}
+
+func (r *request) saveGame(g *game) error {
+	g.V = recordVersion
+	return save(r.tx, bucketGames, gameKey(g.Board), g)
+}
+
+// allGames returns every game in board order.
+func (r *request) allGames() ([]*game, error) {
+	var gs []*game
+	err := r.tx.ForEach(bucketGames, func(key string, val []byte) error {
+		g := new(game)
+		if err := json.Unmarshal(val, g); err != nil {
+			return fmt.Errorf("engine: games/%s: %w", key, err)
+		}
+		if g.V != recordVersion {
+			return fmt.Errorf("engine: games/%s: record version %d, this binary knows %d", key, g.V, recordVersion)
+		}
+		gs = append(gs, g)
+		return nil
+	})
+	return gs, err
+}
+
+// nextBoard takes the next board number.
+func (r *request) nextBoard() (int, error) {
+	b, err := r.tx.Get(bucketMeta, keyNextBoard)
+	if err != nil {
+		return 0, err
+	}
+	n := firstBoard
+	if b != nil {
+		if err := json.Unmarshal(b, &n); err != nil {
+			return 0, fmt.Errorf("engine: meta/%s: %w", keyNextBoard, err)
+		}
+	}
+	return n, save(r.tx, bucketMeta, keyNextBoard, n+1)
+}
+
+func variantOf(g *game) lyngk.Variant {
+	if g.Variant == lyngk.Stack6.String() {
+		return lyngk.Stack6
+	}
+	return lyngk.Standard
+}
+
+// position replays the first n stored moves (n < 0: all). Passes are
+// automatic, so "--" is skipped; a terminal entry ends the replay.
+func position(g *game, n int) (lyngk.Game, error) {
+	pos := lyngk.New(g.Board, variantOf(g))
+	moves := g.Moves
+	if n >= 0 && n < len(moves) {
+		moves = moves[:n]
+	}
+	for i, s := range moves {
+		if s == "--" || isTerminal(s) {
+			continue
+		}
+		m, _, err := lyngk.ParseMove(s)
+		if err == nil {
+			err = pos.Apply(m)
+		}
+		if err != nil {
+			return pos, fmt.Errorf("engine: board %d: stored move %d %q: %w", g.Board, i+1, s, err)
+		}
+	}
+	return pos, nil
+}
+
+func isTerminal(s string) bool { return s == moveResign || s == moveForfeit }
+
+// The terminal entries of a move list.
+const (
+	moveResign  = "resign"
+	moveForfeit = "Forfeit"
+)
+
+// boardNumber reads a board argument ("101", or "101#5" when allowed).
+func boardNumber(arg string) (int, error) {
+	n, err := strconv.Atoi(arg)
+	if err != nil || n < 1 || arg[0] == '+' {
+		return 0, refuse("bad-board", kv{"Arg": arg})
+	}
+	return n, nil
+}

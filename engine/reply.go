@@ -1,0 +1,64 @@
+package engine
+
+import (
+	"slices"
+	"strings"
+)
+
+// reply handles a mail whose text starts with something other than a
+// command: a plain reply to a board mail, its first word the move. Game and
+// player come from the reply token in In-Reply-To or References; the token
+// stands in for the password, so it must be ours, for a player of a running
+// game, and from the latest board mail of that game.
+func (r *request) reply(line string) error {
+	f := strings.Fields(line)
+	tok, ours := r.replyToken()
+	if !ours {
+		return refuse("unknown-command", kv{"Word": f[0]})
+	}
+	var rec token
+	found, err := load(r.tx, bucketTokens, tok, &rec)
+	if err != nil {
+		return err
+	}
+	if !found {
+		return refuse("token-unknown", nil)
+	}
+	g, found, err := r.loadGame(rec.Board)
+	switch {
+	case err != nil:
+		return err
+	case !found:
+		return refuse("token-unknown", nil)
+	case g.player(rec.User) == 0:
+		return refuse("token-not-player", kv{"User": rec.User, "Board": g.Board})
+	case g.over():
+		return refuse("token-over", kv{"Board": g.Board}).on(g.Board)
+	case rec.Moves != len(g.Moves):
+		return refuse("token-stale", kv{"Board": g.Board, "Sent": rec.Moves, "Now": len(g.Moves)}).on(g.Board)
+	}
+	u, err := r.player(rec.User)
+	if err != nil {
+		return err
+	}
+	// Words after the move on its line open the comment.
+	if len(f) > 1 {
+		r.script.Comment = strings.Join(f[1:], " ") + "\n" + r.script.Comment
+	}
+	return r.play(g, u, f[0])
+}
+
+// replyToken finds the token of the board mail replied to: In-Reply-To
+// first, then References from the newest. ours is false when no Message-ID
+// has our form; a Message-ID of our form is a token, known or not.
+func (r *request) replyToken() (tok string, ours bool) {
+	refs := slices.Clone(r.in.References)
+	slices.Reverse(refs)
+	for _, id := range append(slices.Clone(r.in.InReplyTo), refs...) {
+		local, _, ok := strings.Cut(strings.Trim(strings.TrimSpace(id), "<>"), "@")
+		if ok && len(local) > len(tokenPrefix) && strings.EqualFold(local[:len(tokenPrefix)], tokenPrefix) {
+			return strings.ToLower(local[len(tokenPrefix):]), true
+		}
+	}
+	return "", false
+}

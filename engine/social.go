@@ -1,0 +1,184 @@
+package engine
+
+import (
+	"slices"
+	"strings"
+	"time"
+)
+
+// subscribe: lyngk subscribe BOARD USERID PASSWORD. The subscriber gets
+// the board at once, and every board mail of the game from then on.
+func (r *request) subscribe(c Command) error {
+	g, u, err := r.gameAndUser(c)
+	if err != nil {
+		return err
+	}
+	key := strings.ToLower(u.ID)
+	if g.player(key) != 0 {
+		return refuse("subscribe-player", kv{"User": u.ID, "Board": g.Board})
+	}
+	if !slices.Contains(g.Subscribers, key) {
+		g.Subscribers = append(g.Subscribers, key)
+		if err := r.saveGame(g); err != nil {
+			return err
+		}
+	}
+	v, err := r.boardView(g)
+	if err != nil {
+		return err
+	}
+	if v.Notice, err = r.notice("subscribed", kv{"User": u.ID, "Board": g.Board}); err != nil {
+		return err
+	}
+	return r.boardMails(g, "board", v, []string{key}, nil)
+}
+
+// unsubscribe: lyngk unsubscribe BOARD USERID PASSWORD.
+func (r *request) unsubscribe(c Command) error {
+	g, u, err := r.gameAndUser(c)
+	if err != nil {
+		return err
+	}
+	i := slices.Index(g.Subscribers, strings.ToLower(u.ID))
+	if i < 0 {
+		return refuse("not-subscribed", kv{"User": u.ID, "Board": g.Board})
+	}
+	g.Subscribers = slices.Delete(g.Subscribers, i, i+1)
+	if err := r.saveGame(g); err != nil {
+		return err
+	}
+	return r.mail("account", u.Addresses, accountView{User: u.ID, What: "unsubscribed", Boards: []int{g.Board}})
+}
+
+// chatView is the data of the chat mail.
+type chatView struct {
+	Board int
+	User  string
+	Text  string
+}
+
+// chat: lyngk chat BOARD USERID PASSWORD, the text below the command going
+// to the other players and the subscribers, also after the game ended.
+func (r *request) chat(c Command) error {
+	g, u, err := r.gameAndUser(c)
+	if err != nil {
+		return err
+	}
+	key := strings.ToLower(u.ID)
+	if g.player(key) == 0 && !slices.Contains(g.Subscribers, key) {
+		return refuse("not-player", kv{"User": u.ID, "Board": g.Board})
+	}
+	if r.script.Comment == "" {
+		return refuse("chat-empty", kv{"Board": g.Board})
+	}
+	v := chatView{Board: g.Board, User: u.ID, Text: r.script.Comment}
+	for _, k := range recipients(g) {
+		if k == key {
+			continue
+		}
+		to, ok, err := r.loadUser(k)
+		if err != nil {
+			return err
+		}
+		if ok && to.Left.IsZero() {
+			if err := r.mail("chat", to.Addresses, v); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (r *request) gameAndUser(c Command) (*game, *user, error) {
+	g, err := r.game(c.Args[0])
+	if err != nil {
+		return nil, nil, err
+	}
+	u, err := r.authenticate(c.Args[1], c.Args[2])
+	return g, u, err
+}
+
+// notice renders the text of notice.KEY.
+func (r *request) notice(key string, data kv) (string, error) {
+	return r.e.cfg.Templates.Render("notice."+key, data)
+}
+
+// lastMove returns the index of the last move that is not a pass, -1 when
+// there is none.
+func lastMove(g *game) int {
+	for i := len(g.Moves) - 1; i >= 0; i-- {
+		if g.Moves[i] != "--" {
+			return i
+		}
+	}
+	return -1
+}
+
+// propose handles the words propose, undo, accept and reject, written as a
+// move (pbmserv): a draw offer or a take-back request waits for the
+// opponent, who accepts or rejects it; the proposer may withdraw it with
+// reject. Any move voids a pending proposal. None of this needs the turn.
+func (r *request) propose(g *game, p int, word string, c *commentView) error {
+	me, other := g.Players[p-1], g.Players[2-p]
+	pending := g.Proposal
+	if pending != nil && pending.Moves != len(g.Moves) {
+		pending = nil
+	}
+	data := kv{"User": me, "Other": other, "Board": g.Board}
+	var key string
+	switch word {
+	case "propose", "undo":
+		if pending != nil && pending.By != p {
+			return refuse("proposal-pending", kv{"User": other, "Kind": pending.Kind}).on(g.Board)
+		}
+		g.Proposal = &proposal{Kind: "draw", By: p, Moves: len(g.Moves)}
+		key = "draw-proposed"
+		if word == "undo" {
+			k := lastMove(g)
+			if k < 0 {
+				return refuse("nothing-to-undo", nil).on(g.Board)
+			}
+			if k%2+1 != p {
+				return refuse("undo-not-yours", kv{"N": k + 1, "Move": g.Moves[k]}).on(g.Board)
+			}
+			g.Proposal.Kind, key = "undo", "undo-proposed"
+			data["N"], data["Move"] = k+1, g.Moves[k]
+		}
+	case "accept":
+		if pending == nil {
+			return refuse("no-proposal", nil).on(g.Board)
+		}
+		if pending.By == p {
+			return refuse("own-proposal", nil).on(g.Board)
+		}
+		g.Proposal = nil
+		key = "draw-accepted"
+		if pending.Kind == "draw" {
+			r.finish(g, statusTie, 0, "draw")
+			break
+		}
+		k := lastMove(g)
+		data["N"], data["Move"] = k+1, g.Moves[k]
+		key = "undo-accepted"
+		g.Moves, g.MoveTimes = g.Moves[:k], g.MoveTimes[:k]
+		g.LastMove = time.Time{}
+		if k > 0 {
+			g.LastMove = g.MoveTimes[k-1]
+		}
+	case "reject":
+		if pending == nil {
+			return refuse("no-proposal", nil).on(g.Board)
+		}
+		g.Proposal = nil
+		key = "rejected"
+		if pending.By == p {
+			key = "withdrawn"
+		}
+		data["Kind"] = pending.Kind
+	}
+	notice, err := r.notice(key, data)
+	if err != nil {
+		return err
+	}
+	return r.moved(g, c, notice)
+}

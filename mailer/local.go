@@ -1,0 +1,363 @@
+package mailer
+
+import (
+	"bytes"
+	"context"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapserver"
+	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
+	"github.com/emersion/go-sasl"
+	"github.com/emersion/go-smtp"
+)
+
+// localMaxMessage is the largest mail the local SMTP server takes.
+const localMaxMessage = 2 << 20
+
+// Local is the all-in-one mail service of local mode (SPEC §5): an SMTP
+// server taking mail for NAME@localhost and an IMAP server where each such
+// address has a mailbox (login: the address, password: NAME). Mailboxes are
+// created on first use (mail or login) and live in memory.
+type Local struct {
+	log    *slog.Logger
+	smtp   *smtp.Server
+	imap   *imapserver.Server
+	smtpLn net.Listener
+	imapLn net.Listener
+	wg     sync.WaitGroup
+
+	mu      sync.Mutex
+	users   map[string]*imapmemserver.User // by lower-cased address
+	changes *changes
+
+	closed    atomic.Bool
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// StartLocal starts the SMTP server on smtpAddr and the IMAP server on
+// imapAddr; both must be loopback addresses (port 0 picks a free port, see
+// SMTPAddr and IMAPAddr). robot is the server's own address, e.g.
+// "lyngk@localhost", whose mailbox exists from the start.
+func StartLocal(ctx context.Context, smtpAddr, imapAddr, robot string, log *slog.Logger) (*Local, error) {
+	if _, ok := localName(robot); !ok {
+		return nil, fmt.Errorf("%w: local robot address %q: want NAME@localhost", ErrBadConfig, robot)
+	}
+	log = orDiscard(log)
+	l := &Local{log: log, users: make(map[string]*imapmemserver.User), changes: newChanges()}
+	l.mailbox(robot)
+
+	var err error
+	if l.smtpLn, err = listenLoopback(ctx, smtpAddr); err != nil {
+		return nil, fmt.Errorf("mailer: local SMTP: %w", err)
+	}
+	if l.imapLn, err = listenLoopback(ctx, imapAddr); err != nil {
+		l.smtpLn.Close()
+		return nil, fmt.Errorf("mailer: local IMAP: %w", err)
+	}
+
+	l.smtp = smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
+		return &localSMTPSession{l: l, helo: c.Hostname()}, nil
+	}))
+	l.smtp.Domain = "localhost"
+	l.smtp.MaxMessageBytes = localMaxMessage
+	l.smtp.MaxRecipients = 100
+	l.smtp.AllowInsecureAuth = true // loopback only
+	l.smtp.ReadTimeout = 5 * time.Minute
+	l.smtp.WriteTimeout = time.Minute
+	l.smtp.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
+
+	l.imap = imapserver.New(&imapserver.Options{
+		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
+			return &localIMAPSession{l: l}, nil, nil
+		},
+		// IDLE comes with IMAP4rev1; MOVE and UIDPLUS must be named, and
+		// imapmemserver implements both.
+		Caps:         imap.CapSet{imap.CapIMAP4rev1: {}, imap.CapMove: {}, imap.CapUIDPlus: {}, imap.CapNamespace: {}},
+		InsecureAuth: true, // loopback only
+		Logger:       slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	})
+
+	l.wg.Go(func() {
+		if err := l.smtp.Serve(l.smtpLn); err != nil && !l.closed.Load() {
+			log.Error("local SMTP server stopped", "err", err)
+		}
+	})
+	l.wg.Go(func() {
+		if err := l.imap.Serve(l.imapLn); err != nil && !l.closed.Load() {
+			log.Error("local IMAP server stopped", "err", err)
+		}
+	})
+	log.Info("local mail service started", "smtp", l.SMTPAddr(), "imap", l.IMAPAddr(), "robot", robot)
+	return l, nil
+}
+
+func listenLoopback(ctx context.Context, addr string) (net.Listener, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %q: want host:port", ErrBadConfig, addr)
+	}
+	if !isLoopback(host) {
+		return nil, fmt.Errorf("%w: refusing to listen on %q", ErrNotLoopback, addr)
+	}
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	// "localhost" might resolve elsewhere: check what was bound.
+	if ta, ok := ln.Addr().(*net.TCPAddr); !ok || !ta.IP.IsLoopback() {
+		ln.Close()
+		return nil, fmt.Errorf("%w: %q is bound to %v", ErrNotLoopback, addr, ln.Addr())
+	}
+	return ln, nil
+}
+
+// SMTPAddr is the address the SMTP server listens on.
+func (l *Local) SMTPAddr() string { return l.smtpLn.Addr().String() }
+
+// IMAPAddr is the address the IMAP server listens on.
+func (l *Local) IMAPAddr() string { return l.imapLn.Addr().String() }
+
+// Close stops both servers and drops their connections; the mailboxes are
+// gone with them.
+func (l *Local) Close() error {
+	l.closeOnce.Do(func() {
+		l.closed.Store(true)
+		l.closeErr = errors.Join(l.smtp.Close(), l.imap.Close())
+		// A server closed before its Serve began has not seen its
+		// listener yet.
+		l.smtpLn.Close()
+		l.imapLn.Close()
+		l.wg.Wait()
+	})
+	return l.closeErr
+}
+
+// localName returns NAME for "NAME@localhost" (any case). NAME is limited to
+// characters that are safe everywhere a mailbox name goes.
+func localName(addr string) (string, bool) {
+	name, domain, ok := strings.Cut(strings.ToLower(addr), "@")
+	if !ok || domain != "localhost" || name == "" {
+		return "", false
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || strings.ContainsRune("._+-", r)) {
+			return "", false
+		}
+	}
+	return name, true
+}
+
+// mailbox returns the user of a NAME@localhost address, creating it with an
+// INBOX on first use.
+func (l *Local) mailbox(addr string) *imapmemserver.User {
+	addr = strings.ToLower(addr)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	u := l.users[addr]
+	if u == nil {
+		name, _ := localName(addr)
+		u = imapmemserver.NewUser(addr, name)
+		// A new memserver user has no mailbox at all; Create cannot fail
+		// on it.
+		u.Create("INBOX", nil)
+		l.users[addr] = u
+	}
+	return u
+}
+
+// login checks NAME@localhost / NAME.
+func (l *Local) login(username, password string) (*imapmemserver.User, bool) {
+	name, ok := localName(username)
+	if !ok || subtle.ConstantTimeCompare([]byte(strings.ToLower(password)), []byte(name)) != 1 {
+		return nil, false
+	}
+	return l.mailbox(username), true
+}
+
+// deliver puts a mail into the INBOX of each recipient, with the
+// Return-Path and Received lines a delivering MTA adds (RFC 5321 §4.4).
+func (l *Local) deliver(from string, rcpts []string, helo string, data []byte) error {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "Return-Path: <%s>\r\n", from)
+	fmt.Fprintf(&b, "Received: from %s by localhost (lyngk local mode) with ESMTP;\r\n\t%s\r\n", helo, time.Now().Format(time.RFC1123Z))
+	b.Write(data)
+	msg := b.Bytes()
+	defer l.changes.notify()
+	for _, r := range rcpts {
+		if _, err := l.mailbox(r).Append("INBOX", bytes.NewReader(msg), &imap.AppendOptions{}); err != nil {
+			return err
+		}
+	}
+	l.log.Debug("local delivery", "from", from, "to", rcpts, "size", len(msg))
+	return nil
+}
+
+// localSMTPSession takes mail for NAME@localhost from anybody. AUTH PLAIN
+// is offered (NAME@localhost / NAME) for mail clients that insist, never
+// required.
+type localSMTPSession struct {
+	l     *Local
+	helo  string
+	from  string
+	rcpts []string
+}
+
+var _ smtp.AuthSession = (*localSMTPSession)(nil)
+
+func (s *localSMTPSession) AuthMechanisms() []string { return []string{sasl.Plain} }
+
+func (s *localSMTPSession) Auth(mech string) (sasl.Server, error) {
+	if mech != sasl.Plain {
+		return nil, smtp.ErrAuthUnknownMechanism
+	}
+	return sasl.NewPlainServer(func(identity, username, password string) error {
+		if _, ok := s.l.login(username, password); !ok || (identity != "" && identity != username) {
+			return smtp.ErrAuthFailed
+		}
+		return nil
+	}), nil
+}
+
+func (s *localSMTPSession) Mail(from string, _ *smtp.MailOptions) error {
+	s.from = from
+	return nil
+}
+
+func (s *localSMTPSession) Rcpt(to string, _ *smtp.RcptOptions) error {
+	if _, ok := localName(to); !ok {
+		return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1},
+			Message: "this local server only delivers to NAME@localhost"}
+	}
+	to = strings.ToLower(to)
+	for _, r := range s.rcpts {
+		if r == to {
+			return nil
+		}
+	}
+	s.rcpts = append(s.rcpts, to)
+	return nil
+}
+
+func (s *localSMTPSession) Data(r io.Reader) error {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	if err := s.l.deliver(s.from, s.rcpts, s.helo, data); err != nil {
+		return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "delivery failed: " + err.Error()}
+	}
+	return nil
+}
+
+func (s *localSMTPSession) Reset() {
+	s.from, s.rcpts = "", nil
+}
+
+func (s *localSMTPSession) Logout() error { return nil }
+
+// localIMAPSession is an imapmemserver session whose user is found, or
+// created, at login.
+type localIMAPSession struct {
+	*imapmemserver.UserSession // nil until login
+	l                          *Local
+}
+
+var _ imapserver.SessionIMAP4rev2 = (*localIMAPSession)(nil)
+
+func (s *localIMAPSession) Login(username, password string) error {
+	u, ok := s.l.login(username, password)
+	if !ok {
+		return imapserver.ErrAuthFailed
+	}
+	s.UserSession = imapmemserver.NewUserSession(u)
+	return nil
+}
+
+func (s *localIMAPSession) Close() error {
+	return s.UserSession.Close() // nil-safe before login
+}
+
+// The commands that change a mailbox tell idling sessions to look.
+
+func (s *localIMAPSession) Append(mailbox string, r imap.LiteralReader, opts *imap.AppendOptions) (*imap.AppendData, error) {
+	defer s.l.changes.notify()
+	return s.UserSession.Append(mailbox, r, opts)
+}
+
+func (s *localIMAPSession) Store(w *imapserver.FetchWriter, uids imap.NumSet, flags *imap.StoreFlags, opts *imap.StoreOptions) error {
+	defer s.l.changes.notify()
+	return s.UserSession.Store(w, uids, flags, opts)
+}
+
+func (s *localIMAPSession) Copy(uids imap.NumSet, dest string) (*imap.CopyData, error) {
+	defer s.l.changes.notify()
+	return s.UserSession.Copy(uids, dest)
+}
+
+func (s *localIMAPSession) Move(w *imapserver.MoveWriter, uids imap.NumSet, dest string) error {
+	defer s.l.changes.notify()
+	return s.UserSession.Move(w, uids, dest)
+}
+
+func (s *localIMAPSession) Expunge(w *imapserver.ExpungeWriter, uids *imap.UIDSet) error {
+	defer s.l.changes.notify()
+	return s.UserSession.Expunge(w, uids)
+}
+
+func (s *localIMAPSession) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
+	return idleByPolling(s.UserSession, s.l.changes, w, stop)
+}
+
+// changes broadcasts "some mailbox changed" to idling sessions.
+type changes struct {
+	mu sync.Mutex
+	ch chan struct{}
+}
+
+func newChanges() *changes { return &changes{ch: make(chan struct{})} }
+
+// next returns a channel closed at the next notify.
+func (c *changes) next() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.ch
+}
+
+func (c *changes) notify() {
+	c.mu.Lock()
+	close(c.ch)
+	c.ch = make(chan struct{})
+	c.mu.Unlock()
+}
+
+// idleByPolling is IDLE for an imapmemserver session. imapserver's own
+// (v2.0.0-beta.8) writes only the updates queued after IDLE began, so a
+// mail delivered between the previous command's answer and IDLE would wait
+// for the next change. Polling at once, and after every change, leaves no
+// such gap: a change either is queued before the poll or closes the channel
+// taken before it.
+func idleByPolling(sess imapserver.Session, ch *changes, w *imapserver.UpdateWriter, stop <-chan struct{}) error {
+	for {
+		next := ch.next()
+		if err := sess.Poll(w, true); err != nil {
+			return err
+		}
+		select {
+		case <-stop:
+			return nil
+		case <-next:
+		}
+	}
+}
