@@ -227,7 +227,8 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 		return err
 	}
 	sender.Wake()
-	time.AfterFunc(shutdownGrace, stopSender)
+	flush(db, shutdownGrace)
+	stopSender()
 	wg.Wait()
 	log.Info("stopped cleanly")
 	return nil
@@ -235,6 +236,24 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 
 // shutdownGrace is how long the sender may go on flushing after a signal.
 const shutdownGrace = 5 * time.Second
+
+// flush waits until nothing in the outbox is due any more, or grace has
+// passed. Mail left over stays queued for the next start.
+func flush(db *store.DB, grace time.Duration) {
+	deadline := time.Now().Add(grace)
+	for time.Now().Before(deadline) {
+		var due int
+		err := db.View(func(tx *store.Tx) error {
+			ms, err := tx.Due(time.Now(), 1)
+			due = len(ms)
+			return err
+		})
+		if err != nil || due == 0 {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
 
 func printLocalHelp(w io.Writer, cfg config, smtpAddr, imapAddr string) {
 	host, smtpPort, _ := net.SplitHostPort(smtpAddr)

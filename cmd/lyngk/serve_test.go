@@ -1,0 +1,291 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+	"github.com/emersion/go-smtp"
+
+	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/lyngk"
+	"lyngk.example/lyngk/mailer"
+	"lyngk.example/lyngk/store"
+)
+
+// freeAddr returns a loopback address with a port nobody listens on.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// localPlayer talks to the local all-in-one mail service as a mail client.
+type localPlayer struct {
+	t          *testing.T
+	name       string
+	smtp, imap string
+}
+
+func (p localPlayer) addr() string { return p.name + "@localhost" }
+
+func (p localPlayer) send(subject, body, inReplyTo string) {
+	p.t.Helper()
+	c, err := smtp.Dial(p.smtp)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	defer c.Close()
+	m := rawMail{from: p.addr(), subject: subject, body: body, inReplyTo: inReplyTo,
+		id: fmt.Sprintf("%d.%s@client.example", time.Now().UnixNano(), p.name)}
+	if err := c.SendMail(p.addr(), []string{"lyngk@localhost"}, bytes.NewReader(m.bytes())); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// await waits until the player's INBOX holds n mails and returns the last.
+func (p localPlayer) await(n int) mailer.Inbound {
+	p.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		mails := p.inbox()
+		if len(mails) >= n {
+			return mails[n-1]
+		}
+		if time.Now().After(deadline) {
+			p.t.Fatalf("%s: waited for mail %d, have %d", p.name, n, len(mails))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func (p localPlayer) inbox() []mailer.Inbound {
+	p.t.Helper()
+	c, err := imapclient.DialInsecure(p.imap, nil)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	defer c.Close()
+	watchdog := time.AfterFunc(10*time.Second, func() { c.Close() })
+	defer watchdog.Stop()
+	if err := c.Login(p.addr(), p.name).Wait(); err != nil {
+		p.t.Fatal(err)
+	}
+	sel, err := c.Select("INBOX", nil).Wait()
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	if sel.NumMessages == 0 {
+		return nil
+	}
+	var seq imap.SeqSet
+	seq.AddRange(1, sel.NumMessages)
+	bs := &imap.FetchItemBodySection{Peek: true}
+	msgs, err := c.Fetch(seq, &imap.FetchOptions{BodySection: []*imap.FetchItemBodySection{bs}}).Collect()
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	var out []mailer.Inbound
+	for _, m := range msgs {
+		in, err := mailer.Parse(bytes.NewReader(m.FindBodySection(bs)), maxMailSize)
+		if err != nil {
+			p.t.Fatal(err)
+		}
+		out = append(out, in)
+	}
+	return out
+}
+
+// metricValue reads one sample from the Prometheus text exposition.
+func metricValue(t *testing.T, addr, name string) float64 {
+	t.Helper()
+	resp, err := http.Get("http://" + addr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(name) + ` (\S+)$`).FindSubmatch(body)
+	if m == nil {
+		t.Fatalf("metric %s not found in:\n%s", name, body)
+	}
+	v, err := strconv.ParseFloat(string(m[1]), 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// TestServeLocal starts `lyngk serve` in local all-in-one mode with metrics
+// on, plays the opening of a game by mail (commands and a plain reply),
+// checks the counters moved, takes an online backup through the control
+// socket, shuts down cleanly, and checks the backup replays every game to
+// the same board.
+func TestServeLocal(t *testing.T) {
+	dir := t.TempDir()
+	cfg := defaultConfig()
+	cfg.DataDir = filepath.Join(dir, "data")
+	cfg.MetricsAddr = freeAddr(t)
+	smtpAddr, imapAddr := freeAddr(t), freeAddr(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	var stdout bytes.Buffer
+	go func() {
+		done <- serve(ctx, cfg, smtpAddr, imapAddr, &stdout, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	}()
+	waitListening(t, imapAddr, done)
+	waitListening(t, cfg.MetricsAddr, done)
+
+	alice := localPlayer{t: t, name: "alice", smtp: smtpAddr, imap: imapAddr}
+	bob := localPlayer{t: t, name: "bob", smtp: smtpAddr, imap: imapAddr}
+	alice.send("signup alice pw1", "", "")
+	alice.await(1)
+	bob.send("signup bob pw2", "", "")
+	bob.await(1)
+	alice.send("lyngk challenge alice bob", "", "")
+	alice.await(2)
+	bob.await(2)
+
+	g := lyngk.New(101, lyngk.Standard)
+	names := [2]string{"alice", "bob"}
+	first := g.Legal(nil)[0]
+	alice.send(fmt.Sprintf("lyngk move 101 alice pw1 %s", first), "", "")
+	if err := g.Apply(first); err != nil {
+		t.Fatal(err)
+	}
+	board := bob.await(3)
+	if board.Subject != "Lyngk Board 101 bob" || !strings.Contains(board.Body, g.Board(names)) {
+		t.Fatalf("bob's board mail: %q\n%s", board.Subject, board.Body)
+	}
+	second := g.Legal(nil)[0]
+	bob.send("Re: "+board.Subject, second.String()+"\n\n> the board\n", board.MessageID)
+	if err := g.Apply(second); err != nil {
+		t.Fatal(err)
+	}
+	if got := alice.await(4); !strings.Contains(got.Body, g.Board(names)) {
+		t.Fatalf("alice's board mail after bob's reply:\n%s", got.Body)
+	}
+
+	if v := metricValue(t, cfg.MetricsAddr, `lyngk_mails_processed_total{outcome="applied"}`); v != 5 {
+		t.Errorf("applied mails = %v, want 5", v)
+	}
+	if v := metricValue(t, cfg.MetricsAddr, "lyngk_games_started_total"); v != 1 {
+		t.Errorf("games started = %v, want 1", v)
+	}
+	if v := metricValue(t, cfg.MetricsAddr, "lyngk_mail_processing_seconds_count"); v != 5 {
+		t.Errorf("processing time observations = %v, want 5", v)
+	}
+	resp, err := http.Get("http://" + cfg.MetricsAddr + "/healthz")
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("/healthz: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	if !strings.Contains(stdout.String(), "login NAME@localhost, password NAME") {
+		t.Errorf("local mode did not print how to connect:\n%s", stdout.String())
+	}
+
+	// Online backup while the daemon holds the store: through the socket.
+	dbPath := filepath.Join(cfg.DataDir, "lyngk.db")
+	backup := filepath.Join(dir, "backup.db")
+	var out, errb bytes.Buffer
+	if code := run([]string{"backup", "-db", dbPath, backup}, nil, &out, &errb); code != 0 {
+		t.Fatalf("backup: exit %d: %s", code, errb.String())
+	}
+	out.Reset()
+	if code := run([]string{"admin", "-db", dbPath, "games"}, nil, &out, &errb); code != 0 ||
+		!strings.Contains(out.String(), "101 standard alice-bob 2 moves playing") {
+		t.Fatalf("admin games through the socket: exit %d: %q %s", code, out.String(), errb.String())
+	}
+
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("serve: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("serve did not stop")
+	}
+
+	// Restore: the copy, put in place of a store, replays to the same boards.
+	restored := filepath.Join(dir, "restored", "lyngk.db")
+	if err := os.MkdirAll(filepath.Dir(restored), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(backup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(restored, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := boards(t, dbPath), boards(t, restored); len(a) != 1 || a[101] != b[101] || a[101] != g.Board(names) {
+		t.Fatalf("restored boards differ:\n%v\n%v", a, b)
+	}
+}
+
+// boards replays every game of a store and returns its board blocks.
+func boards(t *testing.T, path string) map[int]string {
+	t.Helper()
+	db, err := store.Open(path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	res := map[int]string{}
+	err = db.View(func(tx *store.Tx) error {
+		gs, err := engine.Games(tx)
+		for _, g := range gs {
+			_, b, err := engine.GameRecord(tx, g.Board)
+			if err != nil {
+				return err
+			}
+			res[g.Board] = b
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// waitListening waits until addr accepts connections or serve failed.
+func waitListening(t *testing.T, addr string, done <-chan error) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c, err := net.Dial("tcp", addr)
+		if err == nil {
+			c.Close()
+			return
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("serve stopped: %v", err)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s not listening: %v", addr, err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
