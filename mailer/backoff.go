@@ -6,9 +6,10 @@ import (
 )
 
 // RetrySchedule is the wait after each failed SMTP delivery attempt of one
-// mail: quick retries for a server that restarts, then hours for one that is
-// down for a day, giving up after about two days (the usual MTA lifetime of
-// a queued mail).
+// mail (entry n after attempt n+1): quick retries for a server that
+// restarts, then hours for one that is down for a day. A mail whose last
+// attempt fails, about 40 hours after the first, is given up: a game reply
+// that old is stale.
 var RetrySchedule = []time.Duration{
 	30 * time.Second, time.Minute, 2 * time.Minute, 5 * time.Minute,
 	15 * time.Minute, 30 * time.Minute, time.Hour, 2 * time.Hour,

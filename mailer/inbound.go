@@ -176,18 +176,23 @@ var wordDecoder = mime.WordDecoder{CharsetReader: func(label string, input io.Re
 	return strings.NewReader(toUTF8(string(raw))), err
 }}
 
-// decodeText decodes an unstructured field such as Subject. Encoded words may
-// carry line breaks, which a one-line field cannot show.
+// decodeText decodes an unstructured field such as Subject.
 func decodeText(v string) string {
 	if d, err := wordDecoder.DecodeHeader(v); err == nil {
 		v = toUTF8(d)
 	}
+	return oneLine(v)
+}
+
+// oneLine turns line breaks into spaces: encoded words may carry them, and
+// a header field's text is one line.
+func oneLine(s string) string {
 	return strings.Map(func(r rune) rune {
 		if r == '\r' || r == '\n' {
 			return ' '
 		}
 		return r
-	}, v)
+	}, s)
 }
 
 // address returns the first address of an address-list field as a bare
@@ -199,7 +204,7 @@ func address(v string) (addr, name string) {
 		return "", ""
 	}
 	if l, err := mail.ParseAddressList(v); err == nil && len(l) > 0 {
-		return lowerDomain(l[0].Address), l[0].Name
+		return lowerDomain(l[0].Address), oneLine(l[0].Name)
 	}
 	if i := strings.LastIndexByte(v, '<'); i >= 0 {
 		if j := strings.IndexByte(v[i:], '>'); j >= 0 {
@@ -296,15 +301,12 @@ func bodyText(e *message.Entity) string {
 		}
 		t, params, err := part.Header.ContentType()
 		if err != nil {
-			// mime.ParseMediaType rejects sloppy parameters; the type
-			// itself is still good.
-			t, _, _ = strings.Cut(t, ";")
-			t = strings.ToLower(strings.TrimSpace(t))
+			// mime.ParseMediaType rejects sloppy parameters (unquoted
+			// file names with spaces, stray semicolons); the type itself
+			// is still good.
+			t = firstToken(part.Header.Get("Content-Type"))
 		}
-		if t != "text/plain" && t != "text/html" {
-			return nil
-		}
-		if disp, _, _ := part.Header.ContentDisposition(); strings.EqualFold(disp, "attachment") {
+		if t != "text/plain" && t != "text/html" || firstToken(part.Header.Get("Content-Disposition")) == "attachment" {
 			return nil
 		}
 		// A read error (bad base64, truncated part) keeps the text read
@@ -328,9 +330,10 @@ func bodyText(e *message.Entity) string {
 	return body
 }
 
-// maxDepth bounds multipart nesting. Real mail nests a handful of levels;
-// each level adds a reader that every byte below it passes through, so a
-// hostile mail nested thousands deep would cost quadratic time.
+// maxDepth bounds multipart nesting: parts below it are not read. Real mail
+// nests a handful of levels; each level adds a reader that every byte below
+// it passes through, so a hostile mail nested thousands deep would cost
+// quadratic time.
 const maxDepth = 16
 
 var errTooDeep = errors.New("mailer: multipart nested too deep")
@@ -365,9 +368,8 @@ func toUTF8(s string) string {
 	if utf8.ValidString(s) {
 		return s
 	}
-	r, err := charset.Reader("windows-1252", strings.NewReader(s))
-	if err == nil {
-		if b, err := io.ReadAll(r); err == nil && utf8.Valid(b) {
+	if r, err := charset.Reader("windows-1252", strings.NewReader(s)); err == nil {
+		if b, err := io.ReadAll(r); err == nil {
 			return string(b)
 		}
 	}

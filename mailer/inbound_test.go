@@ -299,9 +299,9 @@ func TestParseHeaders(t *testing.T) {
 		{"adjacent encoded words",
 			"From: a@example.com\nSubject: =?UTF-8?Q?Lyngk_Board_?= =?UTF-8?B?MTAxIGrDtnJn?=",
 			Inbound{From: "a@example.com", Subject: "Lyngk Board 101 jörg"}},
-		{"encoded line break",
-			"From: a@example.com\nSubject: =?UTF-8?Q?one=0Atwo?=",
-			Inbound{From: "a@example.com", Subject: "one two"}},
+		{"encoded line breaks",
+			"From: =?UTF-8?Q?Al=0Dice?= <a@example.com>\nSubject: =?UTF-8?Q?one=0Atwo?=",
+			Inbound{From: "a@example.com", FromName: "Al ice", Subject: "one two"}},
 		{"windows-1252 encoded word",
 			"From: a@example.com\nSubject: =?windows-1252?Q?=93quoted=94?=",
 			Inbound{From: "a@example.com", Subject: "“quoted”"}},
@@ -418,6 +418,10 @@ func TestParseBody(t *testing.T) {
 		{"nesting beyond the bound is not read",
 			"From: a@example.com\n" + nest(maxDepth+1, "b1-b2\n"),
 			""},
+		{"attachment with a sloppy file name",
+			"From: a@example.com\nContent-Type: multipart/mixed; boundary=b\n\n" +
+				"--b\n\nb1-b2\n--b\nContent-Type: text/plain; name=my notes.txt\nContent-Disposition: attachment; filename=my notes.txt\n\nsecret\n--b--\n",
+			"b1-b2"},
 		{"only an attachment",
 			"From: a@example.com\nContent-Type: application/octet-stream\n\nb1-b2\n",
 			""},
@@ -602,8 +606,8 @@ func FuzzParse(f *testing.F) {
 		if strings.Contains(in.Body, "\r") {
 			t.Errorf("Body has a CR: %q", in.Body)
 		}
-		if strings.ContainsAny(in.Subject, "\r\n") {
-			t.Errorf("Subject has a line break: %q", in.Subject)
+		if strings.ContainsAny(in.Subject+in.FromName, "\r\n") {
+			t.Errorf("Subject %q or FromName %q has a line break", in.Subject, in.FromName)
 		}
 		if in.TooBig && in.Body != "" {
 			t.Errorf("TooBig with Body %q", in.Body)

@@ -27,7 +27,7 @@ func startTestLocal(t testing.TB) *Local {
 	return l
 }
 
-func submit(t testing.TB, addr, from string, to []string, msg []byte) error {
+func smtpSubmit(t testing.TB, addr, from string, to []string, msg []byte) error {
 	t.Helper()
 	c, err := smtp.Dial(addr)
 	if err != nil {
@@ -75,7 +75,7 @@ func TestLocalSMTPToIMAP(t *testing.T) {
 		t.Fatalf("new INBOX holds %q", got)
 	}
 	msg := testMail("hello")
-	if err := submit(t, l.SMTPAddr(), "alice@localhost", []string{"bob@localhost", "Carol@LOCALHOST", "bob@localhost"}, msg); err != nil {
+	if err := smtpSubmit(t, l.SMTPAddr(), "alice@localhost", []string{"bob@localhost", "Carol@LOCALHOST", "bob@localhost"}, msg); err != nil {
 		t.Fatal(err)
 	}
 	for _, user := range []string{"bob", "carol"} {
@@ -96,7 +96,7 @@ func TestLocalSMTPToIMAP(t *testing.T) {
 func TestLocalRefusals(t *testing.T) {
 	l := startTestLocal(t)
 	var se *smtp.SMTPError
-	err := submit(t, l.SMTPAddr(), "alice@localhost", []string{"bob@example.com"}, testMail("out"))
+	err := smtpSubmit(t, l.SMTPAddr(), "alice@localhost", []string{"bob@example.com"}, testMail("out"))
 	if !errors.As(err, &se) || se.Code != 550 {
 		t.Errorf("mail to bob@example.com: %v, want a 550", err)
 	}
@@ -165,8 +165,9 @@ func TestLocalNames(t *testing.T) {
 // Poller and answering through a queue drained by the Sender, both over the
 // real protocols to a Local.
 type localLoop struct {
-	l *Local
-	q *fakeQueue
+	l      *Local
+	q      *fakeQueue
+	marked func() int // mails the robot handled and moved
 }
 
 func startLocalLoop(t testing.TB) *localLoop {
@@ -183,21 +184,22 @@ func startLocalLoop(t testing.TB) *localLoop {
 	}
 	p := NewPoller(IMAPConfig{Addr: l.IMAPAddr(), Username: "lyngk@localhost", Password: "lyngk", TLS: TLSNone,
 		PollInterval: time.Hour}, answer, nil)
+	marked := countMarked(p)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{}, 2)
 	go func() { p.Run(ctx); done <- struct{}{} }()
 	go func() { s.Run(ctx); done <- struct{}{} }()
 	t.Cleanup(func() { cancel(); <-done; <-done })
-	return &localLoop{l: l, q: q}
+	return &localLoop{l: l, q: q, marked: marked}
 }
 
 func TestLocalModeEndToEnd(t *testing.T) {
 	ll := startLocalLoop(t)
-	if err := submit(t, ll.l.SMTPAddr(), "alice@localhost", []string{"lyngk@localhost"}, testMail("move a1-b2")); err != nil {
+	if err := smtpSubmit(t, ll.l.SMTPAddr(), "alice@localhost", []string{"lyngk@localhost"}, testMail("move a1-b2")); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, "the answer in bob's INBOX", func() bool {
-		return len(readMailbox(t, ll.l.IMAPAddr(), "bob@localhost", "bob", "INBOX")) == 1
+		return ll.q.len() == 0 && ll.marked() == 1 && len(readMailbox(t, ll.l.IMAPAddr(), "bob@localhost", "bob", "INBOX")) == 1
 	})
 	if got := readMailbox(t, ll.l.IMAPAddr(), "bob@localhost", "bob", "INBOX"); got[0].Subject != "re: move a1-b2" {
 		t.Errorf("bob got %v", got)

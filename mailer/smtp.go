@@ -1,11 +1,11 @@
 package mailer
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -157,8 +157,8 @@ func (s *Sender) round(ctx context.Context) time.Time {
 		if s.isBlocked(m.To, now) {
 			continue // per-recipient order: an earlier mail to one of them waits for a retry
 		}
-		if m.Attempts >= len(RetrySchedule) {
-			s.dead(m, fmt.Sprintf("mailer: gave up after %d attempts: %s", m.Attempts, s.lastErr[m.ID]))
+		if m.Attempts >= len(RetrySchedule) { // the last attempt was cut short
+			s.dead(m, fmt.Sprintf("mailer: gave up after %d attempts", m.Attempts))
 			continue
 		}
 		retry := now.Add(RetrySchedule[m.Attempts])
@@ -179,12 +179,12 @@ func (s *Sender) round(ctx context.Context) time.Time {
 			}
 			s.connFails = 0
 		}
-		err := c.SendMail(m.From, m.To, bytes.NewReader(m.Data))
+		permanent, err := submit(c, m)
 		var se *smtp.SMTPError
 		switch {
 		case err == nil:
 			s.sent(m)
-		case errors.As(err, &se) && se.Code >= 500:
+		case permanent:
 			s.dead(m, err.Error())
 		case errors.As(err, &se):
 			s.failed(m, retry, err)
@@ -205,6 +205,50 @@ func (s *Sender) round(ctx context.Context) time.Time {
 		return now // more are waiting
 	}
 	return now.Add(senderPoll)
+}
+
+// submit sends one mail on c. Only a 5xx answer to RCPT TO or to the data
+// condemns the mail: one to MAIL FROM is about our own address or session,
+// a configuration problem every mail shares, so it counts as temporary.
+func submit(c *smtp.Client, m QueuedMail) (permanent bool, err error) {
+	var opts *smtp.MailOptions
+	if !isASCII(m.From) || slices.ContainsFunc(m.To, func(r string) bool { return !isASCII(r) }) {
+		opts = &smtp.MailOptions{UTF8: true} // RFC 6531
+	}
+	if err := c.Mail(m.From, opts); err != nil {
+		return false, err
+	}
+	for _, r := range m.To {
+		if err := c.Rcpt(r, nil); err != nil {
+			return isPermanent(err), err
+		}
+	}
+	w, err := c.Data()
+	if err != nil {
+		return isPermanent(err), err
+	}
+	if _, err := w.Write(m.Data); err != nil {
+		w.Close()
+		return false, err
+	}
+	if err := w.Close(); err != nil {
+		return isPermanent(err), err
+	}
+	return false, nil
+}
+
+func isPermanent(err error) bool {
+	var se *smtp.SMTPError
+	return errors.As(err, &se) && se.Code >= 500
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 func (s *Sender) dial(ctx context.Context) (*smtp.Client, error) {

@@ -136,7 +136,9 @@ type smtpRecorder struct {
 	log      *eventLog
 	mu       sync.Mutex
 	rcptErr  map[string]*smtp.SMTPError
-	user     string // when set, AUTH PLAIN user/password is required
+	mailErr  *smtp.SMTPError // answer to MAIL FROM
+	dataErr  *smtp.SMTPError // answer to the data
+	user     string          // when set, AUTH PLAIN user/password is required
 	password string
 }
 
@@ -175,6 +177,9 @@ func (s *recorderSession) Mail(string, *smtp.MailOptions) error {
 	if s.b.user != "" && !s.authed {
 		return smtp.ErrAuthRequired
 	}
+	if s.b.mailErr != nil {
+		return s.b.mailErr
+	}
 	return nil
 }
 
@@ -192,6 +197,9 @@ func (s *recorderSession) Data(r io.Reader) error {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return err
+	}
+	if s.b.dataErr != nil {
+		return s.b.dataErr
 	}
 	_, body, _ := strings.Cut(string(data), "\r\n\r\n")
 	s.b.log.add("data %s to %s", strings.TrimSpace(body), strings.Join(s.to, ","))
@@ -212,7 +220,7 @@ func startSMTPRecorder(t *testing.T, b *smtpRecorder, addr string, tlsCfg *tls.C
 	srv := smtp.NewServer(b)
 	srv.Domain = "localhost"
 	srv.AllowInsecureAuth = true
-	srv.ErrorLog = testLogger{t}
+	srv.ErrorLog = newTestLogger(t)
 	if implicit {
 		ln = tls.NewListener(ln, tlsCfg)
 	} else {
@@ -234,8 +242,6 @@ func startSMTPRecorder(t *testing.T, b *smtpRecorder, addr string, tlsCfg *tls.C
 	t.Cleanup(stop)
 	return ln.Addr().String(), stop
 }
-
-func (l testLogger) Println(args ...any) { l.t.Log(args...) }
 
 // senderTest is a Sender on a fake clock, a fake queue and a recording
 // server, driven round by round.
@@ -337,6 +343,41 @@ func TestSenderPermanentFailureIsDead(t *testing.T) {
 	st.round(t, "attempt 1", "connect", "dead 1", "attempt 2", "data m2 to bob@example.com", "sent 2")
 	if !strings.Contains(st.q.dead[1], "550") {
 		t.Errorf("dead reason %q, want the 550", st.q.dead[1])
+	}
+}
+
+func TestSenderFailureKinds(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup func(*smtpRecorder)
+		dead  bool
+	}{
+		{"550 to RCPT", func(b *smtpRecorder) { b.rcptErr["a@example.com"] = permFail }, true},
+		{"451 to RCPT", func(b *smtpRecorder) { b.rcptErr["a@example.com"] = tempFail }, false},
+		{"554 to the data", func(b *smtpRecorder) {
+			b.dataErr = &smtp.SMTPError{Code: 554, EnhancedCode: smtp.EnhancedCode{5, 6, 0}, Message: "content rejected"}
+		}, true},
+		{"451 to the data", func(b *smtpRecorder) { b.dataErr = tempFail }, false},
+		// Our own address refused: every mail would die of it; keep them.
+		{"550 to MAIL FROM", func(b *smtpRecorder) { b.mailErr = permFail }, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := newSenderTest(t)
+			tt.setup(st.srv)
+			st.q.add("m1", "a@example.com")
+			want := []string{"attempt 1", "connect"}
+			if tt.dead {
+				want = append(want, "dead 1")
+			}
+			st.round(t, want...)
+			if !tt.dead {
+				m1 := st.q.get(1)
+				if want := st.clock.Add(RetrySchedule[0]); m1.Attempts != 1 || !m1.next.Equal(want) {
+					t.Errorf("m1: attempts %d next %v, want 1 %v", m1.Attempts, m1.next, want)
+				}
+			}
+		})
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"log/slog"
 	"time"
 
@@ -112,7 +111,13 @@ func (a *app) apply(ctx context.Context, raw []byte, deliver deliverFunc) (outco
 				Date:          now,
 			})
 			if err != nil {
-				return fmt.Errorf("compose: %w", err)
+				// A reply that cannot be composed (say, to an address a
+				// player typed wrongly) must not wedge this mail into an
+				// endless retry: the state change stands, the reply is
+				// dropped and logged.
+				a.log.LogAttrs(ctx, slog.LevelWarn, "reply dropped", slog.String("message_id", id),
+					slog.Any("to", m.To), slog.String("error", err.Error()))
+				continue
 			}
 			if err := deliver(tx, composed{from: a.robot, to: m.To, data: data}, now); err != nil {
 				return err

@@ -236,6 +236,11 @@ func BenchmarkE2ELatency(b *testing.B) {
 			b.Fatal(err)
 		}
 		lat = append(lat, m.Fetched.Sub(t0))
+		if d := m.Fetched.Sub(t0); d > 2*time.Second {
+			// Worth a look in the server's and the mail servers' logs.
+			b.Logf("slow reply: %s submitted at %s, board mail %s fetched after %v",
+				out.MessageID, t0.Format(time.StampMilli), m.MessageID, d.Round(time.Millisecond))
+		}
 		for _, p := range next[1:] {
 			if _, err := gm.await(p, e2eMoveWait); err != nil {
 				b.Fatal(err)
