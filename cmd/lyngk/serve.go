@@ -184,7 +184,10 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 			return 0, err
 		}
 		sender.Wake()
-		if res == outcomeRejected {
+		// Unreadable mail and mail we deliberately leave unanswered
+		// (bounces, auto-replies, lists) go to the Rejected folder, where an
+		// operator can look at them.
+		if res == outcomeRejected || res == outcomeIgnored {
 			return mailer.Rejected, nil
 		}
 		return mailer.Processed, nil
