@@ -75,7 +75,7 @@ children() {
 	local f line rest pid
 	local -A parent_of=()
 	for f in /proc/[0-9]*/stat; do
-		read -r line <"$f" 2>/dev/null || continue
+		{ read -r line <"$f"; } 2>/dev/null || continue
 		pid=${f#/proc/}
 		rest=${line##*) }
 		rest=${rest#* }
@@ -417,8 +417,20 @@ start)
 	# Dovecot opens Maildirs as the mail user, who must be able to reach DIR.
 	chmod 755 "$DIR"
 	write_env
-	if ! dovecot_up; then write_dovecot_conf; fi
-	if ! postfix_up; then write_postfix_conf; fi
+	if ! dovecot_up; then
+		for port in "$E2E_IMAP_PORT" "$E2E_LMTP_PORT"; do
+			if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+				die "port $port is already in use (another instance? set E2E_IMAP_PORT/E2E_LMTP_PORT)"
+			fi
+		done
+		write_dovecot_conf
+	fi
+	if ! postfix_up; then
+		if (exec 3<>"/dev/tcp/127.0.0.1/$E2E_SMTP_PORT") 2>/dev/null; then
+			die "port $E2E_SMTP_PORT is already in use (another instance? set E2E_SMTP_PORT)"
+		fi
+		write_postfix_conf
+	fi
 	t1=$(date +%s%N)
 	start_dovecot
 	start_postfix

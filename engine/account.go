@@ -112,10 +112,11 @@ func (r *request) signup(c Command) error {
 	if err != nil {
 		return err
 	}
-	if _, taken, err := r.loadUser(id); err != nil || taken {
-		if err != nil {
-			return err
-		}
+	_, taken, err := r.loadUser(id)
+	if err != nil {
+		return err
+	}
+	if taken {
 		return refuse("userid-taken", kv{"User": id})
 	}
 	h, err := r.hash(pw)

@@ -47,11 +47,7 @@ func (r *request) challenge(c Command) error {
 
 // moveCommand: lyngk move BOARD USERID PASSWORD MOVE[#N].
 func (r *request) moveCommand(c Command) error {
-	g, err := r.game(c.Args[0])
-	if err != nil {
-		return err
-	}
-	u, err := r.authenticate(c.Args[1], c.Args[2])
+	g, u, err := r.gameAndUser(c)
 	if err != nil {
 		return err
 	}
@@ -60,15 +56,22 @@ func (r *request) moveCommand(c Command) error {
 
 // resignCommand: lyngk resign BOARD USERID PASSWORD.
 func (r *request) resignCommand(c Command) error {
-	g, err := r.game(c.Args[0])
-	if err != nil {
-		return err
-	}
-	u, err := r.authenticate(c.Args[1], c.Args[2])
+	g, u, err := r.gameAndUser(c)
 	if err != nil {
 		return err
 	}
 	return r.play(g, u, moveResign)
+}
+
+// gameAndUser checks the BOARD USERID PASSWORD arguments that begin the
+// game commands.
+func (r *request) gameAndUser(c Command) (*game, *user, error) {
+	g, err := r.game(c.Args[0])
+	if err != nil {
+		return nil, nil, err
+	}
+	u, err := r.authenticate(c.Args[1], c.Args[2])
+	return g, u, err
 }
 
 // game loads the game of a board argument.
@@ -87,18 +90,20 @@ func (r *request) game(arg string) (*game, error) {
 	return g, nil
 }
 
+// moveWords are what a player may write instead of a move.
+var moveWords = []string{moveResign, "propose", "accept", "reject", "undo"}
+
 // play carries out what a player wrote as their move: a move, resign, or
 // a proposal word. Everything is checked before anything is written.
 func (r *request) play(g *game, u *user, text string) error {
 	p := g.player(strings.ToLower(u.ID))
 	if p == 0 {
-		return refuse("not-player", kv{"User": u.ID, "Board": g.Board}).on(g.Board)
+		return refuse("not-player", kv{"User": u.ID, "Board": g.Board})
 	}
 	if g.over() {
 		return refuse("game-over", kv{"Board": g.Board}).on(g.Board)
 	}
-	word := strings.ToLower(text)
-	switch word {
+	switch word := strings.ToLower(text); word {
 	case moveResign:
 		return r.resign(g, p, r.commentBy(u))
 	case "propose", "accept", "reject", "undo":
@@ -137,9 +142,7 @@ func (r *request) record(g *game, pos *lyngk.Game) {
 		g.Moves = append(g.Moves, m.String())
 		g.MoveTimes = append(g.MoveTimes, r.now)
 	}
-	if len(g.MoveTimes) > 0 {
-		g.LastMove = r.now
-	}
+	g.LastMove = r.now
 	switch pos.Status() {
 	case lyngk.Won:
 		r.finish(g, statusWon, pos.Winner(), "")

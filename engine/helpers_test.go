@@ -28,7 +28,7 @@ var start = time.Date(2026, time.November, 21, 22, 52, 0, 0, time.UTC)
 // env is a server on a real store file, with a fake clock and a seeded
 // token source, so that every mail is reproducible.
 type env struct {
-	t    *testing.T
+	t    testing.TB
 	path string
 	db   *store.DB
 	e    *engine.Engine
@@ -37,7 +37,7 @@ type env struct {
 	seq  int
 }
 
-func newEnv(t *testing.T, opts ...func(*engine.Config)) *env {
+func newEnv(t testing.TB, opts ...func(*engine.Config)) *env {
 	t.Helper()
 	set, err := templates.Load("")
 	if err != nil {

@@ -19,7 +19,6 @@ const boardMailRows = 4
 // gameView is the data of the board mails (templates/board.tmpl).
 type gameView struct {
 	Board    int
-	Stack6   bool
 	Players  [2]string
 	ToMove   string // "" when the game is over
 	Moved    bool   // a move was made (else "Please start the game")
@@ -82,8 +81,7 @@ func view(g *game, n, rows int) (*gameView, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &gameView{Board: g.Board, Stack6: g.Variant == lyngk.Stack6.String(), Players: g.Players,
-		Block: pos.Board(g.Players)}
+	v := &gameView{Board: g.Board, Players: g.Players, Block: pos.Board(g.Players)}
 	moves := g.Moves
 	if n >= 0 {
 		v.Historic, v.After = true, n
@@ -149,8 +147,9 @@ var tokenEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithP
 
 const tokenPrefix = "lyngk."
 
-// newToken draws a reply token and records who it is for.
-func (r *request) newToken(g *game, key string) (string, error) {
+// messageID draws a reply token for the board mail of g to the user key,
+// records it, and returns the mail's Message-ID.
+func (r *request) messageID(g *game, key string) (string, error) {
 	var b [20]byte
 	if _, err := io.ReadFull(r.e.cfg.Rand, b[:]); err != nil {
 		return "", fmt.Errorf("engine: reply token: %w", err)
@@ -163,7 +162,7 @@ func (r *request) newToken(g *game, key string) (string, error) {
 		return "", err
 	}
 	rec := token{V: recordVersion, Board: g.Board, User: key, Moves: len(g.Moves), Sent: r.now}
-	return tok, save(r.tx, bucketTokens, tok, rec)
+	return tokenPrefix + tok + "@" + r.e.cfg.Domain, save(r.tx, bucketTokens, tok, rec)
 }
 
 // recipients are the players and subscribers of g, as userid keys.
@@ -196,11 +195,11 @@ func (r *request) boardMails(g *game, kind string, v *gameView, keys []string, c
 		if c != nil && !strings.EqualFold(c.User, u.ID) {
 			mv.Comment = c
 		}
-		tok, err := r.newToken(g, key)
+		id, err := r.messageID(g, key)
 		if err != nil {
 			return err
 		}
-		if err := r.mailID(kind, u.Addresses, &mv, tokenPrefix+tok+"@"+r.e.cfg.Domain); err != nil {
+		if err := r.mailID(kind, u.Addresses, &mv, id); err != nil {
 			return err
 		}
 	}

@@ -82,7 +82,7 @@ func TestMails(t *testing.T) {
 		{name: "help-commands", step: step{"zoe@elsewhere.example", "help commands", ""}},
 		{name: "help-notation", step: step{"zoe@elsewhere.example", "HELP notation", ""}},
 		{name: "help-rules", step: step{"zoe@elsewhere.example", "help rules", ""}},
-		{name: "signup", step: step{"zoe@elsewhere.example", "signup zoe secret zoe@home.example Zoe <ZOE@Work.Example>", ""}},
+		{name: "signup", step: step{"zoe@elsewhere.example", "signup zoe secret zoe@home.example ZOE@Work.Example", ""}},
 		{name: "signup-to-sender", step: step{"zoe@elsewhere.example", "Signup Zoe secret", ""}},
 		{name: "change-password", step: step{addr("alice"), "change password alice pw-alice new-pw", ""}},
 		{name: "change-address", step: step{addr("alice"), "change address alice pw-alice alice@new.example", ""}},
@@ -116,6 +116,7 @@ func TestMails(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			v := newEnv(t)
 			v.signup("alice", "bob", "carol")
 			for _, c := range tt.setup {

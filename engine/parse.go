@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // Command is one parsed command line. Keywords are matched in any case and
@@ -226,7 +227,7 @@ func firstText(lines []string) int {
 		case n > 0:
 			i += n - 1
 		case t == "" || strings.HasPrefix(t, ">"):
-		case isSignature(lines[i]):
+		case endOfText(lines, i):
 			return len(lines)
 		default:
 			return i
@@ -240,7 +241,7 @@ func firstText(lines []string) int {
 func comment(lines []string, i int) string {
 	var out []string
 	for ; i < len(lines) && !endOfText(lines, i); i++ {
-		out = append(out, strings.TrimRightFunc(lines[i], isSpace))
+		out = append(out, strings.TrimRightFunc(lines[i], unicode.IsSpace))
 	}
 	for len(out) > 0 && out[0] == "" {
 		out = out[1:]
@@ -253,8 +254,6 @@ func comment(lines []string, i int) string {
 	}
 	return strings.Join(out, "\n") + "\n"
 }
-
-func isSpace(r rune) bool { return strings.ContainsRune(" \t\u00a0\r\v\f", r) }
 
 // endOfText reports whether lines[i] ends the text written by the sender.
 func endOfText(lines []string, i int) bool {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"lyngk.example/lyngk/engine/lyngk"
 )
 
 // filters select games in show and games: all; active = running;
@@ -128,15 +130,17 @@ func (r *request) show(c Command) error {
 		if err != nil {
 			return err
 		}
-		id := ""
-		if key, err := r.senderPlayer(s.g); err != nil {
-			return err
-		} else if key != "" && s.n < 0 {
-			tok, err := r.newToken(s.g, key)
-			if err != nil {
+		key := ""
+		if s.n < 0 {
+			if key, err = r.senderPlayer(s.g); err != nil {
 				return err
 			}
-			id = tokenPrefix + tok + "@" + r.e.cfg.Domain
+		}
+		id := ""
+		if key != "" {
+			if id, err = r.messageID(s.g, key); err != nil {
+				return err
+			}
 		}
 		if err := r.mailID("board", []string{r.in.From}, v, id); err != nil {
 			return err
@@ -200,7 +204,7 @@ type gameLine struct {
 }
 
 func line(g *game) (gameLine, error) {
-	l := gameLine{Board: g.Board, Stack6: g.Variant == "stack6", Players: g.Players, Moves: len(g.Moves),
+	l := gameLine{Board: g.Board, Stack6: variantOf(g) == lyngk.Stack6, Players: g.Players, Moves: len(g.Moves),
 		Over: g.over(), How: g.How, Ended: g.Ended.UTC()}
 	if g.Winner != 0 {
 		l.Winner = g.Players[g.Winner-1]
@@ -268,11 +272,11 @@ type standingsView struct {
 }
 
 type standingRow struct {
-	Rank                    int
-	User                    string
-	Rating                  int
-	Provisional             bool
-	Games, Won, Lost, Tied  int
+	Rank                   int
+	User                   string
+	Rating                 int
+	Provisional            bool
+	Games, Won, Lost, Tied int
 }
 
 // standings: every player with a finished game, best rating first.

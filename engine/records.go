@@ -234,6 +234,11 @@ func position(g *game, n int) (lyngk.Game, error) {
 			return pos, fmt.Errorf("engine: board %d: stored move %d %q: %w", g.Board, i+1, s, err)
 		}
 	}
+	// Everything that looks at the current position needs a player to move
+	// while the record says the game runs.
+	if n < 0 && !g.over() && pos.Turn() == 0 {
+		return pos, fmt.Errorf("engine: board %d: recorded as running, but the replay of its %d moves is over", g.Board, len(g.Moves))
+	}
 	return pos, nil
 }
 

@@ -3,6 +3,8 @@ package engine
 import (
 	"slices"
 	"strings"
+
+	"lyngk.example/lyngk/engine/lyngk"
 )
 
 // reply handles a mail whose text starts with something other than a
@@ -14,6 +16,11 @@ func (r *request) reply(line string) error {
 	f := strings.Fields(line)
 	tok, ours := r.replyToken()
 	if !ours {
+		// A move without a board mail to answer: say how to move, rather
+		// than that a move is no command.
+		if _, _, err := lyngk.ParseMove(f[0]); err == nil || slices.Contains(moveWords, strings.ToLower(f[0])) {
+			return refuse("token-unknown", nil)
+		}
 		return refuse("unknown-command", kv{"Word": f[0]})
 	}
 	var rec token

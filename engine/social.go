@@ -89,15 +89,6 @@ func (r *request) chat(c Command) error {
 	return nil
 }
 
-func (r *request) gameAndUser(c Command) (*game, *user, error) {
-	g, err := r.game(c.Args[0])
-	if err != nil {
-		return nil, nil, err
-	}
-	u, err := r.authenticate(c.Args[1], c.Args[2])
-	return g, u, err
-}
-
 // notice renders the text of notice.KEY.
 func (r *request) notice(key string, data kv) (string, error) {
 	return r.e.cfg.Templates.Render("notice."+key, data)
@@ -131,19 +122,19 @@ func (r *request) propose(g *game, p int, word string, c *commentView) error {
 		if pending != nil && pending.By != p {
 			return refuse("proposal-pending", kv{"User": other, "Kind": pending.Kind}).on(g.Board)
 		}
-		g.Proposal = &proposal{Kind: "draw", By: p, Moves: len(g.Moves)}
-		key = "draw-proposed"
-		if word == "undo" {
-			k := lastMove(g)
-			if k < 0 {
-				return refuse("nothing-to-undo", nil).on(g.Board)
-			}
-			if k%2+1 != p {
-				return refuse("undo-not-yours", kv{"N": k + 1, "Move": g.Moves[k]}).on(g.Board)
-			}
-			g.Proposal.Kind, key = "undo", "undo-proposed"
-			data["N"], data["Move"] = k+1, g.Moves[k]
+		if word == "propose" {
+			g.Proposal, key = &proposal{Kind: "draw", By: p, Moves: len(g.Moves)}, "draw-proposed"
+			break
 		}
+		k := lastMove(g)
+		if k < 0 {
+			return refuse("nothing-to-undo", nil).on(g.Board)
+		}
+		if k%2+1 != p {
+			return refuse("undo-not-yours", kv{"N": k + 1, "Move": g.Moves[k]}).on(g.Board)
+		}
+		g.Proposal, key = &proposal{Kind: "undo", By: p, Moves: len(g.Moves)}, "undo-proposed"
+		data["N"], data["Move"] = k+1, g.Moves[k]
 	case "accept":
 		if pending == nil {
 			return refuse("no-proposal", nil).on(g.Board)
@@ -152,14 +143,14 @@ func (r *request) propose(g *game, p int, word string, c *commentView) error {
 			return refuse("own-proposal", nil).on(g.Board)
 		}
 		g.Proposal = nil
-		key = "draw-accepted"
 		if pending.Kind == "draw" {
+			key = "draw-accepted"
 			r.finish(g, statusTie, 0, "draw")
 			break
 		}
 		k := lastMove(g)
-		data["N"], data["Move"] = k+1, g.Moves[k]
 		key = "undo-accepted"
+		data["N"], data["Move"] = k+1, g.Moves[k]
 		g.Moves, g.MoveTimes = g.Moves[:k], g.MoveTimes[:k]
 		g.LastMove = time.Time{}
 		if k > 0 {

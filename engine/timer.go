@@ -36,12 +36,9 @@ func (r *request) tick(g *game) error {
 		return err
 	}
 	p := pos.Turn()
-	u, err := r.player(g.Players[p-1])
-	if err != nil {
+	u, ok, err := r.loadUser(g.Players[p-1])
+	if err != nil || !ok || u.Vacation {
 		return err
-	}
-	if u.Vacation {
-		return nil
 	}
 	since := g.Started
 	if !g.LastMove.IsZero() {

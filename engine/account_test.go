@@ -1,0 +1,58 @@
+package engine_test
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestAccounts: password and address changes take effect; a signed-off
+// userid stays taken and can no longer play.
+func TestAccounts(t *testing.T) {
+	v := newEnv(t)
+	v.signup("alice", "bob")
+	v.cmd(addr("alice"), "change password alice pw-alice fresh")
+	if out := v.cmd(addr("alice"), "lyngk vacation"); len(out) != 1 || out[0].Subject != "Lyngk error" {
+		t.Fatalf("unknown command: %s", format(out))
+	}
+	if out := v.cmd(addr("alice"), "vacation alice pw-alice on"); !strings.HasPrefix(out[0].Body, "Wrong password for alice.") {
+		t.Errorf("old password still works:\n%s", format(out))
+	}
+	if out := v.cmd(addr("alice"), "vacation alice fresh on"); out[0].Subject != "Lyngk account alice" {
+		t.Errorf("new password refused:\n%s", format(out))
+	}
+	v.cmd(addr("alice"), "change address alice fresh alice@new.example")
+	out := v.cmd(addr("bob"), "lyngk challenge bob alice")
+	if len(out) != 2 || out[1].To[0] != "alice@new.example" {
+		t.Errorf("board mail not to the new address:\n%s", format(out))
+	}
+	v.cmd(addr("alice"), "signoff alice fresh")
+	if out := v.cmd(addr("bob"), "lyngk challenge bob alice"); !strings.HasPrefix(out[0].Body, "alice has signed off.") {
+		t.Errorf("challenge of a signed-off user:\n%s", format(out))
+	}
+	if out := v.cmd(addr("zoe"), "signup ALICE pw"); !strings.HasPrefix(out[0].Body, "The userid ALICE is taken") {
+		t.Errorf("signed-off userid taken again:\n%s", format(out))
+	}
+	// Bob won the resigned game, and the resigned player watches it.
+	if out := v.cmd(addr("bob"), "lyngk games"); !strings.Contains(out[0].Body, "bob - alice: won by bob (resign)") {
+		t.Errorf("games after signoff:\n%s", format(out))
+	}
+}
+
+// TestShowReply: a board asked for by one of its players can be answered
+// with a move; a resigned player stays subscribed.
+func TestShowReply(t *testing.T) {
+	v := newEnv(t)
+	v.signup("alice", "bob")
+	v.cmd(addr("bob"), "lyngk challenge alice bob")
+	shown := v.cmd(addr("alice"), "lyngk show 101")
+	if len(shown) != 1 || shown[0].MessageID == "" {
+		t.Fatalf("show to a player carries no token:\n%s", format(shown))
+	}
+	if out := v.reply(shown[0], addr("alice"), "G,f5-f4\n"); len(out) != 2 || out[0].Subject != "Lyngk Board 101 bob" {
+		t.Fatalf("reply to the shown board:\n%s", format(out))
+	}
+	v.cmd(addr("bob"), "lyngk resign 101 bob pw-bob")
+	if out := v.cmd(addr("bob"), "lyngk unsubscribe 101 bob pw-bob"); out[0].Subject != "Lyngk account bob" {
+		t.Errorf("the resigned player is no subscriber:\n%s", format(out))
+	}
+}

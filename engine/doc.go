@@ -1,0 +1,135 @@
+// Package engine is the play-by-mail server: the command language of
+// Richard's PBeM Server (pbmserv) for LYNGK, accounts, the game lifecycle
+// (challenge, move, resign, show, timers, ratings) and the reply mails. It
+// opens no sockets and knows no file format: [Engine.Handle] runs the
+// commands of one incoming mail inside the caller's store transaction and
+// returns the mails to send; [Engine.Tick] runs the timers. The rules are
+// package lyngk's, the texts package templates'.
+//
+// # Records
+//
+// The engine owns five buckets of the store, each record JSON with a
+// version field "v" (a reader refuses any other version):
+//
+//	users   lower-cased userid  user: id as signed up, bcrypt hash, addresses,
+//	                            created, left (signed off), vacation, back
+//	                            (end of the last vacation), rating, won/lost/tied
+//	games   "%08d" board        game: variant, players (challenge order), moves
+//	                            (normalised, "--" for passes, terminal "resign"
+//	                            or "Forfeit"), move times, status, winner, how
+//	                            (resign/forfeit/draw), started, last move, ended,
+//	                            nagged, subscribers, pending proposal, ratings
+//	                            after the game
+//	tokens  reply token         token: board, user, number of moves when sent
+//	rate    lower-cased sender  rate window: start, count, notified
+//	meta    "nextboard"         the next board number (101 first)
+//
+// A position is never stored: it is the replay of the moves on the start
+// position of the board number (lyngk.New, then Apply; "--" is skipped
+// because passes are automatic).
+//
+// # Errors
+//
+// Bad input is answered with an error mail to the sender alone and changes
+// nothing: every command checks everything (board, user, password, turn,
+// move number, notation, legality) before it writes. Only the sender's rate
+// counter moves. Handle returns an error only when the store fails; the
+// caller then aborts the transaction, so nothing of the mail is applied.
+// With subject "multiple" each command line stands alone: a refused line
+// does not undo the lines before it.
+//
+// # Decisions where the spec is silent
+//
+// Reading a mail. A Subject is a command when its first word is a command
+// word (help, signup, change, signoff, vacation, lyngk) and it is not the
+// subject of one of our own mails, which replies carry, often without
+// "Re:" ("Lyngk Board 101 bob **"; none of those is a complete command).
+// Otherwise the command is the first body line that is not blank, quoted
+// (">") or a reply attribution ("On ... wrote:", also wrapped over two
+// lines). The text ends at quoted text, an attribution, the signature
+// separator "-- " (or "--"), or an Outlook separator. What follows the
+// command up to there is the comment; a body line that repeats the
+// subject's command is dropped, so a password typed twice is not passed on.
+// Subject "multiple": the body lines up to the first blank line are the
+// commands, and the text after the blank line is the comment.
+//
+// Comments go after a line of 60 '*' as "USERID writes:" in the board mails
+// of the other players and subscribers (subject + " **"); the writer's own
+// copy has none. Commands without a player (challenge, show, ...) pass no
+// comment.
+//
+// Plain replies. A first line that is not a command is a move when the mail
+// answers one of our board mails: the token is taken from In-Reply-To, else
+// the newest of References. The first word is the move ("e4-e5",
+// "R,e4-e5#12", "resign", "propose", "accept", "reject", "undo"); the rest
+// of the line starts the comment. A token is refused when unknown (forged,
+// or no board mail), when its user does not play the game (a subscriber),
+// when the game is over, or when the game has moved on since the mail was
+// sent (its number of moves differs): the error says to reply to the latest
+// board mail or to send the full command. Tokens are 160 random bits,
+// base32; they are kept, so that a late reply gets this precise answer.
+//
+// Board mails. Every player and subscriber gets one, the mover too, each
+// with its own token in the Message-ID <lyngk.TOKEN@DOMAIN>. A mail to the
+// sender of the command is a reply (In-Reply-To, References,
+// Auto-Submitted: auto-replied); mails to others are auto-generated, without
+// threading headers. While a game runs, a board mail shows the last four
+// rows of the move list, as the gamerz mail after-move.txt; the new-game
+// mail, the game-over mail and show give the whole list. show BOARD mails
+// the board to the sender, with a token when the sender's address is one of
+// a player's (so it can be answered with a move); show BOARD#N is the
+// position after move N, with no token. show USERID... mails the boards of
+// their games (default filter active); games lists them (default all). The
+// filters: all; active = running; inactive = finished; next = running and
+// waiting for one of the userids named.
+//
+// Error mails. Errors about a move also show the summary of the board.
+// They quote "Subject: ..." and, when the command came from the body, the
+// command line: never more of the mail. A mail over the size limit is not
+// quoted at all.
+//
+// Accounts. A userid has 1 to 16 letters, digits, '.', '_' or '-', starts
+// with a letter or digit and has a letter (so it never reads as a board
+// number); all, active, inactive and next are reserved. Passwords have 1 to
+// 72 bytes (bcrypt's limit) without white space, quotes or colons. A change
+// of address is told to the old and the new addresses. signoff resigns the
+// running games, ends the subscriptions and keeps the record, marked as
+// left: the userid stays taken and the history readable. Anybody may
+// challenge, as in pbmserv.
+//
+// Resigning. A player may resign at any time (signoff must be able to).
+// On the player's turn the move list records "resign"; out of turn only the
+// result records it, since the list's columns are the turns. The resigned
+// player is added to the game's subscribers.
+//
+// Draws and take-backs (pbmserv's move words). propose offers a draw; undo
+// asks to take back one's own last move (with the automatic passes after
+// it); the opponent answers accept or reject, the proposer may withdraw with
+// reject. One proposal at a time; a move voids it. None needs the turn.
+//
+// Ratings. Elo, everybody starting at 1600. Every finished game is rated,
+// however it ended. K is 40 while a rating is provisional (fewer than 10
+// finished games), then 20 (FIDE's factors for new and established players).
+// The game-over mail gives both ratings after the game, the second player's
+// first, as the gamerz mail game-over.txt.
+//
+// Timers. The player to move gets a reminder after NagAfter without a move
+// (default 7 days), again every 7 days, and forfeits after ForfeitAfter
+// (default 21 days); the forfeit is recorded as the move "Forfeit". The
+// clock runs from the last move (or the start), or from the player's
+// return from vacation if later; on vacation nothing happens. A server that
+// was down catches up at its first Tick.
+//
+// Times are stored as given; mails show them in UTC. In the timing block of
+// a finished game each move's time since the previous move (or the start)
+// counts for the player who made it.
+//
+// Rate limit. Each command line counts (a plain reply or an empty mail as
+// one) against Config.RatePerHour per sender, in a fixed window that opens
+// with the sender's first command. The command that would go over gets one
+// notice, everything after it silence until the window ends. Zero means no
+// limit.
+//
+// Loop guards (RFC 3834 §2): mail marked automatic (Inbound.Auto), mail
+// without a sender, and mail from our own address get no answer at all.
+package engine

@@ -1,0 +1,99 @@
+package engine_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/lyngk"
+)
+
+func recipientsOf(out []engine.Mail) []string {
+	var to []string
+	for _, m := range out {
+		to = append(to, m.To...)
+	}
+	return to
+}
+
+// TestSubscribeChat: a subscriber gets every board mail and the chat; not
+// after unsubscribing.
+func TestSubscribeChat(t *testing.T) {
+	v := newEnv(t)
+	v.signup("alice", "bob", "carol")
+	v.cmd(addr("alice"), "lyngk challenge alice bob")
+	out := v.cmd(addr("carol"), "lyngk subscribe 101 carol pw-carol")
+	golden(t, "subscribe", format(out))
+	out = v.cmd(addr("alice"), "lyngk move 101 alice pw-alice G,f5-f4")
+	if want := []string{addr("alice"), addr("bob"), addr("carol")}; !slices.Equal(recipientsOf(out), want) {
+		t.Errorf("board mails went to %q, want %q", recipientsOf(out), want)
+	}
+	out = v.mail(engine.Inbound{From: addr("carol"), Subject: "lyngk chat 101 carol pw-carol", Body: "Bold opening!\n"})
+	if want := []string{addr("alice"), addr("bob")}; !slices.Equal(recipientsOf(out), want) {
+		t.Errorf("chat went to %q, want %q", recipientsOf(out), want)
+	}
+	golden(t, "chat", format(out))
+	out = v.cmd(addr("carol"), "lyngk unsubscribe 101 carol pw-carol")
+	golden(t, "unsubscribe", format(out))
+	out = v.reply(out[0], addr("bob"), "x")
+	if len(out) != 1 || !strings.Contains(out[0].Body, "is not a command") {
+		t.Errorf("reply to a non-board mail: %s", format(out))
+	}
+}
+
+// TestDrawAndUndo: proposals wait for the opponent.
+func TestDrawAndUndo(t *testing.T) {
+	v := newEnv(t)
+	v.signup("alice", "bob")
+	news := v.cmd(addr("alice"), "lyngk challenge alice bob")
+	before := lyngk.New(101, lyngk.Standard)
+	moved := v.cmd(addr("alice"), "lyngk move 101 alice pw-alice G,f5-f4")
+
+	out := v.cmd(addr("alice"), "lyngk move 101 alice pw-alice undo")
+	golden(t, "undo", format(out))
+	out = v.reply(out[1], addr("bob"), "accept\nOK, take it back.\n")
+	golden(t, "undo-accepted", format(out))
+	if !strings.Contains(out[0].Body, "\n\n"+before.Board([2]string{"alice", "bob"})+"\n") ||
+		!strings.Contains(out[0].Body, "\nPlease start the game alice.\n") {
+		t.Errorf("the take-back did not restore the start:\n%s", out[0].Body)
+	}
+	// The old board mails after the taken-back move are stale; the new one works.
+	if r := v.reply(moved[1], addr("bob"), "a1-b2\n"); len(r) != 1 || r[0].Subject != "Lyngk Board 101 Error" {
+		t.Errorf("reply to a board mail of a taken-back move:\n%s", format(r))
+	}
+	_ = news
+
+	out = v.cmd(addr("bob"), "lyngk move 101 bob pw-bob propose")
+	golden(t, "propose", format(out))
+	if r := v.cmd(addr("bob"), "lyngk move 101 bob pw-bob accept"); len(r) != 1 || !strings.HasPrefix(r[0].Body, "The pending proposal is your own") {
+		t.Errorf("accepting one's own proposal:\n%s", format(r))
+	}
+	out = v.cmd(addr("alice"), "lyngk move 101 alice pw-alice reject")
+	golden(t, "reject", format(out))
+	v.cmd(addr("alice"), "lyngk move 101 alice pw-alice propose")
+	out = v.cmd(addr("bob"), "lyngk move 101 bob pw-bob accept")
+	golden(t, "draw-accepted", format(out))
+	for _, m := range out {
+		if !strings.Contains(m.Body, "\nGame was a tie.\n") || !strings.Contains(m.Body, "alice's rating is 1600 (provisional).") {
+			t.Errorf("draw mail:\n%s", m.Body)
+		}
+	}
+}
+
+// TestStandingsHistory: finished games, newest first, and the ratings.
+func TestStandingsHistory(t *testing.T) {
+	v := newEnv(t)
+	v.signup("alice", "bob", "carol")
+	v.cmd(addr("alice"), "lyngk challenge alice bob")
+	v.cmd(addr("alice"), "lyngk challenge carol alice")
+	v.cmd(addr("alice"), "lyngk challenge bob carol")
+	v.cmd(addr("bob"), "lyngk resign 101 bob pw-bob")
+	v.now = v.now.Add(3 * day)
+	v.cmd(addr("alice"), "lyngk resign 102 alice pw-alice")
+	golden(t, "history", format(v.cmd("zoe@elsewhere.example", "lyngk history")))
+	golden(t, "history-user", format(v.cmd("zoe@elsewhere.example", "lyngk history bob")))
+	golden(t, "standings", format(v.cmd("zoe@elsewhere.example", "lyngk standings")))
+	golden(t, "games-inactive", format(v.cmd("zoe@elsewhere.example", "lyngk games alice inactive")))
+	golden(t, "show-user-all", format(v.cmd("zoe@elsewhere.example", "lyngk show alice all")))
+}

@@ -1,0 +1,113 @@
+package engine_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"lyngk.example/lyngk/engine"
+)
+
+const day = 24 * time.Hour
+
+// TestTimers: reminders after 7 days without a move, weekly again, and a
+// forfeit after 21 days, with the store reopened in between as a restarted
+// daemon would.
+func TestTimers(t *testing.T) {
+	v := newEnv(t)
+	v.signup("alice", "bob")
+	v.cmd(addr("alice"), "lyngk challenge alice bob")
+	v.now = start.Add(time.Hour)
+	v.cmd(addr("alice"), "lyngk move 101 alice pw-alice G,f5-f4")
+	moved := v.now.Add(-time.Second) // the clock moved on after the mail
+
+	at := func(d time.Duration) []engine.Mail {
+		t.Helper()
+		v.now = moved.Add(d)
+		return v.tick()
+	}
+	if out := at(7*day - time.Minute); len(out) != 0 {
+		t.Fatalf("reminder before 7 days:\n%s", format(out))
+	}
+	out := at(7 * day)
+	if len(out) != 1 || out[0].Subject != "Nag: Lyngk Board 101 bob" || !slices.Equal(out[0].To, []string{addr("bob")}) {
+		t.Fatalf("want one reminder to bob, got:\n%s", format(out))
+	}
+	golden(t, "nag", format(out))
+	nag := out[0]
+	if out := at(7*day + time.Minute); len(out) != 0 {
+		t.Fatalf("second reminder a minute later:\n%s", format(out))
+	}
+	v.restart()
+	if out := at(14*day - time.Minute); len(out) != 0 {
+		t.Fatalf("reminder before a week passed:\n%s", format(out))
+	}
+	if out := at(14 * day); len(out) != 1 || !strings.HasPrefix(out[0].Subject, "Nag:") {
+		t.Fatalf("no weekly reminder:\n%s", format(out))
+	}
+	v.restart()
+	if out := at(21*day - time.Minute); len(out) != 0 {
+		t.Fatalf("forfeit before 21 days:\n%s", format(out))
+	}
+	out = at(21 * day)
+	if len(out) != 2 || out[0].Subject != "Lyngk Board 101 " || !strings.Contains(out[0].Body, "\nGame won by alice.\n") ||
+		!strings.Contains(out[0].Body, "   1 G,f5-f4    2 Forfeit \n") {
+		t.Fatalf("want the forfeit to both players, got:\n%s", format(out))
+	}
+	golden(t, "forfeit", format(out))
+	if out := at(30 * day); len(out) != 0 {
+		t.Fatalf("timers of a finished game:\n%s", format(out))
+	}
+	// The reminder's reply token died with the game.
+	out = v.reply(nag, addr("bob"), "a1-b2\n")
+	if len(out) != 1 || !strings.HasPrefix(out[0].Body, "Lyngk Board 101 is over") {
+		t.Errorf("reply to the reminder of a forfeited game:\n%s", format(out))
+	}
+}
+
+// TestNagReply: a reminder is a board mail; answering it moves.
+func TestNagReply(t *testing.T) {
+	v := newEnv(t)
+	v.signup("alice", "bob")
+	v.cmd(addr("alice"), "lyngk challenge alice bob")
+	v.now = v.now.Add(8 * day)
+	nag := v.tick()
+	if len(nag) != 1 || nag[0].Subject != "Nag: Lyngk Board 101 alice" {
+		t.Fatalf("want a reminder to alice:\n%s", format(nag))
+	}
+	out := v.reply(nag[0], addr("alice"), "G,f5-f4\n")
+	if len(out) != 2 || out[0].Subject != "Lyngk Board 101 bob" {
+		t.Errorf("reply to the reminder:\n%s", format(out))
+	}
+	// The move restarted the clock: bob has 7 days.
+	v.now = v.now.Add(7*day - time.Minute)
+	if out := v.tick(); len(out) != 0 {
+		t.Errorf("reminder to bob too early:\n%s", format(out))
+	}
+}
+
+// TestVacation: no reminders or forfeits while away; the clock restarts on
+// return.
+func TestVacation(t *testing.T) {
+	v := newEnv(t)
+	v.signup("alice", "bob")
+	v.cmd(addr("alice"), "lyngk challenge alice bob")
+	out := v.cmd(addr("alice"), "vacation alice pw-alice on")
+	golden(t, "vacation-on", format(out))
+	v.now = v.now.Add(60 * day)
+	if out := v.tick(); len(out) != 0 {
+		t.Fatalf("timers ran on vacation:\n%s", format(out))
+	}
+	back := v.now
+	out = v.cmd(addr("alice"), "vacation alice pw-alice off")
+	golden(t, "vacation-off", format(out))
+	v.now = back.Add(7*day - time.Minute)
+	if out := v.tick(); len(out) != 0 {
+		t.Fatalf("reminder within 7 days of the return:\n%s", format(out))
+	}
+	v.now = back.Add(21 * day)
+	if out := v.tick(); len(out) != 2 || !strings.Contains(out[0].Body, "Game won by bob.") {
+		t.Fatalf("no forfeit 21 days after the return:\n%s", format(out))
+	}
+}
