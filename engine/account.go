@@ -63,7 +63,7 @@ func (r *request) authenticate(id, password string) (*user, error) {
 		return nil, refuse("unknown-user", kv{"User": id})
 	case !u.Left.IsZero():
 		return nil, refuse("signed-off", kv{"User": u.ID})
-	case bcrypt.CompareHashAndPassword([]byte(u.Hash), []byte(password)) != nil:
+	case !r.e.auth.check(u.Hash, password):
 		return nil, refuse("bad-password", kv{"User": u.ID})
 	}
 	return u, nil

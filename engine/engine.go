@@ -71,7 +71,8 @@ const (
 // in the store, so one Engine serves any number of transactions, one at a
 // time or concurrently.
 type Engine struct {
-	cfg Config
+	cfg  Config
+	auth *authCache
 }
 
 // New checks cfg and fills in its defaults.
@@ -107,7 +108,11 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.RatePerHour < 0 || cfg.NagAfter < 0 || cfg.ForfeitAfter < 0 {
 		return nil, errors.New("engine: negative rate or timer period")
 	}
-	return &Engine{cfg: cfg}, nil
+	auth, err := newAuthCache()
+	if err != nil {
+		return nil, fmt.Errorf("engine: %w", err)
+	}
+	return &Engine{cfg: cfg, auth: auth}, nil
 }
 
 // request is the work on one incoming mail (or one timer tick).
