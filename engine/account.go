@@ -55,15 +55,11 @@ func (r *request) addresses(args []string) ([]string, error) {
 
 // authenticate checks a userid and its password.
 func (r *request) authenticate(id, password string) (*user, error) {
-	u, ok, err := r.loadUser(id)
-	switch {
-	case err != nil:
+	u, err := r.player(id)
+	if err != nil {
 		return nil, err
-	case !ok:
-		return nil, refuse("unknown-user", kv{"User": id})
-	case !u.Left.IsZero():
-		return nil, refuse("signed-off", kv{"User": u.ID})
-	case !r.e.auth.check(u.Hash, password):
+	}
+	if !r.e.auth.check(u.Hash, password) {
 		return nil, refuse("bad-password", kv{"User": u.ID})
 	}
 	return u, nil

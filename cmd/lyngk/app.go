@@ -99,17 +99,7 @@ func (a *app) apply(ctx context.Context, raw []byte, deliver deliverFunc) (outco
 		}
 		replies = len(mails)
 		for _, m := range mails {
-			data, err := mailer.Compose(mailer.Outgoing{
-				From:          a.robot,
-				To:            m.To,
-				Subject:       m.Subject,
-				Body:          m.Body,
-				MessageID:     m.MessageID,
-				InReplyTo:     m.InReplyTo,
-				References:    m.References,
-				AutoSubmitted: m.AutoSubmitted,
-				Date:          now,
-			})
+			data, err := a.compose(m, now)
 			if err != nil {
 				// A reply that cannot be composed (say, to an address a
 				// player typed wrongly) must not wedge this mail into an
@@ -136,6 +126,21 @@ func (a *app) apply(ctx context.Context, raw []byte, deliver deliverFunc) (outco
 		slog.String("message_id", id), slog.String("from", in.From), slog.String("subject", in.Subject),
 		slog.Int("replies", replies), slog.Duration("duration", d))
 	return res, nil
+}
+
+// compose turns one of the engine's mails into RFC 5322 bytes from us.
+func (a *app) compose(m engine.Mail, now time.Time) ([]byte, error) {
+	return mailer.Compose(mailer.Outgoing{
+		From:          a.robot,
+		To:            m.To,
+		Subject:       m.Subject,
+		Body:          m.Body,
+		MessageID:     m.MessageID,
+		InReplyTo:     m.InReplyTo,
+		References:    m.References,
+		AutoSubmitted: m.AutoSubmitted,
+		Date:          now,
+	})
 }
 
 // toEngine converts the mailer's view of a mail into the engine's.

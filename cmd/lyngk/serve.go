@@ -309,12 +309,10 @@ func (a *app) tick() error {
 			return err
 		}
 		for _, m := range mails {
-			data, err := mailer.Compose(mailer.Outgoing{
-				From: a.robot, To: m.To, Subject: m.Subject, Body: m.Body, MessageID: m.MessageID,
-				InReplyTo: m.InReplyTo, References: m.References, AutoSubmitted: m.AutoSubmitted, Date: now,
-			})
+			data, err := a.compose(m, now)
 			if err != nil {
-				return err
+				a.log.Warn("reminder dropped", "to", m.To, "error", err)
+				continue
 			}
 			if _, err := tx.Enqueue(a.robot, m.To, data, now); err != nil {
 				return err
