@@ -118,7 +118,7 @@ func (r *request) play(g *game, u *user, text string) error {
 	}
 	m, num, err := lyngk.ParseMove(text)
 	if err != nil {
-		return refuse("notation", kv{"Move": text, "Reason": reason(err, lyngk.ErrNotation)}).on(g.Board)
+		return refuse("notation", kv{"Move": text, "Reason": notationReason(err)}).on(g.Board)
 	}
 	if num != 0 && num != len(g.Moves)+1 {
 		return refuse("move-number", kv{"Given": num, "Want": len(g.Moves) + 1}).on(g.Board)
@@ -219,6 +219,19 @@ func (r *request) resign(g *game, p int, c *commentView) error {
 func (r *request) finish(g *game, status string, winner int, how string) {
 	g.Status, g.Winner, g.How, g.Ended = status, winner, how, r.now
 	g.Nagged = time.Time{}
+}
+
+// notationReason is what is wrong with a move's notation. lyngk's error
+// ends with a short form of the notation ("; write R,b1-b2 ..."), which is
+// cut: the error mail explains the notation in full right below.
+func notationReason(err error) string {
+	s := reason(err, lyngk.ErrNotation)
+	for _, sep := range []string{"; write ", ": write "} {
+		if i := strings.LastIndex(s, sep); i >= 0 {
+			return s[:i]
+		}
+	}
+	return s
 }
 
 // reason is the text of err without the package prefix and the sentinel's

@@ -110,3 +110,35 @@ func TestFullGame(t *testing.T) {
 		})
 	}
 }
+
+// TestReplyMoveNumberApart: in a plain reply, "MOVE #N" carries the move
+// number as "MOVE#N" does: it is checked, and it is not passed on as the
+// comment.
+func TestReplyMoveNumberApart(t *testing.T) {
+	w := newWorld(t)
+	pos := lyngk.New(101, lyngk.Standard)
+	for _, s := range []string{"G,f5-f4", w.bobMove} {
+		m, _, _ := lyngk.ParseMove(s)
+		if err := pos.Apply(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	move := pos.LegalPlain(nil)[0].String()
+
+	before := w.dump()
+	out := w.reply(w.fresh, addr("alice"), move+" #7\n")
+	if len(out) != 1 || !strings.HasPrefix(out[0].Body, "Your move is numbered #7, but this is move 3.") {
+		t.Fatalf("reply %q #7: want the move-number error, got:\n%s", move, format(out))
+	}
+	if after := w.dump(); after != before {
+		t.Errorf("refused reply changed the state:\n%s", diff(before, after))
+	}
+
+	out = w.reply(w.fresh, addr("alice"), move+" #3 over to you\n")
+	if len(out) != 3 || out[0].Subject != "Lyngk Board 101 bob" {
+		t.Fatalf("reply %q #3: want three board mails, got:\n%s", move, format(out))
+	}
+	if got := out[1].Body; !strings.Contains(got, "\nalice writes:\nover to you\n\n") {
+		t.Errorf("bob's mail: want the comment %q without the move number, got:\n%s", "over to you", got)
+	}
+}

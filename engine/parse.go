@@ -259,7 +259,17 @@ func comment(lines []string, i int) string {
 func endOfText(lines []string, i int) bool {
 	t := strings.TrimSpace(lines[i])
 	return strings.HasPrefix(t, ">") || isSignature(lines[i]) || attribution(lines, i) > 0 ||
-		t == "-----Original Message-----" || strings.HasPrefix(t, "________________")
+		t == "-----Original Message-----" || strings.HasPrefix(t, "________________") ||
+		outlookHeader(lines, i)
+}
+
+// outlookHeader recognises the header block that Outlook puts above the
+// mail it answers, unquoted: "From: ..." then "Sent: ..." (or "Date:"),
+// also in German and French. An HTML-only Outlook reply has nothing else
+// that marks where the quoted board mail begins.
+func outlookHeader(lines []string, i int) bool {
+	return i+1 < len(lines) && outlookFrom.MatchString(strings.TrimSpace(lines[i])) &&
+		outlookSent.MatchString(strings.TrimSpace(lines[i+1]))
 }
 
 // isSignature: "-- " is the separator (RFC 3676 §4.3); many clients strip
@@ -287,4 +297,6 @@ func attribution(lines []string, i int) int {
 var (
 	attributionStart = regexp.MustCompile(`^(On|Le|Am) `)
 	attributionEnd   = regexp.MustCompile(`(wrote|a écrit|schrieb\b.*):$`)
+	outlookFrom      = regexp.MustCompile(`^(From|Von|De) ?:`)
+	outlookSent      = regexp.MustCompile(`^(Sent|Date|Gesendet|Envoyé) ?:`)
 )

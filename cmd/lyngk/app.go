@@ -128,10 +128,13 @@ func (a *app) apply(ctx context.Context, raw []byte, deliver deliverFunc) (outco
 	return res, nil
 }
 
+// robotName is the display name of our mails, as gamerz's.
+const robotName = "PBeM Server"
+
 // compose turns one of the engine's mails into RFC 5322 bytes from us.
 func (a *app) compose(m engine.Mail, now time.Time) ([]byte, error) {
 	return mailer.Compose(mailer.Outgoing{
-		From:          a.robot,
+		From:          robotName + " <" + a.robot + ">",
 		To:            m.To,
 		Subject:       m.Subject,
 		Body:          m.Body,
