@@ -74,8 +74,15 @@ func e2eReply(from string, orig *e2eMail, text string) *e2eOut {
 		InReplyTo: orig.MessageID, References: refs}
 }
 
+// e2eSubmitSlots bounds the SMTP sessions open at once: hundreds of
+// players do not all connect in the same millisecond, and Postfix serves at
+// most default_process_limit sessions at a time.
+var e2eSubmitSlots = make(chan struct{}, 32)
+
 // submit sends m through Postfix, as a player's mail client would.
 func (e *e2eEnv) submit(m *e2eOut) error {
+	e2eSubmitSlots <- struct{}{}
+	defer func() { <-e2eSubmitSlots }()
 	c, err := smtp.Dial(e.smtpAddr)
 	if err != nil {
 		return fmt.Errorf("e2e: smtp dial: %w", err)
@@ -95,8 +102,8 @@ func (e *e2eEnv) deliverLMTP(m *e2eOut) error {
 
 func e2eSend(c *smtp.Client, m *e2eOut) error {
 	defer c.Close()
-	c.CommandTimeout = 10 * time.Second
-	c.SubmissionTimeout = 10 * time.Second
+	c.CommandTimeout = 30 * time.Second
+	c.SubmissionTimeout = 30 * time.Second
 	if err := c.Hello("player.e2e.test"); err != nil {
 		return err
 	}

@@ -259,7 +259,7 @@ func BenchmarkE2ELatency(b *testing.B) {
 func BenchmarkE2EThroughput(b *testing.B) {
 	e := e2eSetup(b)
 	e.startServer(b)
-	l := e.newLoad(b, e2eEnvInt(b, "LYNGK_E2E_LOAD_GAMES", 60))
+	l := e.newLoad(b, e2eEnvInt(b, "LYNGK_E2E_LOAD_GAMES", 100))
 	moves := e2eEnvInt(b, "LYNGK_E2E_LOAD_MOVES", 10)
 	var total e2eLoadResult
 	for b.Loop() {
@@ -272,6 +272,11 @@ func BenchmarkE2EThroughput(b *testing.B) {
 		total.latency = append(total.latency, res.latency...)
 	}
 	b.ReportMetric(total.rate(), "moves/s")
+	// The target of issue 4 is 100 moves/s; CI can hold the server to a
+	// floor with LYNGK_E2E_MIN_RATE once the machine allows it.
+	if floor := e2eEnvInt(b, "LYNGK_E2E_MIN_RATE", 1); total.rate() < float64(floor) {
+		b.Errorf("%.1f moves/s, below LYNGK_E2E_MIN_RATE=%d", total.rate(), floor)
+	}
 	b.ReportMetric(e2eMillis(e2ePercentile(total.latency, 50)), "p50-ms")
 	b.ReportMetric(e2eMillis(e2ePercentile(total.latency, 99)), "p99-ms")
 	b.StopTimer()

@@ -21,6 +21,7 @@ type metrics struct {
 	mails          *prometheus.CounterVec
 	mailSeconds    prometheus.Histogram
 	imapReconnects prometheus.Counter
+	replySeconds   prometheus.Histogram
 }
 
 func newMetrics(db *store.DB) *metrics {
@@ -35,6 +36,11 @@ func newMetrics(db *store.DB) *metrics {
 			Help:    "Time from a fetched mail to its committed transaction.",
 			Buckets: []float64{.0005, .001, .002, .005, .01, .02, .05, .1, .25, 1},
 		}),
+		replySeconds: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "lyngk_reply_seconds",
+			Help:    "The server's own share of a reply: from the incoming mail in hand to the reply accepted by the SMTP server.",
+			Buckets: []float64{.001, .002, .005, .01, .02, .05, .1, .25, .5, 1, 5},
+		}),
 		imapReconnects: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "lyngk_imap_reconnects_total",
 			Help: "IMAP connections made after the first.",
@@ -43,7 +49,7 @@ func newMetrics(db *store.DB) *metrics {
 	for _, o := range []outcome{outcomeApplied, outcomeDuplicate, outcomeIgnored, outcomeRejected} {
 		m.mails.WithLabelValues(string(o))
 	}
-	m.reg.MustRegister(m.mails, m.mailSeconds, m.imapReconnects,
+	m.reg.MustRegister(m.mails, m.mailSeconds, m.replySeconds, m.imapReconnects,
 		prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}),
 		&storeCollector{db: db})
 	return m
@@ -55,6 +61,13 @@ func (m *metrics) mail(o outcome, d time.Duration) {
 	}
 	m.mails.WithLabelValues(string(o)).Inc()
 	m.mailSeconds.Observe(d.Seconds())
+}
+
+func (m *metrics) reply(d time.Duration) {
+	if m == nil {
+		return
+	}
+	m.replySeconds.Observe(d.Seconds())
 }
 
 // serve starts the HTTP listener with /metrics and /healthz.

@@ -178,10 +178,29 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 
 	a := &app{db: db, eng: eng, robot: cfg.Robot, log: log, metrics: m, now: time.Now}
 	sender := mailer.NewSender(smtpCfg, &outboxQueue{db: db, now: time.Now}, log)
+	// inFlight maps queued replies to the moment their mail was in hand, so
+	// that the sender can measure the server's own share of each reply.
+	var inFlight sync.Map
+	sender.OnSent = func(q mailer.QueuedMail, accepted time.Time) {
+		if v, ok := inFlight.LoadAndDelete(q.ID); ok {
+			d := accepted.Sub(v.(time.Time))
+			m.reply(d)
+			log.Debug("reply accepted", "id", q.ID, "server_share", d)
+		}
+	}
 	poller := mailer.NewPoller(imapCfg, func(ctx context.Context, raw []byte) (mailer.Outcome, error) {
-		res, err := a.apply(ctx, raw, enqueue)
+		start := time.Now()
+		var ids []uint64
+		res, err := a.apply(ctx, raw, func(tx *store.Tx, c composed, now time.Time) error {
+			id, err := tx.Enqueue(c.from, c.to, c.data, now)
+			ids = append(ids, id)
+			return err
+		})
 		if err != nil {
 			return 0, err
+		}
+		for _, id := range ids {
+			inFlight.Store(id, start)
 		}
 		sender.Wake()
 		// Unreadable mail and mail we deliberately leave unanswered

@@ -183,6 +183,7 @@ func TestServeLocal(t *testing.T) {
 	if got := alice.await(4); !strings.Contains(got.Body, g.Board(names)) {
 		t.Fatalf("alice's board mail after bob's reply:\n%s", got.Body)
 	}
+	bob.await(4) // bob's own copy: every reply has been accepted now
 
 	if v := metricValue(t, cfg.MetricsAddr, `lyngk_mails_processed_total{outcome="applied"}`); v != 5 {
 		t.Errorf("applied mails = %v, want 5", v)
@@ -192,6 +193,10 @@ func TestServeLocal(t *testing.T) {
 	}
 	if v := metricValue(t, cfg.MetricsAddr, "lyngk_mail_processing_seconds_count"); v != 5 {
 		t.Errorf("processing time observations = %v, want 5", v)
+	}
+	// Each applied mail caused replies (signups 1, challenge 2, moves 2).
+	if v := metricValue(t, cfg.MetricsAddr, "lyngk_reply_seconds_count"); v != 8 {
+		t.Errorf("replies measured = %v, want 8", v)
 	}
 	resp, err := http.Get("http://" + cfg.MetricsAddr + "/healthz")
 	if err != nil || resp.StatusCode != http.StatusOK {
