@@ -47,7 +47,9 @@ func TestParseConfig(t *testing.T) {
 		{name: "no equals sign", file: "domain\n", env: env(), err: "want key = value"},
 		{name: "bad duration", file: "nag_after = 7 days\n", env: env(), err: "positive duration"},
 		{name: "durations", file: "nag_after = 48h\nforfeit_after = 96h\npoll_interval = 30s\n", env: env(),
-			check: func(c config) bool { return c.NagAfter == 48*time.Hour && c.ForfeitAfter == 96*time.Hour && c.PollInterval == 30*time.Second }},
+			check: func(c config) bool {
+				return c.NagAfter == 48*time.Hour && c.ForfeitAfter == 96*time.Hour && c.PollInterval == 30*time.Second
+			}},
 		{name: "bad rate", file: "rate_per_hour = 0\n", env: env(), err: "at least 1"},
 		{name: "bad robot", file: "robot_address = lyngk\n", env: env(), err: "not a mail address"},
 		{name: "bad log format", file: "log_format = xml\n", env: env(), err: "log_format"},
