@@ -57,7 +57,8 @@ func enqueue(tx *store.Tx, m composed, now time.Time) error {
 	return err
 }
 
-// apply parses one raw mail and applies it. A returned error means the
+// apply parses one raw mail and applies it. Its log line never carries the
+// subject or body, where commands carry passwords. A returned error means the
 // store failed and nothing was committed; the caller should retry later.
 func (a *app) apply(ctx context.Context, raw []byte, deliver deliverFunc) (outcome, error) {
 	start := time.Now()
@@ -123,7 +124,7 @@ func (a *app) apply(ctx context.Context, raw []byte, deliver deliverFunc) (outco
 	d := time.Since(start)
 	a.metrics.mail(res, d)
 	a.log.LogAttrs(ctx, slog.LevelInfo, "mail", slog.String("outcome", string(res)),
-		slog.String("message_id", id), slog.String("from", in.From), slog.String("subject", in.Subject),
+		slog.String("message_id", id), slog.String("from", in.From),
 		slog.Int("replies", replies), slog.Duration("duration", d))
 	return res, nil
 }

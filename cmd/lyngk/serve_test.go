@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -148,17 +149,18 @@ func TestServeLocal(t *testing.T) {
 	defer cancel()
 	done := make(chan error, 1)
 	var stdout bytes.Buffer
+	var logs lockedBuffer
 	go func() {
-		done <- serve(ctx, cfg, smtpAddr, imapAddr, &stdout, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		done <- serve(ctx, cfg, smtpAddr, imapAddr, &stdout, slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	}()
 	waitListening(t, imapAddr, done)
 	waitListening(t, cfg.MetricsAddr, done)
 
 	alice := localPlayer{t: t, name: "alice", smtp: smtpAddr, imap: imapAddr}
 	bob := localPlayer{t: t, name: "bob", smtp: smtpAddr, imap: imapAddr}
-	alice.send("signup alice pw1", "", "")
+	alice.send("signup alice Sesame-8zq", "", "")
 	alice.await(1)
-	bob.send("signup bob pw2", "", "")
+	bob.send("signup bob Sesame-9xy", "", "")
 	bob.await(1)
 	alice.send("lyngk challenge alice bob", "", "")
 	alice.await(2)
@@ -167,7 +169,7 @@ func TestServeLocal(t *testing.T) {
 	g := lyngk.New(101, lyngk.Standard)
 	names := [2]string{"alice", "bob"}
 	first := g.Legal(nil)[0]
-	alice.send(fmt.Sprintf("lyngk move 101 alice pw1 %s", first), "", "")
+	alice.send(fmt.Sprintf("lyngk move 101 alice Sesame-8zq %s", first), "", "")
 	if err := g.Apply(first); err != nil {
 		t.Fatal(err)
 	}
@@ -230,6 +232,15 @@ func TestServeLocal(t *testing.T) {
 		t.Fatal("serve did not stop")
 	}
 
+	// The log tells what happened, and never a password or a reply token.
+	log := logs.String()
+	if !strings.Contains(log, "outcome=applied") || strings.Contains(log, "Sesame") {
+		t.Fatalf("log lacks the mail lines or shows a password:\n%s", log)
+	}
+	if tok := strings.TrimSuffix(strings.TrimPrefix(board.MessageID, "lyngk."), "@localhost"); strings.Contains(log, tok) {
+		t.Fatalf("log shows the reply token %s:\n%s", tok, log)
+	}
+
 	// Restore: the copy, put in place of a store, replays to the same boards.
 	restored := filepath.Join(dir, "restored", "lyngk.db")
 	if err := os.MkdirAll(filepath.Dir(restored), 0o700); err != nil {
@@ -245,6 +256,24 @@ func TestServeLocal(t *testing.T) {
 	if a, b := boards(t, dbPath), boards(t, restored); len(a) != 1 || a[101] != b[101] || a[101] != g.Board(names) {
 		t.Fatalf("restored boards differ:\n%v\n%v", a, b)
 	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for the daemon's goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // boards replays every game of a store and returns its board blocks.
