@@ -26,6 +26,7 @@ fi
 DIR=$(mktemp -d "${TMPDIR:-/tmp}/lyngk-e2e.XXXXXX")
 status=0
 
+# shellcheck disable=SC2317 # runs from the EXIT trap
 cleanup() {
 	local rc=$?
 	.ci/mailservers.sh stop "$DIR" || rc=1

@@ -130,7 +130,7 @@ terminate() {
 	wait_gone 10 "$pid" $kids && return 0
 	# shellcheck disable=SC2086
 	left=$(running "$pid" $kids)
-	echo "mailservers: $name: sending SIGKILL to:" $left >&2
+	echo "mailservers: $name: sending SIGKILL to: ${left//$'\n'/ }" >&2
 	# shellcheck disable=SC2086
 	kill -KILL $left 2>/dev/null || true
 	# shellcheck disable=SC2086
@@ -173,14 +173,16 @@ install_packages() {
 		policy=/usr/sbin/policy-rc.d
 	fi
 	local rc=0
-	apt-get update -qq </dev/null || rc=$?
+	# Wait for a dpkg lock held by another apt run instead of failing.
+	local lock=(-o DPkg::Lock::Timeout=300)
+	apt-get "${lock[@]}" update -qq </dev/null || rc=$?
 	if [ $rc -eq 0 ]; then
 		# shellcheck disable=SC2086 # word splitting of the package list is meant
-		apt-get install -y -qq --no-install-recommends \
+		apt-get "${lock[@]}" install -y -qq --no-install-recommends \
 			-o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold \
 			$PACKAGES </dev/null >"${TMPDIR:-/tmp}/mailservers-apt.log" 2>&1 || rc=$?
 	fi
-	[ -n "$policy" ] && rm -f "$policy"
+	if [ -n "$policy" ]; then rm -f "$policy"; fi
 	if [ $rc -ne 0 ]; then
 		tail -n 30 "${TMPDIR:-/tmp}/mailservers-apt.log" >&2 || true
 		die "apt-get failed ($rc)"
@@ -216,7 +218,7 @@ write_env() {
 		echo "E2E_USERS=\"$USERS\""
 		local u
 		for u in $USERS; do
-			echo "E2E_PASSWORD_$(echo "$u" | tr a-z A-Z)=$(random_password)"
+			echo "E2E_PASSWORD_$(echo "$u" | tr '[:lower:]' '[:upper:]')=$(random_password)"
 		done
 		echo "E2E_SCRIPT=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
 	} >"$DIR/env.tmp"
@@ -227,7 +229,7 @@ write_env() {
 
 password_of() {
 	local var
-	var=E2E_PASSWORD_$(echo "$1" | tr a-z A-Z)
+	var=E2E_PASSWORD_$(echo "$1" | tr '[:lower:]' '[:upper:]')
 	echo "${!var}"
 }
 
