@@ -79,11 +79,14 @@ func (r *request) player(id string) (*user, error) {
 	return u, nil
 }
 
+// hash makes the bcrypt hash of a new password, and lets the cache know
+// the password, so that its first use costs no second bcrypt run.
 func (r *request) hash(pw string) (string, error) {
 	h, err := bcrypt.GenerateFromPassword([]byte(pw), r.e.cfg.BcryptCost)
 	if err != nil {
 		return "", fmt.Errorf("engine: bcrypt: %w", err)
 	}
+	r.e.auth.remember(string(h), pw)
 	return string(h), nil
 }
 

@@ -56,11 +56,20 @@ func (c *authCache) check(hash, password string) bool {
 	if bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) != nil {
 		return false
 	}
+	c.store(hash, m)
+	return true
+}
+
+// remember records a password just hashed. Should the transaction that
+// stores the hash roll back, the entry matches no stored hash and is
+// harmless.
+func (c *authCache) remember(hash, password string) { c.store(hash, c.mac(password)) }
+
+func (c *authCache) store(hash string, m [sha256.Size]byte) {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	if len(c.seen) >= authCacheMax {
 		clear(c.seen)
 	}
 	c.seen[hash] = m
-	c.mu.Unlock()
-	return true
 }

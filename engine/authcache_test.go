@@ -43,6 +43,13 @@ func TestAuthCache(t *testing.T) {
 	if len(c.seen) != 2 {
 		t.Errorf("cache holds %d entries, want 2", len(c.seen))
 	}
+	// A password remembered at signup is accepted from the cache; another
+	// password against that hash still goes to bcrypt and is refused.
+	fresh := hash("signup")
+	c.remember(fresh, "signup")
+	if !c.check(fresh, "signup") || c.check(fresh, "Signup") {
+		t.Error("remembered password: wrong answer")
+	}
 }
 
 func BenchmarkAuthCacheHit(b *testing.B) {

@@ -34,13 +34,24 @@ func (cfg SMTPConfig) Validate() error {
 }
 
 // Queue is the outbox the Sender drains. Due returns mails in queue order.
+// RecordAttempts and Sent take a whole round's mails at once, so that a
+// round costs two durable writes however many mails it carries.
 type Queue interface {
 	Due(now time.Time, max int) ([]QueuedMail, error)
-	// RecordAttempt counts one more attempt and sets the next one; errText
-	// is the error of the previous attempt ("" if none is known).
-	RecordAttempt(id uint64, next time.Time, errText string) error
-	Sent(id uint64) error
+	// RecordAttempts counts one more attempt for each mail and sets its
+	// next one.
+	RecordAttempts(as []Attempt) error
+	// Sent removes mails the server accepted.
+	Sent(ids []uint64) error
 	Dead(id uint64, errText string) error
+}
+
+// Attempt is one attempt to record: the retry time if it fails, and the
+// error of the previous attempt ("" if none is known).
+type Attempt struct {
+	ID   uint64
+	Next time.Time
+	Err  string
 }
 
 // QueuedMail is one outgoing mail: raw RFC 5322 bytes and its envelope.
@@ -143,65 +154,89 @@ func (s *Sender) round(ctx context.Context) time.Time {
 		s.log.Error("outbox read failed", "err", err)
 		return now.Add(senderPoll)
 	}
-	var c *smtp.Client
-	defer func() {
-		if c != nil {
-			s.quit(c)
-		}
-	}()
-	tried := 0
+	// A round carries at most one mail per recipient: should it fail, the
+	// next one to that recipient must wait for its retry (per-recipient
+	// order), and it is not charged an attempt it never had.
+	var todo []QueuedMail
+	inRound := map[string]bool{}
+	deferred := false
 	for _, m := range mails {
+		switch {
+		case s.isBlocked(m.To, now):
+			// per-recipient order: an earlier mail to one of them waits for a retry
+		case slices.ContainsFunc(m.To, func(r string) bool { return inRound[strings.ToLower(r)] }):
+			deferred = true
+		case m.Attempts >= len(RetrySchedule): // the last attempt was cut short
+			s.dead(m, fmt.Sprintf("mailer: gave up after %d attempts", m.Attempts))
+		default:
+			todo = append(todo, m)
+		}
+		for _, r := range m.To {
+			inRound[strings.ToLower(r)] = true
+		}
+	}
+	if len(todo) == 0 {
+		return now.Add(senderPoll)
+	}
+	retry := func(m QueuedMail) time.Time { return now.Add(RetrySchedule[m.Attempts]) }
+	// Attempts are recorded before any network I/O, so that a crash during
+	// an attempt still counts it and can never become a tight loop. The
+	// first mail is charged alone before dialing, so a server that is down
+	// costs one attempt; the rest of the round in one write once connected.
+	record := func(ms []QueuedMail) bool {
+		as := make([]Attempt, len(ms))
+		for i, m := range ms {
+			as[i] = Attempt{ID: m.ID, Next: retry(m), Err: s.lastErr[m.ID]}
+		}
+		if err := s.q.RecordAttempts(as); err != nil {
+			s.log.Error("outbox update failed", "err", err)
+			return false
+		}
+		return true
+	}
+	if !record(todo[:1]) {
+		return now.Add(senderPoll)
+	}
+	c, err := s.dial(ctx)
+	if err != nil {
+		todo[0].Attempts++
+		s.failed(todo[0], retry(todo[0]), err)
+		s.connFails++
+		s.downUntil = now.Add(backoff(ReconnectSchedule, s.connFails-1))
+		return s.downUntil
+	}
+	s.connFails = 0
+	defer s.quit(c)
+	if !record(todo[1:]) {
+		todo = todo[:1]
+	}
+	var sent []QueuedMail
+	defer func() { s.sent(sent) }()
+	for _, m := range todo {
+		next := retry(m)
+		m.Attempts++
 		if ctx.Err() != nil {
 			break
-		}
-		if s.isBlocked(m.To, now) {
-			continue // per-recipient order: an earlier mail to one of them waits for a retry
-		}
-		if m.Attempts >= len(RetrySchedule) { // the last attempt was cut short
-			s.dead(m, fmt.Sprintf("mailer: gave up after %d attempts", m.Attempts))
-			continue
-		}
-		retry := now.Add(RetrySchedule[m.Attempts])
-		// Recorded before any network I/O, so that a crash during the
-		// attempt still counts it and can never become a tight loop.
-		if err := s.q.RecordAttempt(m.ID, retry, s.lastErr[m.ID]); err != nil {
-			s.log.Error("outbox update failed", "id", m.ID, "err", err)
-			return now.Add(senderPoll)
-		}
-		m.Attempts++
-		tried++
-		if c == nil {
-			if c, err = s.dial(ctx); err != nil {
-				s.failed(m, retry, err)
-				s.connFails++
-				s.downUntil = now.Add(backoff(ReconnectSchedule, s.connFails-1))
-				return s.downUntil
-			}
-			s.connFails = 0
 		}
 		permanent, err := submit(c, m)
 		var se *smtp.SMTPError
 		switch {
 		case err == nil:
-			s.sent(m)
+			sent = append(sent, m)
+			continue
 		case permanent:
 			s.dead(m, err.Error())
 		case errors.As(err, &se):
-			s.failed(m, retry, err)
+			s.failed(m, next, err)
 		default: // the connection broke: the remaining mails wait for the next round
-			s.failed(m, retry, err)
-			c.Close()
-			c = nil
+			s.failed(m, next, err)
 			return now.Add(backoff(ReconnectSchedule, 0))
 		}
-		if err != nil {
-			if err := c.Reset(); err != nil { // RSET: abandon the failed transaction
-				c.Close()
-				c = nil
-			}
+		if err := c.Reset(); err != nil { // RSET: abandon the failed transaction
+			return now.Add(backoff(ReconnectSchedule, 0))
 		}
 	}
-	if tried > 0 && len(mails) == sendBatch {
+	if deferred || len(mails) == sendBatch {
 		return now // more are waiting
 	}
 	return now.Add(senderPoll)
@@ -307,27 +342,34 @@ func (s *Sender) quit(c *smtp.Client) {
 	}
 }
 
-func (s *Sender) sent(m QueuedMail) {
-	accepted := s.now()
-	if err := s.q.Sent(m.ID); err != nil {
-		// The mail went out but stays queued: it will be sent twice, which
-		// beats losing it.
-		s.log.Error("outbox update failed after sending", "id", m.ID, "err", err)
+// sent records the mails the server accepted, in one write.
+func (s *Sender) sent(ms []QueuedMail) {
+	if len(ms) == 0 {
 		return
 	}
-	delete(s.lastErr, m.ID)
-	for _, r := range m.To {
-		delete(s.blocked, strings.ToLower(r))
+	accepted := s.now()
+	ids := make([]uint64, len(ms))
+	for i, m := range ms {
+		ids[i] = m.ID
 	}
-	s.log.Debug("mail sent", "id", m.ID, "to", m.To, "attempts", m.Attempts)
-	if s.OnSent != nil {
-		s.OnSent(m, accepted)
+	if err := s.q.Sent(ids); err != nil {
+		// The mails went out but stay queued: they will be sent twice,
+		// which beats losing them.
+		s.log.Error("outbox update failed after sending", "ids", ids, "err", err)
+		return
+	}
+	for _, m := range ms {
+		delete(s.lastErr, m.ID)
+		for _, r := range m.To {
+			delete(s.blocked, strings.ToLower(r))
+		}
+		s.log.Debug("mail sent", "id", m.ID, "to", m.To, "attempts", m.Attempts)
+		if s.OnSent != nil {
+			s.OnSent(m, accepted)
+		}
 	}
 }
 
-// failed handles a temporary failure: the recorded retry applies, later
-// mails to the same recipients wait for it, and the mail is given up when
-// the schedule is exhausted.
 func (s *Sender) failed(m QueuedMail, retry time.Time, err error) {
 	if m.Attempts >= len(RetrySchedule) {
 		s.dead(m, fmt.Sprintf("mailer: gave up after %d attempts: %v", m.Attempts, err))

@@ -88,22 +88,26 @@ func (q *fakeQueue) find(id uint64) (int, *fakeQueued) {
 	panic(fmt.Sprintf("fakeQueue: no mail %d", id))
 }
 
-func (q *fakeQueue) RecordAttempt(id uint64, next time.Time, errText string) error {
+func (q *fakeQueue) RecordAttempts(as []Attempt) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	_, m := q.find(id)
-	m.Attempts++
-	m.next, m.lastErr = next, errText
-	q.log.add("attempt %d", id)
+	for _, a := range as {
+		_, m := q.find(a.ID)
+		m.Attempts++
+		m.next, m.lastErr = a.Next, a.Err
+		q.log.add("attempt %d", a.ID)
+	}
 	return nil
 }
 
-func (q *fakeQueue) Sent(id uint64) error {
+func (q *fakeQueue) Sent(ids []uint64) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	i, _ := q.find(id)
-	q.mails = slices.Delete(q.mails, i, i+1)
-	q.log.add("sent %d", id)
+	for _, id := range ids {
+		i, _ := q.find(id)
+		q.mails = slices.Delete(q.mails, i, i+1)
+		q.log.add("sent %d", id)
+	}
 	return nil
 }
 
@@ -286,9 +290,12 @@ func TestSenderInOrderOnOneConnection(t *testing.T) {
 	var sent []uint64
 	st.s.OnSent = func(m QueuedMail, _ time.Time) { sent = append(sent, m.ID) }
 	// The attempt is recorded before the connection is made.
-	st.round(t, "attempt 1", "connect", "data m1 to a@example.com", "sent 1",
-		"attempt 2", "data m2 to b@example.com,c@example.com", "sent 2",
-		"attempt 3", "data m3 to a@example.com", "sent 3")
+	// The rest of the round is recorded in one write once connected, and
+	// the accepted mails in one write at the end. m3 goes to a recipient of
+	// m1, so it waits for the next round.
+	st.round(t, "attempt 1", "connect", "attempt 2", "data m1 to a@example.com",
+		"data m2 to b@example.com,c@example.com", "sent 1", "sent 2")
+	st.round(t, "attempt 3", "connect", "data m3 to a@example.com", "sent 3")
 	if !slices.Equal(sent, []uint64{1, 2, 3}) || st.q.len() != 0 {
 		t.Errorf("OnSent for %v, %d left in queue", sent, st.q.len())
 	}
@@ -315,8 +322,9 @@ func TestSenderTemporaryFailureRetriesInOrder(t *testing.T) {
 
 	st.srv.setRcptErr("alice@example.com", nil)
 	st.clock = st.clock.Add(RetrySchedule[0])
-	st.round(t, "attempt 1", "connect", "data m1 to alice@example.com", "sent 1",
-		"attempt 3", "data m3 to Alice@example.com", "sent 3")
+	// One mail per recipient and round: m3 goes in the next round.
+	st.round(t, "attempt 1", "connect", "data m1 to alice@example.com", "sent 1")
+	st.round(t, "attempt 3", "connect", "data m3 to Alice@example.com", "sent 3")
 	if len(st.q.dead) != 0 || st.q.len() != 0 {
 		t.Errorf("dead %v, queue %d", st.q.dead, st.q.len())
 	}
@@ -340,7 +348,7 @@ func TestSenderPermanentFailureIsDead(t *testing.T) {
 	st.srv.setRcptErr("nobody@example.com", permFail)
 	st.q.add("m1", "nobody@example.com")
 	st.q.add("m2", "bob@example.com")
-	st.round(t, "attempt 1", "connect", "dead 1", "attempt 2", "data m2 to bob@example.com", "sent 2")
+	st.round(t, "attempt 1", "connect", "attempt 2", "dead 1", "data m2 to bob@example.com", "sent 2")
 	if !strings.Contains(st.q.dead[1], "550") {
 		t.Errorf("dead reason %q, want the 550", st.q.dead[1])
 	}
@@ -413,8 +421,8 @@ func TestSenderServerDownLosesNothing(t *testing.T) {
 		t.Fatalf("restarted on %s, want %s", addr, st.addr)
 	}
 	st.clock = st.clock.Add(time.Minute)
-	st.round(t, "attempt 1", "connect", "data m1 to alice@example.com", "sent 1",
-		"attempt 2", "data m2 to bob@example.com", "sent 2")
+	st.round(t, "attempt 1", "connect", "attempt 2", "data m1 to alice@example.com",
+		"data m2 to bob@example.com", "sent 1", "sent 2")
 }
 
 func TestSenderAuthAndTLS(t *testing.T) {

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -200,7 +202,10 @@ func TestE2ELoad(t *testing.T) {
 // submission to the board mail visible in the opponent's IMAP inbox.
 func BenchmarkE2ELatency(b *testing.B) {
 	e := e2eSetup(b)
-	e.startServer(b)
+	srv := e.startServer(b)
+	for _, u := range []string{"alice", "bob"} {
+		e.clearMailbox(b, u, "INBOX") // mail of an earlier run must not be taken for an answer
+	}
 	alice := &e2ePlayer{user: "alice", password: "alice-pw", addr: e.addr("alice"),
 		box: e.watch(b, "alice", "INBOX", 5*time.Millisecond)}
 	bob := &e2ePlayer{user: "bob", password: "bob-pw", addr: e.addr("bob"),
@@ -216,6 +221,7 @@ func BenchmarkE2ELatency(b *testing.B) {
 	}
 	var lat []time.Duration
 	k := 0
+	logFrom := e2eLogSize(b, srv.logPath) // the server's share is measured on moves only
 	for b.Loop() {
 		if gm.g.Status() != lyngk.Playing {
 			if gm, err = e.challenge(alice, bob, 2, gm.board, e2eMoveWait); err != nil {
@@ -250,6 +256,46 @@ func BenchmarkE2ELatency(b *testing.B) {
 	b.ReportMetric(e2eMillis(e2ePercentile(lat, 50)), "p50-ms")
 	b.ReportMetric(e2eMillis(e2ePercentile(lat, 99)), "p99-ms")
 	b.ReportMetric(e2eMillis(slices.Max(lat)), "max-ms")
+	if share := e2eServerShare(b, srv.logPath, logFrom); len(share) > 0 {
+		b.ReportMetric(e2eMillis(e2ePercentile(share, 50)), "server-p50-ms")
+		b.ReportMetric(e2eMillis(e2ePercentile(share, 99)), "server-p99-ms")
+	}
+}
+
+// e2eLogSize is the current size of the server's log.
+func e2eLogSize(tb testing.TB, path string) int64 {
+	tb.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return fi.Size()
+}
+
+// e2eServerShare reads the server's own share of each reply (from the mail
+// in hand to the reply accepted by Postfix) from its debug log lines
+// "reply accepted … server_share=D" written after offset.
+func e2eServerShare(tb testing.TB, path string, offset int64) []time.Duration {
+	tb.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var out []time.Duration
+	for _, line := range strings.Split(string(data[min(offset, int64(len(data))):]), "\n") {
+		if !strings.Contains(line, `msg="reply accepted"`) {
+			continue
+		}
+		_, v, ok := strings.Cut(line, "server_share=")
+		if !ok {
+			continue
+		}
+		v, _, _ = strings.Cut(v, " ")
+		if d, err := time.ParseDuration(v); err == nil {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // BenchmarkE2EThroughput plays many games at once; each iteration is a burst

@@ -361,12 +361,29 @@ func (q *outboxQueue) Due(now time.Time, max int) ([]mailer.QueuedMail, error) {
 	return out, err
 }
 
-func (q *outboxQueue) RecordAttempt(id uint64, next time.Time, errText string) error {
-	return q.db.Update(func(tx *store.Tx) error { return tx.RecordAttempt(id, next, errText) })
+// RecordAttempts and Sent each write a whole round in one transaction: one
+// fsync for all its mails rather than one per mail.
+func (q *outboxQueue) RecordAttempts(as []mailer.Attempt) error {
+	return q.db.Update(func(tx *store.Tx) error {
+		for _, a := range as {
+			if err := tx.RecordAttempt(a.ID, a.Next, a.Err); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
-func (q *outboxQueue) Sent(id uint64) error {
-	return q.db.Update(func(tx *store.Tx) error { return tx.Sent(id) })
+func (q *outboxQueue) Sent(ids []uint64) error {
+	return q.db.Update(func(tx *store.Tx) error {
+		for _, id := range ids {
+			// Gone already (an operator's hand, say) is as good as sent.
+			if err := tx.Sent(id); err != nil && !errors.Is(err, store.ErrNotFound) {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 func (q *outboxQueue) Dead(id uint64, errText string) error {

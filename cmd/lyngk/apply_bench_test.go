@@ -1,0 +1,98 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"lyngk.example/lyngk/engine/lyngk"
+	"lyngk.example/lyngk/store"
+)
+
+// BenchmarkApplyMove measures the server's work on one move mail: parse,
+// one bbolt transaction (dedupe, game change, two composed board mails into
+// the outbox) with its fsync. The store holds 100 running games.
+func BenchmarkApplyMove(b *testing.B) {
+	db, err := store.Open(filepath.Join(b.TempDir(), "lyngk.db"), store.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	cfg := defaultConfig()
+	eng, err := newEngine(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	a := &app{db: db, eng: eng, robot: cfg.Robot, log: slog.New(slog.NewTextHandler(io.Discard, nil)), now: time.Now}
+	ctx := context.Background()
+	n := 0
+	send := func(from, subject string) {
+		n++
+		m := rawMail{from: from, subject: subject, id: fmt.Sprintf("b%d@bench", n)}
+		if _, err := a.apply(ctx, m.bytes(), enqueue); err != nil {
+			b.Fatal(err)
+		}
+	}
+	const games = 100
+	for i := range 2 * games {
+		send(fmt.Sprintf("p%d@example.com", i), fmt.Sprintf("signup p%d pw", i))
+	}
+	pos := make([]lyngk.Game, games)
+	for i := range games {
+		send("p0@example.com", fmt.Sprintf("lyngk challenge p%d p%d", 2*i, 2*i+1))
+		pos[i] = lyngk.New(101+i, lyngk.Standard)
+	}
+	// Empty the outbox as a sender would, so it does not grow without end.
+	drain := func() {
+		err := db.Update(func(tx *store.Tx) error {
+			out, err := tx.Outbox()
+			for _, m := range out {
+				if err := tx.Sent(m.ID); err != nil {
+					return err
+				}
+			}
+			return err
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	var buf []lyngk.Move
+	i := 0
+	move := func() {
+		g := &pos[i%games]
+		buf = g.Legal(buf[:0])
+		mv := buf[0]
+		p := 2*(i%games) + g.Turn() - 1
+		send(fmt.Sprintf("p%d@example.com", p), fmt.Sprintf("lyngk move %d p%d pw %s", 101+i%games, p, mv))
+		if err := g.Apply(mv); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+	// Two moves in each game first: every player's password has then been
+	// through bcrypt once, as on a server that has run for a while.
+	for range 2 * games {
+		move()
+	}
+	drain()
+	for b.Loop() {
+		g := &pos[i%games]
+		if g.Status() != lyngk.Playing {
+			*g = lyngk.New(101+i%games, lyngk.Standard)
+			b.StopTimer()
+			send("p0@example.com", fmt.Sprintf("lyngk challenge p%d p%d", 2*(i%games), 2*(i%games)+1))
+			b.StartTimer()
+		}
+		move()
+		if i%100 == 0 {
+			b.StopTimer()
+			drain()
+			b.StartTimer()
+		}
+	}
+}
