@@ -226,6 +226,7 @@ func (e *e2eEnv) startServer(tb testing.TB) *e2eServer {
 		// The load test sends hundreds of commands from few addresses.
 		"rate_per_hour = 1000000",
 		"log_level = debug",
+		"metrics_addr = 127.0.0.1:19368",
 		"",
 	}, "\n")
 	// The log stays with the servers' logs (.ci/e2e.sh keeps them with E2E_KEEP=1).
