@@ -260,8 +260,13 @@ func endOfText(lines []string, i int) bool {
 	t := strings.TrimSpace(lines[i])
 	return strings.HasPrefix(t, ">") || isSignature(lines[i]) || attribution(lines, i) > 0 ||
 		t == "-----Original Message-----" || strings.HasPrefix(t, "________________") ||
-		outlookHeader(lines, i)
+		outlookHeader(lines, i) || mobileSignature.MatchString(t)
 }
+
+// mobileSignature matches the line that phone mail apps add under what the
+// player wrote ("Sent from my iPhone", "Get Outlook for Android"): it is no
+// comment for the opponent.
+var mobileSignature = regexp.MustCompile(`^(?i:sent from my [\w .-]+|get outlook for (ios|android)|sent from (outlook|mail) for [\w .-]+|envoyé de mon [\w .-]+|von meinem [\w .-]+ gesendet)$`)
 
 // outlookHeader recognises the header block that Outlook puts above the
 // mail it answers, unquoted: "From: ..." then "Sent: ..." (or "Date:"),
