@@ -61,10 +61,14 @@ func process(t *testing.T, db string, m rawMail) []reply {
 			t.Fatal(err)
 		}
 		to, err := h.Header.AddressList("To")
-		if err != nil || len(to) != 1 {
-			t.Fatalf("want one recipient, got %q (%v)", h.Header.Get("To"), err)
+		if err != nil || len(to) == 0 {
+			t.Fatalf("want recipients, got %q (%v)", h.Header.Get("To"), err)
 		}
-		res = append(res, reply{Inbound: in, to: to[0].Address})
+		var addrs []string
+		for _, a := range to {
+			addrs = append(addrs, a.Address)
+		}
+		res = append(res, reply{Inbound: in, to: strings.Join(addrs, ", ")})
 	}
 	return res
 }
@@ -72,7 +76,7 @@ func process(t *testing.T, db string, m rawMail) []reply {
 // reply is one mail written by `lyngk process`.
 type reply struct {
 	mailer.Inbound
-	to string
+	to string // the recipients, joined by ", "
 }
 
 // TestProcessWholeGame plays a whole game through `lyngk process`, moves

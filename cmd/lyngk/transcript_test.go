@@ -1,0 +1,120 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// transcriptStep is one mail a player sends; replyTo names a player whose
+// latest board mail this one answers (a plain reply carries its token).
+type transcriptStep struct {
+	from, subject, body, replyTo string
+}
+
+// TestProcessTranscript plays the whole pbmserv command set through
+// `lyngk process`, mail in and mails out, and compares every reply — who
+// gets it, its subject and its text — with testdata/transcript.golden
+// (go test -update rewrites it). Dates and the random reply tokens are
+// masked; everything else must match to the byte.
+func TestProcessTranscript(t *testing.T) {
+	addr := map[string]string{"alice": "alice@example.com", "bob": "bob@example.org", "carol": "carol@example.net"}
+	steps := []transcriptStep{
+		{from: "alice", subject: "help"},
+		{from: "alice", subject: "help notation"},
+		{from: "alice", subject: "signup alice pw1"},
+		{from: "bob", subject: "signup bob pw2"},
+		{from: "carol", subject: "signup carol pw3 carol@example.net"},
+		{from: "carol", subject: "signup carol other"},             // taken
+		{from: "carol", subject: "signup da:ve pw"},                // bad userid
+		{from: "alice", subject: "lyngk challenge alice alice"},    // oneself
+		{from: "alice", subject: "lyngk challenge alice nobody"},   // unknown user
+		{from: "alice", subject: "lyngk challenge bob alice"},      // board 101, bob first
+		{from: "alice", subject: "lyngk challenge -s alice carol"}, // board 102, stack6
+		{from: "carol", subject: "lyngk subscribe 101 carol pw3"},
+		{from: "alice", subject: "lyngk move 101 alice pw1 G,c1-d1"}, // not her turn
+		{from: "bob", subject: "lyngk move 101 bob wrong G,c1-d1"},   // wrong password
+		{from: "bob", subject: "lyngk move 101 bob pw2 c1d1"},        // bad notation
+		{from: "bob", subject: "lyngk move 101 bob pw2 G,c1-d1#2"},   // wrong #n
+		{from: "bob", subject: "lyngk move 101 bob pw2 a1-i1"},       // illegal
+		{from: "bob", subject: "lyngk move 101 bob pw2 G,c1-d1#1", body: "Good luck!\n\n-- \nBob\n"},
+		{from: "alice", subject: "Re: Lyngk Board 101 alice **", replyTo: "alice",
+			body: "B,b1-b2\nYour turn.\n\nOn Sat, Nov 21, 2026, PBeM Server wrote:\n> Summary of Lyngk Board 101\n"},
+		{from: "alice", subject: "Re: Lyngk Board 101 alice", replyTo: "alice", body: "c2-c3\n"}, // by reply, out of turn
+		{from: "bob", subject: "lyngk chat 101 bob pw2", body: "Nice opening.\n"},
+		{from: "bob", subject: "lyngk move 101 bob pw2 propose"},
+		{from: "alice", subject: "lyngk move 101 alice pw1 reject"},
+		{from: "bob", subject: "multiple", body: "lyngk games bob active\nlyngk show 101#1\n"},
+		{from: "carol", subject: "lyngk games all"},
+		{from: "carol", subject: "lyngk show alice next"},
+		{from: "carol", subject: "lyngk unsubscribe 101 carol pw3"},
+		{from: "bob", subject: "lyngk resign 101 bob pw2"},
+		{from: "bob", subject: "lyngk move 101 bob pw2 c2-c3"}, // game over
+		{from: "alice", subject: "lyngk standings"},
+		{from: "alice", subject: "lyngk history"},
+		{from: "carol", subject: "vacation carol pw3 on"},
+		{from: "alice", subject: "change password alice pw1 pw9"},
+		{from: "alice", subject: "change address alice pw9 alice@work.example"},
+		{from: "carol", subject: "signoff carol pw3"},
+		{from: "alice", subject: "lyngk frobnicate"}, // unknown command
+		{from: "bob", subject: "lyngk show 999"},     // unknown board
+	}
+	db := filepath.Join(t.TempDir(), "lyngk.db")
+	lastBoard := map[string]string{} // player -> Message-ID of the latest board mail to them
+	var out strings.Builder
+	for i, s := range steps {
+		m := rawMail{from: addr[s.from], subject: s.subject, body: s.body, id: fmt.Sprintf("t%d@client.example", i+1)}
+		if s.replyTo != "" {
+			m.inReplyTo = lastBoard[s.replyTo]
+		}
+		fmt.Fprintf(&out, "=== %s sends %q\n", s.from, s.subject)
+		for _, r := range process(t, db, m) {
+			for name, a := range addr {
+				if r.to == a && strings.HasPrefix(r.MessageID, "lyngk.") {
+					lastBoard[name] = r.MessageID
+				}
+			}
+			fmt.Fprintf(&out, "--- to %s: %s\n%s", r.to, r.Subject, r.Body)
+		}
+	}
+	got := mask(out.String())
+	path := filepath.Join("testdata", "transcript.golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("transcript differs from %s (go test -update to accept):\n%s", path, firstDiff(string(want), got))
+	}
+}
+
+// mask hides what changes from run to run: clock times in the texts.
+var clockTimes = regexp.MustCompile(`(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ 0-9]\d \d\d:\d\d|\d{4}-\d\d-\d\d( \d\d:\d\d(:\d\d)?( UTC)?)?|\d+ days, \d\d:\d\d:\d\d`)
+
+func mask(s string) string { return clockTimes.ReplaceAllString(s, "<time>") }
+
+// firstDiff shows the first differing line with a little context.
+func firstDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < max(len(w), len(g)); i++ {
+		var wl, gl string
+		if i < len(w) {
+			wl = w[i]
+		}
+		if i < len(g) {
+			gl = g[i]
+		}
+		if wl != gl {
+			return fmt.Sprintf("line %d:\nwant %q\n got %q", i+1, wl, gl)
+		}
+	}
+	return "(equal)"
+}
