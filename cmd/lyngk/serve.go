@@ -216,6 +216,9 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 	}
 
 	log.Info("lyngk serving", "robot", cfg.Robot, "data", cfg.DataDir, "local", cfg.local())
+	// A failing task stops the others too.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	var wg sync.WaitGroup
 	errs := make(chan error, 3)
 	runTask := func(name string, f func(context.Context) error) {
@@ -244,6 +247,7 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 	select {
 	case <-ctx.Done():
 	case err := <-errs:
+		cancel()
 		stopSender()
 		wg.Wait()
 		return err
