@@ -461,31 +461,34 @@ func newUIDs(uids []imap.UID, last imap.UID) []imap.UID {
 	return uids
 }
 
-// mark flags handled mail \Seen and moves it out of the mailbox. The client
+// mark flags handled mail \Seen and moves it out of the mailbox. The
+// commands are pipelined (RFC 3501 §5.5: the server runs them in order), so
+// a batch costs one round trip however many folders it goes to. The client
 // falls back to COPY + STORE \Deleted + EXPUNGE on servers without MOVE.
 func (p *Poller) mark(c *imapclient.Client, seen, processed, rejected imap.UIDSet) error {
 	if len(seen) == 0 {
 		return nil
 	}
-	store := &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagSeen}}
-	if err := p.do(c, "UID STORE", func() error { return c.Store(seen, store, nil).Close() }); err != nil {
+	return p.do(c, "UID STORE/MOVE", func() error {
+		flags := &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagSeen}}
+		store := c.Store(seen, flags, nil)
+		var moves []*imapclient.MoveCommand
+		for _, mv := range []struct {
+			uids   imap.UIDSet
+			folder string
+		}{{processed, p.cfg.Processed}, {rejected, p.cfg.Rejected}} {
+			if len(mv.uids) > 0 {
+				moves = append(moves, c.Move(mv.uids, mv.folder))
+			}
+		}
+		err := store.Close()
+		for _, mv := range moves {
+			if _, merr := mv.Wait(); err == nil {
+				err = merr
+			}
+		}
 		return err
-	}
-	for _, mv := range []struct {
-		uids   imap.UIDSet
-		folder string
-	}{{processed, p.cfg.Processed}, {rejected, p.cfg.Rejected}} {
-		if len(mv.uids) == 0 {
-			continue
-		}
-		if err := p.do(c, "UID MOVE", func() error {
-			_, err := c.Move(mv.uids, mv.folder).Wait()
-			return err
-		}); err != nil {
-			return err
-		}
-	}
-	return nil
+	})
 }
 
 var errConnClosed = errors.New("mailer: IMAP connection closed")
