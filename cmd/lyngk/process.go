@@ -18,14 +18,14 @@ import (
 // write the replies it causes to an mbox (or queue them in the store's
 // outbox when -mbox is not given). Exit status 0 when the mail was applied,
 // ignored or recognised as a duplicate; 1 when the store failed (nothing
-// was applied: procmail may retry); 2 for bad usage.
+// was applied: procmail may retry); 2 for bad usage. LYNGK_TEMPLATES_DIR
+// in the environment names a directory of template overrides.
 func runProcess(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("process", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	dbPath := fs.String("db", "", "the store `FILE` (created if missing)")
 	mbox := fs.String("mbox", "", "write replies to this mbox `FILE` (- = stdout) instead of the outbox")
 	from := fs.String("from", "lyngk@localhost", "the robot's own mail `ADDR`")
-	templatesDir := fs.String("templates", "", "`DIR` of template overrides")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -47,7 +47,9 @@ func runProcess(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cfg := defaultConfig()
 	cfg.Robot = *from
 	cfg.Domain = domainOf(*from)
-	cfg.TemplatesDir = *templatesDir
+	// The command line is a contract (SPEC §5); template overrides come
+	// from the environment, as templates_dir does for serve.
+	cfg.TemplatesDir = os.Getenv("LYNGK_TEMPLATES_DIR")
 	eng, err := newEngine(cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "lyngk: %v\n", err)
