@@ -26,11 +26,11 @@ func runAdmin(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if *dbPath == "" || fs.NArg() == 0 {
+	if *dbPath == "" || !adminArgs(fs.Args()) {
 		fmt.Fprintln(stderr, adminUsage)
 		return 2
 	}
-	err := withStore(*dbPath, "admin "+strings.Join(fs.Args(), " "), stdout, func(db *store.DB) error {
+	err := withStore(*dbPath, "admin "+strings.Join(fs.Args(), " "), nil, stdout, func(db *store.DB) error {
 		return admin(db, fs.Args(), stdout)
 	})
 	if errors.Is(err, errUsage) {
@@ -44,14 +44,26 @@ func runAdmin(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// adminArgs reports whether args are one of the listings admin knows.
+func adminArgs(args []string) bool {
+	switch len(args) {
+	case 1:
+		return args[0] == "users" || args[0] == "games" || args[0] == "outbox"
+	case 2:
+		_, err := strconv.Atoi(args[1])
+		return args[0] == "game" && err == nil
+	}
+	return false
+}
+
 // admin writes the listing that args ask for.
 func admin(db *store.DB, args []string, w io.Writer) error {
-	if len(args) == 0 {
+	if !adminArgs(args) {
 		return errUsage
 	}
 	return db.View(func(tx *store.Tx) error {
 		switch {
-		case args[0] == "users" && len(args) == 1:
+		case args[0] == "users":
 			us, err := engine.Users(tx)
 			if err != nil {
 				return err
@@ -67,7 +79,7 @@ func admin(db *store.DB, args []string, w io.Writer) error {
 					u.Created.Format(time.DateOnly), state, strings.Join(u.Addresses, " "))
 			}
 			return tw.Flush()
-		case args[0] == "games" && len(args) == 1:
+		case args[0] == "games":
 			gs, err := engine.Games(tx)
 			if err != nil {
 				return err
@@ -76,11 +88,8 @@ func admin(db *store.DB, args []string, w io.Writer) error {
 				fmt.Fprintln(w, g)
 			}
 			return nil
-		case args[0] == "game" && len(args) == 2:
-			n, err := strconv.Atoi(args[1])
-			if err != nil {
-				return errUsage
-			}
+		case args[0] == "game":
+			n, _ := strconv.Atoi(args[1])
 			g, board, err := engine.GameRecord(tx, n)
 			if err != nil {
 				return err
@@ -92,7 +101,7 @@ func admin(db *store.DB, args []string, w io.Writer) error {
 			}
 			fmt.Fprint(w, "\n", board)
 			return nil
-		case args[0] == "outbox" && len(args) == 1:
+		case args[0] == "outbox":
 			out, err := tx.Outbox()
 			if err != nil {
 				return err

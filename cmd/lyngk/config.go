@@ -159,10 +159,12 @@ func (c *config) validate() error {
 	if c.local() {
 		return nil
 	}
-	if c.IMAPAddr == "" || c.SMTPAddr == "" {
-		return fmt.Errorf("%w: real mode needs both imap_addr and smtp_addr", errConfig)
+	if c.SMTPAddr == "" {
+		return fmt.Errorf("%w: real mode needs smtp_addr to send its replies", errConfig)
 	}
-	if c.IMAPUser == "" || c.IMAPPassword == "" {
+	// Without imap_addr the daemon reads no mailbox: mail comes in through
+	// `lyngk process` (procmail), which hands it over the control socket.
+	if c.IMAPAddr != "" && (c.IMAPUser == "" || c.IMAPPassword == "") {
 		return fmt.Errorf("%w: imap_user and imap_password (or LYNGK_IMAP_PASSWORD) are required", errConfig)
 	}
 	if c.SMTPUser != "" && c.SMTPPassword == "" {
@@ -171,6 +173,9 @@ func (c *config) validate() error {
 	for _, p := range []struct{ name, mode, addr string }{
 		{"imap", c.IMAPTLS, c.IMAPAddr}, {"smtp", c.SMTPTLS, c.SMTPAddr},
 	} {
+		if p.addr == "" {
+			continue
+		}
 		switch p.mode {
 		case "implicit", "starttls":
 		case "none", "":

@@ -2,36 +2,41 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"lyngk.example/lyngk/mailer"
 	"lyngk.example/lyngk/store"
 )
 
-// The control socket lets `lyngk backup` and `lyngk admin` work while the
-// daemon runs. bbolt holds an exclusive lock on its file, so a second
-// process cannot open the store; it asks the daemon instead, over a Unix
-// socket beside the store that only the daemon's user may open (0600).
+// The control socket lets `lyngk backup`, `lyngk admin` and `lyngk process`
+// work while the daemon runs. bbolt holds an exclusive lock on its file, so
+// a second process cannot open the store; it asks the daemon instead, over
+// a Unix socket beside the store that only the daemon's user may open
+// (0600). So procmail may hand mail to `lyngk process` while `lyngk serve`
+// runs the sender and the timers.
 //
-// Protocol: one request line ("backup PATH" or "admin ARGS…"), then the
-// daemon writes the output and closes. A last line "ERROR: text" marks a
-// failure.
+// Protocol: one request line, then for "process" the raw mail up to the
+// end of the client's half of the connection. The daemon answers a status
+// line, "OK" or "ERROR: text", then the output (a listing, or for
+// "process mbox" the replies as an mbox) and closes.
 
 const controlName = "lyngk.sock"
 
 func controlPath(dbPath string) string { return filepath.Join(filepath.Dir(dbPath), controlName) }
 
-// listenControl starts the control socket of the daemon.
-func listenControl(ctx context.Context, db *store.DB, log *slog.Logger) (io.Closer, error) {
-	path := controlPath(db.Path())
+// listenControl starts the control socket of the daemon; wake kicks the
+// sender after a mail handed over by `lyngk process`.
+func listenControl(ctx context.Context, a *app, wake func()) (io.Closer, error) {
+	path := controlPath(a.db.Path())
 	_ = os.Remove(path) // left over from a killed daemon; the store lock proves we are the only one
 	ln, err := net.Listen("unix", path)
 	if err != nil {
@@ -47,25 +52,25 @@ func listenControl(ctx context.Context, db *store.DB, log *slog.Logger) (io.Clos
 			if err != nil {
 				return
 			}
-			go serveControl(ctx, c, db, log)
+			go a.serveControl(ctx, c, wake)
 		}
 	}()
 	return ln, nil
 }
 
-func serveControl(ctx context.Context, c net.Conn, db *store.DB, log *slog.Logger) {
+func (a *app) serveControl(ctx context.Context, c net.Conn, wake func()) {
 	defer c.Close()
 	_ = c.SetDeadline(time.Now().Add(time.Minute))
-	line, err := bufio.NewReader(io.LimitReader(c, 4096)).ReadString('\n')
-	if err != nil {
+	r := bufio.NewReader(c)
+	line, err := r.ReadString('\n')
+	if err != nil || len(line) > 4096 {
 		return
 	}
 	fields := strings.Fields(line)
 	if len(fields) == 0 {
 		return
 	}
-	w := bufio.NewWriter(c)
-	defer w.Flush()
+	var out bytes.Buffer
 	var cerr error
 	switch fields[0] {
 	case "backup":
@@ -75,23 +80,61 @@ func serveControl(ctx context.Context, c net.Conn, db *store.DB, log *slog.Logge
 			cerr = errors.New("want: backup ABSOLUTE-PATH")
 			break
 		}
-		if cerr = db.BackupFile(path); cerr == nil {
-			fmt.Fprintf(w, "backup of %s written to %s\n", db.Path(), path)
+		if cerr = a.db.BackupFile(path); cerr == nil {
+			fmt.Fprintf(&out, "backup of %s written to %s\n", a.db.Path(), path)
 		}
 	case "admin":
-		cerr = admin(db, fields[1:], w)
+		cerr = admin(a.db, fields[1:], &out)
+	case "process":
+		raw, err := io.ReadAll(io.LimitReader(r, maxReadSize))
+		if err != nil {
+			cerr = err
+			break
+		}
+		if len(fields) > 1 && fields[1] == "mbox" {
+			cerr = a.processMbox(ctx, raw, &out)
+		} else if _, cerr = a.apply(ctx, raw, enqueue); cerr == nil {
+			wake()
+		}
 	default:
 		cerr = fmt.Errorf("unknown request %q", fields[0])
 	}
-	log.InfoContext(ctx, "control request", "request", fields[0], "ok", cerr == nil)
+	a.log.InfoContext(ctx, "control request", "request", fields[0], "ok", cerr == nil)
 	if cerr != nil {
-		fmt.Fprintf(w, "ERROR: %v\n", cerr)
+		fmt.Fprintf(c, "ERROR: %v\n", cerr)
+		return
 	}
+	io.WriteString(c, "OK\n")
+	c.Write(out.Bytes())
 }
 
+// processMbox applies one mail and writes its replies as an mbox, after the
+// commit (`lyngk process -mbox`).
+func (a *app) processMbox(ctx context.Context, raw []byte, w io.Writer) error {
+	var out []composed
+	_, err := a.apply(ctx, raw, func(_ *store.Tx, m composed, _ time.Time) error {
+		out = append(out, m)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	now := a.now()
+	for _, m := range out {
+		if err := mailer.WriteMbox(w, m.from, now, m.data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// errDaemon marks a request the running daemon refused.
+var errDaemon = errors.New("daemon")
+
 // withStore runs f on the store at dbPath, or, when a running daemon holds
-// it, sends req over the daemon's control socket and copies the answer.
-func withStore(dbPath string, req string, stdout io.Writer, f func(*store.DB) error) error {
+// it, sends req (and body, if any) over the daemon's control socket and
+// copies its output to stdout.
+func withStore(dbPath, req string, body []byte, stdout io.Writer, f func(*store.DB) error) error {
 	db, err := store.Open(dbPath, store.Options{Timeout: 500 * time.Millisecond})
 	if err == nil {
 		defer db.Close()
@@ -109,12 +152,22 @@ func withStore(dbPath string, req string, stdout io.Writer, f func(*store.DB) er
 	if _, err := io.WriteString(c, req+"\n"); err != nil {
 		return err
 	}
-	sc := bufio.NewScanner(c)
-	for sc.Scan() {
-		if msg, ok := strings.CutPrefix(sc.Text(), "ERROR: "); ok {
-			return errors.New(msg)
-		}
-		fmt.Fprintln(stdout, sc.Text())
+	if _, err := c.Write(body); err != nil {
+		return err
 	}
-	return sc.Err()
+	if uc, ok := c.(*net.UnixConn); ok {
+		if err := uc.CloseWrite(); err != nil {
+			return err
+		}
+	}
+	r := bufio.NewReader(c)
+	status, err := r.ReadString('\n')
+	if err != nil {
+		return fmt.Errorf("control socket: %w", err)
+	}
+	if msg, ok := strings.CutPrefix(strings.TrimSuffix(status, "\n"), "ERROR: "); ok {
+		return fmt.Errorf("%w: %s", errDaemon, msg)
+	}
+	_, err = io.Copy(stdout, r)
+	return err
 }

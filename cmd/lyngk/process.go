@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"fmt"
@@ -9,7 +10,6 @@ import (
 	"os"
 	"time"
 
-	"lyngk.example/lyngk/mailer"
 	"lyngk.example/lyngk/store"
 )
 
@@ -18,7 +18,10 @@ import (
 // write the replies it causes to an mbox (or queue them in the store's
 // outbox when -mbox is not given). Exit status 0 when the mail was applied,
 // ignored or recognised as a duplicate; 1 when the store failed (nothing
-// was applied: procmail may retry); 2 for bad usage. LYNGK_TEMPLATES_DIR
+// was applied: procmail may retry); 2 for bad usage. While `lyngk serve`
+// holds the store, the mail is handed to it over its control socket and
+// applied there (with the daemon's own address, whatever -from says); its
+// sender then delivers the replies. LYNGK_TEMPLATES_DIR
 // in the environment names a directory of template overrides.
 func runProcess(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("process", flag.ContinueOnError)
@@ -38,35 +41,31 @@ func runProcess(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "lyngk: reading stdin: %v\n", err)
 		return 1
 	}
-	db, err := store.Open(*dbPath, store.Options{})
-	if err != nil {
-		fmt.Fprintf(stderr, "lyngk: %v\n", err)
-		return 1
-	}
-	defer db.Close()
-	cfg := defaultConfig()
-	cfg.Robot = *from
-	cfg.Domain = domainOf(*from)
-	// The command line is a contract (SPEC §5); template overrides come
-	// from the environment, as templates_dir does for serve.
-	cfg.TemplatesDir = os.Getenv("LYNGK_TEMPLATES_DIR")
-	eng, err := newEngine(cfg)
-	if err != nil {
-		fmt.Fprintf(stderr, "lyngk: %v\n", err)
-		return 1
-	}
-	a := &app{db: db, eng: eng, robot: *from, log: slog.New(slog.NewTextHandler(stderr,
-		&slog.HandlerOptions{Level: slog.LevelWarn})), now: time.Now}
-
-	var out []composed
-	deliver := enqueue
+	req := "process"
 	if *mbox != "" {
-		deliver = func(_ *store.Tx, m composed, _ time.Time) error {
-			out = append(out, m)
-			return nil
-		}
+		req = "process mbox"
 	}
-	if _, err := a.apply(context.Background(), raw, deliver); err != nil {
+	var out bytes.Buffer
+	err = withStore(*dbPath, req, raw, &out, func(db *store.DB) error {
+		cfg := defaultConfig()
+		cfg.Robot = *from
+		cfg.Domain = domainOf(*from)
+		// The command line is a contract (SPEC §5); template overrides come
+		// from the environment, as templates_dir does for serve.
+		cfg.TemplatesDir = os.Getenv("LYNGK_TEMPLATES_DIR")
+		eng, err := newEngine(cfg)
+		if err != nil {
+			return err
+		}
+		a := &app{db: db, eng: eng, robot: *from, log: slog.New(slog.NewTextHandler(stderr,
+			&slog.HandlerOptions{Level: slog.LevelWarn})), now: time.Now}
+		if *mbox != "" {
+			return a.processMbox(context.Background(), raw, &out)
+		}
+		_, err = a.apply(context.Background(), raw, enqueue)
+		return err
+	})
+	if err != nil {
 		fmt.Fprintf(stderr, "lyngk: %v\n", err)
 		return 1
 	}
@@ -86,12 +85,9 @@ func runProcess(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		defer f.Close()
 		w = f
 	}
-	now := a.now()
-	for _, m := range out {
-		if err := mailer.WriteMbox(w, m.from, now, m.data); err != nil {
-			fmt.Fprintf(stderr, "lyngk: writing mbox: %v\n", err)
-			return 1
-		}
+	if _, err := w.Write(out.Bytes()); err != nil {
+		fmt.Fprintf(stderr, "lyngk: writing mbox: %v\n", err)
+		return 1
 	}
 	return 0
 }

@@ -138,12 +138,6 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 	if err != nil {
 		return err
 	}
-	ctl, err := listenControl(ctx, db, log)
-	if err != nil {
-		return err
-	}
-	defer ctl.Close()
-
 	imapCfg := mailer.IMAPConfig{
 		Addr: cfg.IMAPAddr, Username: cfg.IMAPUser, Password: cfg.IMAPPassword, TLS: cfg.IMAPTLS,
 		Mailbox: cfg.IMAPMailbox, Processed: cfg.IMAPProcessed, Rejected: cfg.IMAPRejected,
@@ -178,6 +172,11 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 
 	a := &app{db: db, eng: eng, robot: cfg.Robot, log: log, metrics: m, now: time.Now}
 	sender := mailer.NewSender(smtpCfg, &outboxQueue{db: db, now: time.Now}, log)
+	ctl, err := listenControl(ctx, a, sender.Wake)
+	if err != nil {
+		return err
+	}
+	defer ctl.Close()
 	// inFlight maps queued replies to the moment their mail was in hand, so
 	// that the sender can measure the server's own share of each reply.
 	var inFlight sync.Map
@@ -241,7 +240,11 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 			errs <- fmt.Errorf("sender: %w", err)
 		}
 	}()
-	runTask("poller", poller.Run)
+	if imapCfg.Addr != "" {
+		runTask("poller", poller.Run)
+	} else {
+		log.Info("no imap_addr: mail comes in through lyngk process", "socket", controlPath(db.Path()))
+	}
 	runTask("timers", func(ctx context.Context) error { return a.timers(ctx, tickEvery, sender.Wake) })
 
 	select {

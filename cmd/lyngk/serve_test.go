@@ -222,6 +222,25 @@ func TestServeLocal(t *testing.T) {
 		t.Fatalf("admin games through the socket: exit %d: %q %s", code, out.String(), errb.String())
 	}
 
+	// procmail beside the daemon: `lyngk process` hands the mail over the
+	// control socket; with -mbox the replies come back, without it the
+	// daemon's sender delivers them.
+	help := rawMail{from: "carol@localhost", subject: "help", id: "p1@procmail.example"}
+	out.Reset()
+	errb.Reset()
+	if code := run([]string{"process", "-db", dbPath, "-mbox", "-"}, bytes.NewReader(help.bytes()), &out, &errb); code != 0 ||
+		!strings.Contains(out.String(), "Subject: Lyngk help") {
+		t.Fatalf("process -mbox through the daemon: exit %d: %q %s", code, out.String(), errb.String())
+	}
+	carol := localPlayer{t: t, name: "carol", smtp: smtpAddr, imap: imapAddr}
+	signup := rawMail{from: "carol@localhost", subject: "signup carol pw3", id: "p2@procmail.example"}
+	if code := run([]string{"process", "-db", dbPath}, bytes.NewReader(signup.bytes()), &out, &errb); code != 0 {
+		t.Fatalf("process through the daemon: exit %d: %s", code, errb.String())
+	}
+	if got := carol.await(1); got.Subject != "Lyngk signup carol" {
+		t.Fatalf("carol got %q", got.Subject)
+	}
+
 	cancel()
 	select {
 	case err := <-done:
