@@ -84,11 +84,29 @@ func (o Outcome) String() string {
 	return "processed"
 }
 
-// Handler is called once per fetched mail with its raw RFC 5322 bytes. An
-// error means "try again later": the mail stays unseen in the mailbox. The
-// handler must be idempotent (a crash between the handler's commit and the
-// \Seen flag hands the same mail over again).
-type Handler func(ctx context.Context, raw []byte) (Outcome, error)
+// Handler is called with each batch of fetched mails, raw RFC 5322 bytes
+// in mailbox order, so that it may apply a whole batch in one durable
+// write. It returns one Outcome per mail it handled, in order; fewer
+// outcomes than mails, with an error, mean "try the rest again later": they
+// stay unseen in the mailbox. The handler must be idempotent (a crash
+// between the handler's commit and the \Seen flag hands the same mails
+// over again).
+type Handler func(ctx context.Context, raws [][]byte) ([]Outcome, error)
+
+// EachMail makes a Handler of a function that handles one mail at a time.
+func EachMail(f func(ctx context.Context, raw []byte) (Outcome, error)) Handler {
+	return func(ctx context.Context, raws [][]byte) ([]Outcome, error) {
+		out := make([]Outcome, 0, len(raws))
+		for _, raw := range raws {
+			o, err := f(ctx, raw)
+			if err != nil {
+				return out, err
+			}
+			out = append(out, o)
+		}
+		return out, nil
+	}
+}
 
 // MailTiming is the life of one handled mail in the poller, for latency
 // metrics.
@@ -404,30 +422,46 @@ func (p *Poller) check(ctx context.Context, c *imapclient.Client) (more, failed 
 		byUID[m.UID] = m
 	}
 
-	var seen, processed, rejected imap.UIDSet
-	var timings []MailTiming
+	var batch []*imapclient.FetchMessageBuffer
+	var raws [][]byte
 	last := p.lastUID
 	for _, uid := range uids {
 		m := byUID[uid]
 		if m == nil { // expunged by someone else since the search
-			last = uid
+			if len(batch) == 0 {
+				last = uid
+			}
 			continue
 		}
-		outcome, err := p.handler(ctx, m.FindBodySection(bodySection))
-		if err != nil {
-			p.log.Warn("mail handler failed: mail left unseen for a retry", "uid", uid, "err", err)
-			failed, more = true, false
-			break
-		}
-		seen.AddNum(uid)
+		batch = append(batch, m)
+		raws = append(raws, m.FindBodySection(bodySection))
+	}
+	var outcomes []Outcome
+	var herr error
+	if len(batch) > 0 {
+		outcomes, herr = p.handler(ctx, raws)
+	}
+	handled := time.Now()
+	if herr != nil || len(outcomes) < len(batch) {
+		p.log.Warn("mail handler failed: mail left unseen for a retry", "handled", len(outcomes), "of", len(batch), "err", herr)
+		failed, more = true, false
+	}
+	var seen, processed, rejected imap.UIDSet
+	var timings []MailTiming
+	for i, outcome := range outcomes[:min(len(outcomes), len(batch))] {
+		m := batch[i]
+		seen.AddNum(m.UID)
 		if outcome == Rejected {
-			rejected.AddNum(uid)
+			rejected.AddNum(m.UID)
 		} else {
-			processed.AddNum(uid)
+			processed.AddNum(m.UID)
 		}
-		timings = append(timings, MailTiming{UID: uint32(uid), Size: m.RFC822Size, Outcome: outcome,
-			Notified: notified, Fetched: fetched, Handled: time.Now()})
-		last = uid
+		timings = append(timings, MailTiming{UID: uint32(m.UID), Size: m.RFC822Size, Outcome: outcome,
+			Notified: notified, Fetched: fetched, Handled: handled})
+		last = m.UID
+	}
+	if !failed && len(batch) > 0 {
+		last = max(last, uids[len(uids)-1]) // expunged ones after the last handled
 	}
 
 	if err := p.mark(c, seen, processed, rejected); err != nil {

@@ -183,7 +183,7 @@ func startLocalLoop(t testing.TB) *localLoop {
 		return Processed, nil
 	}
 	p := NewPoller(IMAPConfig{Addr: l.IMAPAddr(), Username: "lyngk@localhost", Password: "lyngk", TLS: TLSNone,
-		PollInterval: time.Hour}, answer, nil)
+		PollInterval: time.Hour}, EachMail(answer), nil)
 	marked := countMarked(p)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{}, 2)

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"log/slog"
 	"time"
 
@@ -57,76 +58,116 @@ func enqueue(tx *store.Tx, m composed, now time.Time) error {
 	return err
 }
 
-// apply parses one raw mail and applies it. Its log line never carries the
-// subject or body, where commands carry passwords. A returned error means the
-// store failed and nothing was committed; the caller should retry later.
+// apply parses one raw mail and applies it (see applyBatch).
 func (a *app) apply(ctx context.Context, raw []byte, deliver deliverFunc) (outcome, error) {
+	res, err := a.applyBatch(ctx, [][]byte{raw}, deliver)
+	if err != nil {
+		return "", err
+	}
+	return res[0], nil
+}
+
+// parsed is one incoming mail ready for the transaction.
+type parsed struct {
+	in      mailer.Inbound
+	id      string // dedupe key: the Message-ID, else a hash of the mail
+	res     outcome
+	replies int
+	bad     error // unreadable: rejected without a transaction
+}
+
+// applyBatch parses mails and applies them in order, all in ONE bbolt
+// transaction: each mail's dedupe record, game change and replies commit
+// together with the others or not at all, so a crash loses nothing and
+// applies nothing twice, and a batch costs one fsync. A returned error
+// means the store failed and nothing was committed; the caller retries
+// later. The log lines never carry a subject or body, where commands carry
+// passwords.
+func (a *app) applyBatch(ctx context.Context, raws [][]byte, deliver deliverFunc) ([]outcome, error) {
 	start := time.Now()
 	now := a.now()
-	in, err := mailer.Parse(bytes.NewReader(raw), maxMailSize)
-	if err != nil {
-		a.log.LogAttrs(ctx, slog.LevelWarn, "mail rejected", slog.String("outcome", string(outcomeRejected)),
-			slog.String("error", err.Error()), slog.Int("size", len(raw)))
-		a.metrics.mail(outcomeRejected, time.Since(start))
-		return outcomeRejected, nil
+	ms := make([]parsed, len(raws))
+	for i, raw := range raws {
+		m := &ms[i]
+		if m.in, m.bad = mailer.Parse(bytes.NewReader(raw), maxMailSize); m.bad != nil {
+			m.res = outcomeRejected
+			continue
+		}
+		m.id = m.in.MessageID
+		if m.id == "" {
+			// Without a Message-ID the content itself identifies the mail,
+			// so the same delivery twice is still applied once.
+			sum := sha256.Sum256(raw)
+			m.id = "sha256:" + hex.EncodeToString(sum[:])
+		}
 	}
-	id := in.MessageID
-	if id == "" {
-		// Without a Message-ID the content itself identifies the mail, so
-		// the same delivery twice is still applied once.
-		sum := sha256.Sum256(raw)
-		id = "sha256:" + hex.EncodeToString(sum[:])
-	}
-	res := outcomeApplied
-	replies := 0
-	err = a.db.Update(func(tx *store.Tx) error {
-		seen, err := tx.Seen(id)
-		if err != nil {
-			return err
-		}
-		if seen {
-			res = outcomeDuplicate
-			return nil
-		}
-		if err := tx.MarkSeen(id, now); err != nil {
-			return err
-		}
-		mails, err := a.eng.Handle(tx, toEngine(in), now)
-		if err != nil {
-			return err
-		}
-		if mails == nil {
-			res = outcomeIgnored
-		}
-		replies = len(mails)
-		for _, m := range mails {
-			data, err := a.compose(m, now)
-			if err != nil {
-				// A reply that cannot be composed (say, to an address a
-				// player typed wrongly) must not wedge this mail into an
-				// endless retry: the state change stands, the reply is
-				// dropped and logged.
-				a.log.LogAttrs(ctx, slog.LevelWarn, "reply dropped", slog.String("message_id", id),
-					slog.Any("to", m.To), slog.String("error", err.Error()))
+	var dropped []string
+	err := a.db.Update(func(tx *store.Tx) error {
+		dropped = dropped[:0]
+		for i := range ms {
+			m := &ms[i]
+			if m.bad != nil {
 				continue
 			}
-			if err := deliver(tx, composed{from: a.robot, to: m.To, data: data}, now); err != nil {
+			seen, err := tx.Seen(m.id)
+			if err != nil {
 				return err
+			}
+			if seen {
+				m.res = outcomeDuplicate
+				continue
+			}
+			if err := tx.MarkSeen(m.id, now); err != nil {
+				return err
+			}
+			mails, err := a.eng.Handle(tx, toEngine(m.in), now)
+			if err != nil {
+				return err
+			}
+			m.res, m.replies = outcomeApplied, len(mails)
+			if mails == nil {
+				m.res = outcomeIgnored
+			}
+			for _, r := range mails {
+				data, err := a.compose(r, now)
+				if err != nil {
+					// A reply that cannot be composed (say, to an address a
+					// player typed wrongly) must not wedge this mail into an
+					// endless retry: the state change stands, the reply is
+					// dropped and logged.
+					dropped = append(dropped, fmt.Sprintf("%s to %v: %v", m.id, r.To, err))
+					continue
+				}
+				if err := deliver(tx, composed{from: a.robot, to: r.To, data: data}, now); err != nil {
+					return err
+				}
 			}
 		}
 		return nil
 	})
 	if err != nil {
-		a.log.LogAttrs(ctx, slog.LevelError, "mail not applied", slog.String("message_id", id),
+		a.log.LogAttrs(ctx, slog.LevelError, "mails not applied", slog.Int("mails", len(raws)),
 			slog.String("error", err.Error()))
-		return "", err
+		return nil, err
+	}
+	for _, d := range dropped {
+		a.log.LogAttrs(ctx, slog.LevelWarn, "reply dropped", slog.String("reply", d))
 	}
 	d := time.Since(start)
-	a.metrics.mail(res, d)
-	a.log.LogAttrs(ctx, slog.LevelInfo, "mail", slog.String("outcome", string(res)),
-		slog.String("message_id", id), slog.String("from", in.From),
-		slog.Int("replies", replies), slog.Duration("duration", d))
-	return res, nil
+	out := make([]outcome, len(ms))
+	for i, m := range ms {
+		out[i] = m.res
+		a.metrics.mail(m.res, d)
+		if m.bad != nil {
+			a.log.LogAttrs(ctx, slog.LevelWarn, "mail", slog.String("outcome", string(m.res)),
+				slog.String("error", m.bad.Error()), slog.Int("size", len(raws[i])))
+			continue
+		}
+		a.log.LogAttrs(ctx, slog.LevelInfo, "mail", slog.String("outcome", string(m.res)),
+			slog.String("message_id", m.id), slog.String("from", m.in.From),
+			slog.Int("replies", m.replies), slog.Duration("duration", d), slog.Int("batch", len(raws)))
+	}
+	return out, nil
 }
 
 // robotName is the display name of our mails, as gamerz's.

@@ -2,7 +2,10 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"io"
+	"log/slog"
 	"math/rand/v2"
 	netmail "net/mail"
 	"os"
@@ -308,4 +311,48 @@ func TestProcessCrash(t *testing.T) {
 		t.Fatalf("game has %d moves, want %d", final.moves, len(mails)-3)
 	}
 	_ = os.Remove(bin)
+}
+
+// TestApplyBatch applies several mails in one transaction, as the daemon
+// does with a fetched batch: in order, a repeated Message-ID within the
+// batch is a duplicate, an unreadable mail is rejected on its own, and a
+// later mail sees what an earlier one of the same batch wrote.
+func TestApplyBatch(t *testing.T) {
+	db, err := store.Open(filepath.Join(t.TempDir(), "lyngk.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	cfg := defaultConfig()
+	eng, err := newEngine(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &app{db: db, eng: eng, robot: cfg.Robot, log: slog.New(slog.NewTextHandler(io.Discard, nil)), now: time.Now}
+	signup := rawMail{from: "dora@example.com", subject: "signup dora pw", id: "b1@test.example"}.bytes()
+	raws := [][]byte{
+		signup,
+		[]byte("\x00\x01 not a mail header\r\n"),
+		rawMail{from: "ed@example.com", subject: "signup ed pw", id: "b2@test.example"}.bytes(),
+		signup,
+		rawMail{from: "dora@example.com", subject: "lyngk challenge dora ed", id: "b3@test.example"}.bytes(),
+		rawMail{from: "auto@example.com", subject: "Out of office", id: "b4@test.example"}.bytes(),
+	}
+	raws[5] = []byte(strings.Replace(string(raws[5]), "MIME-Version", "Auto-Submitted: auto-replied\r\nMIME-Version", 1))
+	var queued int
+	got, err := a.applyBatch(context.Background(), raws, func(tx *store.Tx, m composed, now time.Time) error {
+		queued++
+		return enqueue(tx, m, now)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []outcome{outcomeApplied, outcomeRejected, outcomeApplied, outcomeDuplicate, outcomeApplied, outcomeIgnored}
+	if !slices.Equal(got, want) {
+		t.Fatalf("outcomes %v, want %v", got, want)
+	}
+	// Two signup replies and a new-game mail for each player.
+	if queued != 4 {
+		t.Fatalf("%d replies queued, want 4", queued)
+	}
 }

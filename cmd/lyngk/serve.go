@@ -187,28 +187,31 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 			log.Debug("reply accepted", "id", q.ID, "server_share", d)
 		}
 	}
-	poller := mailer.NewPoller(imapCfg, func(ctx context.Context, raw []byte) (mailer.Outcome, error) {
+	poller := mailer.NewPoller(imapCfg, func(ctx context.Context, raws [][]byte) ([]mailer.Outcome, error) {
 		start := time.Now()
 		var ids []uint64
-		res, err := a.apply(ctx, raw, func(tx *store.Tx, c composed, now time.Time) error {
+		res, err := a.applyBatch(ctx, raws, func(tx *store.Tx, c composed, now time.Time) error {
 			id, err := tx.Enqueue(c.from, c.to, c.data, now)
 			ids = append(ids, id)
 			return err
 		})
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
 		for _, id := range ids {
 			inFlight.Store(id, start)
 		}
 		sender.Wake()
-		// Unreadable mail and mail we deliberately leave unanswered
-		// (bounces, auto-replies, lists) go to the Rejected folder, where an
-		// operator can look at them.
-		if res == outcomeRejected || res == outcomeIgnored {
-			return mailer.Rejected, nil
+		out := make([]mailer.Outcome, len(res))
+		for i, r := range res {
+			// Unreadable mail and mail we deliberately leave unanswered
+			// (bounces, auto-replies, lists) go to the Rejected folder, where
+			// an operator can look at them.
+			if r == outcomeRejected || r == outcomeIgnored {
+				out[i] = mailer.Rejected
+			}
 		}
-		return mailer.Processed, nil
+		return out, nil
 	}, log)
 	if m != nil {
 		poller.OnReconnect = m.imapReconnects.Inc
