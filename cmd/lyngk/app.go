@@ -103,7 +103,6 @@ func (a *app) applyBatch(ctx context.Context, raws [][]byte, deliver deliverFunc
 	}
 	var dropped []string
 	err := a.db.Update(func(tx *store.Tx) error {
-		dropped = dropped[:0]
 		for i := range ms {
 			m := &ms[i]
 			if m.bad != nil {
