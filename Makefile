@@ -8,8 +8,8 @@ FUZZTIME ?= 20s
 
 .PHONY: run build test unit e2e bench fuzz lint clean
 
-run:
-	$(GO) run ./cmd/lyngk serve
+run: build
+	exec $(BIN) serve
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) ./cmd/lyngk
