@@ -142,3 +142,28 @@ func TestReplyMoveNumberApart(t *testing.T) {
 		t.Errorf("bob's mail: want the comment %q without the move number, got:\n%s", "over to you", got)
 	}
 }
+
+// TestReplyClaimApart: "B, e4-e5" in a reply is the claim and its move, as
+// players type it, not a notation error.
+func TestReplyClaimApart(t *testing.T) {
+	w := newWorld(t)
+	pos := lyngk.New(101, lyngk.Standard)
+	for _, s := range []string{"G,f5-f4", w.bobMove} {
+		m, _, _ := lyngk.ParseMove(s)
+		if err := pos.Apply(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var claim lyngk.Move
+	for _, m := range pos.Legal(nil) {
+		if m.Claim != lyngk.NoColor {
+			claim = m
+			break
+		}
+	}
+	typed := strings.Replace(claim.String(), ",", ", ", 1)
+	out := w.reply(w.fresh, addr("alice"), typed+"\n")
+	if len(out) != 3 || out[0].Subject != "Lyngk Board 101 bob" || !strings.Contains(out[0].Body, claim.String()) {
+		t.Fatalf("reply %q: want three board mails with %s, got:\n%s", typed, claim, format(out))
+	}
+}

@@ -60,6 +60,19 @@ var topWords = []string{"help", "signup", "change", "signoff", "vacation", "lyng
 // stack6Option is the one option; any prefix of it down to "-s" selects it.
 const stack6Option = "-stack6"
 
+// joinMove puts a move written in several words back together: a claim
+// apart from its move ("R, e4-e5") and a move number apart ("e4-e5 #7")
+// belong to the move, as players type them.
+func joinMove(words []string) []string {
+	if len(words) > 1 && len(words[0]) == 2 && strings.HasSuffix(words[0], ",") {
+		words = append([]string{words[0] + words[1]}, words[2:]...)
+	}
+	if len(words) > 1 && strings.HasPrefix(words[1], "#") {
+		words = append([]string{words[0] + words[1]}, words[2:]...)
+	}
+	return words
+}
+
 // ParseCommand parses one command line. Errors are refusals: the text of the
 // error mail comes from the templates ("err.unknown-command", "err.usage",
 // "err.bad-option").
@@ -106,9 +119,8 @@ func ParseCommand(line string) (Command, error) {
 			return Command{}, err
 		}
 	}
-	// "e4-e5 #7": the move number written apart belongs to the move.
-	if c.Name == "move" && len(args) == 5 && strings.HasPrefix(args[4], "#") {
-		args = append(args[:3:3], args[3]+args[4])
+	if c.Name == "move" && len(args) > 3 {
+		args = append(args[:3:3], joinMove(args[3:])...)
 	}
 	s := specs[c.Name]
 	hi := s.max

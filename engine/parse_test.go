@@ -36,6 +36,8 @@ func TestParseCommand(t *testing.T) {
 		{line: "lyngk move 101 alice pw R,e4-e5", want: engine.Command{Name: "move", Args: []string{"101", "alice", "pw", "R,e4-e5"}}},
 		{line: "lyngk board 101 alice pw e4-e5#3", want: engine.Command{Name: "move", Args: []string{"101", "alice", "pw", "e4-e5#3"}}},
 		{line: "lyngk mvoe 101 alice pw e4-e5 #3", want: engine.Command{Name: "move", Args: []string{"101", "alice", "pw", "e4-e5#3"}}},
+		{line: "lyngk move 101 alice pw r, e4-e5 #3", want: engine.Command{Name: "move", Args: []string{"101", "alice", "pw", "r,e4-e5#3"}}},
+		{line: "lyngk move 101 alice pw R, e4-e5", want: engine.Command{Name: "move", Args: []string{"101", "alice", "pw", "R,e4-e5"}}},
 		{line: "lyngk move 101 alice pw", bad: true},
 		{line: "lyngk resign 101 alice pw", want: engine.Command{Name: "resign", Args: []string{"101", "alice", "pw"}}},
 		{line: "lyngk show 101 102#4", want: engine.Command{Name: "show", Args: []string{"101", "102#4"}}},

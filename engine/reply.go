@@ -48,11 +48,9 @@ func (r *request) reply(line string) error {
 	if err != nil {
 		return err
 	}
-	// "e4-e5 #7": the move number written apart belongs to the move, as in
-	// the full command; it is no comment.
-	if len(f) > 1 && strings.HasPrefix(f[1], "#") {
-		f = append([]string{f[0] + f[1]}, f[2:]...)
-	}
+	// "R, e4-e5 #7": a claim or move number written apart belongs to the
+	// move, as in the full command; it is no comment.
+	f = joinMove(f)
 	// Words after the move on its line open the comment.
 	if len(f) > 1 {
 		r.script.Comment = strings.Join(f[1:], " ") + "\n" + r.script.Comment
