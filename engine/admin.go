@@ -42,8 +42,11 @@ func Users(tx Tx) ([]UserInfo, error) {
 		if err := json.Unmarshal(val, &u); err != nil {
 			return fmt.Errorf("engine: users/%s: %w", key, err)
 		}
+		if u.V != recordVersion {
+			return fmt.Errorf("engine: users/%s: record version %d, this binary knows %d", key, u.V, recordVersion)
+		}
 		out = append(out, UserInfo{ID: u.ID, Addresses: u.Addresses, Created: u.Created, Left: u.Left,
-			Rating: int(u.Rating + 0.5), Won: u.Won, Lost: u.Lost, Tied: u.Tied})
+			Rating: roundRating(u.Rating), Won: u.Won, Lost: u.Lost, Tied: u.Tied})
 		return nil
 	})
 	return out, err

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestAdmin looks into a store the way an operator does, with no daemon
+// running: users, games, one game's record with its board, the outbox.
+func TestAdmin(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "lyngk.db")
+	for i, m := range []rawMail{
+		{from: "alice@example.com", subject: "signup alice pw1"},
+		{from: "bob@example.com", subject: "signup bob pw2"},
+		{from: "alice@example.com", subject: "lyngk challenge alice bob"},
+	} {
+		m.id = "admin" + string(rune('a'+i)) + "@test.example"
+		var out, errb bytes.Buffer
+		if code := run([]string{"process", "-db", db}, bytes.NewReader(m.bytes()), &out, &errb); code != 0 {
+			t.Fatalf("process: exit %d: %s", code, errb.String())
+		}
+	}
+	tests := []struct {
+		args []string
+		code int
+		want []string // substrings of stdout (or stderr for usage)
+	}{
+		{[]string{"users"}, 0, []string{"USERID", "alice", "1600", "alice@example.com", "bob"}},
+		{[]string{"games"}, 0, []string{"101 standard alice-bob 0 moves playing"}},
+		{[]string{"game", "101"}, 0, []string{"101 standard alice-bob", "Available Colors: (Ivory,Blue,Red,Green,blacK)", "alice: 0 stacks () claimed."}},
+		{[]string{"outbox"}, 0, []string{"4 queued, 0 dead letters", "to alice@example.com"}},
+		{[]string{"game", "999"}, 1, []string{"no board 999"}},
+		{[]string{"game", "x"}, 2, []string{"usage: lyngk admin"}},
+		{[]string{"frobnicate"}, 2, []string{"usage: lyngk admin"}},
+	}
+	for _, tt := range tests {
+		var out, errb bytes.Buffer
+		code := run(append([]string{"admin", "-db", db}, tt.args...), nil, &out, &errb)
+		got := out.String() + errb.String()
+		if code != tt.code {
+			t.Errorf("admin %v: exit %d, want %d: %s", tt.args, code, tt.code, got)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("admin %v: output lacks %q:\n%s", tt.args, w, got)
+			}
+		}
+	}
+}
