@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -29,6 +30,11 @@ func runAdmin(args []string, stdout, stderr io.Writer) int {
 	if *dbPath == "" || !adminArgs(fs.Args()) {
 		fmt.Fprintln(stderr, adminUsage)
 		return 2
+	}
+	if _, err := os.Stat(*dbPath); err != nil {
+		// Never create an empty store by mistake: a typo must not look like a backup.
+		fmt.Fprintf(stderr, "lyngk: no store: %v\n", err)
+		return 1
 	}
 	err := withStore(*dbPath, "admin "+strings.Join(fs.Args(), " "), nil, stdout, func(db *store.DB) error {
 		return admin(db, fs.Args(), stdout)

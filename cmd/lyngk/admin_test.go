@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -47,5 +48,19 @@ func TestAdmin(t *testing.T) {
 				t.Errorf("admin %v: output lacks %q:\n%s", tt.args, w, got)
 			}
 		}
+	}
+}
+
+// TestNoStore: backup and admin never create a store where none is.
+func TestNoStore(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "typo.db")
+	for _, args := range [][]string{{"backup", "-db", missing, filepath.Join(t.TempDir(), "b.db")}, {"admin", "-db", missing, "users"}} {
+		var out, errb bytes.Buffer
+		if code := run(args, nil, &out, &errb); code != 1 || !strings.Contains(errb.String(), "no store") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errb.String())
+		}
+	}
+	if _, err := os.Stat(missing); err == nil {
+		t.Error("a store was created")
 	}
 }

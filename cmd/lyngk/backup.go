@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 
 	"lyngk.example/lyngk/store"
@@ -26,6 +27,11 @@ func runBackup(args []string, stdout, stderr io.Writer) int {
 	if *dbPath == "" || fs.NArg() != 1 {
 		fmt.Fprintln(stderr, "usage: lyngk backup -db FILE OUT")
 		return 2
+	}
+	if _, err := os.Stat(*dbPath); err != nil {
+		// Never create an empty store by mistake: a typo must not look like a backup.
+		fmt.Fprintf(stderr, "lyngk: no store: %v\n", err)
+		return 1
 	}
 	out, err := filepath.Abs(fs.Arg(0))
 	if err != nil {
