@@ -47,6 +47,8 @@ func TestProcessTranscript(t *testing.T) {
 		{from: "bob", subject: "lyngk chat 101 bob pw2", body: "Nice opening.\n"},
 		{from: "bob", subject: "lyngk move 101 bob pw2 propose"},
 		{from: "alice", subject: "lyngk move 101 alice pw1 reject"},
+		{from: "alice", subject: "lyngk move 101 alice pw1 undo"},
+		{from: "bob", subject: "lyngk move 101 bob pw2 accept"},
 		{from: "bob", subject: "multiple", body: "lyngk games bob active\nlyngk show 101#1\n"},
 		{from: "carol", subject: "lyngk games all"},
 		{from: "carol", subject: "lyngk show alice next"},
