@@ -39,7 +39,7 @@ func newMetrics(db *store.DB) *metrics {
 		}),
 		replySeconds: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name:    "lyngk_reply_seconds",
-			Help:    "The server's own share of a reply: from the incoming mail in hand to the reply accepted by the SMTP server.",
+			Help:    "The server's own share of a mail sent: from its cause in hand (incoming mail or timer) to its acceptance by the SMTP server.",
 			Buckets: []float64{.001, .002, .005, .01, .02, .05, .1, .25, .5, 1, 5},
 		}),
 		imapReconnects: prometheus.NewCounter(prometheus.CounterOpts{

@@ -177,29 +177,18 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 		return err
 	}
 	defer ctl.Close()
-	// inFlight maps queued replies to the moment their mail was in hand, so
-	// that the sender can measure the server's own share of each reply.
-	var inFlight sync.Map
+	// A reply is queued with the time its mail was taken in hand (the batch
+	// start), so from then to the SMTP server's acceptance is the server's
+	// own share of it.
 	sender.OnSent = func(q mailer.QueuedMail, accepted time.Time) {
-		if v, ok := inFlight.LoadAndDelete(q.ID); ok {
-			d := accepted.Sub(v.(time.Time))
-			m.reply(d)
-			log.Debug("reply accepted", "id", q.ID, "server_share", d)
-		}
+		d := accepted.Sub(q.Queued)
+		m.reply(d)
+		log.Debug("reply accepted", "id", q.ID, "server_share", d)
 	}
 	poller := mailer.NewPoller(imapCfg, func(ctx context.Context, raws [][]byte) ([]mailer.Outcome, error) {
-		start := time.Now()
-		var ids []uint64
-		res, err := a.applyBatch(ctx, raws, func(tx *store.Tx, c composed, now time.Time) error {
-			id, err := tx.Enqueue(c.from, c.to, c.data, now)
-			ids = append(ids, id)
-			return err
-		})
+		res, err := a.applyBatch(ctx, raws, enqueue)
 		if err != nil {
 			return nil, err
-		}
-		for _, id := range ids {
-			inFlight.Store(id, start)
 		}
 		sender.Wake()
 		out := make([]mailer.Outcome, len(res))
@@ -364,7 +353,8 @@ func (q *outboxQueue) Due(now time.Time, max int) ([]mailer.QueuedMail, error) {
 	err := q.db.View(func(tx *store.Tx) error {
 		ms, err := tx.Due(now, max)
 		for _, m := range ms {
-			out = append(out, mailer.QueuedMail{ID: m.ID, From: m.From, To: m.To, Data: m.Data, Attempts: m.Attempts})
+			out = append(out, mailer.QueuedMail{ID: m.ID, From: m.From, To: m.To, Data: m.Data, Attempts: m.Attempts,
+				Queued: m.Queued})
 		}
 		return err
 	})
