@@ -40,7 +40,7 @@ func (e *e2eEnv) newLoad(tb testing.TB, n int) *e2eLoad {
 	slices.Sort(locals)
 	for _, local := range locals {
 		e.clearMailbox(tb, local, "INBOX")
-		l.boxes = append(l.boxes, e.watch(tb, local, "INBOX", 20*time.Millisecond))
+		l.boxes = append(l.boxes, e.watchConsume(tb, local, "INBOX", 20*time.Millisecond))
 	}
 	players := make([]*e2ePlayer, 2*n)
 	for i := range players {
@@ -167,3 +167,31 @@ func e2ePercentile(ds []time.Duration, p float64) time.Duration {
 }
 
 func e2eMillis(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// e2eCPUBusy returns the CPU time the whole machine has spent outside idle
+// and I/O wait since boot, from /proc/stat.
+func e2eCPUBusy(tb testing.TB) time.Duration {
+	tb.Helper()
+	data, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	line, _, _ := strings.Cut(string(data), "\n")
+	f := strings.Fields(line)
+	if len(f) < 9 || f[0] != "cpu" {
+		tb.Fatalf("/proc/stat: unexpected first line %q", line)
+	}
+	var ticks int64
+	for i, v := range f[1:9] {
+		if i == 3 || i == 4 { // idle, iowait
+			continue
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			tb.Fatalf("/proc/stat: %v", err)
+		}
+		ticks += n
+	}
+	// USER_HZ is 100 on every Linux this runs on.
+	return time.Duration(ticks) * 10 * time.Millisecond
+}

@@ -193,6 +193,11 @@ type e2eMailbox struct {
 	password string
 	folder   string
 	interval time.Duration
+	// consume deletes each mail from the server once fetched, as a player
+	// who reads and files his mail: the load test's shared mailboxes would
+	// otherwise grow by thousands of mails, and Dovecot's cost per delivery
+	// grows with the size of the mailbox.
+	consume bool
 
 	mu         sync.Mutex
 	mails      []*e2eMail
@@ -210,10 +215,21 @@ type e2eMailbox struct {
 // watch starts a watcher on folder of user's mailbox; it stops when the test ends.
 func (e *e2eEnv) watch(tb testing.TB, local, folder string, interval time.Duration) *e2eMailbox {
 	tb.Helper()
+	return e.startWatch(tb, local, folder, interval, false)
+}
+
+// watchConsume is watch for a mailbox whose mails are deleted once fetched.
+func (e *e2eEnv) watchConsume(tb testing.TB, local, folder string, interval time.Duration) *e2eMailbox {
+	tb.Helper()
+	return e.startWatch(tb, local, folder, interval, true)
+}
+
+func (e *e2eEnv) startWatch(tb testing.TB, local, folder string, interval time.Duration, consume bool) *e2eMailbox {
+	tb.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	m := &e2eMailbox{
 		tb: tb, addr: e.imapAddr, user: e.addr(local), password: e.password[local], folder: folder,
-		interval: interval, changed: make(chan struct{}), ready: make(chan struct{}),
+		interval: interval, consume: consume, changed: make(chan struct{}), ready: make(chan struct{}),
 		cancel: cancel, done: make(chan struct{}),
 	}
 	go m.run(ctx)
@@ -276,11 +292,19 @@ func (m *e2eMailbox) session(ctx context.Context) error {
 	m.mu.Unlock()
 	known := uint32(0) // fetch once after every (re)connect
 	for {
-		if n := c.Mailbox().NumMessages; n != known {
-			if err := m.fetchNew(c); err != nil {
+		// A consumed folder holds only mail not fetched yet, whatever its
+		// count was before.
+		if n := c.Mailbox().NumMessages; n != known || (m.consume && n > 0) {
+			uids, err := m.fetchNew(c)
+			if err != nil {
 				return err
 			}
 			known = n
+			if m.consume && len(uids) > 0 {
+				if err := e2eExpunge(c, uids); err != nil {
+					return err
+				}
+			}
 		}
 		select {
 		case <-ctx.Done():
@@ -294,7 +318,8 @@ func (m *e2eMailbox) session(ctx context.Context) error {
 	}
 }
 
-func (m *e2eMailbox) fetchNew(c *imapclient.Client) error {
+// fetchNew fetches the mails above the last UID seen and returns their UIDs.
+func (m *e2eMailbox) fetchNew(c *imapclient.Client) ([]imap.UID, error) {
 	m.mu.Lock()
 	from := m.lastUID + 1
 	m.mu.Unlock()
@@ -302,18 +327,20 @@ func (m *e2eMailbox) fetchNew(c *imapclient.Client) error {
 	opts := &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{{Peek: true}}}
 	bufs, err := c.Fetch(set, opts).Collect()
 	if err != nil {
-		return fmt.Errorf("fetch: %w", err)
+		return nil, fmt.Errorf("fetch: %w", err)
 	}
 	now := time.Now()
+	var uids []imap.UID
 	for _, buf := range bufs {
 		// UID n:* matches the highest UID even when it is below n.
 		if buf.UID < from {
 			continue
 		}
+		uids = append(uids, buf.UID)
 		raw := buf.FindBodySection(&imap.FetchItemBodySection{Peek: true})
 		mail, err := e2eParse(raw)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		mail.UID, mail.Fetched = buf.UID, now
 		m.mu.Lock()
@@ -324,6 +351,19 @@ func (m *e2eMailbox) fetchNew(c *imapclient.Client) error {
 			m.changed = make(chan struct{})
 		}
 		m.mu.Unlock()
+	}
+	return uids, nil
+}
+
+// e2eExpunge deletes the mails with the given UIDs from the selected folder.
+func e2eExpunge(c *imapclient.Client, uids []imap.UID) error {
+	set := imap.UIDSetNum(uids...)
+	store := &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagDeleted}}
+	if err := c.Store(set, store, nil).Close(); err != nil {
+		return fmt.Errorf("store \\Deleted: %w", err)
+	}
+	if err := c.UIDExpunge(set).Close(); err != nil {
+		return fmt.Errorf("uid expunge: %w", err)
 	}
 	return nil
 }
