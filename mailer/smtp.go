@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/emersion/go-sasl"
@@ -68,6 +69,10 @@ const (
 	smtpCommandTimeout    = 30 * time.Second
 	smtpSubmissionTimeout = time.Minute // for the answer to the final "."
 	sendBatch             = 100
+	// A round of more than mailsPerConn mails opens another connection for
+	// every mailsPerConn of them, up to sendConns connections in all.
+	sendConns    = 4
+	mailsPerConn = 8
 	// senderPoll is the longest the sender sleeps without a Wake: it finds
 	// retries whose time has come and mail queued by another process.
 	senderPoll = 5 * time.Second
@@ -210,36 +215,89 @@ func (s *Sender) round(ctx context.Context) time.Time {
 	if !record(todo[1:]) {
 		todo = todo[:1]
 	}
+	results := s.submitAll(ctx, c, todo)
 	var sent []QueuedMail
-	defer func() { s.sent(sent) }()
-	for _, m := range todo {
+	broken := false
+	for i, m := range todo {
 		next := retry(m)
 		m.Attempts++
-		if ctx.Err() != nil {
-			break
-		}
-		permanent, err := submit(c, m)
-		var se *smtp.SMTPError
+		r := results[i]
 		switch {
-		case err == nil:
+		case !r.tried:
+			// A connection broke or we are stopping: the mail keeps the
+			// attempt it was charged and waits for its retry.
+			broken = true
+		case r.err == nil:
 			sent = append(sent, m)
-			continue
-		case permanent:
-			s.dead(m, err.Error())
-		case errors.As(err, &se):
-			s.failed(m, next, err)
-		default: // the connection broke: the remaining mails wait for the next round
-			s.failed(m, next, err)
-			return now.Add(backoff(ReconnectSchedule, 0))
+		case r.permanent:
+			s.dead(m, r.err.Error())
+		default:
+			s.failed(m, next, r.err)
 		}
-		if err := c.Reset(); err != nil { // RSET: abandon the failed transaction
-			return now.Add(backoff(ReconnectSchedule, 0))
-		}
+	}
+	s.sent(sent)
+	if broken {
+		return now.Add(backoff(ReconnectSchedule, 0))
 	}
 	if deferred || len(mails) == sendBatch {
 		return now // more are waiting
 	}
 	return now.Add(senderPoll)
+}
+
+// submitResult is what became of one mail of a round.
+type submitResult struct {
+	tried     bool // false: its connection broke first, or the sender is stopping
+	permanent bool
+	err       error
+}
+
+// submitAll submits a round's mails, which go to pairwise different
+// recipients, on c and, for a big round, on up to sendConns-1 more
+// connections at once: the server answers each mail only once its queue file
+// is safely on disk, and one connection would spend most of a busy round
+// waiting for that. A connection whose session breaks stops taking mails;
+// the others finish the round.
+func (s *Sender) submitAll(ctx context.Context, c *smtp.Client, todo []QueuedMail) []submitResult {
+	results := make([]submitResult, len(todo))
+	queue := make(chan int, len(todo))
+	for i := range todo {
+		queue <- i
+	}
+	close(queue)
+	work := func(c *smtp.Client) {
+		for i := range queue {
+			if ctx.Err() != nil {
+				return
+			}
+			permanent, err := submit(c, todo[i])
+			results[i] = submitResult{tried: true, permanent: permanent, err: err}
+			if err == nil {
+				continue
+			}
+			// After a refusal, RSET abandons the transaction; after any
+			// other error the session is gone.
+			var se *smtp.SMTPError
+			if !errors.As(err, &se) || c.Reset() != nil {
+				return
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	for range min(sendConns, 1+(len(todo)-1)/mailsPerConn) - 1 {
+		wg.Go(func() {
+			extra, err := s.dial(ctx)
+			if err != nil {
+				s.log.Warn("extra SMTP connection failed; the round goes on without it", "err", err)
+				return
+			}
+			defer s.quit(extra)
+			work(extra)
+		})
+	}
+	work(c)
+	wg.Wait()
+	return results
 }
 
 // submit sends one mail on c. Only a 5xx answer to RCPT TO or to the data

@@ -348,9 +348,52 @@ func TestSenderPermanentFailureIsDead(t *testing.T) {
 	st.srv.setRcptErr("nobody@example.com", permFail)
 	st.q.add("m1", "nobody@example.com")
 	st.q.add("m2", "bob@example.com")
-	st.round(t, "attempt 1", "connect", "attempt 2", "dead 1", "data m2 to bob@example.com", "sent 2")
+	// The round's outcomes are written once its submissions are done.
+	st.round(t, "attempt 1", "connect", "attempt 2", "data m2 to bob@example.com", "dead 1", "sent 2")
 	if !strings.Contains(st.q.dead[1], "550") {
 		t.Errorf("dead reason %q, want the 550", st.q.dead[1])
+	}
+}
+
+// A big round goes out on several connections at once; a refusal on one
+// of them does not stop the others.
+func TestSenderBigRoundUsesSeveralConnections(t *testing.T) {
+	st := newSenderTest(t)
+	const n = 40
+	var want []string
+	for i := 1; i <= n; i++ {
+		to := fmt.Sprintf("p%02d@example.com", i)
+		st.q.add(fmt.Sprintf("m%d", i), to)
+		want = append(want, fmt.Sprintf("attempt %d", i))
+		switch i {
+		case 7:
+			st.srv.setRcptErr(to, tempFail)
+		case 9:
+			st.srv.setRcptErr(to, permFail)
+			want = append(want, "dead 9")
+		default:
+			want = append(want, fmt.Sprintf("data m%d to %s", i, to), fmt.Sprintf("sent %d", i))
+		}
+	}
+	for range sendConns {
+		want = append(want, "connect")
+	}
+	st.s.round(context.Background())
+	got := st.log.take()
+	// The attempts are written before any mail is sent, the outcomes after.
+	if got[0] != "attempt 1" || got[1] != "connect" || !slices.IsSorted([]int{
+		slices.Index(got, "attempt 40"), slices.Index(got, "data m1 to p01@example.com")}) {
+		t.Errorf("events out of order: %q", got)
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("events:\n got %q\nwant %q", got, want)
+	}
+	// m7 waits for its retry, its 451 kept for the next attempt's record.
+	if m7 := st.q.get(7); st.q.len() != 1 || m7.Attempts != 1 || !strings.Contains(st.s.lastErr[7], "451") {
+		t.Errorf("queue holds %d mails, m7 = %d attempts, error %q; want only m7, 1 attempt, the 451",
+			st.q.len(), m7.Attempts, st.s.lastErr[7])
 	}
 }
 

@@ -173,7 +173,23 @@ func (e *e2eEnv) clearMailbox(tb testing.TB, local, folder string) {
 
 // e2eDialIMAP logs in to Dovecot without TLS (loopback only).
 func e2eDialIMAP(addr, user, password string) (*imapclient.Client, error) {
-	c, err := imapclient.DialInsecure(addr, &imapclient.Options{})
+	return e2eDialIMAPNotify(addr, user, password, nil)
+}
+
+// e2eDialIMAPNotify is e2eDialIMAP with a function called whenever the
+// server announces new mail in the selected folder (EXISTS).
+func e2eDialIMAPNotify(addr, user, password string, exists func()) (*imapclient.Client, error) {
+	opts := &imapclient.Options{}
+	if exists != nil {
+		opts.UnilateralDataHandler = &imapclient.UnilateralDataHandler{
+			Mailbox: func(data *imapclient.UnilateralDataMailbox) {
+				if data.NumMessages != nil {
+					exists()
+				}
+			},
+		}
+	}
+	c, err := imapclient.DialInsecure(addr, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -218,7 +219,10 @@ func (gm *e2eGame) index(p *e2ePlayer) int {
 // (claim variants included), so a failing game replays the same way.
 func (gm *e2eGame) pick() lyngk.Move {
 	legal := gm.g.Legal(nil)
-	slices.SortFunc(legal, func(a, b lyngk.Move) int { return strings.Compare(a.String(), b.String()) })
+	// A fixed order, so that a seed always plays the same game.
+	slices.SortFunc(legal, func(a, b lyngk.Move) int {
+		return cmp.Or(cmp.Compare(a.From, b.From), cmp.Compare(a.To, b.To), cmp.Compare(a.Claim, b.Claim))
+	})
 	return legal[gm.rnd.IntN(len(legal))]
 }
 

@@ -40,7 +40,7 @@ func (e *e2eEnv) newLoad(tb testing.TB, n int) *e2eLoad {
 	slices.Sort(locals)
 	for _, local := range locals {
 		e.clearMailbox(tb, local, "INBOX")
-		l.boxes = append(l.boxes, e.watchConsume(tb, local, "INBOX", 20*time.Millisecond))
+		l.boxes = append(l.boxes, e.watchConsume(tb, local, "INBOX", 0))
 	}
 	players := make([]*e2ePlayer, 2*n)
 	for i := range players {

@@ -212,7 +212,9 @@ type e2eMailbox struct {
 	done   chan struct{}
 }
 
-// watch starts a watcher on folder of user's mailbox; it stops when the test ends.
+// watch starts a watcher on folder of user's mailbox; it stops when the test
+// ends. It polls with NOOP every interval, or waits in IDLE when interval is 0
+// (Dovecot then tells of new mail within about half a second).
 func (e *e2eEnv) watch(tb testing.TB, local, folder string, interval time.Duration) *e2eMailbox {
 	tb.Helper()
 	return e.startWatch(tb, local, folder, interval, false)
@@ -269,7 +271,13 @@ func (m *e2eMailbox) run(ctx context.Context) {
 // session is one IMAP connection: select the folder, then poll until an
 // error (such as Dovecot being restarted) or the end of the test.
 func (m *e2eMailbox) session(ctx context.Context) error {
-	c, err := e2eDialIMAP(m.addr, m.user, m.password)
+	exists := make(chan struct{}, 1)
+	c, err := e2eDialIMAPNotify(m.addr, m.user, m.password, func() {
+		select {
+		case exists <- struct{}{}:
+		default:
+		}
+	})
 	if err != nil {
 		return err
 	}
@@ -306,16 +314,43 @@ func (m *e2eMailbox) session(ctx context.Context) error {
 				}
 			}
 		}
+		watchdog.Reset(10 * time.Second)
+		if m.interval == 0 {
+			if err := e2eIdle(ctx, c, exists); err != nil {
+				return err
+			}
+			continue
+		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-time.After(m.interval):
 		}
-		watchdog.Reset(10 * time.Second)
 		if err := c.Noop().Wait(); err != nil {
 			return err
 		}
 	}
+}
+
+// e2eIdle waits in IDLE until the server announces new mail, for at most
+// 5 s (within the session's watchdog).
+func e2eIdle(ctx context.Context, c *imapclient.Client, exists <-chan struct{}) error {
+	idle, err := c.Idle()
+	if err != nil {
+		return fmt.Errorf("idle: %w", err)
+	}
+	select {
+	case <-ctx.Done():
+	case <-exists:
+	case <-time.After(5 * time.Second):
+	}
+	if err := idle.Close(); err != nil {
+		return fmt.Errorf("idle done: %w", err)
+	}
+	if err := idle.Wait(); err != nil {
+		return fmt.Errorf("idle: %w", err)
+	}
+	return ctx.Err()
 }
 
 // fetchNew fetches the mails above the last UID seen and returns their UIDs.

@@ -301,11 +301,14 @@ func e2eServerShare(tb testing.TB, path string, offset int64) []time.Duration {
 // BenchmarkE2EThroughput plays many games at once; each iteration is a burst
 // of LYNGK_E2E_LOAD_MOVES moves in each of LYNGK_E2E_LOAD_GAMES games, all
 // answered before the next burst. moves/s counts move mails applied and
-// answered through Postfix and Dovecot.
+// answered through Postfix and Dovecot. Each game waits for its board mail
+// before the next move (about a second under load, half of it Dovecot's
+// IDLE notification delay), so it takes some 200 games at once to keep both
+// cores busy.
 func BenchmarkE2EThroughput(b *testing.B) {
 	e := e2eSetup(b)
 	e.startServer(b)
-	l := e.newLoad(b, e2eEnvInt(b, "LYNGK_E2E_LOAD_GAMES", 100))
+	l := e.newLoad(b, e2eEnvInt(b, "LYNGK_E2E_LOAD_GAMES", 200))
 	moves := e2eEnvInt(b, "LYNGK_E2E_LOAD_MOVES", 10)
 	var total e2eLoadResult
 	var busy time.Duration
