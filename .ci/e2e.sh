@@ -6,7 +6,7 @@
 #
 #   .ci/e2e.sh            tests, then the two benchmarks
 #   E2E_BENCH=0 .ci/e2e.sh   tests only
-#   E2E_KEEP=1 .ci/e2e.sh    keep the server directory (logs, Maildirs) afterwards
+#   E2E_KEEP=1 .ci/e2e.sh    keep the server directory (logs; mail in DIR/disk.img) afterwards
 #
 # Exit status: that of go test. On a machine that cannot run the suite (not
 # root, or no Debian packaging) it says SKIP and exits 0, so that `make test`

@@ -225,8 +225,10 @@ func (s *Sender) round(ctx context.Context) time.Time {
 		switch {
 		case !r.tried:
 			// A connection broke or we are stopping: the mail keeps the
-			// attempt it was charged and waits for its retry.
+			// attempt it was charged and waits for its retry, and so do
+			// later mails to its recipients.
 			broken = true
+			s.block(m.To, next)
 		case r.err == nil:
 			sent = append(sent, m)
 		case r.permanent:
@@ -434,9 +436,7 @@ func (s *Sender) failed(m QueuedMail, retry time.Time, err error) {
 		return
 	}
 	s.lastErr[m.ID] = err.Error()
-	for _, r := range m.To {
-		s.blocked[strings.ToLower(r)] = retry
-	}
+	s.block(m.To, retry)
 	s.log.Warn("mail not sent, will retry", "id", m.ID, "to", m.To, "attempts", m.Attempts, "retry_at", retry, "err", err)
 }
 
@@ -447,6 +447,14 @@ func (s *Sender) dead(m QueuedMail, errText string) {
 	}
 	delete(s.lastErr, m.ID)
 	s.log.Error("mail given up", "id", m.ID, "from", m.From, "to", m.To, "attempts", m.Attempts, "err", errText)
+}
+
+// block holds back mail to these recipients until the given time: an
+// earlier mail to them waits for its retry.
+func (s *Sender) block(to []string, until time.Time) {
+	for _, r := range to {
+		s.blocked[strings.ToLower(r)] = until
+	}
 }
 
 func (s *Sender) isBlocked(to []string, now time.Time) bool {

@@ -140,6 +140,7 @@ type smtpRecorder struct {
 	log      *eventLog
 	mu       sync.Mutex
 	rcptErr  map[string]*smtp.SMTPError
+	dropAt   string          // RCPT TO this address closes the connection
 	mailErr  *smtp.SMTPError // answer to MAIL FROM
 	dataErr  *smtp.SMTPError // answer to the data
 	user     string          // when set, AUTH PLAIN user/password is required
@@ -152,13 +153,14 @@ func (b *smtpRecorder) setRcptErr(rcpt string, err *smtp.SMTPError) {
 	b.mu.Unlock()
 }
 
-func (b *smtpRecorder) NewSession(*smtp.Conn) (smtp.Session, error) {
+func (b *smtpRecorder) NewSession(c *smtp.Conn) (smtp.Session, error) {
 	b.log.add("connect")
-	return &recorderSession{b: b}, nil
+	return &recorderSession{b: b, conn: c}, nil
 }
 
 type recorderSession struct {
 	b      *smtpRecorder
+	conn   *smtp.Conn
 	authed bool
 	to     []string
 }
@@ -190,6 +192,10 @@ func (s *recorderSession) Mail(string, *smtp.MailOptions) error {
 func (s *recorderSession) Rcpt(to string, _ *smtp.RcptOptions) error {
 	s.b.mu.Lock()
 	defer s.b.mu.Unlock()
+	if to == s.b.dropAt {
+		s.conn.Close()
+		return errors.New("dropped")
+	}
 	if err := s.b.rcptErr[to]; err != nil {
 		return err
 	}
@@ -395,6 +401,25 @@ func TestSenderBigRoundUsesSeveralConnections(t *testing.T) {
 		t.Errorf("queue holds %d mails, m7 = %d attempts, error %q; want only m7, 1 attempt, the 451",
 			st.q.len(), m7.Attempts, st.s.lastErr[7])
 	}
+}
+
+// When the connection breaks in the middle of a round, the mails it did not
+// reach keep their attempt and wait for their retry, and so does later mail
+// to their recipients.
+func TestSenderBrokenConnectionKeepsOrder(t *testing.T) {
+	st := newSenderTest(t)
+	st.srv.dropAt = "b@example.com"
+	st.q.add("m1", "a@example.com")
+	st.q.add("m2", "b@example.com")
+	st.q.add("m3", "c@example.com")
+	st.round(t, "attempt 1", "connect", "attempt 2", "attempt 3", "data m1 to a@example.com", "sent 1")
+	st.q.add("m4", "c@example.com")
+	st.round(t) // m4 waits behind m3
+	st.srv.dropAt = ""
+	st.clock = st.clock.Add(RetrySchedule[0])
+	st.round(t, "attempt 2", "connect", "attempt 3", "data m2 to b@example.com",
+		"data m3 to c@example.com", "sent 2", "sent 3")
+	st.round(t, "attempt 4", "connect", "data m4 to c@example.com", "sent 4")
 }
 
 func TestSenderFailureKinds(t *testing.T) {
