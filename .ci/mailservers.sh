@@ -369,9 +369,11 @@ initial_destination_concurrency = 2
 # A few hundred mails a second: keep Postfix's processes instead of
 # replacing each after 100 uses.
 max_use = 10000
-# Mail arrives with complete addresses: leave the headers alone (each
-# rewritten address is a query to trivial-rewrite).
+# Mail arrives with complete addresses and there are no maps: leave the
+# headers alone and skip the lookups (each is a query to trivial-rewrite).
 local_header_rewrite_clients =
+receive_override_options = no_address_mappings, no_unknown_recipient_checks
+smtpd_reject_unlisted_recipient = no
 # Retry soon after Dovecot comes back from restart-imap.
 queue_run_delay = 5s
 minimal_backoff_time = 5s

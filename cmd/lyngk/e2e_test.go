@@ -309,7 +309,7 @@ func BenchmarkE2EThroughput(b *testing.B) {
 	e := e2eSetup(b)
 	e.startServer(b)
 	l := e.newLoad(b, e2eEnvInt(b, "LYNGK_E2E_LOAD_GAMES", 200))
-	moves := e2eEnvInt(b, "LYNGK_E2E_LOAD_MOVES", 10)
+	moves := e2eEnvInt(b, "LYNGK_E2E_LOAD_MOVES", 15)
 	var total e2eLoadResult
 	var busy time.Duration
 	for b.Loop() {
