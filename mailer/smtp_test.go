@@ -153,6 +153,13 @@ func (b *smtpRecorder) setRcptErr(rcpt string, err *smtp.SMTPError) {
 	b.mu.Unlock()
 }
 
+// setDropAt makes RCPT TO rcpt close the connection ("" for none).
+func (b *smtpRecorder) setDropAt(rcpt string) {
+	b.mu.Lock()
+	b.dropAt = rcpt
+	b.mu.Unlock()
+}
+
 func (b *smtpRecorder) NewSession(c *smtp.Conn) (smtp.Session, error) {
 	b.log.add("connect")
 	return &recorderSession{b: b, conn: c}, nil
@@ -408,14 +415,14 @@ func TestSenderBigRoundUsesSeveralConnections(t *testing.T) {
 // to their recipients.
 func TestSenderBrokenConnectionKeepsOrder(t *testing.T) {
 	st := newSenderTest(t)
-	st.srv.dropAt = "b@example.com"
+	st.srv.setDropAt("b@example.com")
 	st.q.add("m1", "a@example.com")
 	st.q.add("m2", "b@example.com")
 	st.q.add("m3", "c@example.com")
 	st.round(t, "attempt 1", "connect", "attempt 2", "attempt 3", "data m1 to a@example.com", "sent 1")
 	st.q.add("m4", "c@example.com")
 	st.round(t) // m4 waits behind m3
-	st.srv.dropAt = ""
+	st.srv.setDropAt("")
 	st.clock = st.clock.Add(RetrySchedule[0])
 	st.round(t, "attempt 2", "connect", "attempt 3", "data m2 to b@example.com",
 		"data m3 to c@example.com", "sent 2", "sent 3")
