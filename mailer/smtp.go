@@ -222,6 +222,7 @@ func (s *Sender) round(ctx context.Context) time.Time {
 		next := retry(m)
 		m.Attempts++
 		r := results[i]
+		broken = broken || r.broke
 		switch {
 		case !r.tried:
 			// A connection broke or we are stopping: the mail keeps the
@@ -250,6 +251,7 @@ func (s *Sender) round(ctx context.Context) time.Time {
 // submitResult is what became of one mail of a round.
 type submitResult struct {
 	tried     bool // false: its connection broke first, or the sender is stopping
+	broke     bool // the session ended with this mail
 	permanent bool
 	err       error
 }
@@ -281,6 +283,7 @@ func (s *Sender) submitAll(ctx context.Context, c *smtp.Client, todo []QueuedMai
 			// other error the session is gone.
 			var se *smtp.SMTPError
 			if !errors.As(err, &se) || c.Reset() != nil {
+				results[i].broke = true
 				return
 			}
 		}
