@@ -14,8 +14,11 @@
 #
 # Mail flow: anything from 127.0.0.0/8 may submit to Postfix on 127.0.0.1:SMTP_PORT
 # without AUTH; mail for @e2e.test is relayed over LMTP to Dovecot, which stores it
-# in the user's mailbox (sdbox) under DIR/disk/mail. Any other domain bounces:
-# nothing leaves the machine. Users: lyngk (the robot), alice, bob, carol and load0..load3 (mailboxes
+# in the user's mailbox (sdbox) under DIR/disk/mail. Mail for @remote.test
+# stands for players whose mail is hosted elsewhere, as almost all players'
+# is: Postfix relays it over SMTP to 127.0.0.1:REMOTE_PORT, where the
+# throughput test listens (while no one listens it waits in Postfix's queue).
+# Any other domain bounces: nothing leaves the machine. Users: lyngk (the robot), alice, bob, carol and load0..load3 (mailboxes
 # that take load0+anything@e2e.test etc., for the throughput test), all @e2e.test.
 #
 # Mail and Postfix's queue live in DIR/disk: a journaled ext4 image mounted
@@ -26,10 +29,12 @@
 # Postfix's own work.
 #
 # Needs root (Postfix does). Ports come from the environment when set:
-# E2E_SMTP_PORT (12525), E2E_IMAP_PORT (11143), E2E_LMTP_PORT (12424).
+# E2E_SMTP_PORT (12525), E2E_IMAP_PORT (11143), E2E_LMTP_PORT (12424),
+# E2E_REMOTE_PORT (12526).
 set -euo pipefail
 
 DOMAIN=e2e.test
+REMOTE_DOMAIN=remote.test
 # load0..load3 take load0+anything@e2e.test etc.: the throughput test spreads
 # its players over them, as real players would be spread over many mailboxes.
 USERS="lyngk alice bob carol load0 load1 load2 load3"
@@ -214,6 +219,7 @@ write_env() {
 	E2E_SMTP_PORT=${E2E_SMTP_PORT:-12525}
 	E2E_IMAP_PORT=${E2E_IMAP_PORT:-11143}
 	E2E_LMTP_PORT=${E2E_LMTP_PORT:-12424}
+	E2E_REMOTE_PORT=${E2E_REMOTE_PORT:-12526}
 	{
 		echo "# written by .ci/mailservers.sh; shell syntax, one KEY=VALUE a line"
 		echo "E2E_DIR=$DIR"
@@ -221,6 +227,8 @@ write_env() {
 		echo "E2E_SMTP_ADDR=127.0.0.1:$E2E_SMTP_PORT"
 		echo "E2E_IMAP_ADDR=127.0.0.1:$E2E_IMAP_PORT"
 		echo "E2E_LMTP_ADDR=127.0.0.1:$E2E_LMTP_PORT"
+		echo "E2E_REMOTE_DOMAIN=$REMOTE_DOMAIN"
+		echo "E2E_REMOTE_ADDR=127.0.0.1:$E2E_REMOTE_PORT"
 		echo "E2E_SMTP_PORT=$E2E_SMTP_PORT"
 		echo "E2E_IMAP_PORT=$E2E_IMAP_PORT"
 		echo "E2E_LMTP_PORT=$E2E_LMTP_PORT"
@@ -352,6 +360,10 @@ relay_domains = $DOMAIN
 # Dovecot's LMTP Unix socket: no TCP stack on either side for every
 # delivery. (Its TCP port stays open for the tests that deliver directly.)
 relay_transport = lmtp:unix:$DIR/dovecot/run/lmtp
+# Players hosted elsewhere: their mail goes out over SMTP, as a robot
+# host's board mails do.
+transport_maps = inline:{$REMOTE_DOMAIN=smtp:[127.0.0.1]:$E2E_REMOTE_PORT}
+smtp_destination_concurrency_limit = 4
 local_transport = error:no local delivery in the e2e test instance
 default_transport = error:no outside delivery from the e2e test instance
 local_recipient_maps =

@@ -29,8 +29,12 @@ type e2eEnv struct {
 	smtpAddr string // Postfix: accepts from loopback without AUTH
 	imapAddr string // Dovecot IMAP, plain text
 	lmtpAddr string // Dovecot LMTP: delivery that bypasses Postfix
-	script   string // .ci/mailservers.sh
-	password map[string]string
+	// Postfix relays mail for remoteDomain over SMTP to remoteAddr: players
+	// hosted elsewhere (e2eRemote listens there).
+	remoteDomain string
+	remoteAddr   string
+	script       string // .ci/mailservers.sh
+	password     map[string]string
 }
 
 // e2eSetup skips the test unless the suite was asked for, and reads DIR/env.
@@ -49,13 +53,15 @@ func e2eSetup(tb testing.TB) *e2eEnv {
 		tb.Fatal(err)
 	}
 	e := &e2eEnv{
-		dir:      dir,
-		domain:   vals["E2E_DOMAIN"],
-		smtpAddr: vals["E2E_SMTP_ADDR"],
-		imapAddr: vals["E2E_IMAP_ADDR"],
-		lmtpAddr: vals["E2E_LMTP_ADDR"],
-		script:   vals["E2E_SCRIPT"],
-		password: map[string]string{},
+		dir:          dir,
+		domain:       vals["E2E_DOMAIN"],
+		smtpAddr:     vals["E2E_SMTP_ADDR"],
+		imapAddr:     vals["E2E_IMAP_ADDR"],
+		lmtpAddr:     vals["E2E_LMTP_ADDR"],
+		remoteDomain: vals["E2E_REMOTE_DOMAIN"],
+		remoteAddr:   vals["E2E_REMOTE_ADDR"],
+		script:       vals["E2E_SCRIPT"],
+		password:     map[string]string{},
 	}
 	for _, u := range strings.Fields(vals["E2E_USERS"]) {
 		e.password[u] = vals["E2E_PASSWORD_"+strings.ToUpper(u)]
@@ -65,7 +71,8 @@ func e2eSetup(tb testing.TB) *e2eEnv {
 			tb.Fatalf("%s/env: no password for user %s", dir, u)
 		}
 	}
-	if e.domain == "" || e.smtpAddr == "" || e.imapAddr == "" || e.lmtpAddr == "" || e.script == "" {
+	if e.domain == "" || e.smtpAddr == "" || e.imapAddr == "" || e.lmtpAddr == "" || e.script == "" ||
+		e.remoteDomain == "" || e.remoteAddr == "" {
 		tb.Fatalf("%s/env is incomplete: %v", dir, vals)
 	}
 	return e

@@ -16,8 +16,9 @@ import (
 )
 
 // e2eLoad is many games played at once. The players share the mailboxes
-// load0..loadN (loadK@ takes loadK+anything@), one IMAP watcher each; the To:
-// header tells the players apart.
+// load0..loadN (loadK@ takes loadK+anything@); the To: header tells them
+// apart. Their mail is either in Dovecot beside the robot's, one IMAP watcher
+// a mailbox, or hosted elsewhere: see e2eRemote.
 type e2eLoad struct {
 	env   *e2eEnv
 	boxes []*e2eMailbox
@@ -27,8 +28,21 @@ type e2eLoad struct {
 // e2eWait bounds every wait for one mail under load.
 const e2eWait = 60 * time.Second
 
+// e2eWhere says where the load test's players have their mail.
+type e2eWhere int
+
+const (
+	// e2eSameHost: in the robot's Dovecot, read over IMAP, so the machine
+	// does the players' deliveries and mail reading too.
+	e2eSameHost e2eWhere = iota
+	// e2eElsewhere: at the players' own providers, as for nearly every real
+	// player: Postfix relays the robot's mail to them over SMTP (see
+	// e2eRemote), and Dovecot holds only the robot's mailbox.
+	e2eElsewhere
+)
+
 // newLoad signs up 2n players and starts n games, all mails sent at once.
-func (e *e2eEnv) newLoad(tb testing.TB, n int) *e2eLoad {
+func (e *e2eEnv) newLoad(tb testing.TB, n int, where e2eWhere) *e2eLoad {
 	tb.Helper()
 	l := &e2eLoad{env: e, games: make([]*e2eGame, n)}
 	var locals []string
@@ -38,15 +52,35 @@ func (e *e2eEnv) newLoad(tb testing.TB, n int) *e2eLoad {
 		}
 	}
 	slices.Sort(locals)
-	for _, local := range locals {
-		e.clearMailbox(tb, local, "INBOX")
-		l.boxes = append(l.boxes, e.watchConsume(tb, local, "INBOX", 0))
-	}
 	players := make([]*e2ePlayer, 2*n)
 	for i := range players {
 		user := fmt.Sprintf("p%03d", i)
-		k := i % len(locals)
-		players[i] = &e2ePlayer{user: user, password: "pw-" + user, addr: e.addr(locals[k] + "+" + user), box: l.boxes[k]}
+		players[i] = &e2ePlayer{user: user, password: "pw-" + user}
+	}
+	if where == e2eElsewhere {
+		// Each player has a mailbox of his own at his provider.
+		for i, p := range players {
+			p.addr = locals[i%len(locals)] + "+" + p.user + "@" + e.remoteDomain
+		}
+		l.boxes = e.startRemote(tb, players)
+	} else {
+		// The watcher of each shared mailbox hands every mail on to the
+		// box of the player it is for.
+		byAddr := map[string]*e2eMailbox{}
+		for i, p := range players {
+			p.addr = e.addr(locals[i%len(locals)] + "+" + p.user)
+			p.box = newE2EMailbox(tb, p.addr, "INBOX")
+			byAddr[strings.ToLower(p.addr)] = p.box
+		}
+		route := func(m *e2eMail) {
+			if b := byAddr[strings.ToLower(m.To)]; b != nil {
+				b.add(m)
+			}
+		}
+		for _, local := range locals {
+			e.clearMailbox(tb, local, "INBOX")
+			l.boxes = append(l.boxes, e.watchShared(tb, local, route))
+		}
 	}
 	start := time.Now()
 	if err := e2eEach(len(players), func(i int) error { return e.signup(players[i], e2eWait) }); err != nil {

@@ -183,9 +183,10 @@ func (m *e2eMail) isError() bool {
 	return strings.HasSuffix(m.Subject, " Error") || strings.EqualFold(m.Subject, "Lyngk error")
 }
 
-// e2eMailbox watches one IMAP folder and keeps every mail that arrives in it
-// after the watch started. It polls (NOOP, then FETCH of the new UIDs) at a
-// short interval and reconnects when the server goes away.
+// e2eMailbox keeps every mail that arrives in a mailbox. A watched one
+// (watch, watchShared) reads an IMAP folder from the start of the watch on:
+// it polls (NOOP, then FETCH of the new UIDs) at a short interval or waits in
+// IDLE, and reconnects when the server goes away. Others are filled by add.
 type e2eMailbox struct {
 	tb       testing.TB
 	addr     string
@@ -198,6 +199,10 @@ type e2eMailbox struct {
 	// otherwise grow by thousands of mails, and Dovecot's cost per delivery
 	// grows with the size of the mailbox.
 	consume bool
+	// route, if set, also hands each new mail to the box of its recipient:
+	// one box for each of the many players who share the mailbox, so that
+	// a mail wakes only the player it is for.
+	route func(*e2eMail)
 
 	mu         sync.Mutex
 	mails      []*e2eMail
@@ -217,23 +222,44 @@ type e2eMailbox struct {
 // (Dovecot then tells of new mail within about half a second).
 func (e *e2eEnv) watch(tb testing.TB, local, folder string, interval time.Duration) *e2eMailbox {
 	tb.Helper()
-	return e.startWatch(tb, local, folder, interval, false)
+	return e.startWatch(tb, local, folder, interval, nil)
 }
 
-// watchConsume is watch for a mailbox whose mails are deleted once fetched.
-func (e *e2eEnv) watchConsume(tb testing.TB, local, folder string, interval time.Duration) *e2eMailbox {
+// newE2EMailbox returns an empty box for user's mail, filled by add.
+func newE2EMailbox(tb testing.TB, user, folder string) *e2eMailbox {
+	return &e2eMailbox{tb: tb, user: user, folder: folder, changed: make(chan struct{})}
+}
+
+// add files a mail and wakes whoever waits for one.
+func (m *e2eMailbox) add(mail *e2eMail) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.mails = append(m.mails, mail)
+	close(m.changed)
+	m.changed = make(chan struct{})
+}
+
+// fail records an error for find to report.
+func (m *e2eMailbox) fail(err error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.lastErr = err
+}
+
+// watchShared watches, in IDLE, the INBOX of a mailbox that many players
+// share: each mail is handed to route and deleted once fetched.
+func (e *e2eEnv) watchShared(tb testing.TB, local string, route func(*e2eMail)) *e2eMailbox {
 	tb.Helper()
-	return e.startWatch(tb, local, folder, interval, true)
+	return e.startWatch(tb, local, "INBOX", 0, route)
 }
 
-func (e *e2eEnv) startWatch(tb testing.TB, local, folder string, interval time.Duration, consume bool) *e2eMailbox {
+func (e *e2eEnv) startWatch(tb testing.TB, local, folder string, interval time.Duration, route func(*e2eMail)) *e2eMailbox {
 	tb.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	m := &e2eMailbox{
-		tb: tb, addr: e.imapAddr, user: e.addr(local), password: e.password[local], folder: folder,
-		interval: interval, consume: consume, changed: make(chan struct{}), ready: make(chan struct{}),
-		cancel: cancel, done: make(chan struct{}),
-	}
+	m := newE2EMailbox(tb, e.addr(local), folder)
+	m.addr, m.password, m.interval = e.imapAddr, e.password[local], interval
+	m.consume, m.route = route != nil, route
+	m.ready, m.cancel, m.done = make(chan struct{}), cancel, make(chan struct{})
 	go m.run(ctx)
 	tb.Cleanup(func() { cancel(); <-m.done })
 	select {
@@ -379,13 +405,15 @@ func (m *e2eMailbox) fetchNew(c *imapclient.Client) ([]imap.UID, error) {
 		}
 		mail.UID, mail.Fetched = buf.UID, now
 		m.mu.Lock()
-		if buf.UID > m.lastUID {
-			m.lastUID = buf.UID
-			m.mails = append(m.mails, mail)
-			close(m.changed)
-			m.changed = make(chan struct{})
-		}
+		isNew := buf.UID > m.lastUID
+		m.lastUID = max(m.lastUID, buf.UID)
 		m.mu.Unlock()
+		if isNew {
+			m.add(mail)
+			if m.route != nil {
+				m.route(mail)
+			}
+		}
 	}
 	return uids, nil
 }
