@@ -4,7 +4,7 @@
 # starts private servers in a temporary directory, runs the Go e2e tests and
 # benchmarks of cmd/lyngk, and stops the servers whatever happens.
 #
-#   .ci/e2e.sh            tests, then the two benchmarks
+#   .ci/e2e.sh            tests, then the benchmarks
 #   E2E_BENCH=0 .ci/e2e.sh   tests only
 #   E2E_KEEP=1 .ci/e2e.sh    keep the server directory (logs; mail in DIR/disk.img) afterwards
 #
