@@ -81,6 +81,9 @@ func (e *e2eEnv) newLoad(tb testing.TB, n int, where e2eWhere) *e2eLoad {
 			e.clearMailbox(tb, local, "INBOX")
 			l.boxes = append(l.boxes, e.watchShared(tb, local, route))
 		}
+		for i, p := range players {
+			p.box.feed = l.boxes[i%len(locals)]
+		}
 	}
 	start := time.Now()
 	if err := e2eEach(len(players), func(i int) error { return e.signup(players[i], e2eWait) }); err != nil {

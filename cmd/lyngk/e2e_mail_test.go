@@ -203,6 +203,9 @@ type e2eMailbox struct {
 	// one box for each of the many players who share the mailbox, so that
 	// a mail wakes only the player it is for.
 	route func(*e2eMail)
+	// feed is the watcher that fills this box through its route, whose
+	// errors are this box's.
+	feed *e2eMailbox
 
 	mu         sync.Mutex
 	mails      []*e2eMail
@@ -271,6 +274,9 @@ func (e *e2eEnv) startWatch(tb testing.TB, local, folder string, interval time.D
 }
 
 func (m *e2eMailbox) err() error {
+	if m.feed != nil {
+		return m.feed.err()
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.lastErr
@@ -465,7 +471,7 @@ func (m *e2eMailbox) find(d time.Duration, match func(*e2eMail) (bool, error)) (
 		select {
 		case <-changed:
 		case <-deadline.C:
-			return nil, fmt.Errorf("%w: %s/%s after %v (last IMAP error: %v)", errE2ETimeout, m.user, m.folder, d, m.err())
+			return nil, fmt.Errorf("%w: %s/%s after %v (last mail error: %v)", errE2ETimeout, m.user, m.folder, d, m.err())
 		}
 	}
 }
