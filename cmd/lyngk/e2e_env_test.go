@@ -30,7 +30,7 @@ type e2eEnv struct {
 	imapAddr string // Dovecot IMAP, plain text
 	lmtpAddr string // Dovecot LMTP: delivery that bypasses Postfix
 	// Postfix relays mail for remoteDomain over SMTP to remoteAddr: players
-	// hosted elsewhere (e2eRemote listens there).
+	// hosted elsewhere (startRemote listens there).
 	remoteDomain string
 	remoteAddr   string
 	script       string // .ci/mailservers.sh

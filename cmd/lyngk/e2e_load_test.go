@@ -18,7 +18,7 @@ import (
 // e2eLoad is many games played at once. The players share the mailboxes
 // load0..loadN (loadK@ takes loadK+anything@); the To: header tells them
 // apart. Their mail is either in Dovecot beside the robot's, one IMAP watcher
-// a mailbox, or hosted elsewhere: see e2eRemote.
+// a mailbox, or hosted elsewhere: see startRemote.
 type e2eLoad struct {
 	env   *e2eEnv
 	boxes []*e2eMailbox
@@ -37,7 +37,7 @@ const (
 	e2eSameHost e2eWhere = iota
 	// e2eElsewhere: at the players' own providers, as for nearly every real
 	// player: Postfix relays the robot's mail to them over SMTP (see
-	// e2eRemote), and Dovecot holds only the robot's mailbox.
+	// startRemote), and Dovecot holds only the robot's mailbox.
 	e2eElsewhere
 )
 
@@ -52,26 +52,28 @@ func (e *e2eEnv) newLoad(tb testing.TB, n int, where e2eWhere) *e2eLoad {
 		}
 	}
 	slices.Sort(locals)
+	domain, folder := e.domain, "INBOX"
+	if where == e2eElsewhere {
+		domain, folder = e.remoteDomain, "(relayed by SMTP)"
+	}
+	// Each player waits on a box of his own, so that a mail wakes only the
+	// player it is for; byAddr files a mail by its (lower-case) recipient.
 	players := make([]*e2ePlayer, 2*n)
+	byAddr := map[string]*e2eMailbox{}
 	for i := range players {
 		user := fmt.Sprintf("p%03d", i)
-		players[i] = &e2ePlayer{user: user, password: "pw-" + user}
+		addr := locals[i%len(locals)] + "+" + user + "@" + domain
+		players[i] = &e2ePlayer{user: user, password: "pw-" + user, addr: addr, box: newE2EMailbox(tb, addr, folder)}
+		byAddr[strings.ToLower(addr)] = players[i].box
 	}
 	if where == e2eElsewhere {
-		// Each player has a mailbox of his own at his provider.
-		for i, p := range players {
-			p.addr = locals[i%len(locals)] + "+" + p.user + "@" + e.remoteDomain
+		e.startRemote(tb, byAddr)
+		for _, p := range players {
+			l.boxes = append(l.boxes, p.box)
 		}
-		l.boxes = e.startRemote(tb, players)
 	} else {
 		// The watcher of each shared mailbox hands every mail on to the
 		// box of the player it is for.
-		byAddr := map[string]*e2eMailbox{}
-		for i, p := range players {
-			p.addr = e.addr(locals[i%len(locals)] + "+" + p.user)
-			p.box = newE2EMailbox(tb, p.addr, "INBOX")
-			byAddr[strings.ToLower(p.addr)] = p.box
-		}
 		route := func(m *e2eMail) {
 			if b := byAddr[strings.ToLower(m.To)]; b != nil {
 				b.add(m)

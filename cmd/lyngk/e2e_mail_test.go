@@ -194,14 +194,12 @@ type e2eMailbox struct {
 	password string
 	folder   string
 	interval time.Duration
-	// consume deletes each mail from the server once fetched, as a player
-	// who reads and files his mail: the load test's shared mailboxes would
+	// route, if set, marks a mailbox that many players share: each new
+	// mail is also handed to the box of its recipient, so that it wakes only
+	// the player it is for, and deleted from the server once fetched, as a
+	// player who reads and files his mail (the shared mailboxes would
 	// otherwise grow by thousands of mails, and Dovecot's cost per delivery
-	// grows with the size of the mailbox.
-	consume bool
-	// route, if set, also hands each new mail to the box of its recipient:
-	// one box for each of the many players who share the mailbox, so that
-	// a mail wakes only the player it is for.
+	// grows with the size of the mailbox).
 	route func(*e2eMail)
 	// feed is the watcher that fills this box through its route, whose
 	// errors are this box's.
@@ -261,7 +259,7 @@ func (e *e2eEnv) startWatch(tb testing.TB, local, folder string, interval time.D
 	ctx, cancel := context.WithCancel(context.Background())
 	m := newE2EMailbox(tb, e.addr(local), folder)
 	m.addr, m.password, m.interval = e.imapAddr, e.password[local], interval
-	m.consume, m.route = route != nil, route
+	m.route = route
 	m.ready, m.cancel, m.done = make(chan struct{}), cancel, make(chan struct{})
 	go m.run(ctx)
 	tb.Cleanup(func() { cancel(); <-m.done })
@@ -332,15 +330,16 @@ func (m *e2eMailbox) session(ctx context.Context) error {
 	m.mu.Unlock()
 	known := uint32(0) // fetch once after every (re)connect
 	for {
-		// A consumed folder holds only mail not fetched yet, whatever its
+		// A shared folder holds only mail not fetched yet, whatever its
 		// count was before.
-		if n := c.Mailbox().NumMessages; n != known || (m.consume && n > 0) {
+		shared := m.route != nil
+		if n := c.Mailbox().NumMessages; n != known || (shared && n > 0) {
 			uids, err := m.fetchNew(c)
 			if err != nil {
 				return err
 			}
 			known = n
-			if m.consume && len(uids) > 0 {
+			if shared && len(uids) > 0 {
 				if err := e2eExpunge(c, uids); err != nil {
 					return err
 				}

@@ -12,36 +12,23 @@ import (
 	"github.com/emersion/go-smtp"
 )
 
-// e2eRemote stands for the mail providers of players hosted elsewhere. A
-// robot host hands its board mails to Postfix, which relays them over SMTP to
-// the players' providers; here Postfix relays the remote domain to this SMTP
-// server, which files each mail in its envelope recipient's box. A mail
-// counts as fetched when its data has been received.
-type e2eRemote struct {
-	boxes map[string]*e2eMailbox // lower-case address -> box
-}
-
 // e2eRemoteMaxMail bounds a mail the remote providers take.
 const e2eRemoteMaxMail = 1 << 20
 
-// startRemote gives each player (with his address in the remote domain) a
-// box of his own, listens on the environment's remote address until the test
-// ends, and returns the boxes.
-func (e *e2eEnv) startRemote(tb testing.TB, players []*e2ePlayer) []*e2eMailbox {
+// startRemote stands for the mail providers of players hosted elsewhere. A
+// robot host hands its board mails to Postfix, which relays them over SMTP to
+// the players' providers; here Postfix relays the remote domain to an SMTP
+// server on the environment's remote address, which files each mail in the
+// box of its envelope recipient (boxes is keyed by lower-case address) until
+// the test ends. A mail counts as fetched when its data has been received.
+func (e *e2eEnv) startRemote(tb testing.TB, boxes map[string]*e2eMailbox) {
 	tb.Helper()
-	r := &e2eRemote{boxes: map[string]*e2eMailbox{}}
-	var boxes []*e2eMailbox
-	for _, p := range players {
-		p.box = newE2EMailbox(tb, p.addr, "(relayed by SMTP)")
-		r.boxes[strings.ToLower(p.addr)] = p.box
-		boxes = append(boxes, p.box)
-	}
 	ln, err := net.Listen("tcp", e.remoteAddr)
 	if err != nil {
 		tb.Fatalf("remote players' SMTP server: %v", err)
 	}
 	srv := smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) {
-		return &e2eRemoteSession{r: r}, nil
+		return &e2eRemoteSession{boxes: boxes}, nil
 	}))
 	srv.Domain = e.remoteDomain
 	srv.MaxMessageBytes = e2eRemoteMaxMail
@@ -56,23 +43,22 @@ func (e *e2eEnv) startRemote(tb testing.TB, players []*e2ePlayer) []*e2eMailbox 
 			tb.Errorf("remote players' SMTP server: %v", err)
 		}
 	})
-	return boxes
 }
 
 // e2eRemoteSession is one SMTP session of Postfix's relay client.
 type e2eRemoteSession struct {
-	r     *e2eRemote
-	boxes []*e2eMailbox
+	boxes map[string]*e2eMailbox // every player's, by lower-case address
+	rcpts []*e2eMailbox          // this mail's
 }
 
 func (s *e2eRemoteSession) Mail(string, *smtp.MailOptions) error { return nil }
 
 func (s *e2eRemoteSession) Rcpt(to string, _ *smtp.RcptOptions) error {
-	b := s.r.boxes[strings.ToLower(to)]
+	b := s.boxes[strings.ToLower(to)]
 	if b == nil {
 		return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1}, Message: "no such mailbox: " + to}
 	}
-	s.boxes = append(s.boxes, b)
+	s.rcpts = append(s.rcpts, b)
 	return nil
 }
 
@@ -82,7 +68,7 @@ func (s *e2eRemoteSession) Data(r io.Reader) error {
 		return err
 	}
 	now := time.Now()
-	for _, b := range s.boxes {
+	for _, b := range s.rcpts {
 		m, err := e2eParse(raw)
 		if err != nil {
 			// The mail is taken, or Postfix would retry it for ever; the
@@ -96,5 +82,5 @@ func (s *e2eRemoteSession) Data(r io.Reader) error {
 	return nil
 }
 
-func (s *e2eRemoteSession) Reset()        { s.boxes = nil }
+func (s *e2eRemoteSession) Reset()        { s.rcpts = nil }
 func (s *e2eRemoteSession) Logout() error { return nil }
