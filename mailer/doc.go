@@ -49,5 +49,7 @@
 // [StartLocal] runs a whole mail system on loopback for trying the server
 // without an account anywhere: an SMTP server that delivers to NAME@localhost
 // and an in-memory IMAP server where each address is a mailbox (password
-// NAME; the robot is lyngk@localhost with password "lyngk").
+// NAME; the robot's mailbox, lyngk@localhost, gets a random password at
+// each start, [Local.RobotPassword], since its subjects carry every signup
+// password).
 package mailer

@@ -3,7 +3,9 @@ package mailer
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"crypto/subtle"
+	"encoding/base32"
 	"errors"
 	"fmt"
 	"io"
@@ -26,8 +28,10 @@ const localMaxMessage = 2 << 20
 
 // Local is the all-in-one mail service of local mode (SPEC §5): an SMTP
 // server taking mail for NAME@localhost and an IMAP server where each such
-// address has a mailbox (login: the address, password: NAME). Mailboxes are
-// created on first use (mail or login) and live in memory.
+// address has a mailbox (login: the address, password: NAME). The robot's
+// mailbox is the exception: its subjects carry every signup password, so
+// its password is random, made at each start (see RobotPassword).
+// Mailboxes are created on first use (mail or login) and live in memory.
 type Local struct {
 	log    *slog.Logger
 	smtp   *smtp.Server
@@ -35,6 +39,9 @@ type Local struct {
 	smtpLn net.Listener
 	imapLn net.Listener
 	wg     sync.WaitGroup
+
+	robot         string // lower-cased
+	robotPassword string
 
 	mu      sync.Mutex
 	users   map[string]*imapmemserver.User // by lower-cased address
@@ -54,10 +61,14 @@ func StartLocal(ctx context.Context, smtpAddr, imapAddr, robot string, log *slog
 		return nil, fmt.Errorf("%w: local robot address %q: want NAME@localhost", ErrBadConfig, robot)
 	}
 	log = orDiscard(log)
-	l := &Local{log: log, users: make(map[string]*imapmemserver.User), changes: newChanges()}
+	pw, err := randomPassword()
+	if err != nil {
+		return nil, err
+	}
+	l := &Local{log: log, robot: strings.ToLower(robot), robotPassword: pw,
+		users: make(map[string]*imapmemserver.User), changes: newChanges()}
 	l.mailbox(robot)
 
-	var err error
 	if l.smtpLn, err = listenLoopback(ctx, smtpAddr); err != nil {
 		return nil, fmt.Errorf("mailer: local SMTP: %w", err)
 	}
@@ -177,10 +188,31 @@ func (l *Local) mailbox(addr string) *imapmemserver.User {
 	return u
 }
 
-// login checks NAME@localhost / NAME.
+// RobotPassword is the password of the robot's mailbox, random for each
+// start: anybody on the machine may read the players' local mailboxes, but
+// the robot's holds every signup password in its subjects.
+func (l *Local) RobotPassword() string { return l.robotPassword }
+
+// randomPassword returns 128 bits from crypto/rand, base32 without padding.
+func randomPassword() (string, error) {
+	b := make([]byte, 16)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("mailer: robot password: %w", err)
+	}
+	return strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b)), nil
+}
+
+// login checks NAME@localhost / NAME, and the robot's random password.
 func (l *Local) login(username, password string) (*imapmemserver.User, bool) {
 	name, ok := localName(username)
-	if !ok || subtle.ConstantTimeCompare([]byte(strings.ToLower(password)), []byte(name)) != 1 {
+	if !ok {
+		return nil, false
+	}
+	want, got := name, strings.ToLower(password)
+	if strings.ToLower(username) == l.robot {
+		want, got = l.robotPassword, password
+	}
+	if subtle.ConstantTimeCompare([]byte(got), []byte(want)) != 1 {
 		return nil, false
 	}
 	return l.mailbox(username), true

@@ -10,6 +10,7 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
+	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 )
 
@@ -106,6 +107,9 @@ func TestLocalRefusals(t *testing.T) {
 		{"bob@example.com", "bob"},
 		{"b b@localhost", "b b"},
 		{"@localhost", ""},
+		{"lyngk@localhost", "lyngk"}, // the robot's mailbox has a random password
+		{"LYNGK@localhost", "LYNGK"},
+		{"lyngk@localhost", strings.ToUpper(l.RobotPassword())},
 	}
 	for _, lg := range logins {
 		c, err := imapclient.DialInsecure(l.IMAPAddr(), nil)
@@ -116,6 +120,38 @@ func TestLocalRefusals(t *testing.T) {
 			t.Errorf("login %q/%q accepted", lg.user, lg.pass)
 		}
 		c.Close()
+	}
+}
+
+// TestLocalRobotPassword: the robot's mailbox opens with the random password
+// of this start only (128 bits from crypto/rand), by IMAP and SMTP AUTH.
+func TestLocalRobotPassword(t *testing.T) {
+	l := startTestLocal(t)
+	pw := l.RobotPassword()
+	if len(pw) != 26 || pw == "lyngk" {
+		t.Fatalf("robot password %q: want 26 base32 characters", pw)
+	}
+	if other := startTestLocal(t).RobotPassword(); other == pw {
+		t.Fatalf("two starts gave the same robot password %q", pw)
+	}
+	c, err := imapclient.DialInsecure(l.IMAPAddr(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Login("lyngk@localhost", pw).Wait(); err != nil {
+		t.Fatalf("robot login with its password: %v", err)
+	}
+	sc, err := smtp.Dial(l.SMTPAddr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sc.Close()
+	if err := sc.Auth(sasl.NewPlainClient("", "lyngk@localhost", "lyngk")); err == nil {
+		t.Fatal("SMTP AUTH as the robot with password lyngk accepted")
+	}
+	if err := sc.Auth(sasl.NewPlainClient("", "lyngk@localhost", pw)); err != nil {
+		t.Fatalf("SMTP AUTH as the robot with its password: %v", err)
 	}
 }
 
@@ -182,7 +218,7 @@ func startLocalLoop(t testing.TB) *localLoop {
 		s.Wake()
 		return Processed, nil
 	}
-	p := NewPoller(IMAPConfig{Addr: l.IMAPAddr(), Username: "lyngk@localhost", Password: "lyngk", TLS: TLSNone,
+	p := NewPoller(IMAPConfig{Addr: l.IMAPAddr(), Username: "lyngk@localhost", Password: l.RobotPassword(), TLS: TLSNone,
 		PollInterval: time.Hour}, EachMail(answer), nil)
 	marked := countMarked(p)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -204,7 +240,7 @@ func TestLocalModeEndToEnd(t *testing.T) {
 	if got := readMailbox(t, ll.l.IMAPAddr(), "bob@localhost", "bob", "INBOX"); got[0].Subject != "re: move a1-b2" {
 		t.Errorf("bob got %v", got)
 	}
-	if got := readMailbox(t, ll.l.IMAPAddr(), "lyngk@localhost", "lyngk", "Processed"); len(got) != 1 || !got[0].Seen {
+	if got := readMailbox(t, ll.l.IMAPAddr(), "lyngk@localhost", ll.l.RobotPassword(), "Processed"); len(got) != 1 || !got[0].Seen {
 		t.Errorf("robot's Processed = %v", got)
 	}
 }

@@ -153,10 +153,9 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 			return err
 		}
 		defer local.Close()
-		localPart, _, _ := strings.Cut(cfg.Robot, "@")
-		imapCfg.Addr, imapCfg.Username, imapCfg.Password, imapCfg.TLS = local.IMAPAddr(), cfg.Robot, localPart, "none"
+		imapCfg.Addr, imapCfg.Username, imapCfg.Password, imapCfg.TLS = local.IMAPAddr(), cfg.Robot, local.RobotPassword(), "none"
 		smtpCfg.Addr, smtpCfg.TLS = local.SMTPAddr(), "none"
-		printLocalHelp(stdout, cfg, local.SMTPAddr(), local.IMAPAddr())
+		printLocalHelp(stdout, cfg, local.SMTPAddr(), local.IMAPAddr(), local.RobotPassword())
 	}
 
 	var m *metrics
@@ -276,7 +275,9 @@ func flush(db *store.DB, grace time.Duration) {
 	}
 }
 
-func printLocalHelp(w io.Writer, cfg config, smtpAddr, imapAddr string) {
+// printLocalHelp tells how to connect. The robot's password goes to stdout,
+// the terminal of whoever started the daemon, never to the log.
+func printLocalHelp(w io.Writer, cfg config, smtpAddr, imapAddr, robotPassword string) {
 	host, smtpPort, _ := net.SplitHostPort(smtpAddr)
 	_, imapPort, _ := net.SplitHostPort(imapAddr)
 	fmt.Fprintf(w, `LYNGK by mail, local all-in-one mode (loopback only)
@@ -284,13 +285,13 @@ func printLocalHelp(w io.Writer, cfg config, smtpAddr, imapAddr string) {
   Outgoing mail (SMTP): %s port %s, no TLS, no authentication
   Incoming mail (IMAP): %s port %s, no TLS
   Mailboxes:            any NAME@localhost; login NAME@localhost, password NAME
-  The robot:            %s
+  The robot:            %s (its mailbox: password %s, new at each start)
 
   To start: from alice@localhost, send "signup alice SECRET" to %s;
   likewise bob; then "lyngk challenge alice bob". Games are kept in %s.
   Stop with Ctrl-C.
 
-`, host, smtpPort, host, imapPort, cfg.Robot, cfg.Robot, cfg.DataDir)
+`, host, smtpPort, host, imapPort, cfg.Robot, robotPassword, cfg.Robot, cfg.DataDir)
 }
 
 // timers runs the engine's timers (reminders, forfeits) every period, each

@@ -342,3 +342,102 @@ func waitListening(t *testing.T, addr string, done <-chan error) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// served is a `lyngk serve` in local mode running for a test.
+type served struct {
+	cfg        config
+	smtp, imap string
+	stdout     *lockedBuffer
+	logs       *lockedBuffer
+	cancel     func()
+	done       chan error
+}
+
+// startServe runs serve in local mode on free ports until the test ends.
+func startServe(t *testing.T, cfg config) *served {
+	t.Helper()
+	s := &served{cfg: cfg, smtp: freeAddr(t), imap: freeAddr(t), stdout: &lockedBuffer{}, logs: &lockedBuffer{},
+		done: make(chan error, 1)}
+	ctx, cancel := context.WithCancel(context.Background())
+	s.cancel = cancel
+	go func() {
+		s.done <- serve(ctx, cfg, s.smtp, s.imap, s.stdout, slog.New(slog.NewTextHandler(s.logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	}()
+	t.Cleanup(func() { s.stop(t) })
+	waitListening(t, s.imap, s.done)
+	return s
+}
+
+// stop shuts serve down and waits for it (once; later calls do nothing).
+func (s *served) stop(t *testing.T) {
+	t.Helper()
+	if s.cancel == nil {
+		return
+	}
+	s.cancel()
+	s.cancel = nil
+	select {
+	case err := <-s.done:
+		if err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("serve did not stop")
+	}
+}
+
+// waitText waits until b holds re's match and returns its first group.
+func waitText(t *testing.T, b *lockedBuffer, re string) string {
+	t.Helper()
+	rx := regexp.MustCompile(re)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if m := rx.FindStringSubmatch(b.String()); m != nil {
+			return m[len(m)-1]
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("waited for %q in:\n%s", re, b.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// imapLogin reports whether user/pass logs in to the IMAP server at addr.
+func imapLogin(t *testing.T, addr, user, pass string) error {
+	t.Helper()
+	c, err := imapclient.DialInsecure(addr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	return c.Login(user, pass).Wait()
+}
+
+// TestServeLocalRobotPassword (issue 11 item 9): in local mode the robot's
+// mailbox, whose subjects carry every signup password, no longer opens with
+// the documented password `lyngk`; it has a random one printed at start,
+// while players keep NAME. The daemon's own poller uses it: mail is still
+// answered.
+func TestServeLocalRobotPassword(t *testing.T) {
+	cfg := defaultConfig()
+	cfg.DataDir = t.TempDir()
+	s := startServe(t, cfg)
+	pw := waitText(t, s.stdout, `The robot: +lyngk@localhost \(its mailbox: password ([a-z2-7]{26}), new at each start\)`)
+	if err := imapLogin(t, s.imap, "lyngk@localhost", "lyngk"); err == nil {
+		t.Fatal("the robot's mailbox opens with password lyngk")
+	}
+	if err := imapLogin(t, s.imap, "lyngk@localhost", pw); err != nil {
+		t.Fatalf("the robot's printed password: %v", err)
+	}
+	if err := imapLogin(t, s.imap, "alice@localhost", "alice"); err != nil {
+		t.Fatalf("a player's documented password: %v", err)
+	}
+	alice := localPlayer{t: t, name: "alice", smtp: s.smtp, imap: s.imap}
+	alice.send("help", "", "")
+	if got := alice.await(1); got.Subject != "Lyngk help" {
+		t.Fatalf("alice got %q", got.Subject)
+	}
+	if strings.Contains(s.logs.String(), pw) {
+		t.Fatalf("the robot's password is in the log:\n%s", s.logs.String())
+	}
+}
