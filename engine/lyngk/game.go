@@ -407,3 +407,30 @@ func (g *Game) Stack(p Point) string {
 	}
 	return string(b[:g.h[p]])
 }
+
+// Height returns the number of pieces on p: 0 when p is empty or no point.
+// Unlike Stack it does not allocate, for searches that look at every move.
+func (g *Game) Height(p Point) int {
+	if !p.valid() {
+		return 0
+	}
+	return int(g.h[p])
+}
+
+// Top returns the colour on top of the stack on p: NoColor when p is empty
+// or no point.
+func (g *Game) Top(p Point) Color {
+	if !p.valid() || g.h[p] == 0 {
+		return NoColor
+	}
+	return g.top[p]
+}
+
+// Owner returns the player (1 or 2) who claimed colour c, or 0 when c is
+// free, a joker or no colour.
+func (g *Game) Owner(c Color) int {
+	if c > Joker {
+		return 0
+	}
+	return int(g.owner[c])
+}

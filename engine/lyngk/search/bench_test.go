@@ -1,0 +1,56 @@
+package search
+
+import (
+	"context"
+	"testing"
+
+	"lyngk.example/lyngk/engine/lyngk"
+)
+
+// BenchmarkPlayout plays one playout (the robot's policy, see the package
+// comment) from a start position to the end of the game.
+func BenchmarkPlayout(b *testing.B) {
+	var starts [16]lyngk.Game
+	for i := range starts {
+		starts[i] = lyngk.New(101+i, lyngk.Standard)
+	}
+	t := newTree(&starts[0], 1, 1)
+	i := 0
+	for b.Loop() {
+		g := starts[i%len(starts)]
+		i++
+		t.playOut(&g)
+	}
+}
+
+// BenchmarkIterate runs whole search iterations (descent, expansion,
+// playout, back-up) in one growing tree from board 101: the cost of one
+// playout of a search, and the proof that the inner loop allocates nothing
+// (allocs/op).
+func BenchmarkIterate(b *testing.B) {
+	g := lyngk.New(101, lyngk.Standard)
+	t := newTree(&g, 1, 0)
+	for b.Loop() {
+		if len(t.nodes)+maxMoves > cap(t.nodes) {
+			b.StopTimer()
+			t = newTree(&g, 1, 0)
+			b.StartTimer()
+		}
+		t.iterate()
+	}
+}
+
+// BenchmarkSearch100k is a whole search of 100,000 playouts from board 101
+// on one worker and on two.
+func BenchmarkSearch100k(b *testing.B) {
+	g := lyngk.New(101, lyngk.Standard)
+	for _, workers := range []int{1, 2} {
+		b.Run(map[int]string{1: "workers=1", 2: "workers=2"}[workers], func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Search(context.Background(), &g, Options{Iterations: 100_000, Workers: workers, Seed: 1}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
