@@ -2,16 +2,27 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
+	"time"
 
 	"lyngk.example/lyngk/engine/lyngk"
+	"lyngk.example/lyngk/engine/lyngk/search"
+)
+
+// robotThink is the robot's default think time; robotSeed makes a
+// -playouts answer reproducible.
+const (
+	robotThink = 2 * time.Second
+	robotSeed  = 1
 )
 
 const analyzeUsage = "usage: lyngk analyze (-seed N | -position FILE) [-stack6] [-turn 1|2] [-players A,B] [-json] [MOVE…]"
@@ -27,6 +38,8 @@ type analysis struct {
 	Claims  [][]string `json:"claims"`
 	Removed []int      `json:"removed"`
 	Legal   []string   `json:"legal"`
+	// Robot is the robot's move, only with -robot.
+	Robot string `json:"robot,omitempty"`
 }
 
 // runAnalyze is `lyngk analyze` (SPEC §5): it sets up board N (-seed) or the
@@ -54,6 +67,9 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 	turn := fs.Int("turn", 1, "the player to move first, 1 or 2")
 	players := fs.String("players", "", "the player names `A,B` (default player1,player2, or those of the position file)")
 	asJSON := fs.Bool("json", false, "print a JSON object instead of the board")
+	robot := fs.Bool("robot", false, "print the robot's move for the player to move instead of the board (with -json: add it as \"robot\")")
+	think := fs.Duration("think", robotThink, "the robot's think time")
+	playouts := fs.Int("playouts", 0, "let the robot think `N` playouts instead of a time, which makes its move reproducible")
 
 	// Flags may follow the moves. A pass argument is skipped whatever its
 	// number ("--#30"), and the flag package would take "--#30" for a flag.
@@ -92,6 +108,10 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 		return usageErr("-seed wants a board number, 1 or more")
 	case *turn != 1 && *turn != 2:
 		return usageErr("-turn wants 1 or 2")
+	case (set["think"] || set["playouts"]) && !*robot:
+		return usageErr("-think and -playouts go with -robot")
+	case *think <= 0 || *playouts < 0:
+		return usageErr("-think wants a positive duration such as 2s, -playouts a positive number")
 	}
 	var names [2]string
 	if set["players"] {
@@ -152,6 +172,21 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 
+	var robotMove string
+	if *robot {
+		res, err := search.Search(context.Background(), &g, search.Options{
+			Iterations: *playouts, Think: *think, Workers: runtime.NumCPU(), Seed: robotSeed,
+		})
+		if err != nil {
+			fmt.Fprintf(stderr, "lyngk analyze: %s\n", strings.TrimPrefix(err.Error(), "search: "))
+			return 1
+		}
+		robotMove = res.Move.String()
+		if !*asJSON {
+			fmt.Fprintln(stdout, robotMove)
+			return 0
+		}
+	}
 	if !*asJSON {
 		fmt.Fprint(stdout, g.Board(names))
 		return 0
@@ -165,6 +200,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 		Claims:  [][]string{{}, {}},
 		Removed: []int{g.Removed(1), g.Removed(2)},
 		Legal:   []string{},
+		Robot:   robotMove,
 	}
 	for _, m := range g.Moves() {
 		a.Moves = append(a.Moves, m.String())

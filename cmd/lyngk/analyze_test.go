@@ -50,6 +50,14 @@ func TestAnalyzeGolden(t *testing.T) {
 		{"usage-players", "-seed 101 -players alice"},
 		{"usage-seed", "-seed 0"},
 		{"usage-flag", "-seed 101 -colour red"},
+		{"robot", "-seed 101 -robot -playouts 3000"},
+		{"robot-moves-json", "-seed 101 -players alice,bob G,c1-d1 -json -robot -playouts 3000"},
+		{"robot-position-turn2", "-position testdata/analyze/help-lyngk.txt -turn 2 -robot -playouts 3000"},
+		{"robot-stack6", "-seed 102 -stack6 -robot -playouts 3000"},
+		{"robot-game-over", "-seed 106 -robot -playouts 3000 " + game106},
+		{"robot-illegal-move", "-seed 101 -robot G,c1-d1 G,c2-c3"},
+		{"usage-think-without-robot", "-seed 101 -think 1s"},
+		{"usage-think-zero", "-seed 101 -robot -think 0s"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -145,5 +153,37 @@ func TestAnalyzeContract(t *testing.T) {
 	}
 	if code, _, errOut := run("-h"); code != 0 || !strings.HasPrefix(errOut, "usage: lyngk analyze") {
 		t.Errorf("-h: exit %d, %q", code, errOut)
+	}
+}
+
+// TestAnalyzeRobotThink runs lyngk analyze -robot with a think time (not
+// reproducible, so no golden file): one line, a legal move of the player to
+// move in normalised notation, after the think time; with -json the object
+// is the one without -robot plus "robot" as the last key.
+func TestAnalyzeRobotThink(t *testing.T) {
+	run := func(args ...string) (int, string, string) {
+		var stdout, stderr bytes.Buffer
+		code := runAnalyze(args, &stdout, &stderr)
+		return code, stdout.String(), stderr.String()
+	}
+	_, plainJSON, _ := run("-seed", "103", "-json", "G,c1-d1")
+	code, out, errOut := run("-seed", "103", "G,c1-d1", "-robot", "-think", "300ms")
+	if code != 0 || errOut != "" || strings.Count(out, "\n") != 1 {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	move := strings.TrimSuffix(out, "\n")
+	if !strings.Contains(plainJSON, fmt.Sprintf("%q", move)) {
+		t.Errorf("robot move %q is not in the legal list %s", move, plainJSON)
+	}
+	code, out, _ = run("-seed", "103", "G,c1-d1", "-robot", "-think", "300ms", "-json")
+	var a struct {
+		Robot string `json:"robot"`
+	}
+	if err := json.Unmarshal([]byte(out), &a); code != 0 || err != nil || a.Robot == "" {
+		t.Fatalf("exit %d, %v: %s", code, err, out)
+	}
+	want := strings.TrimSuffix(plainJSON, "}\n") + fmt.Sprintf(`,"robot":%q}`, a.Robot) + "\n"
+	if out != want {
+		t.Errorf("-robot -json:\n%s\nwant\n%s", out, want)
 	}
 }

@@ -23,6 +23,7 @@ commands:
   serve    [-config FILE] [-data DIR] [-local-smtp ADDR] [-local-imap ADDR] [-check-config]
   process  -db FILE [-mbox FILE|-] [-from ADDR]
   analyze  (-seed N | -position FILE) [-stack6] [-turn 1|2] [-players A,B] [-json] [MOVE…]
+           [-robot [-think DURATION] [-playouts N]]
   backup   -db FILE OUT
   admin    -db FILE users | games | game N | outbox
 

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"testing"
+	"time"
 
 	"lyngk.example/lyngk/engine/lyngk"
 )
@@ -16,11 +17,13 @@ func BenchmarkPlayout(b *testing.B) {
 	}
 	t := newTree(&starts[0], 1, 1)
 	i := 0
+	cpu := cpuNow()
 	for b.Loop() {
 		g := starts[i%len(starts)]
 		i++
 		t.playOut(&g)
 	}
+	reportCPU(b, cpu)
 }
 
 // BenchmarkIterate runs whole search iterations (descent, expansion,
@@ -30,6 +33,7 @@ func BenchmarkPlayout(b *testing.B) {
 func BenchmarkIterate(b *testing.B) {
 	g := lyngk.New(101, lyngk.Standard)
 	t := newTree(&g, 1, 0)
+	cpu := cpuNow()
 	for b.Loop() {
 		if len(t.nodes)+maxMoves > cap(t.nodes) {
 			b.StopTimer()
@@ -38,6 +42,8 @@ func BenchmarkIterate(b *testing.B) {
 		}
 		t.iterate()
 	}
+	reportCPU(b, cpu)
+	b.ReportMetric(float64(time.Second)/(float64(cpuNow()-cpu)/float64(b.N)), "playouts/cpu-s")
 }
 
 // BenchmarkSearch100k is a whole search of 100,000 playouts from board 101
