@@ -13,62 +13,6 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 )
 
-// IMAPConfig says where the robot's mail is read.
-type IMAPConfig struct {
-	Addr     string // host:port
-	Username string
-	Password string
-	// TLS is TLSImplicit (the default when empty), TLSStartTLS or TLSNone
-	// (loopback addresses only).
-	TLS string
-	// Mailbox is read (default "INBOX"); handled mail is moved to Processed
-	// (default "Processed") or Rejected (default "Rejected"), which are
-	// created when missing.
-	Mailbox, Processed, Rejected string
-	// PollInterval is how often the mailbox is searched when the server has
-	// no IDLE, and the longest IDLE before a check (default 30s).
-	PollInterval time.Duration
-	// InsecureSkipVerify accepts any server certificate (self-signed test
-	// servers only).
-	InsecureSkipVerify bool
-	// CommandTimeout is the longest wait for the answer to one command
-	// before the connection is dropped (default 1 minute).
-	CommandTimeout time.Duration
-}
-
-// Validate reports a configuration Run would refuse.
-func (cfg IMAPConfig) Validate() error {
-	if err := checkTransport("IMAP", cfg.Addr, cfg.TLS); err != nil {
-		return err
-	}
-	if cfg.Username == "" {
-		return fmt.Errorf("%w: IMAP username missing", ErrBadConfig)
-	}
-	if cfg.PollInterval < 0 || cfg.CommandTimeout < 0 {
-		return fmt.Errorf("%w: IMAP negative interval", ErrBadConfig)
-	}
-	return nil
-}
-
-func (cfg IMAPConfig) withDefaults() IMAPConfig {
-	if cfg.Mailbox == "" {
-		cfg.Mailbox = "INBOX"
-	}
-	if cfg.Processed == "" {
-		cfg.Processed = "Processed"
-	}
-	if cfg.Rejected == "" {
-		cfg.Rejected = "Rejected"
-	}
-	if cfg.PollInterval == 0 {
-		cfg.PollInterval = 30 * time.Second
-	}
-	if cfg.CommandTimeout == 0 {
-		cfg.CommandTimeout = time.Minute
-	}
-	return cfg
-}
-
 // Outcome says where a handled mail goes.
 type Outcome int
 
@@ -160,7 +104,7 @@ type Poller struct {
 // NewPoller returns a poller; Run does the work.
 func NewPoller(cfg IMAPConfig, h Handler, log *slog.Logger) *Poller {
 	return &Poller{
-		cfg:      cfg.withDefaults(),
+		cfg:      cfg.WithDefaults(),
 		handler:  h,
 		log:      orDiscard(log),
 		schedule: ReconnectSchedule,
@@ -282,12 +226,16 @@ func (p *Poller) do(c *imapclient.Client, what string, fn func() error) error {
 }
 
 func (p *Poller) connect(ctx context.Context) (*imapclient.Client, error) {
+	tc, err := p.cfg.tlsConfig()
+	if err != nil {
+		return nil, err
+	}
 	conn, err := dialTCP(ctx, p.cfg.Addr, p.cfg.TLS)
 	if err != nil {
 		return nil, fmt.Errorf("mailer: IMAP dial: %w", err)
 	}
 	opts := &imapclient.Options{
-		TLSConfig:             tlsConfig(p.cfg.Addr, p.cfg.InsecureSkipVerify),
+		TLSConfig:             tc,
 		UnilateralDataHandler: &imapclient.UnilateralDataHandler{Mailbox: p.onMailbox},
 	}
 	var c *imapclient.Client

@@ -627,11 +627,13 @@ func TestIMAPConfigValidate(t *testing.T) {
 		{"mail.example.com:993", "", nil},
 		{"mail.example.com:993", TLSImplicit, nil},
 		{"mail.example.com:143", TLSStartTLS, nil},
+		{"mail.example.com:143", "", nil}, // STARTTLS, by the port
+		{"127.0.0.1:143", "", nil},        // STARTTLS too: plain text only when asked for
 		{"mail.example.com:143", "ssl", ErrBadConfig},
 		{"mail.example.com", TLSImplicit, ErrBadConfig},
 	}
 	for _, tt := range tests {
-		cfg := IMAPConfig{Addr: tt.addr, TLS: tt.tls, Username: "robot"}
+		cfg := IMAPConfig{Addr: tt.addr, TLS: tt.tls, Username: "robot", Password: "secret"}
 		err := cfg.Validate()
 		if !errors.Is(err, tt.want) || (err == nil) != (tt.want == nil) {
 			t.Errorf("Validate(%s, %q) = %v, want %v", tt.addr, tt.tls, err, tt.want)
@@ -686,7 +688,7 @@ func TestBackoff(t *testing.T) {
 }
 
 func ExampleIMAPConfig_Validate() {
-	cfg := IMAPConfig{Addr: "imap.example.com:143", TLS: TLSNone, Username: "lyngk"}
+	cfg := IMAPConfig{Addr: "imap.example.com:143", TLS: TLSNone, Username: "lyngk", Password: "secret"}
 	fmt.Println(cfg.Validate())
 	// Output: mailer: not a loopback address: IMAP TLS "none" refused for "imap.example.com:143" (use "implicit" or "starttls")
 }

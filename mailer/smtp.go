@@ -14,26 +14,6 @@ import (
 	"github.com/emersion/go-smtp"
 )
 
-// SMTPConfig says where outgoing mail is submitted.
-type SMTPConfig struct {
-	Addr     string // host:port
-	Username string // AUTH PLAIN when set
-	Password string
-	// TLS is TLSImplicit (the default when empty), TLSStartTLS or TLSNone
-	// (loopback addresses only).
-	TLS string
-	// InsecureSkipVerify accepts any server certificate (self-signed test
-	// servers only).
-	InsecureSkipVerify bool
-	// HeloName is the name given in EHLO (default "localhost").
-	HeloName string
-}
-
-// Validate reports a configuration Run would refuse.
-func (cfg SMTPConfig) Validate() error {
-	return checkTransport("SMTP", cfg.Addr, cfg.TLS)
-}
-
 // Queue is the outbox the Sender drains. Due returns mails in queue order.
 // RecordAttempts and Sent take a whole round's mails at once, so that a
 // round costs two durable writes however many mails it carries.
@@ -100,7 +80,7 @@ type Sender struct {
 // NewSender returns a sender; Run does the work.
 func NewSender(cfg SMTPConfig, q Queue, log *slog.Logger) *Sender {
 	return &Sender{
-		cfg:     cfg,
+		cfg:     cfg.WithDefaults(),
 		q:       q,
 		log:     orDiscard(log),
 		wake:    make(chan struct{}, 1),
@@ -350,11 +330,14 @@ func isASCII(s string) bool {
 }
 
 func (s *Sender) dial(ctx context.Context) (*smtp.Client, error) {
+	tc, err := s.cfg.tlsConfig()
+	if err != nil {
+		return nil, err
+	}
 	conn, err := dialTCP(ctx, s.cfg.Addr, s.cfg.TLS)
 	if err != nil {
 		return nil, fmt.Errorf("mailer: SMTP dial: %w", err)
 	}
-	tc := tlsConfig(s.cfg.Addr, s.cfg.InsecureSkipVerify)
 	var c *smtp.Client
 	switch s.cfg.TLS {
 	case TLSNone:
@@ -376,13 +359,9 @@ func (s *Sender) dial(ctx context.Context) (*smtp.Client, error) {
 	}
 	c.CommandTimeout = smtpCommandTimeout
 	c.SubmissionTimeout = smtpSubmissionTimeout
-	helo := s.cfg.HeloName
-	if helo == "" {
-		helo = "localhost"
-	}
 	// After STARTTLS this is the first command on TLS: a bad certificate
 	// shows up here, not as a puzzling AUTH error later.
-	if err := c.Hello(helo); err != nil {
+	if err := c.Hello(s.cfg.HeloName); err != nil {
 		c.Close()
 		return nil, fmt.Errorf("mailer: SMTP EHLO: %w", err)
 	}

@@ -5,11 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"strconv"
 	"strings"
 	"time"
+
+	"lyngk.example/lyngk/mailer"
 )
 
 // config is the daemon's configuration. The file format is deliberately
@@ -18,19 +19,10 @@ import (
 // LYNGK_SMTP_PASSWORD), never from the command line, where any user of the
 // machine could read them in the process list.
 type config struct {
-	IMAPAddr      string
-	IMAPTLS       string
-	IMAPUser      string
-	IMAPPassword  string
-	IMAPMailbox   string
-	IMAPProcessed string
-	IMAPRejected  string
-	PollInterval  time.Duration
-
-	SMTPAddr     string
-	SMTPTLS      string
-	SMTPUser     string
-	SMTPPassword string
+	// The mail settings are mailer's own: it owns their defaults and their
+	// validation, and this file only maps keys onto them.
+	IMAP mailer.IMAPConfig
+	SMTP mailer.SMTPConfig
 
 	Robot        string
 	Domain       string
@@ -44,27 +36,24 @@ type config struct {
 	MetricsAddr  string
 }
 
-// defaultConfig is what an empty file means: local all-in-one mode.
+// defaultConfig is what an empty file means: local all-in-one mode. The
+// mail settings are left unset for mailer's defaults.
 func defaultConfig() config {
 	return config{
-		IMAPMailbox:   "INBOX",
-		IMAPProcessed: "Processed",
-		IMAPRejected:  "Rejected",
-		PollInterval:  time.Minute,
-		Robot:         "lyngk@localhost",
-		Domain:        "localhost",
-		DataDir:       "lyngk-data",
-		RatePerHour:   60,
-		NagAfter:      7 * 24 * time.Hour,
-		ForfeitAfter:  21 * 24 * time.Hour,
-		LogFormat:     "text",
-		LogLevel:      "info",
+		Robot:        "lyngk@localhost",
+		Domain:       "localhost",
+		DataDir:      "lyngk-data",
+		RatePerHour:  60,
+		NagAfter:     7 * 24 * time.Hour,
+		ForfeitAfter: 21 * 24 * time.Hour,
+		LogFormat:    "text",
+		LogLevel:     "info",
 	}
 }
 
 // local reports whether no mail service is configured, which selects the
 // local all-in-one mode of SPEC §5.
-func (c *config) local() bool { return c.IMAPAddr == "" && c.SMTPAddr == "" }
+func (c *config) local() bool { return c.IMAP.Addr == "" && c.SMTP.Addr == "" }
 
 var errConfig = errors.New("config")
 
@@ -98,30 +87,32 @@ func parseConfig(r io.Reader, getenv func(string) string) (config, error) {
 		return c, fmt.Errorf("%w: %v", errConfig, err)
 	}
 	if v := getenv("LYNGK_IMAP_PASSWORD"); v != "" {
-		c.IMAPPassword = v
+		c.IMAP.Password = v
 	}
 	if v := getenv("LYNGK_SMTP_PASSWORD"); v != "" {
-		c.SMTPPassword = v
+		c.SMTP.Password = v
 	}
 	return c, c.validate()
 }
 
 func (c *config) set(key, val string) error {
 	strs := map[string]*string{
-		"imap_addr": &c.IMAPAddr, "imap_tls": &c.IMAPTLS, "imap_user": &c.IMAPUser,
-		"imap_password": &c.IMAPPassword, "imap_mailbox": &c.IMAPMailbox,
-		"imap_processed": &c.IMAPProcessed, "imap_rejected": &c.IMAPRejected,
-		"smtp_addr": &c.SMTPAddr, "smtp_tls": &c.SMTPTLS, "smtp_user": &c.SMTPUser,
-		"smtp_password": &c.SMTPPassword, "robot_address": &c.Robot, "domain": &c.Domain,
+		"imap_addr": &c.IMAP.Addr, "imap_tls": &c.IMAP.TLS, "imap_user": &c.IMAP.Username,
+		"imap_password": &c.IMAP.Password, "imap_mailbox": &c.IMAP.Mailbox,
+		"imap_processed": &c.IMAP.Processed, "imap_rejected": &c.IMAP.Rejected,
+		"smtp_addr": &c.SMTP.Addr, "smtp_tls": &c.SMTP.TLS, "smtp_user": &c.SMTP.Username,
+		"smtp_password": &c.SMTP.Password, "robot_address": &c.Robot, "domain": &c.Domain,
 		"data_dir": &c.DataDir, "templates_dir": &c.TemplatesDir, "log_format": &c.LogFormat,
 		"log_level": &c.LogLevel, "metrics_addr": &c.MetricsAddr,
 	}
 	durs := map[string]*time.Duration{
-		"poll_interval": &c.PollInterval, "nag_after": &c.NagAfter, "forfeit_after": &c.ForfeitAfter,
+		"poll_interval": &c.IMAP.PollInterval, "nag_after": &c.NagAfter, "forfeit_after": &c.ForfeitAfter,
 	}
 	switch {
 	case strs[key] != nil:
 		*strs[key] = val
+	case key == "tls_ca_file":
+		c.IMAP.CAFile, c.SMTP.CAFile = val, val
 	case durs[key] != nil:
 		d, err := time.ParseDuration(val)
 		if err != nil || d <= 0 {
@@ -140,8 +131,9 @@ func (c *config) set(key, val string) error {
 	return nil
 }
 
-// validate checks the combination of settings. Plain-text mail protocols are
-// allowed to loopback only: a password must never cross a network in clear.
+// validate checks the combination of settings; mailer checks its own (a
+// plain-text mail protocol, for one, only to loopback: a password must never
+// cross a network in clear).
 func (c *config) validate() error {
 	if !strings.Contains(c.Robot, "@") {
 		return fmt.Errorf("%w: robot_address %q is not a mail address", errConfig, c.Robot)
@@ -159,53 +151,25 @@ func (c *config) validate() error {
 	if c.local() {
 		return nil
 	}
-	if c.SMTPAddr == "" {
+	if c.SMTP.Addr == "" {
 		return fmt.Errorf("%w: real mode needs smtp_addr to send its replies", errConfig)
+	}
+	if err := c.SMTP.Validate(); err != nil {
+		return fmt.Errorf("%w: smtp_* settings: %w", errConfig, err)
 	}
 	// Without imap_addr the daemon reads no mailbox: mail comes in through
 	// `lyngk process` (procmail), which hands it over the control socket.
-	if c.IMAPAddr != "" && (c.IMAPUser == "" || c.IMAPPassword == "") {
-		return fmt.Errorf("%w: imap_user and imap_password (or LYNGK_IMAP_PASSWORD) are required", errConfig)
-	}
-	if c.SMTPUser != "" && c.SMTPPassword == "" {
-		return fmt.Errorf("%w: smtp_user is set but smtp_password (or LYNGK_SMTP_PASSWORD) is not", errConfig)
-	}
-	for _, p := range []struct{ name, mode, addr string }{
-		{"imap", c.IMAPTLS, c.IMAPAddr}, {"smtp", c.SMTPTLS, c.SMTPAddr},
-	} {
-		if p.addr == "" {
-			continue
-		}
-		switch p.mode {
-		case "implicit", "starttls":
-		case "none", "":
-			if !loopback(p.addr) {
-				return fmt.Errorf("%w: %s_tls none is allowed only to a loopback address, not %s", errConfig, p.name, p.addr)
-			}
-		default:
-			return fmt.Errorf("%w: %s_tls must be implicit, starttls or none", errConfig, p.name)
+	if c.IMAP.Addr != "" {
+		if err := c.IMAP.Validate(); err != nil {
+			return fmt.Errorf("%w: imap_* settings: %w", errConfig, err)
 		}
 	}
 	return nil
 }
 
-// loopback reports whether host:port names this machine only.
-func loopback(addr string) bool {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return false
-	}
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
 func loadConfig(path string) (config, error) {
 	if path == "" {
-		c := defaultConfig()
-		return c, nil
+		return defaultConfig(), nil
 	}
 	f, err := os.Open(path)
 	if err != nil {

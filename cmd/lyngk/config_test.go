@@ -2,16 +2,25 @@ package main
 
 import (
 	"bytes"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"math/big"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"lyngk.example/lyngk/mailer"
 )
 
 func TestParseConfig(t *testing.T) {
-	real := "imap_addr = mail.example.org:993\nimap_tls = implicit\nimap_user = lyngk@example.org\n" +
-		"smtp_addr = mail.example.org:587\nsmtp_tls = starttls\nrobot_address = lyngk@example.org\n"
+	real := "imap_addr = mail.example.org:993\nimap_user = lyngk@example.org\n" +
+		"smtp_addr = mail.example.org:587\nrobot_address = lyngk@example.org\n"
 	env := func(kv ...string) func(string) string {
 		return func(k string) string {
 			for i := 0; i+1 < len(kv); i += 2 {
@@ -22,6 +31,12 @@ func TestParseConfig(t *testing.T) {
 			return ""
 		}
 	}
+	dir := t.TempDir()
+	caFile, notCA := filepath.Join(dir, "ca.pem"), filepath.Join(dir, "not-ca.pem")
+	writeTestCA(t, caFile)
+	if err := os.WriteFile(notCA, []byte("not a certificate\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name, file string
 		env        func(string) string
@@ -29,28 +44,51 @@ func TestParseConfig(t *testing.T) {
 		check      func(c config) bool
 	}{
 		{name: "empty is local mode", file: "# nothing\n\n", env: env(),
-			check: func(c config) bool { return c.local() && c.Robot == "lyngk@localhost" && c.PollInterval == time.Minute }},
+			check: func(c config) bool {
+				return c.local() && c.Robot == "lyngk@localhost" && c.IMAP.WithDefaults().PollInterval == time.Minute
+			}},
 		{name: "real mode, password from the environment", file: real, env: env("LYNGK_IMAP_PASSWORD", "s3cret"),
-			check: func(c config) bool { return !c.local() && c.IMAPPassword == "s3cret" && c.IMAPMailbox == "INBOX" }},
+			check: func(c config) bool {
+				return !c.local() && c.IMAP.Password == "s3cret" && c.IMAP.WithDefaults().Mailbox == "INBOX"
+			}},
+		// An unset TLS mode follows the port (it was read as "none" here and
+		// refused for a remote host).
+		{name: "unset TLS modes follow the ports", file: real, env: env("LYNGK_IMAP_PASSWORD", "s3cret"),
+			check: func(c config) bool {
+				return c.IMAP.WithDefaults().TLS == mailer.TLSImplicit && c.SMTP.WithDefaults().TLS == mailer.TLSStartTLS
+			}},
+		{name: "unset TLS modes follow the ports: 143 and 465", file: strings.NewReplacer(":993", ":143", ":587", ":465").Replace(real),
+			env: env("LYNGK_IMAP_PASSWORD", "s3cret"),
+			check: func(c config) bool {
+				return c.IMAP.WithDefaults().TLS == mailer.TLSStartTLS && c.SMTP.WithDefaults().TLS == mailer.TLSImplicit
+			}},
+		{name: "plain text is never the default, even on loopback", file: "smtp_addr = 127.0.0.1:25\n", env: env(),
+			check: func(c config) bool { return c.SMTP.WithDefaults().TLS == mailer.TLSStartTLS }},
+		{name: "CA file for both", file: "smtp_addr = 127.0.0.1:25\nsmtp_tls = none\ntls_ca_file = " + caFile + "\n", env: env(),
+			check: func(c config) bool { return c.SMTP.CAFile == caFile && c.IMAP.CAFile == caFile }},
+		{name: "CA file without a certificate", file: "smtp_addr = 127.0.0.1:25\ntls_ca_file = " + notCA + "\n", env: env(),
+			err: "no PEM certificate"},
+		{name: "CA file missing", file: "smtp_addr = 127.0.0.1:25\ntls_ca_file = " + notCA + ".missing\n", env: env(),
+			err: "no such file"},
 		{name: "environment overrides the file", file: real + "imap_password = fromfile\n", env: env("LYNGK_IMAP_PASSWORD", "fromenv"),
-			check: func(c config) bool { return c.IMAPPassword == "fromenv" }},
-		{name: "real mode without password", file: real, env: env(), err: "imap_password"},
-		{name: "smtp user without password", file: real + "smtp_user = u\n", env: env("LYNGK_IMAP_PASSWORD", "x"), err: "smtp_password"},
+			check: func(c config) bool { return c.IMAP.Password == "fromenv" }},
+		{name: "real mode without password", file: real, env: env(), err: "imap_* settings: mailer: bad configuration: IMAP password missing"},
+		{name: "smtp user without password", file: real + "smtp_user = u\n", env: env("LYNGK_IMAP_PASSWORD", "x"), err: "SMTP username and password"},
 		{name: "only imap", file: "imap_addr = a:1\n", env: env(), err: "needs smtp_addr"},
 		{name: "only smtp: mail comes through lyngk process", file: "smtp_addr = 127.0.0.1:25\nsmtp_tls = none\n", env: env(),
-			check: func(c config) bool { return !c.local() && c.IMAPAddr == "" }},
-		{name: "plain to a remote host", file: strings.Replace(real, "imap_tls = implicit", "imap_tls = none", 1),
+			check: func(c config) bool { return !c.local() && c.IMAP.Addr == "" }},
+		{name: "plain to a remote host", file: real + "imap_tls = none\n",
 			env: env("LYNGK_IMAP_PASSWORD", "x"), err: "loopback"},
 		{name: "plain to loopback", file: "imap_addr = 127.0.0.1:143\nimap_tls = none\nimap_user = u\nimap_password = p\nsmtp_addr = localhost:25\nsmtp_tls = none\n",
-			env: env(), check: func(c config) bool { return c.IMAPTLS == "none" }},
-		{name: "bad tls mode", file: strings.Replace(real, "starttls", "ssl", 1), env: env("LYNGK_IMAP_PASSWORD", "x"), err: "smtp_tls must be"},
+			env: env(), check: func(c config) bool { return c.IMAP.TLS == mailer.TLSNone }},
+		{name: "bad tls mode", file: real + "smtp_tls = ssl\n", env: env("LYNGK_IMAP_PASSWORD", "x"), err: `smtp_* settings: mailer: bad configuration: SMTP TLS mode "ssl"`},
 		{name: "unknown key", file: "colour = red\n", env: env(), err: "line 1: colour: unknown key"},
 		{name: "duplicate key", file: "domain = a\ndomain = b\n", env: env(), err: "line 2: domain already set on line 1"},
 		{name: "no equals sign", file: "domain\n", env: env(), err: "want key = value"},
 		{name: "bad duration", file: "nag_after = 7 days\n", env: env(), err: "positive duration"},
 		{name: "durations", file: "nag_after = 48h\nforfeit_after = 96h\npoll_interval = 30s\n", env: env(),
 			check: func(c config) bool {
-				return c.NagAfter == 48*time.Hour && c.ForfeitAfter == 96*time.Hour && c.PollInterval == 30*time.Second
+				return c.NagAfter == 48*time.Hour && c.ForfeitAfter == 96*time.Hour && c.IMAP.PollInterval == 30*time.Second
 			}},
 		{name: "bad rate", file: "rate_per_hour = 0\n", env: env(), err: "at least 1"},
 		{name: "bad robot", file: "robot_address = lyngk\n", env: env(), err: "not a mail address"},
@@ -97,7 +135,7 @@ func TestCheckConfig(t *testing.T) {
 	out.Reset()
 	errb.Reset()
 	if code := run([]string{"serve", "-config", path, "-check-config"}, nil, &out, &errb); code != 1 ||
-		!strings.Contains(errb.String(), "imap_tls none is allowed only to a loopback address") {
+		!strings.Contains(errb.String(), `imap_* settings: mailer: not a loopback address: IMAP TLS "none" refused for "mail.example.org:143"`) {
 		t.Fatalf("exit %d, stderr %q", code, errb.String())
 	}
 	if strings.Contains(out.String()+errb.String(), "hunter2") {
@@ -105,5 +143,30 @@ func TestCheckConfig(t *testing.T) {
 	}
 	if code := run([]string{"serve", "-password", "x"}, nil, &out, &errb); code != 2 {
 		t.Fatalf("unknown flag: exit %d, want 2", code)
+	}
+}
+
+// writeTestCA writes a self-signed CA certificate in PEM to path.
+func writeTestCA(t *testing.T, path string) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber:          big.NewInt(1),
+		Subject:               pkix.Name{CommonName: "lyngk test CA"},
+		NotBefore:             time.Now().Add(-time.Hour),
+		NotAfter:              time.Now().Add(time.Hour),
+		IsCA:                  true,
+		BasicConstraintsValid: true,
+		KeyUsage:              x509.KeyUsageCertSign,
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
 	}
 }

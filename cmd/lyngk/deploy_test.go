@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -33,7 +34,7 @@ var configKeys = []string{
 	"smtp_addr", "smtp_tls", "smtp_user", "smtp_password",
 	"robot_address", "domain", "data_dir", "templates_dir",
 	"rate_per_hour", "nag_after", "forfeit_after",
-	"log_format", "log_level", "metrics_addr",
+	"log_format", "log_level", "metrics_addr", "tls_ca_file",
 }
 
 // systemdAnalyze returns the path of systemd-analyze, or skips the test.
@@ -251,14 +252,65 @@ func TestExampleConfigLoads(t *testing.T) {
 	if c.local() {
 		t.Errorf("%s selects local all-in-one mode, want real mode", exampleConfig)
 	}
-	if c.IMAPPassword != "imap-secret" || c.SMTPPassword != "smtp-secret" {
-		t.Errorf("passwords from the environment not applied: imap %q, smtp %q", c.IMAPPassword, c.SMTPPassword)
+	if c.IMAP.Password != "imap-secret" || c.SMTP.Password != "smtp-secret" {
+		t.Errorf("passwords from the environment not applied: imap %q, smtp %q", c.IMAP.Password, c.SMTP.Password)
 	}
-	want := defaultConfig()
-	if c.IMAPMailbox != want.IMAPMailbox || c.IMAPProcessed != want.IMAPProcessed ||
-		c.IMAPRejected != want.IMAPRejected || c.PollInterval != want.PollInterval ||
-		c.RatePerHour != want.RatePerHour || c.NagAfter != want.NagAfter || c.ForfeitAfter != want.ForfeitAfter {
-		t.Errorf("%s: values differ from the defaults it documents: got %+v", exampleConfig, c)
+}
+
+// TestExampleConfigDefaults checks the default that the example states for
+// every key (the comment line "# Default: VALUE (remark)" right above it;
+// "none" when there is none): the example with every key that has a default
+// removed must load, and mean the same as the example with each of those
+// keys set to the stated default. The mail settings are compared as mailer
+// resolves them (WithDefaults), so an unset TLS mode must follow the port.
+func TestExampleConfigDefaults(t *testing.T) {
+	data, err := os.ReadFile(exampleConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var without, withDefault []string
+	documented := 0
+	prev := ""
+	for n, line := range strings.Split(string(data), "\n") {
+		trimmed := strings.TrimSpace(line)
+		key, _, isKey := strings.Cut(trimmed, "=")
+		if trimmed == "" || strings.HasPrefix(trimmed, "#") || !isKey {
+			without, withDefault = append(without, line), append(withDefault, line)
+			prev = trimmed
+			continue
+		}
+		key = strings.TrimSpace(key)
+		stated, ok := strings.CutPrefix(prev, "# Default: ")
+		prev = trimmed
+		if !ok {
+			t.Errorf("%s:%d: %s: the line above it is not \"# Default: VALUE\"", exampleConfig, n+1, key)
+			continue
+		}
+		value, _, _ := strings.Cut(stated, " ")
+		if value == "none" {
+			without, withDefault = append(without, line), append(withDefault, line)
+			continue
+		}
+		documented++
+		withDefault = append(withDefault, key+" = "+value)
+	}
+	if documented < 12 {
+		t.Fatalf("%s: only %d keys with a stated default", exampleConfig, documented)
+	}
+	env := map[string]string{"LYNGK_IMAP_PASSWORD": "imap-secret", "LYNGK_SMTP_PASSWORD": "smtp-secret"}
+	load := func(name string, lines []string) config {
+		t.Helper()
+		c, err := parseConfig(strings.NewReader(strings.Join(lines, "\n")), func(k string) string { return env[k] })
+		if err != nil {
+			t.Fatalf("%s %s: %v", exampleConfig, name, err)
+		}
+		c.IMAP, c.SMTP = c.IMAP.WithDefaults(), c.SMTP.WithDefaults()
+		return c
+	}
+	got := load("without the keys that have a default", without)
+	want := load("with those keys set to their stated default", withDefault)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("the defaults are not the documented ones:\n got %+v\nwant %+v", got, want)
 	}
 }
 

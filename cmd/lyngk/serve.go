@@ -138,23 +138,16 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 	if err != nil {
 		return err
 	}
-	imapCfg := mailer.IMAPConfig{
-		Addr: cfg.IMAPAddr, Username: cfg.IMAPUser, Password: cfg.IMAPPassword, TLS: cfg.IMAPTLS,
-		Mailbox: cfg.IMAPMailbox, Processed: cfg.IMAPProcessed, Rejected: cfg.IMAPRejected,
-		PollInterval: cfg.PollInterval,
-	}
-	smtpCfg := mailer.SMTPConfig{
-		Addr: cfg.SMTPAddr, Username: cfg.SMTPUser, Password: cfg.SMTPPassword, TLS: cfg.SMTPTLS,
-		HeloName: cfg.Domain,
-	}
+	imapCfg, smtpCfg := cfg.IMAP, cfg.SMTP
+	smtpCfg.HeloName = cfg.Domain
 	if cfg.local() {
 		local, err := mailer.StartLocal(ctx, localSMTP, localIMAP, cfg.Robot, log)
 		if err != nil {
 			return err
 		}
 		defer local.Close()
-		imapCfg.Addr, imapCfg.Username, imapCfg.Password, imapCfg.TLS = local.IMAPAddr(), cfg.Robot, local.RobotPassword(), "none"
-		smtpCfg.Addr, smtpCfg.TLS = local.SMTPAddr(), "none"
+		imapCfg.Addr, imapCfg.Username, imapCfg.Password, imapCfg.TLS = local.IMAPAddr(), cfg.Robot, local.RobotPassword(), mailer.TLSNone
+		smtpCfg.Addr, smtpCfg.TLS = local.SMTPAddr(), mailer.TLSNone
 		printLocalHelp(stdout, cfg, local.SMTPAddr(), local.IMAPAddr(), local.RobotPassword())
 	}
 
