@@ -180,12 +180,14 @@ func (r *request) boardView(g *game) (*gameView, error) {
 	return view(g, -1, boardMailRows)
 }
 
-// commentBy returns the mail's comment as written by u, nil if none.
+// commentBy returns the mail's comment as written by u, nil if none. The
+// comment is relayed to others, so it loses its control characters.
 func (r *request) commentBy(u *user) *commentView {
-	if r.script.Comment == "" {
+	text := cleanText(r.script.Comment)
+	if strings.TrimSpace(text) == "" {
 		return nil
 	}
-	return &commentView{User: u.ID, Text: r.script.Comment}
+	return &commentView{User: u.ID, Text: text}
 }
 
 // resign ends g with player p giving up. On p's turn the move list records

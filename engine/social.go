@@ -68,10 +68,11 @@ func (r *request) chat(c Command) error {
 	if g.player(key) == 0 && !slices.Contains(g.Subscribers, key) {
 		return refuse("not-player", kv{"User": u.ID, "Board": g.Board})
 	}
-	if r.script.Comment == "" {
+	text := cleanText(r.script.Comment)
+	if strings.TrimSpace(text) == "" {
 		return refuse("chat-empty", kv{"Board": g.Board})
 	}
-	v := chatView{Board: g.Board, User: u.ID, Text: r.script.Comment}
+	v := chatView{Board: g.Board, User: u.ID, Text: text}
 	for _, k := range recipients(g) {
 		if k == key {
 			continue

@@ -10,6 +10,7 @@ import (
 	"math"
 	"mime"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/emersion/go-message"
@@ -33,9 +34,11 @@ type Inbound struct {
 	InReplyTo  []string // message ids without <>
 	References []string // message ids without <>
 	// Auto is non-empty when the mail must not be answered (RFC 3834 §2,
-	// SPEC §3). It names the first reason found: "auto-submitted",
-	// "precedence bulk" (or junk, list, auto_reply), "x-autoreply",
-	// "list-id", "null return path", "mailer-daemon" or "postmaster".
+	// RFC 3464, RFC 8098, SPEC §3). It names the first reason found:
+	// "auto-submitted", "multipart/report", "precedence bulk" (or junk,
+	// list, auto_reply), "x-autoreply", "x-auto-response-suppress", "list
+	// header", "null return path", "mailer-daemon", "postmaster" or
+	// "out-of-office subject".
 	Auto   string
 	Size   int  // raw size in bytes; limit+1 when TooBig
 	TooBig bool // larger than the limit: only the header was parsed, Body is ""
@@ -115,14 +118,23 @@ func parseHeader(in *Inbound, h *mail.Header) {
 	in.Auto = autoReason(h, nullSender, in.From, sender)
 }
 
-// autoReason applies the loop guards of RFC 3834 §2 and SPEC §3, in order.
-// Only List-Id marks list mail: SPEC §3 names it, and List-Unsubscribe alone
-// also appears on one-to-one mail from some providers.
+// autoReason applies the loop guards, in order: RFC 3834 §2 (Auto-Submitted,
+// and the older Precedence and X-Autoreply marks), RFC 3464 and RFC 8098
+// (delivery and disposition reports are multipart/report), RFC 2369 and
+// RFC 2919 (every List-* field marks list traffic), Microsoft's
+// X-Auto-Response-Suppress, the null return path and the daemons' own
+// addresses, and last an out-of-office subject for the vacation programs
+// that set none of these.
 func autoReason(h *mail.Header, nullSender bool, from, sender string) string {
-	if v := firstToken(headerValue(h, "Auto-Submitted")); v != "" && v != "no" {
+	// RFC 3834 §5: any value but "no" is automatic; comments are allowed
+	// anywhere in the field, so they go before the keyword is read.
+	if h.Has("Auto-Submitted") && firstToken(stripComments(headerValue(h, "Auto-Submitted"))) != "no" {
 		return "auto-submitted"
 	}
-	switch v := firstToken(headerValue(h, "Precedence")); v {
+	if t := firstToken(stripComments(headerValue(h, "Content-Type"))); t == "multipart/report" {
+		return "multipart/report"
+	}
+	switch v := firstToken(stripComments(headerValue(h, "Precedence"))); v {
 	case "bulk", "junk", "list", "auto_reply":
 		return "precedence " + v
 	}
@@ -130,8 +142,16 @@ func autoReason(h *mail.Header, nullSender bool, from, sender string) string {
 	if h.Has("X-Autoreply") || h.Has("X-Autorespond") {
 		return "x-autoreply"
 	}
-	if h.Has("List-Id") {
-		return "list-id"
+	for _, v := range strings.Split(headerValue(h, "X-Auto-Response-Suppress"), ",") {
+		switch strings.ToLower(strings.TrimSpace(v)) {
+		case "all", "oof", "autoreply":
+			return "x-auto-response-suppress"
+		}
+	}
+	for f := h.Fields(); f.Next(); {
+		if len(f.Key()) > 5 && strings.EqualFold(f.Key()[:5], "List-") {
+			return "list header"
+		}
 	}
 	if nullSender {
 		return "null return path"
@@ -145,7 +165,97 @@ func autoReason(h *mail.Header, nullSender bool, from, sender string) string {
 			return "postmaster"
 		}
 	}
+	if outOfOffice(decodeText(headerValue(h, "Subject"))) {
+		return "out-of-office subject"
+	}
 	return ""
+}
+
+// outOfOfficePrefixes start the subjects that vacation programs and mail
+// servers put on their automatic replies, lower-cased, in English, German,
+// French, Spanish, Italian, Dutch and Portuguese (with and without accents,
+// as some programs drop them).
+var outOfOfficePrefixes = []string{
+	// English
+	"out of office", "out of the office", "automatic reply", "auto reply", "auto-reply", "autoreply",
+	"auto response", "auto-response", "autoresponse", "automated reply", "automated response",
+	"away from the office", "away from my desk", "on vacation", "on holiday", "on leave", "vacation reply",
+	"auto:",
+	// German
+	"abwesenheitsnotiz", "abwesenheit", "automatische antwort", "nicht im büro", "nicht im buero",
+	"außer haus", "ausser haus", "urlaubsbenachrichtigung", "abwesend",
+	// French
+	"réponse automatique", "reponse automatique", "absence du bureau", "absent du bureau",
+	"message d'absence", "absent:", "absente:", "absence:",
+	// Spanish
+	"respuesta automática", "respuesta automatica", "fuera de la oficina", "fuera de oficina",
+	"respuesta de ausencia", "ausente:", "ausencia:",
+	// Italian
+	"risposta automatica", "fuori ufficio", "fuori sede", "assente dall'ufficio", "assenza:", "assente:",
+	// Dutch
+	"automatisch antwoord", "afwezigheidsbericht", "afwezig", "niet aanwezig", "buiten kantoor",
+	"automatisch bericht",
+	// Portuguese
+	"resposta automática", "resposta automatica", "fora do escritório", "fora do escritorio",
+	"ausência temporária", "ausencia temporaria", "ausente do escritório", "ausência:",
+}
+
+// outOfOffice reports whether subject starts like an automatic reply: one of
+// outOfOfficePrefixes, case-insensitive, as a whole word (so "Autoreplies
+// are off" is a human's subject, "Automatic reply: Lyngk Board 101" not).
+func outOfOffice(subject string) bool {
+	s := strings.ToLower(strings.TrimSpace(subject))
+	for _, p := range outOfOfficePrefixes {
+		if !strings.HasPrefix(s, p) {
+			continue
+		}
+		rest := s[len(p):]
+		if rest == "" || strings.HasSuffix(p, ":") {
+			return true
+		}
+		if r, _ := utf8.DecodeRuneInString(rest); !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// stripComments removes the RFC 5322 §3.2.2 comments (parenthesised, nested,
+// with backslash escapes) from a structured field value. An unclosed
+// comment runs to the end of the value.
+func stripComments(v string) string {
+	if !strings.Contains(v, "(") {
+		return v
+	}
+	var b strings.Builder
+	depth := 0
+	quoted := false
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case c == '\\' && (depth > 0 || quoted):
+			if depth == 0 {
+				b.WriteByte(c)
+				if i+1 < len(v) {
+					b.WriteByte(v[i+1])
+				}
+			}
+			i++
+		case c == '"' && depth == 0:
+			quoted = !quoted
+			b.WriteByte(c)
+		case c == '(' && !quoted:
+			if depth == 0 {
+				b.WriteByte(' ')
+			}
+			depth++
+		case c == ')' && depth > 0:
+			depth--
+		case depth == 0:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // firstToken is the lower-cased keyword that starts a structured field value

@@ -191,7 +191,7 @@ func TestParseFixtures(t *testing.T) {
 			ReturnPath: "lyngk-players-bounces@lists.example.org",
 			Subject:    "[lyngk-players] Lyngk Board 108 gina",
 			Body:       "Anyone up for a game? lyngk challenge gina bob\n",
-			Auto:       "list-id",
+			Auto:       "list header",
 		},
 	}, {
 		// The subject's encoded word and the body are in a charset
@@ -332,9 +332,54 @@ func TestParseHeaders(t *testing.T) {
 		{"x-autoreply",
 			"From: a@example.com\nX-Autoreply: yes",
 			Inbound{From: "a@example.com", Auto: "x-autoreply"}},
-		{"list-unsubscribe alone is answered",
+		{"list-unsubscribe alone",
 			"From: a@example.com\nList-Unsubscribe: <mailto:leave@example.com>",
+			Inbound{From: "a@example.com", Auto: "list header"}},
+		{"list-post alone",
+			"From: a@example.com\nlist-post: <mailto:all@example.com>",
+			Inbound{From: "a@example.com", Auto: "list header"}},
+		{"list-id",
+			"From: a@example.com\nList-Id: Players <players.example.com>",
+			Inbound{From: "a@example.com", Auto: "list header"}},
+		{"auto-submitted after a comment",
+			"From: a@example.com\nAuto-Submitted: (comment) auto-replied",
+			Inbound{From: "a@example.com", Auto: "auto-submitted"}},
+		{"auto-submitted no with a comment",
+			"From: a@example.com\nAuto-Submitted: (typed (by hand)) no (really)",
 			Inbound{From: "a@example.com"}},
+		{"auto-submitted unknown value",
+			"From: a@example.com\nAuto-Submitted: auto-notified",
+			Inbound{From: "a@example.com", Auto: "auto-submitted"}},
+		{"auto-submitted empty",
+			"From: a@example.com\nAuto-Submitted: (nothing)",
+			Inbound{From: "a@example.com", Auto: "auto-submitted"}},
+		{"delivery report from an ordinary address",
+			"From: a@example.com\nContent-Type: multipart/report; report-type=delivery-status; boundary=x",
+			Inbound{From: "a@example.com", Auto: "multipart/report"}},
+		{"read receipt",
+			"From: a@example.com\nContent-Type: Multipart/Report (receipt); report-type=disposition-notification; boundary=x",
+			Inbound{From: "a@example.com", Auto: "multipart/report"}},
+		{"precedence auto_reply",
+			"From: a@example.com\nPrecedence: auto_reply",
+			Inbound{From: "a@example.com", Auto: "precedence auto_reply"}},
+		{"x-autorespond",
+			"From: a@example.com\nX-Autorespond: 1",
+			Inbound{From: "a@example.com", Auto: "x-autoreply"}},
+		{"x-auto-response-suppress all",
+			"From: a@example.com\nX-Auto-Response-Suppress: All",
+			Inbound{From: "a@example.com", Auto: "x-auto-response-suppress"}},
+		{"x-auto-response-suppress in a list",
+			"From: a@example.com\nX-Auto-Response-Suppress: DR, RN, NRN, OOF, AutoReply",
+			Inbound{From: "a@example.com", Auto: "x-auto-response-suppress"}},
+		{"x-auto-response-suppress of receipts only is answered",
+			"From: a@example.com\nX-Auto-Response-Suppress: DR, RN",
+			Inbound{From: "a@example.com"}},
+		{"out-of-office subject",
+			"From: a@example.com\nSubject: Out of Office: Lyngk Board 101 alice",
+			Inbound{From: "a@example.com", Subject: "Out of Office: Lyngk Board 101 alice", Auto: "out-of-office subject"}},
+		{"human subject that merely starts alike",
+			"From: a@example.com\nSubject: Autoreplies are off now",
+			Inbound{From: "a@example.com", Subject: "Autoreplies are off now"}},
 		{"null return path with space",
 			"Return-Path: < >\nFrom: a@example.com",
 			Inbound{From: "a@example.com", Auto: "null return path"}},
@@ -363,9 +408,74 @@ func TestParseHeaders(t *testing.T) {
 			}
 			want := tt.want
 			want.Body, want.Size = "x\n", len(raw)
+			if strings.Contains(strings.ToLower(tt.header), "multipart/") {
+				want.Body = "" // no part: no text
+			}
 			checkInbound(t, got, want)
 		})
 	}
+}
+
+// TestOutOfOffice checks the subjects of automatic replies in the common
+// languages, and human subjects that must still be answered.
+func TestOutOfOffice(t *testing.T) {
+	for _, tt := range []struct {
+		subject string
+		want    bool
+	}{
+		{"Out of Office: Lyngk Board 101 alice", true},
+		{"Automatic reply: signup alice pw", true},
+		{"  AUTO-REPLY  re: lyngk", true},
+		{"Autoreply", true},
+		{"Auto: Lyngk Board 101", true},
+		{"On vacation until Monday", true},
+		{"Abwesenheitsnotiz: Lyngk Board 101 alice", true},
+		{"Automatische Antwort: Lyngk Board 101", true},
+		{"Nicht im Büro: Lyngk", true},
+		{"Réponse automatique : Lyngk Board 101", true},
+		{"Absent du bureau", true},
+		{"Respuesta automática: Lyngk Board 101", true},
+		{"Fuera de la oficina", true},
+		{"Risposta automatica: Lyngk Board 101", true},
+		{"Fuori ufficio", true},
+		{"Automatisch antwoord: Lyngk Board 101", true},
+		{"Afwezig: Lyngk", true},
+		{"Resposta automática: Lyngk Board 101", true},
+		{"Fora do escritório", true},
+		{"Re: Lyngk Board 101 alice", false},
+		{"lyngk show 101", false},
+		{"Autoreplies are off", false},
+		{"Outofoffice", false},
+		{"multiple", false},
+		{"", false},
+	} {
+		if got := outOfOffice(tt.subject); got != tt.want {
+			t.Errorf("outOfOffice(%q) = %v, want %v", tt.subject, got, tt.want)
+		}
+	}
+}
+
+// FuzzStripComments checks that comment removal terminates, never grows the
+// value, keeps it UTF-8, and leaves no comment behind in what it keeps
+// outside quoted strings.
+func FuzzStripComments(f *testing.F) {
+	f.Add("(comment) auto-replied")
+	f.Add(`"a(b" (c\) d) e`)
+	f.Add("((((")
+	f.Fuzz(func(t *testing.T, v string) {
+		v = toUTF8(v)
+		out := stripComments(v)
+		if len(out) > len(v) {
+			t.Errorf("stripComments(%q) grew to %q", v, out)
+		}
+		if !utf8.ValidString(out) {
+			t.Errorf("stripComments(%q) = %q, not UTF-8", v, out)
+		}
+		if !strings.Contains(v, `"`) && !strings.Contains(v, `\`) && strings.Contains(out, "(") {
+			t.Errorf("stripComments(%q) = %q keeps a comment", v, out)
+		}
+		_ = outOfOffice(out)
+	})
 }
 
 // TestParseBody covers MIME structure and encodings beyond the fixtures.
