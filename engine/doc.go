@@ -130,6 +130,12 @@
 // notice, everything after it silence until the window ends. Zero means no
 // limit.
 //
-// Loop guards (RFC 3834 §2): mail marked automatic (Inbound.Auto), mail
-// without a sender, and mail from our own address get no answer at all.
+// Loop guards (RFC 3834 §2): mail marked automatic (Inbound.Auto: the
+// mailer applies RFC 3834, RFC 3464, RFC 8098, List-* fields and
+// out-of-office subjects), mail without a sender, and mail from our own
+// address get no answer at all.
+//
+// Relayed text. Comments and chat reach other people's terminals and mail
+// programs, so they lose every control character but TAB and the line end
+// (NUL, ESC and the rest of C0, DEL, C1) before they are passed on.
 package engine

@@ -26,6 +26,8 @@ import (
 // rawMail builds an incoming mail as a mail client would send it.
 type rawMail struct {
 	from, subject, body, id, inReplyTo string
+	header                             string // extra header lines, CRLF-terminated
+	contentType                        string // "" = text/plain; charset=utf-8
 }
 
 func (m rawMail) bytes() []byte {
@@ -35,7 +37,12 @@ func (m rawMail) bytes() []byte {
 	if m.inReplyTo != "" {
 		fmt.Fprintf(&b, "In-Reply-To: <%s>\r\nReferences: <%s>\r\n", m.inReplyTo, m.inReplyTo)
 	}
-	b.WriteString("MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n")
+	b.WriteString(m.header)
+	ct := m.contentType
+	if ct == "" {
+		ct = "text/plain; charset=utf-8"
+	}
+	b.WriteString("MIME-Version: 1.0\r\nContent-Type: " + ct + "\r\n\r\n")
 	b.WriteString(strings.ReplaceAll(m.body, "\n", "\r\n"))
 	return []byte(b.String())
 }
