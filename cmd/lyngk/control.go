@@ -24,12 +24,20 @@ import (
 // (0600). So procmail may hand mail to `lyngk process` while `lyngk serve`
 // runs the sender and the timers.
 //
-// Protocol: one request line, then for "process" the raw mail up to the
-// end of the client's half of the connection. The daemon answers a status
-// line, "OK" or "ERROR: text", then the output (a listing, or for
-// "process mbox" the replies as an mbox) and closes.
+// Protocol: one request line, then for "process" the raw mail, up to the
+// end of the client's half of the connection (the client shuts down its
+// writing side). The daemon reads the whole request, to that end, before
+// it answers: a daemon that answered and closed while the client was still
+// writing would break the client's pipe (EPIPE), and one that closed with
+// unread bytes would reset the connection under the client's read of the
+// answer (a Unix socket does that as TCP does). It answers a status line,
+// "OK" or "ERROR: text", then the output (a listing, or for "process mbox"
+// the replies as an mbox) and closes.
 
 const controlName = "lyngk.sock"
+
+// maxControlRequest bounds a request: its line and a mail of maxReadSize.
+const maxControlRequest = maxReadSize + 4096
 
 func controlPath(dbPath string) string { return filepath.Join(filepath.Dir(dbPath), controlName) }
 
@@ -49,8 +57,15 @@ func listenControl(ctx context.Context, a *app, wake func()) (io.Closer, error) 
 	go func() {
 		for {
 			c, err := ln.Accept()
-			if err != nil {
+			if errors.Is(err, net.ErrClosed) {
 				return
+			}
+			if err != nil {
+				// Out of file descriptors, say: keep the socket, as
+				// net/http does, rather than refuse every later request.
+				a.log.Warn("control socket: accept", "error", err)
+				time.Sleep(100 * time.Millisecond)
+				continue
 			}
 			go a.serveControl(ctx, c, wake)
 		}
@@ -61,13 +76,23 @@ func listenControl(ctx context.Context, a *app, wake func()) (io.Closer, error) 
 func (a *app) serveControl(ctx context.Context, c net.Conn, wake func()) {
 	defer c.Close()
 	_ = c.SetDeadline(time.Now().Add(time.Minute))
-	r := bufio.NewReader(c)
+	r := bufio.NewReader(io.LimitReader(c, maxControlRequest+1))
 	line, err := r.ReadString('\n')
 	if err != nil || len(line) > 4096 {
 		return
 	}
 	fields := strings.Fields(line)
 	if len(fields) == 0 {
+		return
+	}
+	// The whole request, up to the client's end of writing, before any
+	// answer (see the protocol above).
+	body, err := io.ReadAll(r)
+	if err != nil {
+		return
+	}
+	if len(line)+len(body) > maxControlRequest {
+		fmt.Fprintf(c, "ERROR: request over %d bytes\n", maxControlRequest)
 		return
 	}
 	var out bytes.Buffer
@@ -86,14 +111,9 @@ func (a *app) serveControl(ctx context.Context, c net.Conn, wake func()) {
 	case "admin":
 		cerr = admin(a.db, fields[1:], &out)
 	case "process":
-		raw, err := io.ReadAll(io.LimitReader(r, maxReadSize))
-		if err != nil {
-			cerr = err
-			break
-		}
 		if len(fields) > 1 && fields[1] == "mbox" {
-			cerr = a.processMbox(ctx, raw, &out)
-		} else if _, cerr = a.apply(ctx, raw, enqueue); cerr == nil {
+			cerr = a.processMbox(ctx, body, &out)
+		} else if _, cerr = a.apply(ctx, body, enqueue); cerr == nil {
 			wake()
 		}
 	default:
@@ -133,31 +153,45 @@ var errDaemon = errors.New("daemon")
 
 // withStore runs f on the store at dbPath, or, when a running daemon holds
 // it, sends req (and body, if any) over the daemon's control socket and
-// copies its output to stdout.
+// copies its output to stdout. The store's lock is tried once without
+// waiting, so a command against a running daemon costs no wait; only when
+// no daemon answers is the lock waited for (another command may hold the
+// store for a moment).
 func withStore(dbPath, req string, body []byte, stdout io.Writer, f func(*store.DB) error) error {
-	db, err := store.Open(dbPath, store.Options{Timeout: 500 * time.Millisecond})
-	if err == nil {
-		defer db.Close()
-		return f(db)
+	db, err := store.Open(dbPath, store.Options{Timeout: time.Nanosecond})
+	if errors.Is(err, store.ErrLocked) {
+		c, cerr := net.DialTimeout("unix", controlPath(dbPath), 2*time.Second)
+		if cerr == nil {
+			defer c.Close()
+			return askDaemon(c, req, body, stdout)
+		}
+		if db, err = store.Open(dbPath, store.Options{Timeout: 500 * time.Millisecond}); errors.Is(err, store.ErrLocked) {
+			return fmt.Errorf("%w (and no control socket: %v)", err, cerr)
+		}
 	}
-	if !errors.Is(err, store.ErrLocked) {
+	if err != nil {
 		return err
 	}
-	c, cerr := net.DialTimeout("unix", controlPath(dbPath), 2*time.Second)
-	if cerr != nil {
-		return fmt.Errorf("%w (and no control socket: %v)", err, cerr)
-	}
-	defer c.Close()
+	defer db.Close()
+	return f(db)
+}
+
+// askDaemon sends one request over the control socket and copies the
+// answer's output to stdout.
+func askDaemon(c net.Conn, req string, body []byte, stdout io.Writer) error {
 	_ = c.SetDeadline(time.Now().Add(2 * time.Minute))
 	if _, err := io.WriteString(c, req+"\n"); err != nil {
-		return err
+		return fmt.Errorf("control socket: %w", err)
 	}
-	if _, err := c.Write(body); err != nil {
-		return err
+	if len(body) > 0 {
+		if _, err := c.Write(body); err != nil {
+			return fmt.Errorf("control socket: %w", err)
+		}
 	}
+	// The end of the request: the daemon answers once it sees it.
 	if uc, ok := c.(*net.UnixConn); ok {
 		if err := uc.CloseWrite(); err != nil {
-			return err
+			return fmt.Errorf("control socket: %w", err)
 		}
 	}
 	r := bufio.NewReader(c)
