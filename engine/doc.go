@@ -35,6 +35,13 @@
 // move number, notation, legality) before it writes. Only the sender's rate
 // counter moves. Handle returns an error only when the store fails; the
 // caller then aborts the transaction, so nothing of the mail is applied.
+// Anything else that goes wrong with one mail (a template that does not
+// render, a record that does not decode, a panic) is that mail's failure,
+// reported apart: a mail's writes are held back in memory until it has
+// been handled whole and are dropped on failure, so the mail changes
+// nothing but the sender's rate counter, and the sender gets the error text
+// err.internal (a fixed text if the error mail itself does not render).
+// Later commands of a mail read its earlier writes.
 // With subject "multiple" each command line stands alone: a refused line
 // does not undo the lines before it.
 //

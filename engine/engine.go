@@ -17,9 +17,7 @@ import (
 type Tx interface {
 	Get(bucket, key string) ([]byte, error)
 	Put(bucket, key string, val []byte) error
-	Delete(bucket, key string) error
 	ForEach(bucket string, fn func(key string, val []byte) error) error
-	NextSequence(bucket string) (uint64, error)
 }
 
 // Inbound is an incoming mail, reduced to what the engine needs (a subset of
@@ -127,36 +125,66 @@ type request struct {
 }
 
 // Handle executes the commands of one mail against tx and returns the mails
-// to send. Bad input yields an error mail and a nil error; a non-nil error
-// is a storage failure and the caller aborts the transaction. Each command
-// checks everything before it writes, so a refused command changes nothing
-// (only the sender's rate counter moves).
-func (e *Engine) Handle(tx Tx, in Inbound, now time.Time) ([]Mail, error) {
+// to send. Bad input yields an error mail. Each command checks everything
+// before it writes, so a refused command changes nothing (only the sender's
+// rate counter moves).
+//
+// err is non-nil only when the store failed: the caller aborts the
+// transaction. Anything else that goes wrong with the mail (a template that
+// does not render, a record that does not decode, a panic) is the mail's
+// own failure, failed: nothing of the mail is applied (its writes are held
+// back until it has been handled whole), the sender gets the internal-error
+// answer in mails, and the caller sets the mail aside. The mail still counts
+// against the sender's rate.
+func (e *Engine) Handle(tx Tx, in Inbound, now time.Time) (mails []Mail, failed, err error) {
 	in.From = strings.TrimSpace(in.From)
-	// RFC 3834 §2: never answer automatic mail; and never ourselves, which
-	// would loop.
-	if in.Auto != "" || in.From == "" || strings.EqualFold(in.From, e.cfg.Robot) {
-		return nil, nil
+	if e.unanswerable(in) {
+		return nil, nil, nil
 	}
-	r := &request{e: e, tx: tx, in: in, now: now}
-	if !in.TooBig {
-		r.script = ReadMail(in.Subject, in.Body)
+	p := newPending(tx)
+	r := &request{e: e, tx: p, in: in, now: now}
+	failed = guard(r.handle)
+	switch {
+	case p.storeErr != nil:
+		return nil, nil, p.storeErr
+	case failed != nil:
+		if err := p.commitBucket(bucketRate); err != nil {
+			return nil, nil, err
+		}
+		return e.InternalError(tx, in, now), failed, nil
+	}
+	if err := p.commit(); err != nil {
+		return nil, nil, err
+	}
+	return r.out, nil, nil
+}
+
+// unanswerable is RFC 3834 §2: never answer automatic mail; and never
+// ourselves, which would loop.
+func (e *Engine) unanswerable(in Inbound) bool {
+	return in.Auto != "" || in.From == "" || strings.EqualFold(in.From, e.cfg.Robot)
+}
+
+// handle runs the commands of r's mail; r.out collects the mails.
+func (r *request) handle() error {
+	if !r.in.TooBig {
+		r.script = ReadMail(r.in.Subject, r.in.Body)
 	}
 	allowed, notice, err := r.throttle(max(1, len(r.script.Lines)))
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if !allowed {
 		if notice {
-			return r.answer(r.refused(refuse("throttled", kv{"Limit": e.cfg.RatePerHour}), false))
+			return r.refused(refuse("throttled", kv{"Limit": r.e.cfg.RatePerHour}), false)
 		}
-		return nil, nil
+		return nil
 	}
 	switch {
-	case in.TooBig:
-		return r.answer(r.refused(refuse("too-big", nil), false))
+	case r.in.TooBig:
+		return r.refused(refuse("too-big", nil), false)
 	case len(r.script.Lines) == 0:
-		return r.answer(r.refused(refuse("no-command", nil), true))
+		return r.refused(refuse("no-command", nil), true)
 	}
 	for _, line := range r.script.Lines {
 		r.line = line
@@ -166,18 +194,42 @@ func (e *Engine) Handle(tx Tx, in Inbound, now time.Time) ([]Mail, error) {
 			err = r.refused(ref, true)
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return r.out, nil
+	return nil
 }
 
-// answer returns the mails so far, or none on a storage failure.
-func (r *request) answer(err error) ([]Mail, error) {
-	if err != nil {
-		return nil, err
+// internalErrorText answers a failed mail when even the error template
+// cannot be rendered (a broken override of error.tmpl, say).
+const internalErrorText = `Your mail could not be processed because of an internal error of the
+server. Nothing of it was applied. The operator has been told; please try
+again later.
+`
+
+// InternalError is the answer to a mail that failed for a reason of its
+// own (Handle does this itself; the caller uses it for a failure outside
+// the engine): the error text err.internal in the usual error mail, quoting
+// the command, or a fixed text if that does not render either. Automatic
+// mail gets none. It writes nothing.
+func (e *Engine) InternalError(tx Tx, in Inbound, now time.Time) []Mail {
+	in.From = strings.TrimSpace(in.From)
+	if e.unanswerable(in) {
+		return nil
 	}
-	return r.out, nil
+	r := &request{e: e, tx: newPending(tx), in: in, now: now}
+	if !in.TooBig {
+		r.script = ReadMail(in.Subject, in.Body)
+	}
+	if len(r.script.Lines) > 0 {
+		r.line = r.script.Lines[0]
+	}
+	if err := guard(func() error { return r.refused(refuse("internal", nil), !in.TooBig) }); err == nil && len(r.out) == 1 {
+		return r.out
+	}
+	r.out = nil
+	r.send(Mail{To: []string{in.From}, Subject: "Lyngk error", Body: internalErrorText})
+	return r.out
 }
 
 // run executes one command line, or a plain reply.

@@ -84,17 +84,27 @@ func (v *env) mail(in engine.Inbound) []engine.Mail {
 	if in.MessageID == "" {
 		in.MessageID = fmt.Sprintf("m%d@players.example", v.seq)
 	}
-	var out []engine.Mail
+	out, failed := v.mailFailing(in)
+	if failed != nil {
+		v.t.Fatalf("mail %q failed: %v", in.Subject, failed)
+	}
+	return out
+}
+
+// mailFailing is mail for a mail that may fail inside the engine: it
+// returns the replies and the mail's own failure.
+func (v *env) mailFailing(in engine.Inbound) (out []engine.Mail, failed error) {
+	v.t.Helper()
 	err := v.db.Update(func(tx *store.Tx) error {
 		var err error
-		out, err = v.e.Handle(tx, in, v.now)
+		out, failed, err = v.e.Handle(tx, in, v.now)
 		return err
 	})
 	if err != nil {
 		v.t.Fatal(err)
 	}
 	v.now = v.now.Add(time.Second)
-	return out
+	return out, failed
 }
 
 // cmd sends a mail with the command in the Subject.

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime/debug"
 	"time"
 
 	"lyngk.example/lyngk/engine"
@@ -40,6 +41,7 @@ const (
 	outcomeDuplicate outcome = "duplicate" // Message-ID seen before: nothing done
 	outcomeIgnored   outcome = "ignored"   // auto-reply, bounce or our own mail: deliberate silence
 	outcomeRejected  outcome = "rejected"  // unreadable mail
+	outcomeFailed    outcome = "failed"    // failed inside the server: internal-error answer, set aside
 )
 
 // composed is one reply ready for the wire.
@@ -70,25 +72,45 @@ func (a *app) apply(ctx context.Context, raw []byte, deliver deliverFunc) (outco
 // parsed is one incoming mail ready for the transaction.
 type parsed struct {
 	in      mailer.Inbound
+	raw     []byte
 	id      string // dedupe key: the Message-ID, else a hash of the mail
 	res     outcome
 	replies int
-	bad     error // unreadable: rejected without a transaction
+	bad     error    // unreadable: rejected without a transaction
+	failed  error    // failed inside the server: answered and set aside
+	dropped []string // replies that could not be composed
 }
+
+// errMailFailed aborts a transaction in which one mail failed for a reason
+// of its own outside the engine (a panic while composing its replies, say):
+// the transaction may hold part of that mail, so it is rolled back and the
+// mails are applied again one at a time.
+var errMailFailed = errors.New("lyngk: a mail failed")
 
 // applyBatch parses mails and applies them in order, all in ONE bbolt
 // transaction: each mail's dedupe record, game change and replies commit
 // together with the others or not at all, so a crash loses nothing and
-// applies nothing twice, and a batch costs one fsync. A returned error
-// means the store failed and nothing was committed; the caller retries
-// later. The log lines never carry a subject or body, where commands carry
-// passwords.
+// applies nothing twice, and a batch costs one fsync. If that transaction
+// fails, the mails are applied again one at a time, each in its own, so
+// that one bad mail cannot hold back the others.
+//
+// A mail that fails for a reason of its own (the engine's internal error:
+// a template that does not render, a record that does not decode, a panic)
+// is poison, not a store failure: nothing of it is applied, its sender gets
+// the internal-error answer (automatic mail gets none), its Message-ID is
+// recorded so it is never tried again, it is logged at level ERROR with its
+// Message-ID and its outcome is "failed" (the poller moves it to
+// Rejected). A returned error means the store failed: the outcomes returned
+// with it are those of the mails before the one that failed, which were
+// committed; the caller retries the rest later. The log lines never carry a
+// subject or body, where commands carry passwords.
 func (a *app) applyBatch(ctx context.Context, raws [][]byte, deliver deliverFunc) ([]outcome, error) {
 	start := time.Now()
 	now := a.now()
 	ms := make([]parsed, len(raws))
 	for i, raw := range raws {
 		m := &ms[i]
+		m.raw = raw
 		if m.in, m.bad = mailer.Parse(bytes.NewReader(raw), maxMailSize); m.bad != nil {
 			m.res = outcomeRejected
 			continue
@@ -101,72 +123,166 @@ func (a *app) applyBatch(ctx context.Context, raws [][]byte, deliver deliverFunc
 			m.id = "sha256:" + hex.EncodeToString(sum[:])
 		}
 	}
-	var dropped []string
-	err := a.db.Update(func(tx *store.Tx) error {
+	done := len(ms)
+	err := a.commit(ms, deliver, now)
+	if err != nil && len(ms) > 1 {
+		a.log.LogAttrs(ctx, slog.LevelWarn, "batch not applied: applying its mails one at a time",
+			slog.Int("mails", len(ms)), slog.String("error", err.Error()))
+	}
+	if err != nil {
+		err = nil
+		for i := range ms {
+			if err = a.commitAlone(&ms[i], deliver, now); err != nil {
+				done = i
+				break
+			}
+		}
+	}
+	if err != nil {
+		a.log.LogAttrs(ctx, slog.LevelError, "mails not applied", slog.Int("mails", len(ms)-done),
+			slog.String("error", err.Error()))
+	}
+	d := time.Since(start)
+	out := make([]outcome, done)
+	for i, m := range ms[:done] {
+		out[i] = m.res
+		a.metrics.mail(m.res, d)
+		for _, r := range m.dropped {
+			a.log.LogAttrs(ctx, slog.LevelWarn, "reply dropped", slog.String("reply", r))
+		}
+		switch {
+		case m.bad != nil:
+			a.log.LogAttrs(ctx, slog.LevelWarn, "mail", slog.String("outcome", string(m.res)),
+				slog.String("error", m.bad.Error()), slog.Int("size", len(raws[i])))
+		case m.failed != nil:
+			a.log.LogAttrs(ctx, slog.LevelError, "mail", slog.String("outcome", string(m.res)),
+				slog.String("message_id", m.id), slog.String("from", m.in.From),
+				slog.Int("replies", m.replies), slog.Int("batch", len(raws)), slog.String("error", m.failed.Error()))
+		default:
+			a.log.LogAttrs(ctx, slog.LevelInfo, "mail", slog.String("outcome", string(m.res)),
+				slog.String("message_id", m.id), slog.String("from", m.in.From),
+				slog.Int("replies", m.replies), slog.Duration("duration", d), slog.Int("batch", len(raws)))
+		}
+	}
+	return out, err
+}
+
+// commit applies ms in one transaction. It returns errMailFailed (wrapped)
+// when one of them failed outside the engine, or the store's error.
+func (a *app) commit(ms []parsed, deliver deliverFunc, now time.Time) error {
+	for i := range ms {
+		ms[i].res, ms[i].replies, ms[i].failed, ms[i].dropped = "", 0, nil, nil
+		if ms[i].bad != nil {
+			ms[i].res = outcomeRejected
+		}
+	}
+	return a.db.Update(func(tx *store.Tx) error {
 		for i := range ms {
 			m := &ms[i]
 			if m.bad != nil {
 				continue
 			}
-			seen, err := tx.Seen(m.id)
-			if err != nil {
-				return err
+			var storeErr error
+			if err := guard(func() error { storeErr = a.applyOne(tx, m, deliver, now); return nil }); err != nil {
+				m.failed = err
+				return fmt.Errorf("%w: %s: %v", errMailFailed, m.id, err)
 			}
-			if seen {
-				m.res = outcomeDuplicate
-				continue
-			}
-			if err := tx.MarkSeen(m.id, now); err != nil {
-				return err
-			}
-			mails, err := a.eng.Handle(tx, toEngine(m.in), now)
-			if err != nil {
-				return err
-			}
-			m.res, m.replies = outcomeApplied, len(mails)
-			if mails == nil {
-				m.res = outcomeIgnored
-			}
-			for _, r := range mails {
-				data, err := a.compose(r, now)
-				if err != nil {
-					// A reply that cannot be composed (say, to an address a
-					// player typed wrongly) must not wedge this mail into an
-					// endless retry: the state change stands, the reply is
-					// dropped and logged.
-					dropped = append(dropped, fmt.Sprintf("%s to %v: %v", m.id, r.To, err))
-					continue
-				}
-				if err := deliver(tx, composed{from: a.robot, to: r.To, data: data}, now); err != nil {
-					return err
-				}
+			if storeErr != nil {
+				return storeErr
 			}
 		}
 		return nil
 	})
+}
+
+// commitAlone applies one mail in its own transaction. A mail that fails
+// there for a reason of its own is set aside: in a new transaction its
+// Message-ID is recorded and its sender answered with the internal error;
+// if even that answer fails, the Message-ID alone.
+func (a *app) commitAlone(m *parsed, deliver deliverFunc, now time.Time) error {
+	ms := []parsed{*m}
+	err := a.commit(ms, deliver, now)
+	*m = ms[0]
+	if !errors.Is(err, errMailFailed) {
+		return err
+	}
+	failed := m.failed
+	err = a.db.Update(func(tx *store.Tx) error {
+		if err := tx.MarkSeen(m.id, now); err != nil {
+			return err
+		}
+		var storeErr error
+		if err := guard(func() error {
+			storeErr = a.queue(tx, m, a.eng.InternalError(tx, toEngine(m.in), now), deliver, now)
+			return nil
+		}); err != nil {
+			return errMailFailed
+		}
+		return storeErr
+	})
+	if errors.Is(err, errMailFailed) {
+		m.replies = 0
+		err = a.db.Update(func(tx *store.Tx) error { return tx.MarkSeen(m.id, now) })
+	}
+	m.res, m.failed = outcomeFailed, failed
+	return err
+}
+
+// applyOne applies one mail inside tx; the error is the store's.
+func (a *app) applyOne(tx *store.Tx, m *parsed, deliver deliverFunc, now time.Time) error {
+	seen, err := tx.Seen(m.id)
 	if err != nil {
-		a.log.LogAttrs(ctx, slog.LevelError, "mails not applied", slog.Int("mails", len(raws)),
-			slog.String("error", err.Error()))
-		return nil, err
+		return err
 	}
-	for _, d := range dropped {
-		a.log.LogAttrs(ctx, slog.LevelWarn, "reply dropped", slog.String("reply", d))
+	if seen {
+		m.res = outcomeDuplicate
+		return nil
 	}
-	d := time.Since(start)
-	out := make([]outcome, len(ms))
-	for i, m := range ms {
-		out[i] = m.res
-		a.metrics.mail(m.res, d)
-		if m.bad != nil {
-			a.log.LogAttrs(ctx, slog.LevelWarn, "mail", slog.String("outcome", string(m.res)),
-				slog.String("error", m.bad.Error()), slog.Int("size", len(raws[i])))
+	if err := tx.MarkSeen(m.id, now); err != nil {
+		return err
+	}
+	mails, failed, err := a.eng.Handle(tx, toEngine(m.in), now)
+	if err != nil {
+		return err
+	}
+	m.res, m.failed = outcomeApplied, failed
+	switch {
+	case failed != nil:
+		m.res = outcomeFailed
+	case mails == nil:
+		m.res = outcomeIgnored
+	}
+	return a.queue(tx, m, mails, deliver, now)
+}
+
+// queue composes the replies to m and delivers them inside tx.
+func (a *app) queue(tx *store.Tx, m *parsed, mails []engine.Mail, deliver deliverFunc, now time.Time) error {
+	m.replies = len(mails)
+	for _, r := range mails {
+		data, err := a.compose(r, now)
+		if err != nil {
+			// A reply that cannot be composed (say, to an address a
+			// player typed wrongly) must not wedge this mail into an
+			// endless retry: the state change stands, the reply is
+			// dropped and logged.
+			m.dropped = append(m.dropped, fmt.Sprintf("%s to %v: %v", m.id, r.To, err))
 			continue
 		}
-		a.log.LogAttrs(ctx, slog.LevelInfo, "mail", slog.String("outcome", string(m.res)),
-			slog.String("message_id", m.id), slog.String("from", m.in.From),
-			slog.Int("replies", m.replies), slog.Duration("duration", d), slog.Int("batch", len(raws)))
+		if err := deliver(tx, composed{from: a.robot, to: r.To, data: data}, now); err != nil {
+			return err
+		}
 	}
-	return out, nil
+	return nil
+}
+
+// guard runs f and turns a panic into an error that carries the stack.
+func guard(f func() error) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("lyngk: panic: %v\n%s", v, debug.Stack())
+		}
+	}()
+	return f()
 }
 
 // robotName is the display name of our mails, as gamerz's.

@@ -30,7 +30,7 @@ func newMetrics(db *store.DB) *metrics {
 		reg: prometheus.NewRegistry(),
 		mails: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "lyngk_mails_processed_total",
-			Help: "Incoming mails by outcome (applied, duplicate, ignored, rejected).",
+			Help: "Incoming mails by outcome (applied, duplicate, ignored, rejected, failed).",
 		}, []string{"outcome"}),
 		mailSeconds: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name:    "lyngk_mail_processing_seconds",
@@ -47,7 +47,7 @@ func newMetrics(db *store.DB) *metrics {
 			Help: "IMAP connections made after the first.",
 		}),
 	}
-	for _, o := range []outcome{outcomeApplied, outcomeDuplicate, outcomeIgnored, outcomeRejected} {
+	for _, o := range []outcome{outcomeApplied, outcomeDuplicate, outcomeIgnored, outcomeRejected, outcomeFailed} {
 		m.mails.WithLabelValues(string(o))
 	}
 	m.reg.MustRegister(m.mails, m.mailSeconds, m.replySeconds, m.imapReconnects,

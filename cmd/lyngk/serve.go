@@ -185,10 +185,11 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 		sender.Wake()
 		out := make([]mailer.Outcome, len(res))
 		for i, r := range res {
-			// Unreadable mail and mail we deliberately leave unanswered
-			// (bounces, auto-replies, lists) go to the Rejected folder, where
-			// an operator can look at them.
-			if r == outcomeRejected || r == outcomeIgnored {
+			// Unreadable mail, poison mail (failed inside the server) and
+			// mail we deliberately leave unanswered (bounces, auto-replies,
+			// lists) go to the Rejected folder, where an operator can look
+			// at them.
+			if r == outcomeRejected || r == outcomeIgnored || r == outcomeFailed {
 				out[i] = mailer.Rejected
 			}
 		}

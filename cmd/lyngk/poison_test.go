@@ -1,0 +1,236 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+
+	"lyngk.example/lyngk/mailer"
+	"lyngk.example/lyngk/store"
+)
+
+// poisonTemplates is a template override that fails for one command:
+// `lyngk standings` refers to a field its data does not have.
+func poisonTemplates(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "lists.tmpl"), []byte(`{{define "standings.body"}}{{.NoSuchField}}{{end}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// batchApp is an app on a fresh store with the poison template override.
+func batchApp(t *testing.T, logs io.Writer) *app {
+	t.Helper()
+	db, err := store.Open(filepath.Join(t.TempDir(), "lyngk.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	cfg := defaultConfig()
+	cfg.TemplatesDir = poisonTemplates(t)
+	eng, err := newEngine(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &app{db: db, eng: eng, robot: cfg.Robot, log: slog.New(slog.NewTextHandler(logs, nil)), now: time.Now}
+}
+
+// seen reports whether the store has recorded Message-ID id.
+func seen(t *testing.T, db *store.DB, id string) bool {
+	t.Helper()
+	var ok bool
+	if err := db.View(func(tx *store.Tx) (err error) { ok, err = tx.Seen(id); return err }); err != nil {
+		t.Fatal(err)
+	}
+	return ok
+}
+
+// TestApplyBatchPoison (issue 12 item 1): a mail that fails inside the engine
+// is answered with the internal error and set aside, while the good mails of
+// its batch are applied in the same transaction.
+func TestApplyBatchPoison(t *testing.T) {
+	var logs bytes.Buffer
+	a := batchApp(t, &logs)
+	raws := [][]byte{
+		rawMail{from: "dora@example.com", subject: "signup dora pw", id: "g1@test.example"}.bytes(),
+		rawMail{from: "ed@example.com", subject: "multiple", body: "signup ed pw\nlyngk standings\n", id: "poison@test.example"}.bytes(),
+		rawMail{from: "fay@example.com", subject: "help", id: "g2@test.example"}.bytes(),
+	}
+	var to []string
+	got, err := a.applyBatch(context.Background(), raws, func(tx *store.Tx, m composed, now time.Time) error {
+		in, err := mailer.Parse(bytes.NewReader(m.data), maxMailSize)
+		to = append(to, m.to[0]+" "+in.Subject)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []outcome{outcomeApplied, outcomeFailed, outcomeApplied}; !slices.Equal(got, want) {
+		t.Fatalf("outcomes %v, want %v", got, want)
+	}
+	if want := []string{"dora@example.com Lyngk signup dora", "ed@example.com Lyngk error", "fay@example.com Lyngk help"}; !slices.Equal(to, want) {
+		t.Fatalf("replies %q, want %q", to, want)
+	}
+	if !seen(t, a.db, "poison@test.example") {
+		t.Fatal("the poison mail is not recorded: it would be tried again")
+	}
+	if !strings.Contains(logs.String(), "level=ERROR msg=mail outcome=failed message_id=poison@test.example") ||
+		!strings.Contains(logs.String(), "NoSuchField") {
+		t.Fatalf("log:\n%s", logs.String())
+	}
+}
+
+// TestApplyBatchOneByOne (issue 12 item 1): when the batch's transaction
+// fails, its mails are applied one at a time: a mail that panics outside the
+// engine is set aside (recorded, logged), one the store refuses stops there
+// with the error, and every mail before it is applied.
+func TestApplyBatchOneByOne(t *testing.T) {
+	var logs bytes.Buffer
+	a := batchApp(t, &logs)
+	errDisk := errors.New("disk full")
+	mail := func(i int, from string) []byte {
+		return rawMail{from: from, subject: "help", id: fmt.Sprintf("m%d@test.example", i)}.bytes()
+	}
+	raws := [][]byte{mail(1, "dora@example.com"), mail(2, "panic@example.com"), mail(3, "fay@example.com"),
+		mail(4, "full@example.com"), mail(5, "gus@example.com")}
+	var delivered []string
+	deliver := func(tx *store.Tx, m composed, now time.Time) error {
+		switch m.to[0] {
+		case "panic@example.com":
+			panic("composing went wrong")
+		case "full@example.com":
+			return errDisk
+		}
+		delivered = append(delivered, m.to[0])
+		return nil
+	}
+	got, err := a.applyBatch(context.Background(), raws, deliver)
+	if !errors.Is(err, errDisk) {
+		t.Fatalf("err = %v, want the store's", err)
+	}
+	if want := []outcome{outcomeApplied, outcomeFailed, outcomeApplied}; !slices.Equal(got, want) {
+		t.Fatalf("outcomes %v, want %v (the rest left for a retry)", got, want)
+	}
+	// Replies of the rolled-back batch transaction do not count: a deliver
+	// function in a real transaction would have lost them with it.
+	if n := len(delivered); n < 2 || delivered[n-2] != "dora@example.com" || delivered[n-1] != "fay@example.com" {
+		t.Fatalf("delivered %v", delivered)
+	}
+	for id, want := range map[string]bool{"m1@test.example": true, "m2@test.example": true, "m3@test.example": true,
+		"m4@test.example": false, "m5@test.example": false} {
+		if seen(t, a.db, id) != want {
+			t.Errorf("%s recorded = %v, want %v", id, !want, want)
+		}
+	}
+	if !strings.Contains(logs.String(), "batch not applied: applying its mails one at a time") ||
+		!strings.Contains(logs.String(), "message_id=m2@test.example") || !strings.Contains(logs.String(), "composing went wrong") {
+		t.Fatalf("log:\n%s", logs.String())
+	}
+}
+
+// robotMailbox returns the subjects of the mails in one folder of the
+// robot's local mailbox.
+func robotMailbox(t *testing.T, s *served, folder string) []string {
+	t.Helper()
+	pw := waitText(t, s.stdout, `its mailbox: password ([a-z2-7]+)`)
+	c, err := imapclient.DialInsecure(s.imap, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Login("lyngk@localhost", pw).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	sel, err := c.Select(folder, &imap.SelectOptions{ReadOnly: true}).Wait()
+	if err != nil {
+		return nil // not created yet
+	}
+	if sel.NumMessages == 0 {
+		return nil
+	}
+	msgs, err := c.Fetch(imap.SeqSetNum(seqs(sel.NumMessages)...), &imap.FetchOptions{Envelope: true}).Collect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, m := range msgs {
+		out = append(out, m.Envelope.Subject)
+	}
+	return out
+}
+
+func seqs(n uint32) []uint32 {
+	var s []uint32
+	for i := uint32(1); i <= n; i++ {
+		s = append(s, i)
+	}
+	return s
+}
+
+// TestServePoisonMail (issue 12 item 1) through `lyngk serve` in local mode,
+// with a template override that fails for `lyngk standings`: the good mails
+// around the poison one are applied, the poison one is answered with the
+// internal error and moved to Rejected, and the inbox keeps flowing.
+func TestServePoisonMail(t *testing.T) {
+	cfg := defaultConfig()
+	cfg.DataDir = t.TempDir()
+	cfg.TemplatesDir = poisonTemplates(t)
+	s := startServe(t, cfg)
+	alice := localPlayer{t: t, name: "alice", smtp: s.smtp, imap: s.imap}
+	bob := localPlayer{t: t, name: "bob", smtp: s.smtp, imap: s.imap}
+	carol := localPlayer{t: t, name: "carol", smtp: s.smtp, imap: s.imap}
+	// A signup takes a bcrypt's time, so the mails behind it arrive while
+	// it is handled and are fetched together.
+	alice.send("signup alice Sesame-8zq", "", "")
+	bob.send("lyngk standings", "", "")
+	carol.send("help", "", "")
+	if got := alice.await(1); got.Subject != "Lyngk signup alice" {
+		t.Fatalf("alice got %q", got.Subject)
+	}
+	if got := bob.await(1); got.Subject != "Lyngk error" || !strings.Contains(got.Body, "internal error") {
+		t.Fatalf("bob got %q:\n%s", got.Subject, got.Body)
+	}
+	if got := carol.await(1); got.Subject != "Lyngk help" {
+		t.Fatalf("carol got %q", got.Subject)
+	}
+	// The inbox keeps flowing.
+	carol.send("signup carol Sesame-7ab", "", "")
+	if got := carol.await(2); got.Subject != "Lyngk signup carol" {
+		t.Fatalf("carol got %q", got.Subject)
+	}
+	waitText(t, s.logs, `level=ERROR msg=mail outcome=failed message_id=\S+\.bob@client\.example from=bob@localhost replies=1 batch=\d+ error=".*NoSuchField`)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		rejected := robotMailbox(t, s, "Rejected")
+		if slices.Equal(rejected, []string{"lyngk standings"}) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("Rejected holds %q, want the poison mail", rejected)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if got := robotMailbox(t, s, "Processed"); len(got) != 3 {
+		t.Fatalf("Processed holds %q, want the 3 good mails", got)
+	}
+	t.Logf("batches: %q", regexpAll(s.logs.String(), `batch=\d+`))
+}
+
+func regexpAll(s, re string) []string {
+	return regexp.MustCompile(re).FindAllString(s, -1)
+}
