@@ -33,10 +33,7 @@ func fill(t *testing.T, db *store.DB) {
 		if _, err := tx.Enqueue(robot, []string{"b@example.com"}, []byte("mail 2"), time0); err != nil {
 			return err
 		}
-		if err := tx.Dead(id, "550 no", time0); err != nil {
-			return err
-		}
-		return tx.SetMailboxState("INBOX", 5, 6)
+		return tx.Dead(id, "550 no", time0)
 	})
 }
 

@@ -1,7 +1,7 @@
 // Package store keeps the server's durable state in one bbolt file: the
 // engine's records (users, games, reply tokens, rate counters), the
 // Message-IDs of processed mail, the outbox of composed mail with its dead
-// letters, and the IMAP poller's position in each mailbox.
+// letters.
 //
 // Everything one incoming mail causes is written in a single read-write
 // transaction ([DB.Update]): the dedupe record, the game change and the
@@ -24,8 +24,6 @@
 //	                                              int64 Unix nanoseconds
 //	outbox     mail ID, 8-byte big-endian uint64  mail record, below                       store
 //	dead       mail ID, 8-byte big-endian uint64  mail record with LastError and Died set  store
-//	mailboxes  IMAP mailbox name                  UIDVALIDITY then last processed UID,     store
-//	                                              each a 4-byte big-endian uint32
 //
 // A mail record is a 4-byte big-endian length n, then n bytes of JSON holding
 // the [OutMail] fields but ID (the key) and Data, then the message itself,
@@ -37,7 +35,7 @@
 // the queue order (FIFO). A dead letter keeps its ID.
 //
 // The engine reaches its buckets through the generic [Tx.Get], [Tx.Put],
-// [Tx.Delete], [Tx.ForEach] and [Tx.NextSequence]; the store's own buckets
+// [Tx.Delete] and [Tx.ForEach]; the store's own buckets
 // are reachable only through their typed methods, so nobody else can write a
 // record the store cannot read back. The "schema" key of meta is reserved.
 //
@@ -45,5 +43,8 @@
 //
 // The schema version is a singleton record (meta/"schema"). [Open] writes it
 // into a new file and refuses, with an error wrapping [ErrSchema], a file
-// written with any other version, before changing anything in it.
+// written with any other version, before changing anything in it. Buckets
+// that an earlier release created and none reads (obsoleteBuckets in
+// store.go: "mailboxes") are removed by [Open]; they never held a record,
+// so their removal changes no version.
 package store

@@ -17,9 +17,6 @@ func TestLayout(t *testing.T) {
 		if err := tx.MarkSeen("m1@example.com", time.Unix(0, 0x0102030405060708)); err != nil {
 			return err
 		}
-		if err := tx.SetMailboxState("INBOX", 0x01020304, 0x0a0b0c0d); err != nil {
-			return err
-		}
 		a, err := tx.Enqueue(robot, []string{"a@example.com"}, []byte("Subject: a\r\n\r\nA\r\n"), time0)
 		if err != nil {
 			return err
@@ -36,8 +33,7 @@ func TestLayout(t *testing.T) {
 	db.Close()
 	head := func(json string) string { return string([]byte{0, 0, 0, byte(len(json))}) + json }
 	want := map[string]map[string]string{
-		"seen":      {"m1@example.com": "\x01\x02\x03\x04\x05\x06\x07\x08"},
-		"mailboxes": {"INBOX": "\x01\x02\x03\x04\x0a\x0b\x0c\x0d"},
+		"seen": {"m1@example.com": "\x01\x02\x03\x04\x05\x06\x07\x08"},
 		"outbox": {"\x00\x00\x00\x00\x00\x00\x00\x02": head(`{"from":"lyngk@example.com","to":["b@example.com","c@example.com"],`+
 			`"queued":"2026-11-21T12:00:00Z","attempts":1,"next_attempt":"2026-11-21T12:01:00Z","last_error":"421 busy"}`) + "B"},
 		"dead": {"\x00\x00\x00\x00\x00\x00\x00\x01": head(`{"from":"lyngk@example.com","to":["a@example.com"],`+
@@ -71,8 +67,6 @@ func TestDamagedRecords(t *testing.T) {
 			func(tx *store.Tx) error { _, err := tx.Outbox(); return err }},
 		{"short seen", "seen", "m", "\x01\x02",
 			func(tx *store.Tx) error { _, err := tx.PruneSeen(time0); return err }},
-		{"short mailbox", "mailboxes", "INBOX", "\x01\x02",
-			func(tx *store.Tx) error { _, _, err := tx.MailboxState("INBOX"); return err }},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -92,5 +86,29 @@ func TestDamagedRecords(t *testing.T) {
 				t.Error("damaged record read without error")
 			}
 		})
+	}
+}
+
+// TestOpenRemovesObsoleteBuckets opens a file as earlier releases left it,
+// with the never-used "mailboxes" bucket: Open removes it and keeps the rest.
+func TestOpenRemovesObsoleteBuckets(t *testing.T) {
+	db, path := openTemp(t)
+	update(t, db, func(tx *store.Tx) error { return tx.Put(store.BucketUsers, "alice", []byte("a")) })
+	db.Close()
+	rawPut(t, path, "mailboxes", "INBOX", "\x00\x00\x00\x01\x00\x00\x00\x02")
+	if _, ok := dump(t, path)["mailboxes"]; !ok {
+		t.Fatal("rawPut made no mailboxes bucket")
+	}
+	db, err := store.Open(path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	got := dump(t, path)
+	if _, ok := got["mailboxes"]; ok {
+		t.Error("the obsolete mailboxes bucket is still there")
+	}
+	if got["users"]["alice"] != "a" || got["meta"]["schema"] != "1" {
+		t.Errorf("other records changed: %q", got)
 	}
 }

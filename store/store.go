@@ -22,10 +22,9 @@ const (
 
 // Store-owned buckets, reachable only through the typed methods.
 const (
-	bucketSeen      = "seen"
-	bucketOutbox    = "outbox"
-	bucketDead      = "dead"
-	bucketMailboxes = "mailboxes"
+	bucketSeen   = "seen"
+	bucketOutbox = "outbox"
+	bucketDead   = "dead"
 )
 
 // buckets lists every bucket of the file; doc.go describes keys and values.
@@ -42,8 +41,13 @@ var buckets = []struct {
 	{bucketSeen, false},
 	{bucketOutbox, false},
 	{bucketDead, false},
-	{bucketMailboxes, false},
 }
+
+// obsoleteBuckets were created by earlier releases and are never read:
+// [Open] removes them. "mailboxes" was meant for the IMAP poller's position,
+// which the poller keeps in memory (it re-reads unseen mail after a restart),
+// so no release ever wrote to it.
+var obsoleteBuckets = []string{"mailboxes"}
 
 // schemaKey in BucketMeta holds the schema version, written as decimal ASCII.
 const (
@@ -142,6 +146,14 @@ func createBuckets(btx *bolt.Tx) error {
 	for _, b := range buckets {
 		if _, err := btx.CreateBucketIfNotExists([]byte(b.name)); err != nil {
 			return fmt.Errorf("create bucket %s: %w", b.name, err)
+		}
+	}
+	for _, name := range obsoleteBuckets {
+		if btx.Bucket([]byte(name)) == nil {
+			continue
+		}
+		if err := btx.DeleteBucket([]byte(name)); err != nil {
+			return fmt.Errorf("remove obsolete bucket %s: %w", name, err)
 		}
 	}
 	return nil
@@ -288,18 +300,4 @@ func forEach(b *bolt.Bucket, fn func(key string, val []byte) error) error {
 		}
 	}
 	return nil
-}
-
-// NextSequence returns the bucket's next sequence number (1 first); it is
-// rolled back with the transaction.
-func (tx *Tx) NextSequence(bucket string) (uint64, error) {
-	b, err := tx.generic(bucket)
-	if err != nil {
-		return 0, err
-	}
-	n, err := b.NextSequence()
-	if err != nil {
-		return 0, fmt.Errorf("store: sequence %s: %w", bucket, err)
-	}
-	return n, nil
 }

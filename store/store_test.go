@@ -24,7 +24,7 @@ func TestOpenCreatesLayout(t *testing.T) {
 	want := map[string]map[string]string{
 		"users": {}, "games": {}, "tokens": {}, "rate": {},
 		"meta": {"schema": "1"},
-		"seen": {}, "outbox": {}, "dead": {}, "mailboxes": {},
+		"seen": {}, "outbox": {}, "dead": {},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("new file holds %v, want %v", got, want)
@@ -126,7 +126,6 @@ func TestUnknownBucket(t *testing.T) {
 		{"ForEach", func(tx *store.Tx, b string) error {
 			return tx.ForEach(b, func(string, []byte) error { return nil })
 		}},
-		{"NextSequence", func(tx *store.Tx, b string) error { _, err := tx.NextSequence(b); return err }},
 	}
 	// The store's own buckets are as unknown to the generic calls as a typo.
 	for _, bucket := range []string{"nope", "", "seen", "outbox", "dead", "mailboxes", "Users"} {
@@ -216,30 +215,6 @@ func TestForEach(t *testing.T) {
 	}
 }
 
-func TestNextSequence(t *testing.T) {
-	db, _ := openTemp(t)
-	next := func() uint64 {
-		t.Helper()
-		var n uint64
-		update(t, db, func(tx *store.Tx) error {
-			var err error
-			n, err = tx.NextSequence(store.BucketGames)
-			return err
-		})
-		return n
-	}
-	if n := next(); n != 1 {
-		t.Errorf("first sequence %d, want 1", n)
-	}
-	db.Update(func(tx *store.Tx) error {
-		tx.NextSequence(store.BucketGames)
-		return errors.New("abort")
-	})
-	if n := next(); n != 2 {
-		t.Errorf("sequence after a rolled-back one %d, want 2", n)
-	}
-}
-
 func TestUpdateRollsBack(t *testing.T) {
 	db, path := openTemp(t)
 	update(t, db, func(tx *store.Tx) error { return tx.Put(store.BucketUsers, "keep", []byte("1")) })
@@ -257,9 +232,6 @@ func TestUpdateRollsBack(t *testing.T) {
 		if _, err := tx.Enqueue("robot@example.com", []string{"a@example.com"}, []byte("mail"), time0); err != nil {
 			return err
 		}
-		if err := tx.SetMailboxState("INBOX", 7, 9); err != nil {
-			return err
-		}
 		return boom
 	})
 	if err != boom {
@@ -269,7 +241,7 @@ func TestUpdateRollsBack(t *testing.T) {
 	got := dump(t, path)
 	want := map[string]map[string]string{
 		"users": {"keep": "1"}, "games": {}, "tokens": {}, "rate": {},
-		"meta": {"schema": "1"}, "seen": {}, "outbox": {}, "dead": {}, "mailboxes": {},
+		"meta": {"schema": "1"}, "seen": {}, "outbox": {}, "dead": {},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("after a failed Update the file holds %v, want %v", got, want)
@@ -326,7 +298,7 @@ func TestReopenPersists(t *testing.T) {
 		if _, err := tx.Enqueue("robot@example.com", []string{"a@example.com"}, []byte("mail"), time0); err != nil {
 			return err
 		}
-		return tx.SetMailboxState("INBOX", 3, 4)
+		return nil
 	})
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
@@ -340,9 +312,8 @@ func TestReopenPersists(t *testing.T) {
 		v, _ := tx.Get(store.BucketUsers, "alice")
 		seen, _ := tx.Seen("m1@example.com")
 		out, _ := tx.Outbox()
-		uv, last, _ := tx.MailboxState("INBOX")
-		if string(v) != "a" || !seen || len(out) != 1 || string(out[0].Data) != "mail" || uv != 3 || last != 4 {
-			t.Errorf("after reopen: user %q, seen %v, outbox %v, mailbox %d/%d", v, seen, out, uv, last)
+		if string(v) != "a" || !seen || len(out) != 1 || string(out[0].Data) != "mail" {
+			t.Errorf("after reopen: user %q, seen %v, outbox %v", v, seen, out)
 		}
 		return nil
 	})
