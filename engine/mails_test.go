@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -11,13 +12,13 @@ import (
 	"lyngk.example/lyngk/engine/lyngk"
 )
 
-// reference returns the body of a mail of ../shared/reference-mails/ (the
-// text after the header block) and its subject.
+// reference returns the body of a gamerz reference mail in
+// testdata/reference/ (the text after the header block) and its subject.
 func reference(t *testing.T, name string) (subject, body string) {
 	t.Helper()
-	b, err := os.ReadFile("../../shared/reference-mails/" + name)
+	b, err := os.ReadFile(filepath.Join("testdata", "reference", name))
 	if err != nil {
-		t.Skipf("reference mail: %v", err)
+		t.Fatalf("reference mail: %v", err)
 	}
 	head, body, _ := strings.Cut(string(b), "\n\n")
 	for _, l := range strings.Split(head, "\n") {
