@@ -11,6 +11,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -18,7 +19,6 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapserver"
-	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 )
@@ -31,7 +31,9 @@ const localMaxMessage = 2 << 20
 // address has a mailbox (login: the address, password: NAME). The robot's
 // mailbox is the exception: its subjects carry every signup password, so
 // its password is random, made at each start (see RobotPassword).
-// Mailboxes are created on first use (mail or login) and live in memory.
+// Mailboxes are created on first use (mail or login), each with INBOX,
+// Drafts, Sent and Trash, and live on disk in LocalConfig.Dir/mail.db
+// (localbox.go): they survive restarts with their UIDs and UIDVALIDITY.
 type Local struct {
 	log    *slog.Logger
 	smtp   *smtp.Server
@@ -43,8 +45,7 @@ type Local struct {
 	robot         string // lower-cased
 	robotPassword string
 
-	mu      sync.Mutex
-	users   map[string]*imapmemserver.User // by lower-cased address
+	boxes   *localBoxes
 	changes *changes
 
 	closed    atomic.Bool
@@ -52,28 +53,49 @@ type Local struct {
 	closeErr  error
 }
 
-// StartLocal starts the SMTP server on smtpAddr and the IMAP server on
-// imapAddr; both must be loopback addresses (port 0 picks a free port, see
-// SMTPAddr and IMAPAddr). robot is the server's own address, e.g.
-// "lyngk@localhost", whose mailbox exists from the start.
-func StartLocal(ctx context.Context, smtpAddr, imapAddr, robot string, log *slog.Logger) (*Local, error) {
-	if _, ok := localName(robot); !ok {
-		return nil, fmt.Errorf("%w: local robot address %q: want NAME@localhost", ErrBadConfig, robot)
+// LocalConfig configures the local mail service.
+type LocalConfig struct {
+	// SMTPAddr and IMAPAddr are the listeners, loopback addresses only
+	// (port 0 picks a free port, see SMTPAddr and IMAPAddr).
+	SMTPAddr, IMAPAddr string
+	// Robot is the server's own address, e.g. "lyngk@localhost".
+	Robot string
+	// Dir is where the mailboxes are kept (the file mail.db).
+	Dir string
+}
+
+// LocalMailFile is the name of the mailboxes' file in LocalConfig.Dir.
+const LocalMailFile = "mail.db"
+
+// StartLocal opens the mailboxes and starts the SMTP and IMAP servers.
+func StartLocal(ctx context.Context, cfg LocalConfig, log *slog.Logger) (*Local, error) {
+	if _, ok := localName(cfg.Robot); !ok {
+		return nil, fmt.Errorf("%w: local robot address %q: want NAME@localhost", ErrBadConfig, cfg.Robot)
+	}
+	if cfg.Dir == "" {
+		return nil, fmt.Errorf("%w: local mode needs a directory for its mailboxes", ErrBadConfig)
 	}
 	log = orDiscard(log)
 	pw, err := randomPassword()
 	if err != nil {
 		return nil, err
 	}
-	l := &Local{log: log, robot: strings.ToLower(robot), robotPassword: pw,
-		users: make(map[string]*imapmemserver.User), changes: newChanges()}
-	l.mailbox(robot)
-
-	if l.smtpLn, err = listenLoopback(ctx, smtpAddr); err != nil {
+	boxes, err := openBoxes(filepath.Join(cfg.Dir, LocalMailFile))
+	if err != nil {
+		return nil, err
+	}
+	l := &Local{log: log, robot: strings.ToLower(cfg.Robot), robotPassword: pw, boxes: boxes, changes: newChanges()}
+	if err := boxes.ensureUser(l.robot); err != nil {
+		boxes.close()
+		return nil, fmt.Errorf("mailer: local mailboxes: %w", err)
+	}
+	if l.smtpLn, err = listenLoopback(ctx, cfg.SMTPAddr); err != nil {
+		boxes.close()
 		return nil, fmt.Errorf("mailer: local SMTP: %w", err)
 	}
-	if l.imapLn, err = listenLoopback(ctx, imapAddr); err != nil {
+	if l.imapLn, err = listenLoopback(ctx, cfg.IMAPAddr); err != nil {
 		l.smtpLn.Close()
+		boxes.close()
 		return nil, fmt.Errorf("mailer: local IMAP: %w", err)
 	}
 
@@ -90,11 +112,12 @@ func StartLocal(ctx context.Context, smtpAddr, imapAddr, robot string, log *slog
 
 	l.imap = imapserver.New(&imapserver.Options{
 		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
-			return &localIMAPSession{l: l}, nil, nil
+			return &localIMAPSession{l: l, x: l.boxes}, nil, nil
 		},
-		// IDLE comes with IMAP4rev1; MOVE and UIDPLUS must be named, and
-		// imapmemserver implements both.
-		Caps:         imap.CapSet{imap.CapIMAP4rev1: {}, imap.CapMove: {}, imap.CapUIDPlus: {}, imap.CapNamespace: {}},
+		// IDLE, UNSELECT and others come with IMAP4rev1; the rest must be
+		// named.
+		Caps: imap.CapSet{imap.CapIMAP4rev1: {}, imap.CapMove: {}, imap.CapUIDPlus: {}, imap.CapNamespace: {},
+			imap.CapSpecialUse: {}, imap.CapCreateSpecialUse: {}, imap.CapUnauthenticate: {}},
 		InsecureAuth: true, // loopback only
 		Logger:       slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	})
@@ -109,7 +132,8 @@ func StartLocal(ctx context.Context, smtpAddr, imapAddr, robot string, log *slog
 			log.Error("local IMAP server stopped", "err", err)
 		}
 	})
-	log.Info("local mail service started", "smtp", l.SMTPAddr(), "imap", l.IMAPAddr(), "robot", robot)
+	log.Info("local mail service started", "smtp", l.SMTPAddr(), "imap", l.IMAPAddr(), "robot", cfg.Robot,
+		"mailboxes", filepath.Join(cfg.Dir, LocalMailFile))
 	return l, nil
 }
 
@@ -140,8 +164,8 @@ func (l *Local) SMTPAddr() string { return l.smtpLn.Addr().String() }
 // IMAPAddr is the address the IMAP server listens on.
 func (l *Local) IMAPAddr() string { return l.imapLn.Addr().String() }
 
-// Close stops both servers and drops their connections; the mailboxes are
-// gone with them.
+// Close stops both servers, drops their connections and closes the
+// mailboxes' file.
 func (l *Local) Close() error {
 	l.closeOnce.Do(func() {
 		l.closed.Store(true)
@@ -151,6 +175,7 @@ func (l *Local) Close() error {
 		l.smtpLn.Close()
 		l.imapLn.Close()
 		l.wg.Wait()
+		l.closeErr = errors.Join(l.closeErr, l.boxes.close())
 	})
 	return l.closeErr
 }
@@ -170,24 +195,6 @@ func localName(addr string) (string, bool) {
 	return name, true
 }
 
-// mailbox returns the user of a NAME@localhost address, creating it with an
-// INBOX on first use.
-func (l *Local) mailbox(addr string) *imapmemserver.User {
-	addr = strings.ToLower(addr)
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	u := l.users[addr]
-	if u == nil {
-		name, _ := localName(addr)
-		u = imapmemserver.NewUser(addr, name)
-		// A new memserver user has no mailbox at all; Create cannot fail
-		// on it.
-		u.Create("INBOX", nil)
-		l.users[addr] = u
-	}
-	return u
-}
-
 // RobotPassword is the password of the robot's mailbox, random for each
 // start: anybody on the machine may read the players' local mailboxes, but
 // the robot's holds every signup password in its subjects.
@@ -203,19 +210,16 @@ func randomPassword() (string, error) {
 }
 
 // login checks NAME@localhost / NAME, and the robot's random password.
-func (l *Local) login(username, password string) (*imapmemserver.User, bool) {
+func (l *Local) login(username, password string) bool {
 	name, ok := localName(username)
 	if !ok {
-		return nil, false
+		return false
 	}
 	want, got := name, strings.ToLower(password)
 	if strings.ToLower(username) == l.robot {
 		want, got = l.robotPassword, password
 	}
-	if subtle.ConstantTimeCompare([]byte(got), []byte(want)) != 1 {
-		return nil, false
-	}
-	return l.mailbox(username), true
+	return subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
 }
 
 // deliver puts a mail into the INBOX of each recipient, with the
@@ -228,7 +232,11 @@ func (l *Local) deliver(from string, rcpts []string, helo string, data []byte) e
 	msg := b.Bytes()
 	defer l.changes.notify()
 	for _, r := range rcpts {
-		if _, err := l.mailbox(r).Append("INBOX", bytes.NewReader(msg), &imap.AppendOptions{}); err != nil {
+		r = strings.ToLower(r)
+		if err := l.boxes.ensureUser(r); err != nil {
+			return err
+		}
+		if _, err := l.boxes.appendMail(r, "INBOX", msg, nil, time.Time{}); err != nil {
 			return err
 		}
 	}
@@ -255,7 +263,7 @@ func (s *localSMTPSession) Auth(mech string) (sasl.Server, error) {
 		return nil, smtp.ErrAuthUnknownMechanism
 	}
 	return sasl.NewPlainServer(func(identity, username, password string) error {
-		if _, ok := s.l.login(username, password); !ok || (identity != "" && identity != username) {
+		if !s.l.login(username, password) || (identity != "" && identity != username) {
 			return smtp.ErrAuthFailed
 		}
 		return nil
@@ -299,59 +307,6 @@ func (s *localSMTPSession) Reset() {
 
 func (s *localSMTPSession) Logout() error { return nil }
 
-// localIMAPSession is an imapmemserver session whose user is found, or
-// created, at login.
-type localIMAPSession struct {
-	*imapmemserver.UserSession // nil until login
-	l                          *Local
-}
-
-var _ imapserver.SessionIMAP4rev2 = (*localIMAPSession)(nil)
-
-func (s *localIMAPSession) Login(username, password string) error {
-	u, ok := s.l.login(username, password)
-	if !ok {
-		return imapserver.ErrAuthFailed
-	}
-	s.UserSession = imapmemserver.NewUserSession(u)
-	return nil
-}
-
-func (s *localIMAPSession) Close() error {
-	return s.UserSession.Close() // nil-safe before login
-}
-
-// The commands that change a mailbox tell idling sessions to look.
-
-func (s *localIMAPSession) Append(mailbox string, r imap.LiteralReader, opts *imap.AppendOptions) (*imap.AppendData, error) {
-	defer s.l.changes.notify()
-	return s.UserSession.Append(mailbox, r, opts)
-}
-
-func (s *localIMAPSession) Store(w *imapserver.FetchWriter, uids imap.NumSet, flags *imap.StoreFlags, opts *imap.StoreOptions) error {
-	defer s.l.changes.notify()
-	return s.UserSession.Store(w, uids, flags, opts)
-}
-
-func (s *localIMAPSession) Copy(uids imap.NumSet, dest string) (*imap.CopyData, error) {
-	defer s.l.changes.notify()
-	return s.UserSession.Copy(uids, dest)
-}
-
-func (s *localIMAPSession) Move(w *imapserver.MoveWriter, uids imap.NumSet, dest string) error {
-	defer s.l.changes.notify()
-	return s.UserSession.Move(w, uids, dest)
-}
-
-func (s *localIMAPSession) Expunge(w *imapserver.ExpungeWriter, uids *imap.UIDSet) error {
-	defer s.l.changes.notify()
-	return s.UserSession.Expunge(w, uids)
-}
-
-func (s *localIMAPSession) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
-	return idleByPolling(s.UserSession, s.l.changes, w, stop)
-}
-
 // changes broadcasts "some mailbox changed" to idling sessions.
 type changes struct {
 	mu sync.Mutex
@@ -374,7 +329,7 @@ func (c *changes) notify() {
 	c.mu.Unlock()
 }
 
-// idleByPolling is IDLE for an imapmemserver session. imapserver's own
+// idleByPolling is IDLE for a local session. imapserver's tracker
 // (v2.0.0-beta.8) writes only the updates queued after IDLE began, so a
 // mail delivered between the previous command's answer and IDLE would wait
 // for the next change. Polling at once, and after every change, leaves no

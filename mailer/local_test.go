@@ -16,7 +16,8 @@ import (
 
 func startTestLocal(t testing.TB) *Local {
 	t.Helper()
-	l, err := StartLocal(context.Background(), "127.0.0.1:0", "127.0.0.1:0", "lyngk@localhost", nil)
+	l, err := StartLocal(context.Background(), LocalConfig{SMTPAddr: "127.0.0.1:0", IMAPAddr: "127.0.0.1:0",
+		Robot: "lyngk@localhost", Dir: t.TempDir()}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +167,8 @@ func TestStartLocalRefusesNonLoopback(t *testing.T) {
 		{"127.0.0.1:0", "127.0.0.1:0", "lyngk@example.com", ErrBadConfig},
 	}
 	for _, tt := range tests {
-		l, err := StartLocal(context.Background(), tt.smtpAddr, tt.imapAddr, tt.robot, nil)
+		l, err := StartLocal(context.Background(), LocalConfig{SMTPAddr: tt.smtpAddr, IMAPAddr: tt.imapAddr,
+			Robot: tt.robot, Dir: t.TempDir()}, nil)
 		if !errors.Is(err, tt.want) {
 			t.Errorf("StartLocal(%s, %s, %s) = %v, want %v", tt.smtpAddr, tt.imapAddr, tt.robot, err, tt.want)
 		}

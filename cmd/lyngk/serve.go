@@ -141,7 +141,8 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 	imapCfg, smtpCfg := cfg.IMAP, cfg.SMTP
 	smtpCfg.HeloName = cfg.Domain
 	if cfg.local() {
-		local, err := mailer.StartLocal(ctx, localSMTP, localIMAP, cfg.Robot, log)
+		local, err := mailer.StartLocal(ctx, mailer.LocalConfig{SMTPAddr: localSMTP, IMAPAddr: localIMAP,
+			Robot: cfg.Robot, Dir: cfg.DataDir}, log)
 		if err != nil {
 			return err
 		}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -196,9 +197,17 @@ func TestServeLocal(t *testing.T) {
 	if v := metricValue(t, cfg.MetricsAddr, "lyngk_mail_processing_seconds_count"); v != 5 {
 		t.Errorf("processing time observations = %v, want 5", v)
 	}
-	// Each applied mail caused replies (signups 1, challenge 2, moves 2).
-	if v := metricValue(t, cfg.MetricsAddr, "lyngk_reply_seconds_count"); v != 8 {
-		t.Errorf("replies measured = %v, want 8", v)
+	// Each applied mail caused replies (signups 1, challenge 2, moves 2). A
+	// reply is measured when the SMTP server has answered the sender, a
+	// moment after the mail is in the mailbox.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		v := metricValue(t, cfg.MetricsAddr, "lyngk_reply_seconds_count")
+		if v == 8 {
+			break
+		}
+		if v > 8 || time.Now().After(deadline) {
+			t.Fatalf("replies measured = %v, want 8", v)
+		}
 	}
 	resp, err := http.Get("http://" + cfg.MetricsAddr + "/healthz")
 	if err != nil || resp.StatusCode != http.StatusOK {
@@ -439,5 +448,81 @@ func TestServeLocalRobotPassword(t *testing.T) {
 	}
 	if strings.Contains(s.logs.String(), pw) {
 		t.Fatalf("the robot's password is in the log:\n%s", s.logs.String())
+	}
+}
+
+// uidMail is one mail of a mailbox as an IMAP client sees it.
+type uidMail struct {
+	UID     imap.UID
+	Subject string
+}
+
+// mailboxUIDs logs in as user and returns a mailbox's UIDVALIDITY and mails.
+func mailboxUIDs(t *testing.T, addr, user, pass, mailbox string) (uint32, []uidMail) {
+	t.Helper()
+	c, err := imapclient.DialInsecure(addr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Login(user, pass).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	sel, err := c.Select(mailbox, &imap.SelectOptions{ReadOnly: true}).Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sel.NumMessages == 0 {
+		return sel.UIDValidity, nil
+	}
+	msgs, err := c.Fetch(imap.SeqSetNum(seqs(sel.NumMessages)...), &imap.FetchOptions{UID: true, Envelope: true}).Collect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []uidMail
+	for _, m := range msgs {
+		out = append(out, uidMail{m.UID, m.Envelope.Subject})
+	}
+	return sel.UIDValidity, out
+}
+
+// TestServeLocalKeepsMail (issue 12 item 5): `lyngk serve` in local mode
+// keeps the mailboxes in its data directory. After a restart a player finds
+// the same mails under the same UIDs and UIDVALIDITY, and new mail comes
+// above them; the robot's Processed folder is kept too.
+func TestServeLocalKeepsMail(t *testing.T) {
+	cfg := defaultConfig()
+	cfg.DataDir = t.TempDir()
+	s := startServe(t, cfg)
+	alice := localPlayer{t: t, name: "alice", smtp: s.smtp, imap: s.imap}
+	alice.send("signup alice Sesame-8zq", "", "")
+	alice.await(1)
+	alice.send("help", "", "")
+	alice.await(2)
+	validity, before := mailboxUIDs(t, s.imap, "alice@localhost", "alice", "INBOX")
+	if want := []uidMail{{1, "Lyngk signup alice"}, {2, "Lyngk help"}}; !slices.Equal(before, want) {
+		t.Fatalf("alice's INBOX = %v, want %v", before, want)
+	}
+	s.stop(t)
+	if _, err := os.Stat(filepath.Join(cfg.DataDir, mailer.LocalMailFile)); err != nil {
+		t.Fatalf("no mailboxes in the data directory: %v", err)
+	}
+
+	s = startServe(t, cfg)
+	alice = localPlayer{t: t, name: "alice", smtp: s.smtp, imap: s.imap}
+	again, after := mailboxUIDs(t, s.imap, "alice@localhost", "alice", "INBOX")
+	if again != validity || !slices.Equal(after, before) {
+		t.Fatalf("after the restart: UIDVALIDITY %d, INBOX %v; want %d, %v", again, after, validity, before)
+	}
+	alice.send("lyngk standings", "", "")
+	if got := alice.await(3); got.Subject != "Lyngk standings" {
+		t.Fatalf("alice got %q", got.Subject)
+	}
+	if _, got := mailboxUIDs(t, s.imap, "alice@localhost", "alice", "INBOX"); !slices.Equal(got[2:], []uidMail{{3, "Lyngk standings"}}) {
+		t.Fatalf("new mail after the restart: %v, want UID 3", got)
+	}
+	pw := waitText(t, s.stdout, `its mailbox: password ([a-z2-7]+)`)
+	if _, got := mailboxUIDs(t, s.imap, "lyngk@localhost", pw, "Processed"); len(got) != 3 || got[2].UID != 3 {
+		t.Fatalf("robot's Processed after the restart: %v", got)
 	}
 }
