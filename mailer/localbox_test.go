@@ -187,6 +187,10 @@ func TestLocalSpecialUse(t *testing.T) {
 			t.Errorf("LIST %+v = %q, want %q", opts, got, want)
 		}
 	}
+	st, err := c.Status("INBOX", &imap.StatusOptions{NumMessages: true, UIDValidity: true}).Wait()
+	if err != nil || st.NumMessages == nil || *st.NumMessages != 0 || st.UIDValidity == 0 {
+		t.Errorf("STATUS INBOX: %+v %v", st, err)
+	}
 	list, err := c.List("", "*", &imap.ListOptions{SelectSpecialUse: true}).Collect()
 	if err != nil || len(list) != 3 {
 		t.Errorf("LIST (SPECIAL-USE): %v %v", list, err)
