@@ -26,6 +26,14 @@ var ReconnectSchedule = []time.Duration{
 	30 * time.Second, time.Minute, 2 * time.Minute, 5 * time.Minute,
 }
 
+// RelaySchedule is the sender's wait before the n-th reconnection in a row
+// to an SMTP relay that failed (no connection, TLS, authentication, 421);
+// the last step repeats. It stops at 30 s so that the outbox goes out within
+// a minute of the relay's return, however long it was away.
+var RelaySchedule = []time.Duration{
+	time.Second, 2 * time.Second, 5 * time.Second, 10 * time.Second, 30 * time.Second,
+}
+
 // backoff returns the wait before retry number n (0-based) of schedule, with
 // the last step repeating. The result is jittered down by up to a quarter so
 // that many clients cut off at once do not come back in lockstep.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -14,26 +13,54 @@ import (
 	"github.com/emersion/go-smtp"
 )
 
-// Queue is the outbox the Sender drains. Due returns mails in queue order.
-// RecordAttempts and Sent take a whole round's mails at once, so that a
-// round costs two durable writes however many mails it carries.
+// Queue is the outbox the Sender drains; it keeps every mail's delivery
+// state (attempts, next attempt, last error) and decides which mails may go
+// now. Begin and Finish take a whole round's mails at once, so that a round
+// costs two durable writes however many mails it carries.
 type Queue interface {
+	// Due returns, in queue order, up to max mails that may be tried now,
+	// at most one per recipient (per-recipient order is the queue's
+	// business, not the sender's).
 	Due(now time.Time, max int) ([]QueuedMail, error)
-	// RecordAttempts counts one more attempt for each mail and sets its
-	// next one.
-	RecordAttempts(as []Attempt) error
-	// Sent removes mails the server accepted.
-	Sent(ids []uint64) error
-	Dead(id uint64, errText string) error
+	// Begin counts one more attempt for each mail and sets the retry time
+	// its failure would mean; it is called before any network I/O.
+	Begin(as []Attempt) error
+	// Finish records what became of a round's mails.
+	Finish(now time.Time, rs []Result) error
 }
 
-// Attempt is one attempt to record: the retry time if it fails, and the
-// error of the previous attempt ("" if none is known).
+// Attempt is one attempt to record: the retry time if it fails.
 type Attempt struct {
 	ID   uint64
 	Next time.Time
-	Err  string
 }
+
+// Result is what became of one mail of a round.
+type Result struct {
+	ID     uint64
+	Status Status
+	Err    string // the error, for every status but Accepted
+}
+
+// Status is the outcome of an attempt to send a mail.
+type Status int
+
+const (
+	// Accepted: the relay took the mail; it leaves the queue.
+	Accepted Status = iota
+	// Deferred: the mail was refused for now (a 4xx answer to it, or its
+	// session broke while it was being sent); it keeps its attempt and
+	// waits for the next step of RetrySchedule.
+	Deferred
+	// Refused: the mail was refused for good (5xx); it goes to the dead
+	// letters.
+	Refused
+	// RelayDown: the relay failed, not the mail (no connection, TLS,
+	// authentication, 421, the session gone before the mail began): the
+	// attempt is taken back and the mail is due again at once; the
+	// sender's own backoff paces the reconnections.
+	RelayDown
+)
 
 // QueuedMail is one outgoing mail: raw RFC 5322 bytes and its envelope.
 type QueuedMail struct {
@@ -58,8 +85,10 @@ const (
 	senderPoll = 5 * time.Second
 )
 
-// Sender submits queued mail over SMTP, retrying on RetrySchedule.
-// Set OnSent before calling Run.
+// Sender submits queued mail over SMTP. A mail refused for now waits for
+// the next step of RetrySchedule; a failing relay costs the mails nothing and
+// makes the sender back off on RelaySchedule instead. Set OnSent before
+// calling Run.
 type Sender struct {
 	// OnSent, if set, is called after the server accepted a mail.
 	OnSent func(m QueuedMail, accepted time.Time)
@@ -69,24 +98,23 @@ type Sender struct {
 	log  *slog.Logger
 	wake chan struct{}
 	now  func() time.Time
+	poll time.Duration // the longest sleep without a Wake
 
-	// Owned by Run's goroutine.
-	lastErr   map[uint64]string    // error of the last failed attempt, for the next RecordAttempt
-	blocked   map[string]time.Time // recipient -> until: an earlier mail to it is waiting for a retry
-	connFails int                  // connection failures in a row
-	downUntil time.Time            // no new connection before this
+	// Owned by Run's goroutine: the relay's state, not any mail's (that
+	// is all in the Queue).
+	relayFails int       // relay failures in a row
+	downUntil  time.Time // no new connection before this
 }
 
 // NewSender returns a sender; Run does the work.
 func NewSender(cfg SMTPConfig, q Queue, log *slog.Logger) *Sender {
 	return &Sender{
-		cfg:     cfg.WithDefaults(),
-		q:       q,
-		log:     orDiscard(log),
-		wake:    make(chan struct{}, 1),
-		now:     time.Now,
-		lastErr: make(map[uint64]string),
-		blocked: make(map[string]time.Time),
+		cfg:  cfg.WithDefaults(),
+		q:    q,
+		log:  orDiscard(log),
+		wake: make(chan struct{}, 1),
+		now:  time.Now,
+		poll: senderPoll,
 	}
 }
 
@@ -127,8 +155,8 @@ func (s *Sender) Run(ctx context.Context) error {
 	}
 }
 
-// round tries the due mails once, on one connection, and returns when the
-// next round should start.
+// round tries the due mails once and returns when the next round should
+// start.
 func (s *Sender) round(ctx context.Context) time.Time {
 	now := s.now()
 	if now.Before(s.downUntil) {
@@ -137,103 +165,106 @@ func (s *Sender) round(ctx context.Context) time.Time {
 	mails, err := s.q.Due(now, sendBatch)
 	if err != nil {
 		s.log.Error("outbox read failed", "err", err)
-		return now.Add(senderPoll)
+		return now.Add(s.poll)
 	}
-	// A round carries at most one mail per recipient: should it fail, the
-	// next one to that recipient must wait for its retry (per-recipient
-	// order), and it is not charged an attempt it never had.
 	var todo []QueuedMail
-	inRound := map[string]bool{}
-	deferred := false
+	var results []Result
 	for _, m := range mails {
-		switch {
-		case s.isBlocked(m.To, now):
-			// per-recipient order: an earlier mail to one of them waits for a retry
-		case slices.ContainsFunc(m.To, func(r string) bool { return inRound[strings.ToLower(r)] }):
-			deferred = true
-		case m.Attempts >= len(RetrySchedule): // the last attempt was cut short
-			s.dead(m, fmt.Sprintf("mailer: gave up after %d attempts", m.Attempts))
-		default:
-			todo = append(todo, m)
+		if m.Attempts >= len(RetrySchedule) { // the last attempt was cut short (a crash)
+			results = append(results, Result{ID: m.ID, Status: Refused, Err: fmt.Sprintf("mailer: gave up after %d attempts", m.Attempts)})
+			continue
 		}
-		for _, r := range m.To {
-			inRound[strings.ToLower(r)] = true
-		}
+		todo = append(todo, m)
 	}
 	if len(todo) == 0 {
-		return now.Add(senderPoll)
+		return s.finish(ctx, now, mails, results)
 	}
-	retry := func(m QueuedMail) time.Time { return now.Add(RetrySchedule[m.Attempts]) }
-	// Attempts are recorded before any network I/O, so that a crash during
-	// an attempt still counts it and can never become a tight loop. The
-	// first mail is charged alone before dialing, so a server that is down
-	// costs one attempt; the rest of the round in one write once connected.
-	record := func(ms []QueuedMail) bool {
-		as := make([]Attempt, len(ms))
-		for i, m := range ms {
-			as[i] = Attempt{ID: m.ID, Next: retry(m), Err: s.lastErr[m.ID]}
-		}
-		if err := s.q.RecordAttempts(as); err != nil {
-			s.log.Error("outbox update failed", "err", err)
-			return false
-		}
-		return true
+	// Attempts are recorded before any network I/O, so that a crash
+	// during an attempt still counts it and can never become a tight loop.
+	as := make([]Attempt, len(todo))
+	for i, m := range todo {
+		as[i] = Attempt{ID: m.ID, Next: now.Add(RetrySchedule[m.Attempts])}
 	}
-	if !record(todo[:1]) {
-		return now.Add(senderPoll)
+	if err := s.q.Begin(as); err != nil {
+		s.log.Error("outbox update failed", "err", err)
+		return now.Add(s.poll)
+	}
+	for i := range todo {
+		todo[i].Attempts++
 	}
 	c, err := s.dial(ctx)
 	if err != nil {
-		todo[0].Attempts++
-		s.failed(todo[0], retry(todo[0]), err)
-		s.connFails++
-		s.downUntil = now.Add(backoff(ReconnectSchedule, s.connFails-1))
-		return s.downUntil
-	}
-	s.connFails = 0
-	defer s.quit(c)
-	if !record(todo[1:]) {
-		todo = todo[:1]
-	}
-	results := s.submitAll(ctx, c, todo)
-	var sent []QueuedMail
-	broken := false
-	for i, m := range todo {
-		next := retry(m)
-		m.Attempts++
-		r := results[i]
-		broken = broken || r.broke
-		switch {
-		case !r.tried:
-			// A connection broke or we are stopping: the mail keeps the
-			// attempt it was charged and waits for its retry, and so do
-			// later mails to its recipients.
-			broken = true
-			s.block(m.To, next)
-		case r.err == nil:
-			sent = append(sent, m)
-		case r.permanent:
-			s.dead(m, r.err.Error())
-		default:
-			s.failed(m, next, r.err)
+		for _, m := range todo {
+			results = append(results, Result{ID: m.ID, Status: RelayDown, Err: err.Error()})
 		}
+		return s.finish(ctx, now, mails, results)
 	}
-	s.sent(sent)
-	if broken {
-		return now.Add(backoff(ReconnectSchedule, 0))
-	}
-	if deferred || len(mails) == sendBatch {
-		return now // more are waiting
-	}
-	return now.Add(senderPoll)
+	defer s.quit(c)
+	return s.finish(ctx, now, mails, append(results, s.submitAll(ctx, c, todo)...))
 }
 
-// submitResult is what became of one mail of a round.
-type submitResult struct {
-	tried     bool // false: its connection broke first, or the sender is stopping
-	broke     bool // the session ended with this mail
-	permanent bool
-	err       error
+// finish records a round's results, logs them, and returns when the next
+// round should start.
+func (s *Sender) finish(ctx context.Context, now time.Time, mails []QueuedMail, results []Result) time.Time {
+	byID := make(map[uint64]QueuedMail, len(mails))
+	for _, m := range mails {
+		byID[m.ID] = m
+	}
+	var relayErr string
+	left := false // a mail left the queue: later mails to its recipients may be due
+	for i, r := range results {
+		m := byID[r.ID]
+		switch r.Status {
+		case Deferred:
+			if m.Attempts+1 >= len(RetrySchedule) {
+				results[i] = Result{ID: r.ID, Status: Refused, Err: fmt.Sprintf("mailer: gave up after %d attempts: %s", m.Attempts+1, r.Err)}
+				left = true
+			}
+		case Accepted, Refused:
+			left = true
+		case RelayDown:
+			relayErr = r.Err
+		}
+	}
+	if len(results) > 0 {
+		if err := s.q.Finish(s.now(), results); err != nil {
+			// Accepted mails stay queued and will be sent twice, which
+			// beats losing them.
+			s.log.Error("outbox update failed", "err", err)
+			return now.Add(s.poll)
+		}
+	}
+	accepted := s.now()
+	for _, r := range results {
+		m := byID[r.ID]
+		switch r.Status {
+		case Accepted:
+			s.log.Debug("mail sent", "id", m.ID, "to", m.To, "attempts", m.Attempts+1)
+			if s.OnSent != nil {
+				s.OnSent(m, accepted)
+			}
+		case Deferred:
+			s.log.Warn("mail not sent, will retry", "id", m.ID, "to", m.To, "attempts", m.Attempts+1,
+				"retry_at", now.Add(RetrySchedule[m.Attempts]), "err", r.Err)
+		case Refused:
+			s.log.Error("mail given up", "id", m.ID, "from", m.From, "to", m.To, "err", r.Err)
+		}
+	}
+	if relayErr != "" && ctx.Err() == nil {
+		wait := backoff(RelaySchedule, s.relayFails)
+		s.relayFails++
+		s.downUntil = now.Add(wait)
+		s.log.Warn("SMTP relay failed; mail stays queued without spending its retries", "failures", s.relayFails,
+			"retry_in", wait.Round(time.Millisecond), "err", relayErr)
+		return s.downUntil
+	}
+	if len(results) > 0 {
+		s.relayFails = 0
+	}
+	if left || len(mails) == sendBatch {
+		return now // more may be waiting
+	}
+	return now.Add(s.poll)
 }
 
 // submitAll submits a round's mails, which go to pairwise different
@@ -241,9 +272,12 @@ type submitResult struct {
 // connections at once: the server answers each mail only once its queue file
 // is safely on disk, and one connection would spend most of a busy round
 // waiting for that. A connection whose session breaks stops taking mails;
-// the others finish the round.
-func (s *Sender) submitAll(ctx context.Context, c *smtp.Client, todo []QueuedMail) []submitResult {
-	results := make([]submitResult, len(todo))
+// the others finish the round. A mail no connection got to is RelayDown.
+func (s *Sender) submitAll(ctx context.Context, c *smtp.Client, todo []QueuedMail) []Result {
+	results := make([]Result, len(todo))
+	for i, m := range todo {
+		results[i] = Result{ID: m.ID, Status: RelayDown, Err: "mailer: not tried: the SMTP session ended first"}
+	}
 	queue := make(chan int, len(todo))
 	for i := range todo {
 		queue <- i
@@ -252,18 +286,20 @@ func (s *Sender) submitAll(ctx context.Context, c *smtp.Client, todo []QueuedMai
 	work := func(c *smtp.Client) {
 		for i := range queue {
 			if ctx.Err() != nil {
+				results[i].Err = "mailer: not tried: the sender is stopping"
 				return
 			}
-			permanent, err := submit(c, todo[i])
-			results[i] = submitResult{tried: true, permanent: permanent, err: err}
+			status, err := submit(c, todo[i])
+			results[i].Status = status
 			if err == nil {
+				results[i].Err = ""
 				continue
 			}
-			// After a refusal, RSET abandons the transaction; after any
-			// other error the session is gone.
+			results[i].Err = err.Error()
+			// After a refusal of the mail, RSET abandons the transaction;
+			// after any other error the session is gone or useless.
 			var se *smtp.SMTPError
-			if !errors.As(err, &se) || c.Reset() != nil {
-				results[i].broke = true
+			if status == RelayDown || !errors.As(err, &se) || c.Reset() != nil {
 				return
 			}
 		}
@@ -285,39 +321,54 @@ func (s *Sender) submitAll(ctx context.Context, c *smtp.Client, todo []QueuedMai
 	return results
 }
 
-// submit sends one mail on c. Only a 5xx answer to RCPT TO or to the data
-// condemns the mail: one to MAIL FROM is about our own address or session,
-// a configuration problem every mail shares, so it counts as temporary.
-func submit(c *smtp.Client, m QueuedMail) (permanent bool, err error) {
+// submit sends one mail on c and judges the answer.
+func submit(c *smtp.Client, m QueuedMail) (Status, error) {
 	var opts *smtp.MailOptions
 	if !isASCII(m.From) || slices.ContainsFunc(m.To, func(r string) bool { return !isASCII(r) }) {
 		opts = &smtp.MailOptions{UTF8: true} // RFC 6531
 	}
+	// Any failure of MAIL FROM is about our own address or the session, a
+	// problem every mail shares: the relay's, not this mail's.
 	if err := c.Mail(m.From, opts); err != nil {
-		return false, err
+		return RelayDown, err
 	}
 	for _, r := range m.To {
 		if err := c.Rcpt(r, nil); err != nil {
-			return isPermanent(err), err
+			return verdict(err), err
 		}
 	}
 	w, err := c.Data()
 	if err != nil {
-		return isPermanent(err), err
+		return verdict(err), err
 	}
 	if _, err := w.Write(m.Data); err != nil {
 		w.Close()
-		return false, err
+		return verdict(err), err
 	}
 	if err := w.Close(); err != nil {
-		return isPermanent(err), err
+		return verdict(err), err
 	}
-	return false, nil
+	return Accepted, nil
 }
 
-func isPermanent(err error) bool {
+// verdict judges a failure of a mail's RCPT TO or data by go-smtp's error:
+// 421 closes the session for reasons of the server's own (RFC 5321 §3.8),
+// another 4xx refuses the mail for now, a 5xx for good. A session that
+// breaks in the middle of a mail is charged to the mail, since the mail may
+// be its cause; it still gets every retry of its schedule.
+func verdict(err error) Status {
 	var se *smtp.SMTPError
-	return errors.As(err, &se) && se.Code >= 500
+	switch {
+	case !errors.As(err, &se):
+		return Deferred
+	case se.Code == 421:
+		return RelayDown
+	case se.Temporary():
+		return Deferred
+	case se.Code/100 == 5:
+		return Refused
+	}
+	return Deferred
 }
 
 func isASCII(s string) bool {
@@ -382,72 +433,4 @@ func (s *Sender) quit(c *smtp.Client) {
 	if err := c.Quit(); err != nil {
 		c.Close()
 	}
-}
-
-// sent records the mails the server accepted, in one write.
-func (s *Sender) sent(ms []QueuedMail) {
-	if len(ms) == 0 {
-		return
-	}
-	accepted := s.now()
-	ids := make([]uint64, len(ms))
-	for i, m := range ms {
-		ids[i] = m.ID
-	}
-	if err := s.q.Sent(ids); err != nil {
-		// The mails went out but stay queued: they will be sent twice,
-		// which beats losing them.
-		s.log.Error("outbox update failed after sending", "ids", ids, "err", err)
-		return
-	}
-	for _, m := range ms {
-		delete(s.lastErr, m.ID)
-		for _, r := range m.To {
-			delete(s.blocked, strings.ToLower(r))
-		}
-		s.log.Debug("mail sent", "id", m.ID, "to", m.To, "attempts", m.Attempts)
-		if s.OnSent != nil {
-			s.OnSent(m, accepted)
-		}
-	}
-}
-
-func (s *Sender) failed(m QueuedMail, retry time.Time, err error) {
-	if m.Attempts >= len(RetrySchedule) {
-		s.dead(m, fmt.Sprintf("mailer: gave up after %d attempts: %v", m.Attempts, err))
-		return
-	}
-	s.lastErr[m.ID] = err.Error()
-	s.block(m.To, retry)
-	s.log.Warn("mail not sent, will retry", "id", m.ID, "to", m.To, "attempts", m.Attempts, "retry_at", retry, "err", err)
-}
-
-func (s *Sender) dead(m QueuedMail, errText string) {
-	if err := s.q.Dead(m.ID, errText); err != nil {
-		s.log.Error("outbox update failed", "id", m.ID, "err", err)
-		return
-	}
-	delete(s.lastErr, m.ID)
-	s.log.Error("mail given up", "id", m.ID, "from", m.From, "to", m.To, "attempts", m.Attempts, "err", errText)
-}
-
-// block holds back mail to these recipients until the given time: an
-// earlier mail to them waits for its retry.
-func (s *Sender) block(to []string, until time.Time) {
-	for _, r := range to {
-		s.blocked[strings.ToLower(r)] = until
-	}
-}
-
-func (s *Sender) isBlocked(to []string, now time.Time) bool {
-	for _, r := range to {
-		r = strings.ToLower(r)
-		if until, ok := s.blocked[r]; ok {
-			if now.Before(until) {
-				return true
-			}
-			delete(s.blocked, r)
-		}
-	}
-	return false
 }

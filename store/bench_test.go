@@ -52,7 +52,7 @@ func BenchmarkDue(b *testing.B) {
 				return err
 			}
 			if i%100 != 0 {
-				if err := tx.RecordAttempt(id, time0.Add(time.Hour), "421 later"); err != nil {
+				if err := tx.RecordAttempt(id, time0.Add(time.Hour)); err != nil {
 					return err
 				}
 			}

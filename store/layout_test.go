@@ -25,7 +25,17 @@ func TestLayout(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if err := tx.RecordAttempt(b, time0.Add(time.Minute), "421 busy"); err != nil {
+		if err := tx.RecordAttempt(b, time0.Add(time.Minute)); err != nil {
+			return err
+		}
+		if err := tx.Failed(b, "421 busy"); err != nil {
+			return err
+		}
+		c, err := tx.Enqueue(robot, []string{"Carol@example.com", "carol@example.com"}, []byte("C"), time0)
+		if err != nil {
+			return err
+		}
+		if err := tx.Sent(c, time0); err != nil {
 			return err
 		}
 		return tx.Dead(a, "550 no", time0.Add(time.Hour))
@@ -38,8 +48,10 @@ func TestLayout(t *testing.T) {
 			`"queued":"2026-11-21T12:00:00Z","attempts":1,"next_attempt":"2026-11-21T12:01:00Z","last_error":"421 busy"}`) + "B"},
 		"dead": {"\x00\x00\x00\x00\x00\x00\x00\x01": head(`{"from":"lyngk@example.com","to":["a@example.com"],`+
 			`"queued":"2026-11-21T12:00:00Z","attempts":0,"next_attempt":"2026-11-21T12:00:00Z","last_error":"550 no",`+
-			`"died":"2026-11-21T13:00:00Z"}`) + "Subject: a\r\n\r\nA\r\n"},
-		"meta": {"schema": "1"},
+			`"died":"2026-11-21T13:00:00Z","size":17}`) + "Subject: a\r\n\r\n"},
+		// Both addresses are one mailbox: the mail counts once.
+		"hourly": {"carol@example.com": "\x18\xea\x0d\xa4\x1e\x9d\x80\x00\x00\x00\x00\x01"},
+		"meta":   {"schema": "1"},
 	}
 	got := dump(t, path)
 	for bucket, records := range want {
@@ -66,7 +78,11 @@ func TestDamagedRecords(t *testing.T) {
 		{"short key", "outbox", "\x01", "\x00\x00\x00\x02{}",
 			func(tx *store.Tx) error { _, err := tx.Outbox(); return err }},
 		{"short seen", "seen", "m", "\x01\x02",
-			func(tx *store.Tx) error { _, err := tx.PruneSeen(time0); return err }},
+			func(tx *store.Tx) error { _, err := tx.Expire(time0); return err }},
+		{"short hourly", "hourly", "a@example.com", "\x01\x02",
+			func(tx *store.Tx) error { _, err := tx.Expire(time0); return err }},
+		{"bad dead letter", "dead", "\x00\x00\x00\x00\x00\x00\x00\x01", "\x00\x00\x00\x02{x",
+			func(tx *store.Tx) error { _, err := tx.Expire(time0); return err }},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

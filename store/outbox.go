@@ -24,6 +24,9 @@ type OutMail struct {
 	NextAttempt time.Time `json:"next_attempt"`
 	LastError   string    `json:"last_error,omitempty"`
 	Died        time.Time `json:"died,omitzero"` // when it moved to the dead letters
+	// Size is the size of the message of a dead letter, whose Data holds
+	// only the message's header (see [Tx.Dead]); 0 for a queued mail.
+	Size int `json:"size,omitempty"`
 }
 
 func idKey(id uint64) []byte { return binary.BigEndian.AppendUint64(nil, id) }
@@ -93,11 +96,14 @@ func (tx *Tx) Enqueue(from string, to []string, data []byte, now time.Time) (uin
 	return id, nil
 }
 
-// Due returns, in queue order, up to max (all when max <= 0) mails whose
-// NextAttempt is not after now. A mail is held back while an earlier mail
-// to one of its recipients is still queued and not due, so each recipient
-// gets its mail in the order it was queued; a sender that fails on one mail
-// should likewise skip that recipient's later mails in the same batch.
+// Due returns, in queue order, up to max (all when max <= 0) mails that
+// may be tried now. This is the one place where per-recipient order is
+// decided: a mail waits while an earlier mail to one of its recipients is
+// still queued, due or not, so each recipient gets its mail in the order it
+// was queued and a round of the sender carries at most one mail per
+// recipient. A mail also waits until its NextAttempt, and while one of its
+// recipients has had [Limits.MailsPerHour] mails within the hour (see
+// [Tx.Sent]); held mail is never dropped.
 func (tx *Tx) Due(now time.Time, max int) ([]OutMail, error) {
 	b := tx.own(bucketOutbox)
 	var due []OutMail
@@ -108,18 +114,25 @@ func (tx *Tx) Due(now time.Time, max int) ([]OutMail, error) {
 		if err != nil {
 			return nil, err
 		}
-		wait := m.NextAttempt.After(now)
+		ok := !m.NextAttempt.After(now)
 		for _, r := range m.To {
-			wait = wait || held[strings.ToLower(r)]
-		}
-		if wait {
-			for _, r := range m.To {
-				held[strings.ToLower(r)] = true
+			r = strings.ToLower(r)
+			if ok && held[r] {
+				ok = false
 			}
-			continue
+			if ok {
+				full, err := tx.hourFull(r, now)
+				if err != nil {
+					return nil, err
+				}
+				ok = !full
+			}
+			held[r] = true
 		}
-		m.Data = bytes.Clone(data)
-		due = append(due, m)
+		if ok {
+			m.Data = bytes.Clone(data)
+			due = append(due, m)
+		}
 	}
 	return due, nil
 }
@@ -158,34 +171,79 @@ func (tx *Tx) queued(id uint64) (*bolt.Bucket, OutMail, error) {
 }
 
 // RecordAttempt counts a delivery attempt and sets when the next one may
-// start. The sender calls it, and commits, before dialing: a crash during
-// the attempt then still pushes NextAttempt back instead of retrying in a
-// tight loop (the mox queue does the same).
-func (tx *Tx) RecordAttempt(id uint64, next time.Time, errText string) error {
+// start if it fails. The sender calls it, and commits, before it sends the
+// mail: a crash during the attempt then still pushes NextAttempt back instead
+// of retrying in a tight loop (the mox queue does the same). What became of
+// the attempt is recorded by [Tx.Sent], [Tx.Failed], [Tx.Dead] or
+// [Tx.RelayFailed].
+func (tx *Tx) RecordAttempt(id uint64, next time.Time) error {
 	b, m, err := tx.queued(id)
 	if err != nil {
 		return err
 	}
 	m.Attempts++
 	m.NextAttempt = next.UTC()
+	return putOut(b, m)
+}
+
+// Failed records the error of a failed attempt (a temporary refusal of the
+// mail); the mail waits for the NextAttempt its attempt set.
+func (tx *Tx) Failed(id uint64, errText string) error {
+	b, m, err := tx.queued(id)
+	if err != nil {
+		return err
+	}
 	m.LastError = errText
 	return putOut(b, m)
 }
 
-// Sent removes a delivered mail from the outbox.
-func (tx *Tx) Sent(id uint64) error {
-	b, _, err := tx.queued(id)
+// RelayFailed records that the relay, not the mail, failed (no connection,
+// TLS, authentication, 421): the attempt the mail was charged is taken back
+// and the mail is due again at now, so however long the relay is down, the
+// mail is sent as soon as the relay takes mail again. The sender's own
+// backoff keeps it from hammering a relay that is down.
+func (tx *Tx) RelayFailed(id uint64, errText string, now time.Time) error {
+	b, m, err := tx.queued(id)
+	if err != nil {
+		return err
+	}
+	m.Attempts = max(m.Attempts-1, 0)
+	m.NextAttempt = now.UTC()
+	m.LastError = errText
+	return putOut(b, m)
+}
+
+// Sent removes a delivered mail from the outbox and counts it, at now,
+// against the hourly allowance of each of its recipients.
+func (tx *Tx) Sent(id uint64, now time.Time) error {
+	b, m, err := tx.queued(id)
 	if err != nil {
 		return err
 	}
 	if err := b.Delete(idKey(id)); err != nil {
 		return fmt.Errorf("store: sent %d: %w", id, err)
 	}
+	counted := map[string]bool{}
+	for _, r := range m.To {
+		r = strings.ToLower(r)
+		if counted[r] {
+			continue
+		}
+		counted[r] = true
+		if err := tx.countSent(r, now); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
+// maxDeadHeader bounds the header a dead letter keeps.
+const maxDeadHeader = 16 << 10
+
 // Dead moves a mail that failed for good from the outbox to the dead
-// letters, keeping its ID, with the final error and the time.
+// letters, keeping its ID, with the final error and the time. It keeps the
+// message's header (at most 16 KiB of it) and its size, not its body: a dead
+// letter is there to say what was lost and why, and a body can be megabytes.
 func (tx *Tx) Dead(id uint64, errText string, now time.Time) error {
 	b, m, err := tx.queued(id)
 	if err != nil {
@@ -194,6 +252,8 @@ func (tx *Tx) Dead(id uint64, errText string, now time.Time) error {
 	dead := tx.own(bucketDead)
 	m.LastError = errText
 	m.Died = now.UTC()
+	m.Size = len(m.Data)
+	m.Data = header(m.Data, maxDeadHeader)
 	if err := putOut(dead, m); err != nil {
 		return err
 	}
@@ -201,4 +261,19 @@ func (tx *Tx) Dead(id uint64, errText string, now time.Time) error {
 		return fmt.Errorf("store: dead %d: %w", id, err)
 	}
 	return nil
+}
+
+// header returns the header of an RFC 5322 message, up to and including the
+// empty line that ends it, cut at a line end to at most limit bytes.
+func header(msg []byte, limit int) []byte {
+	end := len(msg)
+	for _, sep := range []string{"\r\n\r\n", "\n\n"} {
+		if i := bytes.Index(msg, []byte(sep)); i >= 0 && i+len(sep) < end {
+			end = i + len(sep)
+		}
+	}
+	if end > limit {
+		end = bytes.LastIndexByte(msg[:limit], '\n') + 1
+	}
+	return bytes.Clone(msg[:end])
 }

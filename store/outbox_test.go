@@ -1,8 +1,10 @@
 package store_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
@@ -126,7 +128,7 @@ func TestOutboxFIFO(t *testing.T) {
 func TestDueRespectsNextAttempt(t *testing.T) {
 	db, _ := openTemp(t)
 	id := enqueue(t, db, time0, []string{"a@example.com"}, []string{"b@example.com"}, []string{"c@example.com"})
-	update(t, db, func(tx *store.Tx) error { return tx.RecordAttempt(id[1], time0.Add(time.Minute), "") })
+	update(t, db, func(tx *store.Tx) error { return tx.RecordAttempt(id[1], time0.Add(time.Minute)) })
 	tests := []struct {
 		now  time.Time
 		max  int
@@ -145,8 +147,9 @@ func TestDueRespectsNextAttempt(t *testing.T) {
 	}
 }
 
-// A recipient gets mail in queue order: while an earlier mail to them
-// waits for a retry, their later mails wait too.
+// A recipient gets mail in queue order: while an earlier mail to them is
+// queued, due or not, their later mails wait, so a round carries at most
+// one mail per recipient.
 func TestDueHoldsRecipientOrder(t *testing.T) {
 	db, _ := openTemp(t)
 	id := enqueue(t, db, time0,
@@ -156,37 +159,52 @@ func TestDueHoldsRecipientOrder(t *testing.T) {
 		[]string{"carol@example.com", "bob@example.com"}, // 3
 		[]string{"carol@example.com"},                    // 4: after 3
 		[]string{"dave@example.com"},                     // 5
+		[]string{"alice@example.com"},                    // 6: after 1
 	)
-	update(t, db, func(tx *store.Tx) error { return tx.RecordAttempt(id[0], time0.Add(time.Hour), "421 try later") })
+	if got, want := due(t, db, time0, 0), []uint64{id[0], id[1], id[5]}; !reflect.DeepEqual(got, want) {
+		t.Errorf("Due = %v, want the first mail of each recipient %v", got, want)
+	}
+	update(t, db, func(tx *store.Tx) error { return tx.RecordAttempt(id[0], time0.Add(time.Hour)) })
 	if got, want := due(t, db, time0, 0), []uint64{id[1], id[5]}; !reflect.DeepEqual(got, want) {
 		t.Errorf("Due while bob's first mail waits = %v, want %v", got, want)
 	}
-	if got, want := due(t, db, time0.Add(time.Hour), 0), id; !reflect.DeepEqual(got, want) {
+	update(t, db, func(tx *store.Tx) error { return tx.Sent(id[1], time0) })
+	if got, want := due(t, db, time0.Add(time.Hour), 0), []uint64{id[0], id[5], id[6]}; !reflect.DeepEqual(got, want) {
 		t.Errorf("Due once it is due again = %v, want %v", got, want)
 	}
-	update(t, db, func(tx *store.Tx) error { return tx.Sent(id[0]) })
-	if got, want := due(t, db, time0, 0), id[1:]; !reflect.DeepEqual(got, want) {
+	update(t, db, func(tx *store.Tx) error { return tx.Sent(id[0], time0) })
+	if got, want := due(t, db, time0, 0), []uint64{id[2], id[5], id[6]}; !reflect.DeepEqual(got, want) {
 		t.Errorf("Due after it was sent = %v, want %v", got, want)
 	}
 }
 
-func TestRecordAttempt(t *testing.T) {
+// An attempt is charged before the mail is sent; a refusal for now keeps it
+// and records the error at once; a relay failure takes it back and makes the
+// mail due at once, however far its retry was.
+func TestAttemptOutcomes(t *testing.T) {
 	db, _ := openTemp(t)
 	id := enqueue(t, db, time0, []string{"a@example.com"})[0]
 	steps := []struct {
-		next    time.Time
-		errText string
+		name     string
+		op       func(tx *store.Tx) error
+		attempts int
+		next     time.Time
+		err      string
 	}{
-		{time0.Add(time.Minute), ""},
-		{time0.Add(5 * time.Minute), "dial tcp: connection refused"},
-		{time0.Add(30 * time.Minute), "451 4.3.0 try again"},
+		{"attempt", func(tx *store.Tx) error { return tx.RecordAttempt(id, time0.Add(time.Minute)) }, 1, time0.Add(time.Minute), ""},
+		{"451", func(tx *store.Tx) error { return tx.Failed(id, "451 4.3.0 try again") }, 1, time0.Add(time.Minute), "451 4.3.0 try again"},
+		{"attempt", func(tx *store.Tx) error { return tx.RecordAttempt(id, time0.Add(3*time.Minute)) }, 2, time0.Add(3 * time.Minute), "451 4.3.0 try again"},
+		{"relay down", func(tx *store.Tx) error {
+			return tx.RelayFailed(id, "dial tcp: connection refused", time0.Add(time.Minute))
+		},
+			1, time0.Add(time.Minute), "dial tcp: connection refused"},
 	}
 	for i, s := range steps {
-		update(t, db, func(tx *store.Tx) error { return tx.RecordAttempt(id, s.next, s.errText) })
+		update(t, db, s.op)
 		got := outbox(t, db)
-		if len(got) != 1 || got[0].Attempts != i+1 || !got[0].NextAttempt.Equal(s.next) ||
-			got[0].LastError != s.errText || !got[0].Queued.Equal(time0) {
-			t.Errorf("after attempt %d: %+v", i+1, got)
+		if len(got) != 1 || got[0].Attempts != s.attempts || !got[0].NextAttempt.Equal(s.next) ||
+			got[0].LastError != s.err || !got[0].Queued.Equal(time0) {
+			t.Errorf("step %d (%s): %+v, want attempts %d next %v error %q", i, s.name, got, s.attempts, s.next, s.err)
 		}
 	}
 }
@@ -194,14 +212,24 @@ func TestRecordAttempt(t *testing.T) {
 func TestSentAndDead(t *testing.T) {
 	db, _ := openTemp(t)
 	id := enqueue(t, db, time0, []string{"a@example.com"}, []string{"b@example.com"}, []string{"c@example.com"})
+	big := append([]byte("Subject: big\r\nTo: d@example.com\r\n\r\n"), bytes.Repeat([]byte("x"), 1<<20)...)
+	var bigID uint64
 	update(t, db, func(tx *store.Tx) error {
-		if err := tx.RecordAttempt(id[2], time0, "first"); err != nil {
+		var err error
+		bigID, err = tx.Enqueue(robot, []string{"d@example.com"}, big, time0)
+		if err != nil {
+			return err
+		}
+		if err := tx.RecordAttempt(id[2], time0); err != nil {
 			return err
 		}
 		if err := tx.Dead(id[2], "550 5.1.1 no such user", time0.Add(time.Hour)); err != nil {
 			return err
 		}
-		if err := tx.Sent(id[1]); err != nil {
+		if err := tx.Sent(id[1], time0); err != nil {
+			return err
+		}
+		if err := tx.Dead(bigID, "552 too big", time0.Add(time.Hour)); err != nil {
 			return err
 		}
 		return tx.Dead(id[0], "554 rejected", time0.Add(2*time.Hour))
@@ -215,18 +243,22 @@ func TestSentAndDead(t *testing.T) {
 		dead, err = tx.DeadLetters()
 		return err
 	})
+	// A dead letter keeps the header and the size of its message, not the
+	// body (these small test mails have no header: all of it is body).
 	want := []store.OutMail{
-		{ID: id[0], From: robot, To: []string{"a@example.com"}, Data: []byte("mail 0\r\n"), Queued: time0,
+		{ID: id[0], From: robot, To: []string{"a@example.com"}, Data: []byte("mail 0\r\n"), Size: 8, Queued: time0,
 			NextAttempt: time0, LastError: "554 rejected", Died: time0.Add(2 * time.Hour)},
-		{ID: id[2], From: robot, To: []string{"c@example.com"}, Data: []byte("mail 2\r\n"), Queued: time0,
+		{ID: id[2], From: robot, To: []string{"c@example.com"}, Data: []byte("mail 2\r\n"), Size: 8, Queued: time0,
 			Attempts: 1, NextAttempt: time0, LastError: "550 5.1.1 no such user", Died: time0.Add(time.Hour)},
+		{ID: bigID, From: robot, To: []string{"d@example.com"}, Data: []byte("Subject: big\r\nTo: d@example.com\r\n\r\n"),
+			Size: len(big), Queued: time0, NextAttempt: time0, LastError: "552 too big", Died: time0.Add(time.Hour)},
 	}
 	if !reflect.DeepEqual(dead, want) {
 		t.Errorf("DeadLetters() = %+v\nwant %+v", dead, want)
 	}
 	// A new mail never reuses the ID of a sent or dead one.
-	if next := enqueue(t, db, time0, []string{"d@example.com"})[0]; next <= id[2] {
-		t.Errorf("ID %d reused after %d", next, id[2])
+	if next := enqueue(t, db, time0, []string{"d@example.com"})[0]; next <= bigID {
+		t.Errorf("ID %d reused after %d", next, bigID)
 	}
 }
 
@@ -238,8 +270,10 @@ func TestUnknownMail(t *testing.T) {
 		name string
 		op   func(tx *store.Tx, id uint64) error
 	}{
-		{"RecordAttempt", func(tx *store.Tx, id uint64) error { return tx.RecordAttempt(id, time0, "") }},
-		{"Sent", func(tx *store.Tx, id uint64) error { return tx.Sent(id) }},
+		{"RecordAttempt", func(tx *store.Tx, id uint64) error { return tx.RecordAttempt(id, time0) }},
+		{"Failed", func(tx *store.Tx, id uint64) error { return tx.Failed(id, "451") }},
+		{"RelayFailed", func(tx *store.Tx, id uint64) error { return tx.RelayFailed(id, "421", time0) }},
+		{"Sent", func(tx *store.Tx, id uint64) error { return tx.Sent(id, time0) }},
 		{"Dead", func(tx *store.Tx, id uint64) error { return tx.Dead(id, "x", time0) }},
 	}
 	// id is dead now, 99 was never queued: neither is in the outbox.
@@ -247,6 +281,84 @@ func TestUnknownMail(t *testing.T) {
 		for _, n := range []uint64{id, 99} {
 			if err := db.Update(func(tx *store.Tx) error { return o.op(tx, n) }); !errors.Is(err, store.ErrNotFound) {
 				t.Errorf("%s(%d) = %v, want ErrNotFound", o.name, n, err)
+			}
+		}
+	}
+}
+
+// The hourly allowance per address holds surplus mail in the outbox, in
+// order, and lets it out as the hour allows; nothing is dropped.
+func TestDueHourlyCap(t *testing.T) {
+	db, err := store.Open(filepath.Join(t.TempDir(), "lyngk.db"), store.Options{Limits: store.Limits{MailsPerHour: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var bob []uint64
+	for range 7 {
+		bob = append(bob, enqueue(t, db, time0, []string{"bob@example.com"})...)
+	}
+	carol := enqueue(t, db, time0, []string{"carol@example.com", "Bob@example.com"}, []string{"carol@example.com"})
+	// send is a sender's pass at now: every due mail is accepted.
+	send := func(now time.Time) []uint64 {
+		t.Helper()
+		var got []uint64
+		for {
+			ms := due(t, db, now, 0)
+			if len(ms) == 0 {
+				return got
+			}
+			update(t, db, func(tx *store.Tx) error {
+				for _, id := range ms {
+					if err := tx.Sent(id, now); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			got = append(got, ms...)
+		}
+	}
+	steps := []struct {
+		at   time.Duration
+		want []uint64
+	}{
+		{0, bob[:3]},
+		{59 * time.Minute, nil},
+		{time.Hour, bob[3:6]},
+		{2*time.Hour - 1, nil},
+		// carol's first mail also goes to bob, so it and carol's next wait.
+		{2 * time.Hour, []uint64{bob[6], carol[0], carol[1]}},
+	}
+	for _, s := range steps {
+		if got := send(time0.Add(s.at)); !reflect.DeepEqual(got, s.want) {
+			t.Errorf("sent at +%v: %v, want %v", s.at, got, s.want)
+		}
+	}
+}
+
+func TestLimitsValidate(t *testing.T) {
+	tests := []struct {
+		lim store.Limits
+		ok  bool
+	}{
+		{store.Limits{}, true},
+		{store.Limits{MailsPerHour: 1, DeadLetterKeep: time.Hour, SeenKeep: store.MinSeenKeep}, true},
+		{store.Limits{MailsPerHour: -1}, false},
+		{store.Limits{DeadLetterKeep: -time.Hour}, false},
+		{store.Limits{SeenKeep: 24 * time.Hour}, false},
+	}
+	for _, tt := range tests {
+		err := tt.lim.Validate()
+		if (err == nil) != tt.ok || (err != nil && !errors.Is(err, store.ErrBadLimits)) {
+			t.Errorf("Validate(%+v) = %v, want ok %v", tt.lim, err, tt.ok)
+		}
+		if !tt.ok {
+			if db, err := store.Open(filepath.Join(t.TempDir(), "x.db"), store.Options{Limits: tt.lim}); !errors.Is(err, store.ErrBadLimits) {
+				if db != nil {
+					db.Close()
+				}
+				t.Errorf("Open with %+v = %v, want ErrBadLimits", tt.lim, err)
 			}
 		}
 	}

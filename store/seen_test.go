@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -40,8 +41,16 @@ func TestSeenEmptyID(t *testing.T) {
 	}
 }
 
-func TestPruneSeen(t *testing.T) {
-	db, _ := openTemp(t)
+// Expire deletes the dedupe records older than SeenKeep, the dead letters
+// older than DeadLetterKeep and the hourly counts whose hour is over, and
+// keeps everything else.
+func TestExpire(t *testing.T) {
+	db, err := store.Open(filepath.Join(t.TempDir(), "lyngk.db"), store.Options{Limits: store.Limits{
+		SeenKeep: 30 * 24 * time.Hour, DeadLetterKeep: 7 * 24 * time.Hour}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
 	marks := []struct {
 		id string
 		at time.Time
@@ -59,22 +68,36 @@ func TestPruneSeen(t *testing.T) {
 		}
 		return nil
 	})
-	var n int
+	id := enqueue(t, db, time0, []string{"a@example.com"}, []string{"b@example.com"}, []string{"c@example.com"})
+	update(t, db, func(tx *store.Tx) error {
+		if err := tx.Dead(id[0], "550", time0.Add(-8*24*time.Hour)); err != nil {
+			return err
+		}
+		if err := tx.Dead(id[1], "550", time0.Add(-7*24*time.Hour)); err != nil {
+			return err
+		}
+		return tx.Sent(id[2], time0.Add(-time.Hour))
+	})
+	var got store.Expired
 	update(t, db, func(tx *store.Tx) error {
 		var err error
-		n, err = tx.PruneSeen(time0.Add(-30 * 24 * time.Hour))
+		got, err = tx.Expire(time0)
 		return err
 	})
-	if n != 2 {
-		t.Errorf("PruneSeen removed %d, want 2", n)
+	if want := (store.Expired{Seen: 2, Dead: 1, Hourly: 1}); got != want {
+		t.Errorf("Expire = %+v, want %+v", got, want)
 	}
 	view(t, db, func(tx *store.Tx) error {
 		for _, m := range marks {
 			want := m.id == "edge" || m.id == "new"
 			if seen, err := tx.Seen(m.id); seen != want || err != nil {
-				t.Errorf("after prune Seen(%q) = %v, %v; want %v", m.id, seen, err, want)
+				t.Errorf("after Expire Seen(%q) = %v, %v; want %v", m.id, seen, err, want)
 			}
 		}
-		return nil
+		dead, err := tx.DeadLetters()
+		if len(dead) != 1 || dead[0].ID != id[1] {
+			t.Errorf("dead letters after Expire: %+v, want only mail %d", dead, id[1])
+		}
+		return err
 	})
 }

@@ -25,6 +25,7 @@ const (
 	bucketSeen   = "seen"
 	bucketOutbox = "outbox"
 	bucketDead   = "dead"
+	bucketHourly = "hourly"
 )
 
 // buckets lists every bucket of the file; doc.go describes keys and values.
@@ -41,6 +42,7 @@ var buckets = []struct {
 	{bucketSeen, false},
 	{bucketOutbox, false},
 	{bucketDead, false},
+	{bucketHourly, false},
 }
 
 // obsoleteBuckets were created by earlier releases and are never read:
@@ -72,6 +74,8 @@ var (
 	ErrNotFound = errors.New("store: not found")
 	// ErrReserved: the key belongs to the store, not to the engine.
 	ErrReserved = errors.New("store: reserved key")
+	// ErrBadLimits: a setting of [Limits] is out of range.
+	ErrBadLimits = errors.New("store: bad limits")
 )
 
 // DB is an open store file. It is safe for concurrent use; bbolt serialises
@@ -79,6 +83,7 @@ var (
 type DB struct {
 	bolt *bolt.DB
 	path string
+	lim  Limits
 }
 
 // Options configure Open.
@@ -87,6 +92,8 @@ type Options struct {
 	// DefaultTimeout. bbolt itself would wait forever, which turns a second
 	// daemon on the same file into a silent hang.
 	Timeout time.Duration
+	// Limits bound the mail let out and how long records are kept.
+	Limits Limits
 }
 
 func boltOptions(opt Options) *bolt.Options {
@@ -101,6 +108,9 @@ func boltOptions(opt Options) *bolt.Options {
 // Open opens or creates the store file at path (mode 0600: it holds password
 // hashes), creates any missing bucket and checks the schema version.
 func Open(path string, opt Options) (*DB, error) {
+	if err := opt.Limits.Validate(); err != nil {
+		return nil, err
+	}
 	bo := boltOptions(opt)
 	bdb, err := bolt.Open(path, 0o600, bo)
 	if errors.Is(err, berrors.ErrTimeout) {
@@ -116,7 +126,7 @@ func Open(path string, opt Options) (*DB, error) {
 		}
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	return &DB{bolt: bdb, path: path}, nil
+	return &DB{bolt: bdb, path: path, lim: opt.Limits.withDefaults()}, nil
 }
 
 // initSchema checks the version before creating anything, so a file from a
@@ -176,7 +186,7 @@ func (db *DB) Path() string { return db.path }
 func (db *DB) Update(fn func(*Tx) error) error {
 	var fnErr error
 	err := db.bolt.Update(func(btx *bolt.Tx) error {
-		fnErr = fn(&Tx{tx: btx})
+		fnErr = fn(&Tx{tx: btx, lim: db.lim})
 		return fnErr
 	})
 	if fnErr != nil {
@@ -194,7 +204,7 @@ func (db *DB) Update(fn func(*Tx) error) error {
 func (db *DB) View(fn func(*Tx) error) error {
 	var fnErr error
 	err := db.bolt.View(func(btx *bolt.Tx) error {
-		fnErr = fn(&Tx{tx: btx})
+		fnErr = fn(&Tx{tx: btx, lim: db.lim})
 		return fnErr
 	})
 	if fnErr != nil {
@@ -209,7 +219,8 @@ func (db *DB) View(fn func(*Tx) error) error {
 // Tx is one transaction. It is valid only inside the function given to
 // Update or View and must not be used from other goroutines.
 type Tx struct {
-	tx *bolt.Tx
+	tx  *bolt.Tx
+	lim Limits
 }
 
 // generic returns an engine-owned bucket; Open created them all.

@@ -24,7 +24,7 @@ func TestOpenCreatesLayout(t *testing.T) {
 	want := map[string]map[string]string{
 		"users": {}, "games": {}, "tokens": {}, "rate": {},
 		"meta": {"schema": "1"},
-		"seen": {}, "outbox": {}, "dead": {},
+		"seen": {}, "outbox": {}, "dead": {}, "hourly": {},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("new file holds %v, want %v", got, want)
@@ -241,7 +241,7 @@ func TestUpdateRollsBack(t *testing.T) {
 	got := dump(t, path)
 	want := map[string]map[string]string{
 		"users": {"keep": "1"}, "games": {}, "tokens": {}, "rate": {},
-		"meta": {"schema": "1"}, "seen": {}, "outbox": {}, "dead": {},
+		"meta": {"schema": "1"}, "seen": {}, "outbox": {}, "dead": {}, "hourly": {},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("after a failed Update the file holds %v, want %v", got, want)

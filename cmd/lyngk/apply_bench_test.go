@@ -51,7 +51,7 @@ func BenchmarkApplyMove(b *testing.B) {
 		err := db.Update(func(tx *store.Tx) error {
 			out, err := tx.Outbox()
 			for _, m := range out {
-				if err := tx.Sent(m.ID); err != nil {
+				if err := tx.Sent(m.ID, time.Now()); err != nil {
 					return err
 				}
 			}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"lyngk.example/lyngk/mailer"
+	"lyngk.example/lyngk/store"
 )
 
 // config is the daemon's configuration. The file format is deliberately
@@ -34,6 +35,10 @@ type config struct {
 	LogFormat    string
 	LogLevel     string
 	MetricsAddr  string
+
+	// Store bounds the mail let out per address and how long records are
+	// kept; the store owns their defaults (a zero field) and validation.
+	Store store.Limits
 }
 
 // defaultConfig is what an empty file means: local all-in-one mode. The
@@ -107,6 +112,7 @@ func (c *config) set(key, val string) error {
 	}
 	durs := map[string]*time.Duration{
 		"poll_interval": &c.IMAP.PollInterval, "nag_after": &c.NagAfter, "forfeit_after": &c.ForfeitAfter,
+		"dead_letter_keep": &c.Store.DeadLetterKeep, "dedupe_keep": &c.Store.SeenKeep,
 	}
 	switch {
 	case strs[key] != nil:
@@ -125,6 +131,12 @@ func (c *config) set(key, val string) error {
 			return fmt.Errorf("want a whole number of at least 1, got %q", val)
 		}
 		c.RatePerHour = n
+	case key == "address_mails_per_hour":
+		n, err := strconv.Atoi(val)
+		if err != nil || n < 1 {
+			return fmt.Errorf("want a whole number of at least 1, got %q", val)
+		}
+		c.Store.MailsPerHour = n
 	default:
 		return errors.New("unknown key")
 	}
@@ -135,6 +147,9 @@ func (c *config) set(key, val string) error {
 // plain-text mail protocol, for one, only to loopback: a password must never
 // cross a network in clear).
 func (c *config) validate() error {
+	if err := c.Store.Validate(); err != nil {
+		return fmt.Errorf("%w: %v", errConfig, err)
+	}
 	if !strings.Contains(c.Robot, "@") {
 		return fmt.Errorf("%w: robot_address %q is not a mail address", errConfig, c.Robot)
 	}

@@ -129,7 +129,7 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return err
 	}
-	db, err := store.Open(filepath.Join(cfg.DataDir, "lyngk.db"), store.Options{})
+	db, err := store.Open(filepath.Join(cfg.DataDir, "lyngk.db"), store.Options{Limits: cfg.Store})
 	if err != nil {
 		return err
 	}
@@ -164,7 +164,7 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 	}
 
 	a := &app{db: db, eng: eng, robot: cfg.Robot, log: log, metrics: m, now: time.Now}
-	sender := mailer.NewSender(smtpCfg, &outboxQueue{db: db, now: time.Now}, log)
+	sender := mailer.NewSender(smtpCfg, &outboxQueue{db: db}, log)
 	ctl, err := listenControl(ctx, a, sender.Wake)
 	if err != nil {
 		return err
@@ -308,14 +308,10 @@ func (a *app) timers(ctx context.Context, every time.Duration, wake func()) erro
 	}
 }
 
-// seenKeep is how long the Message-IDs of processed mail are remembered.
-// A mail server redelivers within days, never months.
-const seenKeep = 90 * 24 * time.Hour
-
 func (a *app) tick() error {
 	now := a.now()
 	return a.db.Update(func(tx *store.Tx) error {
-		if _, err := tx.PruneSeen(now.Add(-seenKeep)); err != nil {
+		if _, err := tx.Expire(now); err != nil {
 			return err
 		}
 		mails, err := a.eng.Tick(tx, now)
@@ -338,8 +334,7 @@ func (a *app) tick() error {
 
 // outboxQueue lets the mailer's sender drain the store's outbox.
 type outboxQueue struct {
-	db  *store.DB
-	now func() time.Time
+	db *store.DB
 }
 
 var _ mailer.Queue = (*outboxQueue)(nil)
@@ -357,12 +352,12 @@ func (q *outboxQueue) Due(now time.Time, max int) ([]mailer.QueuedMail, error) {
 	return out, err
 }
 
-// RecordAttempts and Sent each write a whole round in one transaction: one
-// fsync for all its mails rather than one per mail.
-func (q *outboxQueue) RecordAttempts(as []mailer.Attempt) error {
+// Begin and Finish each write a whole round in one transaction: one fsync
+// for all its mails rather than one per mail.
+func (q *outboxQueue) Begin(as []mailer.Attempt) error {
 	return q.db.Update(func(tx *store.Tx) error {
 		for _, a := range as {
-			if err := tx.RecordAttempt(a.ID, a.Next, a.Err); err != nil {
+			if err := tx.RecordAttempt(a.ID, a.Next); err != nil {
 				return err
 			}
 		}
@@ -370,18 +365,25 @@ func (q *outboxQueue) RecordAttempts(as []mailer.Attempt) error {
 	})
 }
 
-func (q *outboxQueue) Sent(ids []uint64) error {
+func (q *outboxQueue) Finish(now time.Time, rs []mailer.Result) error {
 	return q.db.Update(func(tx *store.Tx) error {
-		for _, id := range ids {
-			// Gone already (an operator's hand, say) is as good as sent.
-			if err := tx.Sent(id); err != nil && !errors.Is(err, store.ErrNotFound) {
+		for _, r := range rs {
+			var err error
+			switch r.Status {
+			case mailer.Accepted:
+				err = tx.Sent(r.ID, now)
+			case mailer.Deferred:
+				err = tx.Failed(r.ID, r.Err)
+			case mailer.Refused:
+				err = tx.Dead(r.ID, r.Err, now)
+			case mailer.RelayDown:
+				err = tx.RelayFailed(r.ID, r.Err, now)
+			}
+			// Gone already (an operator's hand, say) is as good as done.
+			if err != nil && !errors.Is(err, store.ErrNotFound) {
 				return err
 			}
 		}
 		return nil
 	})
-}
-
-func (q *outboxQueue) Dead(id uint64, errText string) error {
-	return q.db.Update(func(tx *store.Tx) error { return tx.Dead(id, errText, q.now()) })
 }
