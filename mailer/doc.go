@@ -39,10 +39,16 @@
 // # Sending
 //
 // A [Sender] drains a [Queue] of composed mails (the store's outbox) over
-// SMTP submission. Each attempt is recorded before the connection is made,
-// so a crash cannot turn into a tight retry loop; temporary failures wait
-// for the next step of [RetrySchedule], permanent ones and exhausted
-// schedules go to the dead letters. [Sender.Wake] starts a round at once.
+// SMTP submission; the queue keeps every mail's delivery state and decides
+// which may go (per-recipient order), the sender keeps only the relay's.
+// Each attempt is recorded before the connection is made, so a crash cannot
+// turn into a tight retry loop. go-smtp's error says whose failure it is: a
+// 4xx to a mail makes it wait for the next step of [RetrySchedule], a 5xx
+// sends it to the dead letters, as does an exhausted schedule; a relay that
+// fails (no connection, TLS, authentication, 421, MAIL FROM refused) takes
+// the attempt back and makes the sender reconnect on [RelaySchedule], at
+// most 30 s apart, so the outbox goes out within a minute of its return.
+// [Sender.Wake] starts a round at once.
 //
 // # Local mail service
 //

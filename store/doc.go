@@ -23,12 +23,31 @@
 //	seen       Message-ID (without <>)            time processed, 8-byte big-endian        store
 //	                                              int64 Unix nanoseconds
 //	outbox     mail ID, 8-byte big-endian uint64  mail record, below                       store
-//	dead       mail ID, 8-byte big-endian uint64  mail record with LastError and Died set  store
+//	dead       mail ID, 8-byte big-endian uint64  mail record with LastError, Died and     store
+//	                                              Size set; the message's header only
+//	hourly     lower-cased recipient address      start of its hour, 8-byte big-endian     store
+//	                                              int64 Unix nanoseconds, then the mails
+//	                                              sent to it since, 4-byte big-endian
 //
 // A mail record is a 4-byte big-endian length n, then n bytes of JSON holding
 // the [OutMail] fields but ID (the key) and Data, then the message itself,
 // raw. The split lets [Tx.Due] pick due mail without reading every queued
 // message, and spares the message base64.
+//
+// A dead letter keeps the header of its message (up to 16 KiB) and its
+// size, not its body: it tells an operator what was lost and why, and a
+// refused reply can be megabytes. Buckets created by a later release (hourly)
+// are added by [Open] to an older file; the schema version stays.
+//
+// # Delivery state and expiry
+//
+// Everything about a mail's delivery lives in its record: attempts, next
+// attempt, last error ([Tx.RecordAttempt], [Tx.Failed], [Tx.RelayFailed]).
+// [Tx.Due] is the one place that decides per-recipient order (a mail waits
+// while an earlier mail to one of its recipients is queued) and the hourly
+// allowance per address ([Limits.MailsPerHour], counted by [Tx.Sent] in
+// the hourly bucket). [Tx.Expire] deletes dedupe records, dead letters and
+// hourly counts once [Limits] says they are no longer needed.
 //
 // Mail IDs come from the outbox bucket's sequence, so they rise with every
 // [Tx.Enqueue] and are never reused; big-endian keys make bbolt's key order
