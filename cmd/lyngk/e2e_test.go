@@ -22,13 +22,19 @@ import (
 const e2eMoveWait = 30 * time.Second
 
 // e2eOutageWait bounds the wait for a reply that the robot could not send
-// while Postfix was down: its outbox retries after RetrySchedule[0] (30s,
-// minus up to a quarter of jitter).
-const e2eOutageWait = 2 * time.Minute
+// while Postfix was down, from Postfix's return (issue 12: the whole outbox
+// within 60 s of the relay's return, whatever the outage's length).
+const e2eOutageWait = 60 * time.Second
 
-// e2eOutage is how long Postfix stays down: long enough for the robot to try
-// to send, fail and queue the reply.
-const e2eOutage = 3 * time.Second
+// e2eOutage is how long Postfix stays down at move e2eKillQueued: long
+// enough for the robot to try to send, fail and queue the reply.
+// e2eLongOutage, at move e2eSMTPDown, outlasts two steps of the mails' own
+// retry schedule (30 s, then 1 min): a sender that spent them on the outage
+// would hold the reply back until 3.5 min after the first try.
+const (
+	e2eOutage     = 3 * time.Second
+	e2eLongOutage = 100 * time.Second
+)
 
 // The scenario breaks the mail system before these moves (1-based).
 const (
@@ -87,7 +93,11 @@ func TestE2EGame(t *testing.T) {
 				srv.kill()
 				srv.start()
 			}
-			time.Sleep(e2eOutage)
+			outage := e2eOutage
+			if k == e2eSMTPDown {
+				outage = e2eLongOutage
+			}
+			time.Sleep(outage)
 			wait = e2eOutageWait
 		case e2eKillAfterSend:
 			e2eSubmit(t, e, out)
