@@ -333,7 +333,11 @@ func (m *e2eMailbox) session(ctx context.Context) error {
 		// A shared folder holds only mail not fetched yet, whatever its
 		// count was before.
 		shared := m.route != nil
-		if n := c.Mailbox().NumMessages; n != known || (shared && n > 0) {
+		mbox := c.Mailbox()
+		if mbox == nil { // the connection closed under us (a restart, the watchdog)
+			return errors.New("e2e: IMAP connection closed")
+		}
+		if n := mbox.NumMessages; n != known || (shared && n > 0) {
 			uids, err := m.fetchNew(c)
 			if err != nil {
 				return err
