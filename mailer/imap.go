@@ -37,21 +37,6 @@ func (o Outcome) String() string {
 // over again).
 type Handler func(ctx context.Context, raws [][]byte) ([]Outcome, error)
 
-// EachMail makes a Handler of a function that handles one mail at a time.
-func EachMail(f func(ctx context.Context, raw []byte) (Outcome, error)) Handler {
-	return func(ctx context.Context, raws [][]byte) ([]Outcome, error) {
-		out := make([]Outcome, 0, len(raws))
-		for _, raw := range raws {
-			o, err := f(ctx, raw)
-			if err != nil {
-				return out, err
-			}
-			out = append(out, o)
-		}
-		return out, nil
-	}
-}
-
 // MailTiming is the life of one handled mail in the poller, for latency
 // metrics.
 type MailTiming struct {

@@ -357,7 +357,7 @@ func TestPollerHandlesMovesAndIdles(t *testing.T) {
 			}
 			h := newRecordingHandler()
 			h.reject["m2"] = true
-			p := NewPoller(testIMAPConfig(srv.addr), EachMail(h.handle), nil)
+			p := NewPoller(testIMAPConfig(srv.addr), eachMail(h.handle), nil)
 			var timings []MailTiming
 			var mu sync.Mutex
 			p.OnMail = func(mt MailTiming) {
@@ -405,7 +405,7 @@ func TestPollerHandlerErrorLeavesMailUnseen(t *testing.T) {
 	h.setFail("a", true)
 	srv.deliver("a")
 	srv.deliver("b")
-	p := NewPoller(testIMAPConfig(srv.addr), EachMail(h.handle), nil)
+	p := NewPoller(testIMAPConfig(srv.addr), eachMail(h.handle), nil)
 	p.schedule = []time.Duration{time.Millisecond}
 	marked := countMarked(p)
 	runPoller(t, p)
@@ -436,7 +436,7 @@ func TestPollerReconnectsAndHandlesUIDValidity(t *testing.T) {
 	h := newRecordingHandler()
 	srv.deliver("m1")
 	srv.deliver("m2")
-	p := NewPoller(testIMAPConfig(srv.addr), EachMail(h.handle), nil)
+	p := NewPoller(testIMAPConfig(srv.addr), eachMail(h.handle), nil)
 	p.schedule = []time.Duration{10 * time.Millisecond}
 	marked := countMarked(p)
 	reconnects := make(chan struct{}, 1)
@@ -535,7 +535,7 @@ func TestPollerWithoutIdle(t *testing.T) {
 			cfg := testIMAPConfig(noIdleProxy(t, srv.addr))
 			cfg.PollInterval = tt.poll
 			h := newRecordingHandler()
-			p := NewPoller(cfg, EachMail(h.handle), nil)
+			p := NewPoller(cfg, eachMail(h.handle), nil)
 			marked := countMarked(p)
 			srv.deliver("m1")
 			runPoller(t, p)
@@ -565,7 +565,7 @@ func TestPollerTLS(t *testing.T) {
 			h := newRecordingHandler()
 			cfg := testIMAPConfig(srv.addr)
 			cfg.TLS, cfg.InsecureSkipVerify = mode, true
-			runPoller(t, NewPoller(cfg, EachMail(h.handle), nil))
+			runPoller(t, NewPoller(cfg, eachMail(h.handle), nil))
 			waitFor(t, "m1 handled", func() bool { return len(h.handled()) == 1 })
 		})
 	}
@@ -576,7 +576,7 @@ func TestPollerUntrustedCertificate(t *testing.T) {
 	srv := newIMAPTestServer(t, nil, netTestCert(t), true)
 	cfg := testIMAPConfig(srv.addr)
 	cfg.TLS = TLSImplicit
-	p := NewPoller(cfg, EachMail(newRecordingHandler().handle), nil)
+	p := NewPoller(cfg, eachMail(newRecordingHandler().handle), nil)
 	_, err := p.session(context.Background())
 	var unknown x509.UnknownAuthorityError
 	if !errors.As(err, &unknown) {
@@ -607,7 +607,7 @@ func TestPollerWatchdog(t *testing.T) {
 	}()
 	cfg := testIMAPConfig(ln.Addr().String())
 	cfg.CommandTimeout = 20 * time.Millisecond
-	p := NewPoller(cfg, EachMail(newRecordingHandler().handle), nil)
+	p := NewPoller(cfg, eachMail(newRecordingHandler().handle), nil)
 	_, err = p.session(context.Background())
 	if !errors.Is(err, ErrNoAnswer) {
 		t.Errorf("session error = %v, want ErrNoAnswer", err)
@@ -699,7 +699,7 @@ func ExampleIMAPConfig_Validate() {
 // so that imapmemserver's linear scans do not dominate.
 func BenchmarkPollerThroughput(b *testing.B) {
 	srv := newIMAPTestServer(b, imap.CapSet{imap.CapIMAP4rev1: {}, imap.CapMove: {}, imap.CapUIDPlus: {}}, nil, false)
-	p := NewPoller(testIMAPConfig(srv.addr), EachMail(func(context.Context, []byte) (Outcome, error) { return Processed, nil }), nil)
+	p := NewPoller(testIMAPConfig(srv.addr), eachMail(func(context.Context, []byte) (Outcome, error) { return Processed, nil }), nil)
 	marked := make(chan struct{}, 100)
 	p.OnMail = func(MailTiming) { marked <- struct{}{} }
 	runPoller(b, p)
@@ -717,5 +717,20 @@ func BenchmarkPollerThroughput(b *testing.B) {
 			}
 		}
 		done += n
+	}
+}
+
+// eachMail makes a Handler of a function that handles one mail at a time.
+func eachMail(f func(ctx context.Context, raw []byte) (Outcome, error)) Handler {
+	return func(ctx context.Context, raws [][]byte) ([]Outcome, error) {
+		out := make([]Outcome, 0, len(raws))
+		for _, raw := range raws {
+			o, err := f(ctx, raw)
+			if err != nil {
+				return out, err
+			}
+			out = append(out, o)
+		}
+		return out, nil
 	}
 }

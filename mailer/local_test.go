@@ -221,7 +221,7 @@ func startLocalLoop(t testing.TB) *localLoop {
 		return Processed, nil
 	}
 	p := NewPoller(IMAPConfig{Addr: l.IMAPAddr(), Username: "lyngk@localhost", Password: l.RobotPassword(), TLS: TLSNone,
-		PollInterval: time.Hour}, EachMail(answer), nil)
+		PollInterval: time.Hour}, eachMail(answer), nil)
 	marked := countMarked(p)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{}, 2)

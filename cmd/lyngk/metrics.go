@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"lyngk.example/lyngk/mailer"
 	"lyngk.example/lyngk/store"
 )
 
@@ -23,6 +24,7 @@ type metrics struct {
 	mailSeconds    prometheus.Histogram
 	imapReconnects prometheus.Counter
 	replySeconds   prometheus.Histogram
+	inboxSeconds   prometheus.Histogram
 }
 
 func newMetrics(db *store.DB) *metrics {
@@ -42,6 +44,11 @@ func newMetrics(db *store.DB) *metrics {
 			Help:    "The server's own share of a mail sent: from its cause in hand (incoming mail or timer) to its acceptance by the SMTP server.",
 			Buckets: []float64{.001, .002, .005, .01, .02, .05, .1, .25, .5, 1, 5},
 		}),
+		inboxSeconds: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "lyngk_inbox_seconds",
+			Help:    "Time from the IMAP server's news of a mail (or the poll that found it) to the mail moved out of the inbox, applied.",
+			Buckets: []float64{.01, .02, .05, .1, .25, .5, 1, 2, 5, 10, 30},
+		}),
 		imapReconnects: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "lyngk_imap_reconnects_total",
 			Help: "IMAP connections made after the first.",
@@ -50,7 +57,7 @@ func newMetrics(db *store.DB) *metrics {
 	for _, o := range []outcome{outcomeApplied, outcomeDuplicate, outcomeIgnored, outcomeRejected, outcomeFailed} {
 		m.mails.WithLabelValues(string(o))
 	}
-	m.reg.MustRegister(m.mails, m.mailSeconds, m.replySeconds, m.imapReconnects,
+	m.reg.MustRegister(m.mails, m.mailSeconds, m.replySeconds, m.inboxSeconds, m.imapReconnects,
 		prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}),
 		&storeCollector{db: db})
 	return m
@@ -69,6 +76,14 @@ func (m *metrics) reply(d time.Duration) {
 		return
 	}
 	m.replySeconds.Observe(d.Seconds())
+}
+
+// inbox records one mail's time in the poller's hands.
+func (m *metrics) inbox(t mailer.MailTiming) {
+	if m == nil {
+		return
+	}
+	m.inboxSeconds.Observe(t.Marked.Sub(t.Notified).Seconds())
 }
 
 // serve starts the HTTP listener with /metrics and /healthz.

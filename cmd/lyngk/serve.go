@@ -198,6 +198,7 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 	}, log)
 	if m != nil {
 		poller.OnReconnect = m.imapReconnects.Inc
+		poller.OnMail = m.inbox
 	}
 
 	log.Info("lyngk serving", "robot", cfg.Robot, "data", cfg.DataDir, "local", cfg.local())

@@ -209,6 +209,18 @@ func TestServeLocal(t *testing.T) {
 			t.Fatalf("replies measured = %v, want 8", v)
 		}
 	}
+	// The poller reports each mail once it is moved out of the inbox,
+	// which may come just after the replies went out.
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		v := metricValue(t, cfg.MetricsAddr, "lyngk_inbox_seconds_count")
+		if v == 5 {
+			break
+		}
+		if v > 5 || time.Now().After(deadline) {
+			t.Fatalf("mails timed through the inbox = %v, want 5", v)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	resp, err := http.Get("http://" + cfg.MetricsAddr + "/healthz")
 	if err != nil || resp.StatusCode != http.StatusOK {
 		t.Fatalf("/healthz: %v %v", resp, err)
