@@ -48,8 +48,8 @@ func (l Limits) Validate() error {
 	return nil
 }
 
-// withDefaults fills in the zero fields.
-func (l Limits) withDefaults() Limits {
+// WithDefaults returns l with its zero fields set to their defaults.
+func (l Limits) WithDefaults() Limits {
 	if l.MailsPerHour == 0 {
 		l.MailsPerHour = DefaultMailsPerHour
 	}

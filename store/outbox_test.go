@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -361,5 +362,33 @@ func TestLimitsValidate(t *testing.T) {
 				t.Errorf("Open with %+v = %v, want ErrBadLimits", tt.lim, err)
 			}
 		}
+	}
+}
+
+// Dead letters keep no body, so 40 refused replies of 1 MiB each leave the
+// store file less than 10 MB bigger (it grew by the 40 MiB before).
+func TestDeadLettersBoundTheFile(t *testing.T) {
+	db, path := openTemp(t)
+	size := func() int64 {
+		t.Helper()
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Size()
+	}
+	before := size()
+	body := append([]byte("Subject: refused\r\n\r\n"), bytes.Repeat([]byte("=C3=A9"), (1<<20)/6)...)
+	for range 40 {
+		var id uint64
+		update(t, db, func(tx *store.Tx) error {
+			var err error
+			id, err = tx.Enqueue(robot, []string{"mallory@example.com"}, body, time0)
+			return err
+		})
+		update(t, db, func(tx *store.Tx) error { return tx.Dead(id, "552 5.3.4 message too big", time0) })
+	}
+	if growth := size() - before; growth >= 10<<20 {
+		t.Errorf("the file grew by %d bytes, want less than 10 MiB", growth)
 	}
 }

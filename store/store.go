@@ -126,7 +126,7 @@ func Open(path string, opt Options) (*DB, error) {
 		}
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	return &DB{bolt: bdb, path: path, lim: opt.Limits.withDefaults()}, nil
+	return &DB{bolt: bdb, path: path, lim: opt.Limits.WithDefaults()}, nil
 }
 
 // initSchema checks the version before creating anything, so a file from a

@@ -133,10 +133,10 @@ func (c *config) set(key, val string) error {
 		c.RatePerHour = n
 	case key == "address_mails_per_hour":
 		n, err := strconv.Atoi(val)
-		if err != nil || n < 1 {
-			return fmt.Errorf("want a whole number of at least 1, got %q", val)
+		if err != nil {
+			return fmt.Errorf("want a whole number, got %q", val)
 		}
-		c.Store.MailsPerHour = n
+		c.Store.MailsPerHour = n // the store checks it
 	default:
 		return errors.New("unknown key")
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"lyngk.example/lyngk/mailer"
+	"lyngk.example/lyngk/store"
 )
 
 func TestParseConfig(t *testing.T) {
@@ -91,6 +92,12 @@ func TestParseConfig(t *testing.T) {
 				return c.NagAfter == 48*time.Hour && c.ForfeitAfter == 96*time.Hour && c.IMAP.PollInterval == 30*time.Second
 			}},
 		{name: "bad rate", file: "rate_per_hour = 0\n", env: env(), err: "at least 1"},
+		{name: "store limits", file: "address_mails_per_hour = 20\ndead_letter_keep = 24h\ndedupe_keep = 168h\n", env: env(),
+			check: func(c config) bool {
+				return c.Store == store.Limits{MailsPerHour: 20, DeadLetterKeep: 24 * time.Hour, SeenKeep: 168 * time.Hour}
+			}},
+		{name: "negative hourly cap", file: "address_mails_per_hour = -1\n", env: env(), err: "store: bad limits"},
+		{name: "dedupe records kept too briefly", file: "dedupe_keep = 24h\n", env: env(), err: "store: bad limits: dedupe keep"},
 		{name: "bad robot", file: "robot_address = lyngk\n", env: env(), err: "not a mail address"},
 		{name: "bad log format", file: "log_format = xml\n", env: env(), err: "log_format"},
 	}

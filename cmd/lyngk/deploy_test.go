@@ -34,6 +34,7 @@ var configKeys = []string{
 	"smtp_addr", "smtp_tls", "smtp_user", "smtp_password",
 	"robot_address", "domain", "data_dir", "templates_dir",
 	"rate_per_hour", "nag_after", "forfeit_after",
+	"address_mails_per_hour", "dead_letter_keep", "dedupe_keep",
 	"log_format", "log_level", "metrics_addr", "tls_ca_file",
 }
 
@@ -262,7 +263,8 @@ func TestExampleConfigLoads(t *testing.T) {
 // "none" when there is none): the example with every key that has a default
 // removed must load, and mean the same as the example with each of those
 // keys set to the stated default. The mail settings are compared as mailer
-// resolves them (WithDefaults), so an unset TLS mode must follow the port.
+// resolves them (WithDefaults), so an unset TLS mode must follow the port,
+// and the store's limits as the store resolves them.
 func TestExampleConfigDefaults(t *testing.T) {
 	data, err := os.ReadFile(exampleConfig)
 	if err != nil {
@@ -304,7 +306,7 @@ func TestExampleConfigDefaults(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s %s: %v", exampleConfig, name, err)
 		}
-		c.IMAP, c.SMTP = c.IMAP.WithDefaults(), c.SMTP.WithDefaults()
+		c.IMAP, c.SMTP, c.Store = c.IMAP.WithDefaults(), c.SMTP.WithDefaults(), c.Store.WithDefaults()
 		return c
 	}
 	got := load("without the keys that have a default", without)
