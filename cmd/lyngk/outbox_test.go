@@ -1,0 +1,68 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// TestServeHourlyCap: with address_mails_per_hour = 2, four answered mails
+// from one address get two answers at once; the other two wait in the
+// outbox (not dropped, not dead) for the hour to pass, which the store's
+// own test (TestDueHourlyCap) lets pass on a fake clock. Another address is
+// answered meanwhile.
+func TestServeHourlyCap(t *testing.T) {
+	dir := t.TempDir()
+	cfg := defaultConfig()
+	cfg.DataDir = filepath.Join(dir, "data")
+	cfg.MetricsAddr = freeAddr(t)
+	cfg.Store.MailsPerHour = 2
+	smtpAddr, imapAddr := freeAddr(t), freeAddr(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	var logs lockedBuffer
+	go func() {
+		done <- serve(ctx, cfg, smtpAddr, imapAddr, &bytes.Buffer{}, slog.New(slog.NewTextHandler(&logs, nil)))
+	}()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	waitListening(t, imapAddr, done)
+	waitListening(t, cfg.MetricsAddr, done)
+
+	alice := localPlayer{t: t, name: "alice", smtp: smtpAddr, imap: imapAddr}
+	for range 4 {
+		alice.send("lyngk help", "", "")
+	}
+	alice.await(2)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		applied := metricValue(t, cfg.MetricsAddr, `lyngk_mails_processed_total{outcome="applied"}`)
+		queued := metricValue(t, cfg.MetricsAddr, "lyngk_outbox_depth")
+		if applied == 4 && queued == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%v mails applied, %v in the outbox; want 4 and 2", applied, queued)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	// bob's answer comes from a sender round that passed over alice's
+	// held mails.
+	bob := localPlayer{t: t, name: "bob", smtp: smtpAddr, imap: imapAddr}
+	bob.send("lyngk help", "", "")
+	bob.await(1)
+	if n := len(alice.inbox()); n != 2 {
+		t.Errorf("alice has %d mails within the hour, want 2", n)
+	}
+	if v := metricValue(t, cfg.MetricsAddr, "lyngk_outbox_depth"); v != 2 {
+		t.Errorf("outbox holds %v mails, want the 2 held back", v)
+	}
+	if v := metricValue(t, cfg.MetricsAddr, "lyngk_outbox_dead_letters"); v != 0 {
+		t.Errorf("%v dead letters, want none", v)
+	}
+}
