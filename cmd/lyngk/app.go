@@ -72,7 +72,6 @@ func (a *app) apply(ctx context.Context, raw []byte, deliver deliverFunc) (outco
 // parsed is one incoming mail ready for the transaction.
 type parsed struct {
 	in      mailer.Inbound
-	raw     []byte
 	id      string // dedupe key: the Message-ID, else a hash of the mail
 	res     outcome
 	replies int
@@ -110,8 +109,13 @@ func (a *app) applyBatch(ctx context.Context, raws [][]byte, deliver deliverFunc
 	ms := make([]parsed, len(raws))
 	for i, raw := range raws {
 		m := &ms[i]
-		m.raw = raw
-		if m.in, m.bad = mailer.Parse(bytes.NewReader(raw), maxMailSize); m.bad != nil {
+		if err := guard(func() error {
+			m.in, m.bad = mailer.Parse(bytes.NewReader(raw), maxMailSize)
+			return nil
+		}); err != nil {
+			m.bad = err // a parser that panics on a mail cannot read it
+		}
+		if m.bad != nil {
 			m.res = outcomeRejected
 			continue
 		}
@@ -124,10 +128,12 @@ func (a *app) applyBatch(ctx context.Context, raws [][]byte, deliver deliverFunc
 		}
 	}
 	done := len(ms)
-	err := a.commit(ms, deliver, now)
-	if err != nil && len(ms) > 1 {
-		a.log.LogAttrs(ctx, slog.LevelWarn, "batch not applied: applying its mails one at a time",
-			slog.Int("mails", len(ms)), slog.String("error", err.Error()))
+	err := errMailFailed // a lone mail goes straight to commitAlone
+	if len(ms) > 1 {
+		if err = a.commit(ms, deliver, now); err != nil {
+			a.log.LogAttrs(ctx, slog.LevelWarn, "batch not applied: applying its mails one at a time",
+				slog.Int("mails", len(ms)), slog.String("error", err.Error()))
+		}
 	}
 	if err != nil {
 		err = nil
