@@ -20,8 +20,9 @@
 //	rate       sender address                     rate counter                             engine (JSON)
 //	meta       "nextboard"                        next board number                        engine (JSON)
 //	           "schema"                           schema version, decimal ASCII ("1")      store
-//	seen       Message-ID (without <>)            time processed, 8-byte big-endian        store
-//	                                              int64 Unix nanoseconds
+//	seen       dedupe key of a processed mail     time processed, 8-byte big-endian        store
+//	           (Message-ID and a digest of        int64 Unix nanoseconds
+//	           sender and text, cmd/lyngk)
 //	outbox     mail ID, 8-byte big-endian uint64  mail record, below                       store
 //	dead       mail ID, 8-byte big-endian uint64  mail record with LastError, Died and     store
 //	                                              Size set; the message's header only

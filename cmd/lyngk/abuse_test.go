@@ -122,3 +122,33 @@ func TestProcessControlCharacters(t *testing.T) {
 		t.Fatalf("chat: %d mails: %+v", len(r), r)
 	}
 }
+
+// TestProcessReusedMessageID sends a second, different mail under the
+// Message-ID of an earlier one: it is applied, not taken for a duplicate,
+// while a redelivered copy of either is still applied once.
+func TestProcessReusedMessageID(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "lyngk.db")
+	first := rawMail{from: "alice@example.com", subject: "signup alice pw", id: "same@test.example"}
+	second := rawMail{from: "bob@example.com", subject: "signup bob pw", id: "same@test.example"}
+	third := rawMail{from: "alice@example.com", subject: "lyngk challenge alice bob", id: "same@test.example"}
+	if r := process(t, db, first); len(r) != 1 {
+		t.Fatalf("first mail: %d replies", len(r))
+	}
+	if r := process(t, db, second); len(r) != 1 || r[0].to != "bob@example.com" {
+		t.Fatalf("second mail with the same Message-ID, other sender: %d replies, want 1 to bob", len(r))
+	}
+	if r := process(t, db, third); len(r) != 2 {
+		t.Fatalf("third mail with the same Message-ID and sender, other text: %d replies, want 2", len(r))
+	}
+	for _, m := range []rawMail{first, second, third} {
+		if r := process(t, db, m); len(r) != 0 {
+			t.Fatalf("redelivered %q answered: %d replies", m.subject, len(r))
+		}
+	}
+	// A redelivery that gained a Received line is the same mail.
+	again := third
+	again.header = "Received: from relay.example by mx.example; Sun, 22 Nov 2026 10:00:00 +0000\r\n"
+	if r := process(t, db, again); len(r) != 0 {
+		t.Fatalf("redelivery with another Received line answered: %d replies", len(r))
+	}
+}

@@ -72,7 +72,7 @@ func (a *app) apply(ctx context.Context, raw []byte, deliver deliverFunc) (outco
 // parsed is one incoming mail ready for the transaction.
 type parsed struct {
 	in      mailer.Inbound
-	id      string // dedupe key: the Message-ID, else a hash of the mail
+	id      string // dedupe key (dedupeKey)
 	res     outcome
 	replies int
 	bad     error    // unreadable: rejected without a transaction
@@ -85,6 +85,25 @@ type parsed struct {
 // the transaction may hold part of that mail, so it is rolled back and the
 // mails are applied again one at a time.
 var errMailFailed = errors.New("lyngk: a mail failed")
+
+// dedupeKey identifies a mail for the dedupe record: its Message-ID
+// together with a digest of its sender, subject and text. A redelivered copy
+// (the same mail again, whatever Received lines it gained) has the same key
+// and is applied once; another mail that reuses a Message-ID (a careless
+// client, or somebody who wants a player's next command swallowed) has
+// another key and is applied. Without a Message-ID the raw mail itself
+// identifies it.
+func dedupeKey(in mailer.Inbound, raw []byte) string {
+	if in.MessageID == "" {
+		sum := sha256.Sum256(raw)
+		return "sha256:" + hex.EncodeToString(sum[:])
+	}
+	h := sha256.New()
+	for _, s := range []string{in.From, in.Subject, in.Body} {
+		fmt.Fprintf(h, "%d:%s", len(s), s)
+	}
+	return in.MessageID + " " + hex.EncodeToString(h.Sum(nil)[:16])
+}
 
 // applyBatch parses mails and applies them in order, all in ONE bbolt
 // transaction: each mail's dedupe record, game change and replies commit
@@ -119,13 +138,7 @@ func (a *app) applyBatch(ctx context.Context, raws [][]byte, deliver deliverFunc
 			m.res = outcomeRejected
 			continue
 		}
-		m.id = m.in.MessageID
-		if m.id == "" {
-			// Without a Message-ID the content itself identifies the mail,
-			// so the same delivery twice is still applied once.
-			sum := sha256.Sum256(raw)
-			m.id = "sha256:" + hex.EncodeToString(sum[:])
-		}
+		m.id = dedupeKey(m.in, raw)
 	}
 	done := len(ms)
 	err := errMailFailed // a lone mail goes straight to commitAlone

@@ -194,8 +194,14 @@ type snapshot struct {
 	seen                        bool
 }
 
-func snap(t *testing.T, path, msgID string) snapshot {
+func snap(t *testing.T, path string, m rawMail) snapshot {
 	t.Helper()
+	raw := m.bytes()
+	in, err := mailer.Parse(bytes.NewReader(raw), maxMailSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := dedupeKey(in, raw)
 	db, err := store.Open(path, store.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -219,7 +225,7 @@ func snap(t *testing.T, path, msgID string) snapshot {
 		for _, g := range gs {
 			s.moves += len(g.Moves)
 		}
-		s.seen, err = tx.Seen(msgID)
+		s.seen, err = tx.Seen(key)
 		return err
 	})
 	if err != nil {
@@ -286,11 +292,11 @@ func TestProcessCrash(t *testing.T) {
 	var killedBefore, killedAfter int
 	for i, m := range mails {
 		m.id = fmt.Sprintf("crash%d@test.example", i)
-		before := snap(t, db, m.id)
+		before := snap(t, db, m)
 		deliver(m, time.Duration(rng.Int64N(2*int64(typical))))
-		mid := snap(t, db, m.id)
+		mid := snap(t, db, m)
 		deliver(m, -1)
-		after := snap(t, db, m.id)
+		after := snap(t, db, m)
 		if !after.seen || after == before {
 			t.Fatalf("mail %d %q had no effect: %+v", i, m.subject, after)
 		}
@@ -303,7 +309,7 @@ func TestProcessCrash(t *testing.T) {
 			t.Errorf("mail %d %q torn by the kill: before %+v, after kill %+v, after redelivery %+v", i, m.subject, before, mid, after)
 		}
 		deliver(m, -1)
-		if again := snap(t, db, m.id); again != after {
+		if again := snap(t, db, m); again != after {
 			t.Fatalf("mail %d applied twice: %+v then %+v", i, after, again)
 		}
 	}
@@ -314,7 +320,7 @@ func TestProcessCrash(t *testing.T) {
 	if killedBefore == 0 {
 		t.Fatalf("no kill interrupted a mail: %d landed after the commit", killedAfter)
 	}
-	if final := snap(t, db, "none"); final.moves != len(mails)-3 {
+	if final := snap(t, db, rawMail{from: "none@example.com", id: "none@test.example"}); final.moves != len(mails)-3 {
 		t.Fatalf("game has %d moves, want %d", final.moves, len(mails)-3)
 	}
 	_ = os.Remove(bin)
