@@ -19,8 +19,9 @@
 //	                            or "Forfeit"), move times, status, winner, how
 //	                            (resign/forfeit/draw), started, last move, ended,
 //	                            nagged, subscribers, pending proposal, ratings
-//	                            after the game
-//	tokens  reply token         token: board, user, number of moves when sent
+//	                            after the game, number of accepted take-backs
+//	tokens  reply token         token: board, user, number of moves and of
+//	                            take-backs when sent
 //	rate    lower-cased sender  rate window: start, count, notified
 //	meta    "nextboard"         the next board number (101 first)
 //
@@ -72,8 +73,9 @@
 // of the line starts the comment. A token is refused when unknown (forged,
 // or no board mail), when its user does not play the game (a subscriber),
 // when the game is over, or when the game has moved on since the mail was
-// sent (its number of moves differs): the error says to reply to the latest
-// board mail or to send the full command. Tokens are 160 random bits,
+// sent (its number of moves differs, or a move was taken back since, even if
+// the game has as many moves again: a token names one exact position): the
+// error says to reply to the latest board mail or to send the full command. Tokens are 160 random bits,
 // base32; they are kept, so that a late reply gets this precise answer.
 //
 // Board mails. Every player and subscriber gets one, the mover too, each

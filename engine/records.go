@@ -69,6 +69,10 @@ type game struct {
 	Proposal    *proposal `json:"proposal,omitempty"`
 	// Ratings are the players' ratings after the game, for the game-over mail.
 	Ratings [2]rating `json:"ratings,omitzero"`
+	// TakeBacks counts the accepted take-backs. Between two take-backs the
+	// move list only grows, so (TakeBacks, len(Moves)) names one position
+	// of the game: what a reply token is valid for.
+	TakeBacks int `json:"take_backs,omitempty"`
 }
 
 // proposal is a pending draw offer or take-back request.
@@ -105,11 +109,14 @@ const (
 // token is a record of bucket tokens: who a board mail went to, and at
 // which point of the game.
 type token struct {
-	V     int       `json:"v"`
-	Board int       `json:"board"`
-	User  string    `json:"user"`  // lower-cased userid
-	Moves int       `json:"moves"` // len(game.Moves) when sent
-	Sent  time.Time `json:"sent"`
+	V     int    `json:"v"`
+	Board int    `json:"board"`
+	User  string `json:"user"`  // lower-cased userid
+	Moves int    `json:"moves"` // len(game.Moves) when sent
+	// TakeBacks is game.TakeBacks when sent: a take-back voids every
+	// earlier token, even one whose number of moves the game reaches again.
+	TakeBacks int       `json:"take_backs,omitempty"`
+	Sent      time.Time `json:"sent"`
 }
 
 // rateCount is a record of bucket rate, keyed by the lower-cased sender.

@@ -11,7 +11,8 @@ import (
 // command: a plain reply to a board mail, its first word the move. Game and
 // player come from the reply token in In-Reply-To or References; the token
 // stands in for the password, so it must be ours, for a player of a running
-// game, and from the latest board mail of that game.
+// game, and from a board mail of the game's exact position: the same number
+// of moves and no take-back since.
 func (r *request) reply(line string) error {
 	f := strings.Fields(line)
 	tok, ours := r.replyToken()
@@ -41,6 +42,8 @@ func (r *request) reply(line string) error {
 		return refuse("token-not-player", kv{"User": rec.User, "Board": g.Board})
 	case g.over():
 		return refuse("token-over", kv{"Board": g.Board}).on(g.Board)
+	case rec.TakeBacks != g.TakeBacks:
+		return refuse("token-taken-back", kv{"Board": g.Board}).on(g.Board)
 	case rec.Moves != len(g.Moves):
 		return refuse("token-stale", kv{"Board": g.Board, "Sent": rec.Moves, "Now": len(g.Moves)}).on(g.Board)
 	}

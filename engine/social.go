@@ -153,6 +153,7 @@ func (r *request) propose(g *game, p int, word string, c *commentView) error {
 		key = "undo-accepted"
 		data["N"], data["Move"] = k+1, g.Moves[k]
 		g.Moves, g.MoveTimes = g.Moves[:k], g.MoveTimes[:k]
+		g.TakeBacks++
 		g.LastMove = time.Time{}
 		if k > 0 {
 			g.LastMove = g.MoveTimes[k-1]

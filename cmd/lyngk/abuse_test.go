@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/store"
 )
 
@@ -150,5 +151,58 @@ func TestProcessReusedMessageID(t *testing.T) {
 	again.header = "Received: from relay.example by mx.example; Sun, 22 Nov 2026 10:00:00 +0000\r\n"
 	if r := process(t, db, again); len(r) != 0 {
 		t.Fatalf("redelivery with another Received line answered: %d replies", len(r))
+	}
+}
+
+// TestProcessTokenAfterTakeBack: alice moves, asks to undo, bob accepts,
+// alice makes a different move. Bob's reply to the board mail from before
+// the take-back names a position the game no longer has, although the game
+// has as many moves again: it is refused and changes nothing, while a reply
+// to the latest board mail is taken.
+func TestProcessTokenAfterTakeBack(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "lyngk.db")
+	n := 0
+	send := func(m rawMail) []reply {
+		t.Helper()
+		n++
+		m.id = fmt.Sprintf("tb%d@test.example", n)
+		return process(t, db, m)
+	}
+	for _, u := range []string{"alice", "bob"} {
+		send(rawMail{from: u + "@example.com", subject: "signup " + u + " pw"})
+	}
+	send(rawMail{from: "alice@example.com", subject: "lyngk challenge alice bob"})
+	g := lyngk.New(101, lyngk.Standard)
+	legal := g.Legal(nil)
+	first, second := legal[0], legal[1]
+	r := send(rawMail{from: "alice@example.com", subject: "lyngk move 101 alice pw " + first.String()})
+	if len(r) != 2 {
+		t.Fatalf("first move: %d mails", len(r))
+	}
+	old := r[1].MessageID // bob's board mail after move 1
+	send(rawMail{from: "alice@example.com", subject: "lyngk move 101 alice pw undo"})
+	if r = send(rawMail{from: "bob@example.com", subject: "lyngk move 101 bob pw accept"}); len(r) != 2 {
+		t.Fatalf("accept: %d mails", len(r))
+	}
+	r = send(rawMail{from: "alice@example.com", subject: "lyngk move 101 alice pw " + second.String()})
+	if len(r) != 2 {
+		t.Fatalf("second move: %d mails", len(r))
+	}
+	latest := r[1].MessageID
+	if err := g.Apply(second); err != nil {
+		t.Fatal(err)
+	}
+	reply := g.Legal(nil)[0].String()
+	before := boards(t, db)[101]
+	r = send(rawMail{from: "bob@example.com", subject: "Re: Lyngk Board 101 bob", body: reply + "\n", inReplyTo: old})
+	if len(r) != 1 || r[0].to != "bob@example.com" || r[0].Subject != "Lyngk Board 101 Error" ||
+		!strings.Contains(r[0].Body, "was taken back since the board mail you") {
+		t.Fatalf("reply to the board mail from before the take-back: %d mails %+v", len(r), r)
+	}
+	if after := boards(t, db)[101]; after != before {
+		t.Fatalf("the refused reply changed the game:\n%s\nthen\n%s", before, after)
+	}
+	if r = send(rawMail{from: "bob@example.com", subject: "Re: Lyngk Board 101 bob", body: reply + "\n", inReplyTo: latest}); len(r) != 2 {
+		t.Fatalf("reply to the latest board mail: %d mails, want the board to both", len(r))
 	}
 }
