@@ -42,6 +42,12 @@ type Mail struct {
 	InReplyTo     string
 	References    []string
 	AutoSubmitted string // "auto-replied" or "auto-generated" (RFC 3834 §5)
+	// TextOnly asks for the text alone, whatever format the recipient
+	// chose: no picture, no HTML part. It is set on every mail to an
+	// address that is no account's (a stranger, or a forged sender).
+	TextOnly bool
+
+	board int // the board the mail shows, for the summary of mails left out
 }
 
 // Config configures an Engine.
@@ -122,6 +128,7 @@ type request struct {
 	script Script
 	line   string // the command being run, for the error quote
 	out    []Mail
+	budget
 }
 
 // Handle executes the commands of one mail against tx and returns the mails
@@ -142,7 +149,7 @@ func (e *Engine) Handle(tx Tx, in Inbound, now time.Time) (mails []Mail, failed,
 		return nil, nil, nil
 	}
 	p := newPending(tx)
-	r := &request{e: e, tx: p, in: in, now: now}
+	r := &request{e: e, tx: p, in: in, now: now, budget: budget{bounded: true}}
 	failed = guard(r.handle)
 	switch {
 	case p.storeErr != nil:
@@ -186,16 +193,28 @@ func (r *request) handle() error {
 	case len(r.script.Lines) == 0:
 		return r.refused(refuse("no-command", nil), true)
 	}
-	for _, line := range r.script.Lines {
+	for i, line := range r.script.Lines {
 		r.line = line
 		err := r.run(line)
 		var ref *refusal
 		if errors.As(err, &ref) {
 			err = r.refused(ref, true)
 		}
+		if errors.Is(err, errNoRoom) {
+			// This command and the ones after it are not run: they are
+			// listed in the summary, to be sent again.
+			for _, l := range r.script.Lines[i:] {
+				r.notRun = append(r.notRun, echo(l))
+			}
+			r.full = true
+			break
+		}
 		if err != nil {
 			return err
 		}
+	}
+	if r.full {
+		return r.summarize()
 	}
 	return nil
 }
@@ -245,6 +264,14 @@ func (r *request) run(line string) error {
 		return err
 	}
 	switch c.Name {
+	case "signup", "change password", "change address", "signoff", "vacation":
+		// An account's mails: to the old and the new addresses at most,
+		// and a confirmation.
+		if err := r.reserve(accountMails); err != nil {
+			return err
+		}
+	}
+	switch c.Name {
 	case "help":
 		return r.help(c)
 	case "signup":
@@ -280,6 +307,9 @@ func (r *request) run(line string) error {
 	}
 	return fmt.Errorf("engine: command %q has no handler", c.Name)
 }
+
+// accountMails is the room an account command needs in a mail's bounds.
+const accountMails = 3
 
 // kv is the data of an error text.
 type kv = map[string]any

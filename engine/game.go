@@ -25,6 +25,9 @@ func (r *request) challenge(c Command) error {
 	if strings.EqualFold(p1.ID, p2.ID) {
 		return refuse("self-challenge", kv{"User": p1.ID})
 	}
+	if err := r.reserve(2); err != nil {
+		return err
+	}
 	board, err := r.nextBoard()
 	if err != nil {
 		return err
@@ -102,6 +105,9 @@ func (r *request) play(g *game, u *user, text string) error {
 	}
 	if g.over() {
 		return refuse("game-over", kv{"Board": g.Board}).on(g.Board)
+	}
+	if err := r.reserve(len(recipients(g))); err != nil {
+		return err
 	}
 	switch word := strings.ToLower(text); word {
 	case moveResign:

@@ -184,6 +184,9 @@ func recipients(g *game) []string {
 // writer.
 func (r *request) boardMails(g *game, kind string, v *gameView, keys []string, c *commentView) error {
 	for _, key := range keys {
+		if !r.roomFor(g.Board) {
+			continue
+		}
 		u, ok, err := r.loadUser(key)
 		if err != nil {
 			return err
@@ -220,23 +223,57 @@ func (r *request) mailID(kind string, to []string, data any, id string) error {
 	if err != nil {
 		return err
 	}
-	r.send(Mail{To: slices.Clone(to), Subject: subject, Body: body, MessageID: id})
-	return nil
+	return r.send(Mail{To: slices.Clone(to), Subject: subject, Body: body, MessageID: id, board: boardOf(data)})
 }
 
-// send queues m. A mail to the sender of the command is a reply (RFC 3834
-// §3.1.3-5: In-Reply-To, References, Auto-Submitted: auto-replied); a mail
-// to anybody else, or caused by a timer, is auto-generated.
-func (r *request) send(m Mail) {
+// boardOf is the board a mail's data shows, 0 for none.
+func boardOf(data any) int {
+	switch v := data.(type) {
+	case *gameView:
+		return v.Board
+	case errorView:
+		if v.Game != nil {
+			return v.Game.Board
+		}
+	}
+	return 0
+}
+
+// send queues m, within the bounds of one incoming mail (bounds.go).
+func (r *request) send(m Mail) error {
+	m = r.thread(m)
+	if !r.bounded {
+		r.out = append(r.out, m)
+		return nil
+	}
+	return r.bound(m)
+}
+
+// thread sets m's loop and threading headers. A mail to the sender of the
+// command is a reply (RFC 3834 §3.1.3-5: In-Reply-To, References,
+// Auto-Submitted: auto-replied); a mail to anybody else, or caused by a
+// timer, is auto-generated. References keeps the first and the newest ids
+// (RFC 5322 §3.6.4), at most maxRefs, each at most maxIDLen bytes: an
+// incoming header cannot swell the reply.
+func (r *request) thread(m Mail) Mail {
 	m.AutoSubmitted = "auto-generated"
 	if r.in.From != "" && slices.ContainsFunc(m.To, func(a string) bool { return strings.EqualFold(a, r.in.From) }) {
 		m.AutoSubmitted = "auto-replied"
-		if r.in.MessageID != "" {
-			m.InReplyTo = r.in.MessageID
-			m.References = append(slices.Clone(r.in.References), r.in.MessageID)
+		if id := r.in.MessageID; id != "" && len(id) <= maxIDLen {
+			var refs []string
+			for _, ref := range r.in.References {
+				if len(ref) <= maxIDLen {
+					refs = append(refs, ref)
+				}
+			}
+			if len(refs) > maxRefs-1 {
+				refs = append(refs[:1], refs[len(refs)-(maxRefs-2):]...)
+			}
+			m.InReplyTo = id
+			m.References = append(refs, id)
 		}
 	}
-	r.out = append(r.out, m)
+	return m
 }
 
 // errorView is the data of the error mail (templates/error.tmpl).
@@ -248,9 +285,22 @@ type errorView struct {
 
 // refused sends the error mail for ref to the sender. quote adds the
 // offending command (never more: the rest of the mail may be long, or
-// not the sender's).
+// not the sender's), at most MaxQuote bytes of it.
 func (r *request) refused(ref *refusal, quote bool) error {
-	text, err := r.e.cfg.Templates.Render("err."+ref.key, ref.data)
+	// An argument echoed back is cut (MaxEcho): it may be a megabyte. A
+	// reason is ours, but may quote the argument in turn.
+	data := kv{}
+	for k, v := range ref.data {
+		if s, ok := v.(string); ok {
+			if k == "Reason" {
+				v = cutRunes(s, 4*MaxEcho)
+			} else {
+				v = echo(s)
+			}
+		}
+		data[k] = v
+	}
+	text, err := r.e.cfg.Templates.Render("err."+ref.key, data)
 	if err != nil {
 		return err
 	}
@@ -267,10 +317,11 @@ func (r *request) refused(ref *refusal, quote bool) error {
 		}
 	}
 	if quote {
-		ev.Quote = []string{"Subject: " + r.in.Subject, ""}
+		q := []string{"Subject: " + r.in.Subject, ""}
 		if r.line != "" && !r.script.FromSubject {
-			ev.Quote = append(ev.Quote, r.line)
+			q = append(q, r.line)
 		}
+		ev.Quote = quoteLines(q)
 	}
 	return r.mail("error", []string{r.in.From}, ev)
 }

@@ -126,6 +126,9 @@ func (r *request) show(c Command) error {
 		}
 	}
 	for _, s := range list {
+		if !r.roomFor(s.g.Board) {
+			continue
+		}
 		v, err := view(s.g, s.n, 0)
 		if err != nil {
 			return err
@@ -322,8 +325,7 @@ func (r *request) help(c Command) error {
 	if err != nil {
 		return err
 	}
-	r.send(Mail{To: []string{r.in.From}, Subject: subject, Body: text})
-	return nil
+	return r.send(Mail{To: []string{r.in.From}, Subject: subject, Body: text})
 }
 
 // helpTopics are the topics of "help TOPIC", each in templates/help-TOPIC.tmpl.

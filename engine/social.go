@@ -17,6 +17,12 @@ func (r *request) subscribe(c Command) error {
 	if g.player(key) != 0 {
 		return refuse("subscribe-player", kv{"User": u.ID, "Board": g.Board})
 	}
+	if !slices.Contains(g.Subscribers, key) && len(g.Subscribers) >= MaxSubscribers {
+		return refuse("subscribers-full", kv{"Board": g.Board, "Max": MaxSubscribers})
+	}
+	if err := r.reserve(1); err != nil {
+		return err
+	}
 	if !slices.Contains(g.Subscribers, key) {
 		g.Subscribers = append(g.Subscribers, key)
 		if err := r.saveGame(g); err != nil {
@@ -42,6 +48,9 @@ func (r *request) unsubscribe(c Command) error {
 	i := slices.Index(g.Subscribers, strings.ToLower(u.ID))
 	if i < 0 {
 		return refuse("not-subscribed", kv{"User": u.ID, "Board": g.Board})
+	}
+	if err := r.reserve(1); err != nil {
+		return err
 	}
 	g.Subscribers = slices.Delete(g.Subscribers, i, i+1)
 	if err := r.saveGame(g); err != nil {
@@ -71,6 +80,9 @@ func (r *request) chat(c Command) error {
 	text := cleanText(r.script.Comment)
 	if strings.TrimSpace(text) == "" {
 		return refuse("chat-empty", kv{"Board": g.Board})
+	}
+	if err := r.reserve(len(recipients(g)) - 1); err != nil {
+		return err
 	}
 	v := chatView{Board: g.Board, User: u.ID, Text: text}
 	for _, k := range recipients(g) {

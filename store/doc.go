@@ -1,5 +1,6 @@
 // Package store keeps the server's durable state in one bbolt file: the
-// engine's records (users, games, reply tokens, rate counters), the
+// engine's records (users, games, reply tokens, rate counters, strangers'
+// counts), the
 // Message-IDs of processed mail, the outbox of composed mail with its dead
 // letters.
 //
@@ -18,6 +19,7 @@
 //	games      board number, "%08d"               game record                              engine (JSON)
 //	tokens     reply token                        token record                             engine (JSON)
 //	rate       sender address                     rate counter                             engine (JSON)
+//	strangers  address that is no account's      hourly count of mails sent to it         engine (JSON)
 //	meta       "nextboard"                        next board number                        engine (JSON)
 //	           "schema"                           schema version, decimal ASCII ("1")      store
 //	seen       dedupe key of a processed mail     time processed, 8-byte big-endian        store

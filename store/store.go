@@ -13,11 +13,12 @@ import (
 
 // Engine-owned buckets: the engine chooses keys and encodes values.
 const (
-	BucketUsers  = "users"
-	BucketGames  = "games"
-	BucketTokens = "tokens"
-	BucketRate   = "rate"
-	BucketMeta   = "meta"
+	BucketUsers     = "users"
+	BucketGames     = "games"
+	BucketTokens    = "tokens"
+	BucketRate      = "rate"
+	BucketStrangers = "strangers"
+	BucketMeta      = "meta"
 )
 
 // Store-owned buckets, reachable only through the typed methods.
@@ -38,6 +39,7 @@ var buckets = []struct {
 	{BucketGames, true},
 	{BucketTokens, true},
 	{BucketRate, true},
+	{BucketStrangers, true},
 	{BucketMeta, true},
 	{bucketSeen, false},
 	{bucketOutbox, false},

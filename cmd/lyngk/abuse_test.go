@@ -1,16 +1,20 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/lyngk"
+	"lyngk.example/lyngk/mailer"
 	"lyngk.example/lyngk/store"
 )
 
@@ -204,5 +208,205 @@ func TestProcessTokenAfterTakeBack(t *testing.T) {
 	}
 	if r = send(rawMail{from: "bob@example.com", subject: "Re: Lyngk Board 101 bob", body: reply + "\n", inReplyTo: latest}); len(r) != 2 {
 		t.Fatalf("reply to the latest board mail: %d mails, want the board to both", len(r))
+	}
+}
+
+// processRaw runs `lyngk process -mbox -` on raw and returns the replies as
+// they would go on the wire.
+func processRaw(t *testing.T, db string, raw []byte) [][]byte {
+	t.Helper()
+	var out, errb bytes.Buffer
+	if code := run([]string{"process", "-db", db, "-mbox", "-"}, bytes.NewReader(raw), &out, &errb); code != 0 {
+		t.Fatalf("process: exit %d: %s", code, errb.String())
+	}
+	msgs, err := mailer.ReadMbox(&out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return msgs
+}
+
+// checkBounds asserts the bounds of one incoming mail's replies: at most
+// want mails, at most 4 MB in all, each at most 64 KB; it returns them
+// parsed.
+func checkBounds(t *testing.T, raws [][]byte, want int) []mailer.Inbound {
+	t.Helper()
+	if len(raws) > want {
+		t.Fatalf("%d mails, want at most %d", len(raws), want)
+	}
+	total := 0
+	var ins []mailer.Inbound
+	for i, raw := range raws {
+		total += len(raw)
+		if len(raw) > engine.MaxReply {
+			t.Errorf("mail %d is %d bytes, over %d", i, len(raw), engine.MaxReply)
+		}
+		in, err := mailer.Parse(bytes.NewReader(raw), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ins = append(ins, in)
+	}
+	if total > engine.MaxBytes {
+		t.Fatalf("%d bytes in all, over %d", total, engine.MaxBytes)
+	}
+	t.Logf("%d mails, %d bytes", len(raws), total)
+	return ins
+}
+
+// TestProcessForgedMultiple is the measured case of issue 11: a 2.7 KB
+// mail, subject "multiple", 60 lines of "lyngk show" naming board 101 ten
+// times each. Old main sent 600 board mails. From a forged stranger's
+// address it now gets 1 mail (text only, at most 64 KB); in a player's
+// name, 25: 24 boards and the summary, which says what was left out.
+func TestProcessForgedMultiple(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "lyngk.db")
+	for _, u := range []string{"alice", "bob"} {
+		process(t, db, rawMail{from: u + "@example.com", subject: "signup " + u + " pw", id: u + "@test.example"})
+	}
+	process(t, db, rawMail{from: "alice@example.com", subject: "lyngk challenge alice bob", id: "c@test.example"})
+	line := "lyngk show" + strings.Repeat(" 101", 10)
+	body := strings.Repeat(line+"\n", 60)
+	stranger := rawMail{from: "victim@elsewhere.example", subject: "multiple", body: body, id: "forged1@test.example"}
+	raw := stranger.bytes()
+	if len(raw) > 3500 {
+		t.Fatalf("the mail is %d bytes, want about 3 KB", len(raw))
+	}
+	ins := checkBounds(t, processRaw(t, db, raw), 1)
+	if len(ins) != 1 || ins[0].Subject != "Lyngk Board 101 alice" {
+		t.Fatalf("stranger: %d mails, want the first board mail alone", len(ins))
+	}
+	// A stranger's hourly allowance: 5 mails, then silence.
+	for i := 1; i <= 7; i++ {
+		m := rawMail{from: "victim2@elsewhere.example", subject: "multiple", body: "lyngk show 101\nlyngk show 101\n",
+			id: fmt.Sprintf("forged%d@test.example", i)}
+		want := 1
+		if i > engine.StrangerPerHour {
+			want = 0
+		}
+		if got := processRaw(t, db, m.bytes()); len(got) != want {
+			t.Fatalf("stranger's mail %d: %d replies, want %d", i, len(got), want)
+		}
+	}
+
+	// carol signs up from elsewhere, so that her address has used none of
+	// its hourly commands (rate_per_hour, 60) before the 60 lines.
+	process(t, db, rawMail{from: "setup@example.com", subject: "signup carol pw carol@example.com", id: "carol@test.example"})
+	player := rawMail{from: "carol@example.com", subject: "multiple", body: body, id: "forged-carol@test.example"}
+	ins = checkBounds(t, processRaw(t, db, player.bytes()), engine.MaxMails)
+	if len(ins) != engine.MaxMails {
+		t.Fatalf("player: %d mails, want %d", len(ins), engine.MaxMails)
+	}
+	for _, in := range ins[:len(ins)-1] {
+		if in.Subject != "Lyngk Board 101 alice" {
+			t.Fatalf("player: mail %q among the board mails", in.Subject)
+		}
+	}
+	last := ins[len(ins)-1]
+	if last.Subject != "Lyngk: some replies to your mail were left out" ||
+		!strings.Contains(last.Body, "left out:\n101\n") || !strings.Contains(last.Body, "\nlyngk show 101\n") {
+		t.Fatalf("player: the last mail is not the summary:\n%s\n%s", last.Subject, last.Body)
+	}
+}
+
+// TestProcessShowManyGames is the measured case of issue 11: "lyngk show
+// alice" with alice in 600 games made 600 mails (36,060 with 60 such
+// lines). Now: 25 mails, the last the summary of the 576 boards left out
+// (golden file), and one mail for a stranger.
+func TestProcessShowManyGames(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "lyngk.db")
+	for _, u := range []string{"alice", "bob"} {
+		process(t, db, rawMail{from: u + "@example.com", subject: "signup " + u + " pw", id: u + "@test.example"})
+	}
+	// 600 challenges in one transaction, from 600 senders (each under its
+	// rate limit).
+	func() {
+		a := testApp(t, db)
+		var raws [][]byte
+		for i := range 600 {
+			raws = append(raws, rawMail{from: fmt.Sprintf("fan%d@example.com", i), subject: "lyngk challenge alice bob",
+				id: fmt.Sprintf("ch%d@test.example", i)}.bytes())
+		}
+		res, err := a.applyBatch(context.Background(), raws, func(*store.Tx, composed, time.Time) error { return nil })
+		if err != nil || res[599] != outcomeApplied {
+			t.Fatalf("setup: %v %v", err, res[599])
+		}
+		a.db.Close()
+	}()
+	if n := len(boards(t, db)); n != 600 {
+		t.Fatalf("%d games, want 600", n)
+	}
+	ins := checkBounds(t, processRaw(t, db, rawMail{from: "bob@example.com", subject: "lyngk show alice", id: "show@test.example"}.bytes()), engine.MaxMails)
+	if len(ins) != engine.MaxMails {
+		t.Fatalf("%d mails, want %d", len(ins), engine.MaxMails)
+	}
+	for i, in := range ins[:len(ins)-1] {
+		if want := fmt.Sprintf("Lyngk Board %d alice", 101+i); in.Subject != want {
+			t.Fatalf("mail %d: %q, want %q", i, in.Subject, want)
+		}
+	}
+	summary := ins[len(ins)-1]
+	goldenFile(t, filepath.Join("testdata", "summary-show.golden"), "Subject: "+summary.Subject+"\n\n"+summary.Body)
+
+	ins = checkBounds(t, processRaw(t, db, rawMail{from: "victim@elsewhere.example", subject: "lyngk show alice", id: "show2@test.example"}.bytes()), 1)
+	if len(ins) != 1 || ins[0].Subject != "Lyngk Board 101 alice" {
+		t.Fatalf("stranger: %d mails", len(ins))
+	}
+}
+
+// TestProcessHugeArgument is the measured case of issue 11: a 1 MiB
+// Latin-1 argument made a 12.9 MB error reply (the argument echoed twice,
+// the mail quoted once). Now the reply is at most 64 KB: the argument is
+// cut to 100 characters with "…", the quote to 2 KB. A huge comment on a
+// move is cut likewise in the opponent's board mail.
+func TestProcessHugeArgument(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "lyngk.db")
+	for _, u := range []string{"alice", "bob"} {
+		process(t, db, rawMail{from: u + "@example.com", subject: "signup " + u + " pw", id: u + "@test.example"})
+	}
+	process(t, db, rawMail{from: "alice@example.com", subject: "lyngk challenge alice bob", id: "c@test.example"})
+	arg := strings.Repeat("\xe9", 1<<20-2048)
+	m := rawMail{from: "alice@example.com", subject: "Hello", body: "lyngk show " + arg + "\n", id: "huge@test.example",
+		contentType: "text/plain; charset=iso-8859-1"}
+	raw := m.bytes()
+	if len(raw) > maxMailSize {
+		t.Fatalf("the mail is %d bytes, over the limit", len(raw))
+	}
+	ins := checkBounds(t, processRaw(t, db, raw), 1)
+	if len(ins) != 1 {
+		t.Fatalf("%d replies", len(ins))
+	}
+	body := ins[0].Body
+	if want := `There is no user "` + strings.Repeat("é", engine.MaxEcho-1) + `…".`; !strings.Contains(body, want) {
+		t.Fatalf("the echoed argument is not cut to %d characters:\n%.400s", engine.MaxEcho, body)
+	}
+	if q := body[strings.Index(body, "Original message follows:"):]; len(q) > engine.MaxQuote+200 {
+		t.Fatalf("the quote is %d bytes", len(q))
+	}
+
+	comment := strings.Repeat("Ein sehr langer Kommentar mit Umlauten: äöü ÄÖÜ ß.\n", 17000)
+	raws := processRaw(t, db, rawMail{from: "alice@example.com", subject: "lyngk move 101 alice pw G,c1-d1", body: comment, id: "long@test.example"}.bytes())
+	ins = checkBounds(t, raws, 2)
+	if len(ins) != 2 || !strings.Contains(ins[1].Body, "alice writes:") || !strings.Contains(ins[1].Body, "at most 64 KB") {
+		t.Fatalf("bob's board mail does not carry the cut comment")
+	}
+}
+
+// goldenFile compares got with the file at path (go test -update rewrites
+// it).
+func goldenFile(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test -update creates it)", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s differs (go test -update to accept):\n%s", path, firstDiff(string(want), got))
 	}
 }
