@@ -23,6 +23,7 @@
 //	tokens  reply token         token: board, user, number of moves and of
 //	                            take-backs when sent
 //	rate    lower-cased sender  rate window: start, count, notified
+//	strangers lower-cased addr  mails to a stranger this hour: start, count
 //	meta    "nextboard"         the next board number (101 first)
 //
 // A position is never stored: it is the replay of the moves on the start
@@ -138,6 +139,43 @@
 // with the sender's first command. The command that would go over gets one
 // notice, everything after it silence until the window ends. Zero means no
 // limit.
+//
+// Bounds (bounds.go). From is forged at will, so what one incoming mail
+// causes is bounded whoever it claims to come from: at most MaxMails (25)
+// mails and MaxBytes (4 MB) in all, the last of them, when anything was
+// left out, a summary to the sender: the boards whose mails were left out
+// (and a show command for the first 20 of them), the number of other
+// mails left out (errors, listings), and the commands not run. Mails are
+// sent in the order the commands ask for them; loops that would render
+// many mails (show, board mails) stop rendering once the bounds are
+// reached, so a mail asking for thousands costs no more than one asking
+// for 25. Every mail is at most MaxReply (64 KB) on the wire, reckoned
+// as quoted-printable with CRLF line ends (a board picture comes on top,
+// counted as PictureAllowance against the 4 MB): a longer text is cut at
+// a line end with a note; an argument echoed in an error is cut to
+// MaxEcho (100) characters with "…", the quote of the offending mail to
+// MaxQuote (2 KB), References to 10 ids.
+//
+// A move with many subscribers. The board mails of one game event must
+// all go out, or a player would not learn of a move. So a game has at
+// most MaxSubscribers (20): its event is at most 2 players, 20
+// subscribers and 2 players who resigned and stay on, 24 mails, which
+// always fit, with the summary's slot, in a fresh mail. A command that
+// changes a game or an account first reserves room for all its mails; if
+// they no longer fit after the mail's earlier commands, it is not run,
+// nor any command after it (the commands of a mail run in order), and the
+// summary lists them to be sent again: nothing is half done. The first
+// command of a mail always runs; only signoff, which resigns every game
+// of the leaver, can then exceed the bounds, and the board mails beyond
+// them are left out (the games are over; the others see it in games and
+// show) and summarised to the sender.
+//
+// Strangers. An address that is no address of an account (signed off
+// ones excluded) is a stranger: a forged sender, or somebody who has not
+// signed up. A stranger gets at most one mail per incoming mail (the
+// first), at most StrangerPerHour (5) an hour, counted in bucket
+// strangers (fixed window from the first mail; Tick prunes past windows),
+// each TextOnly (no picture, no HTML); past that, silence, not a notice.
 //
 // Loop guards (RFC 3834 §2): mail marked automatic (Inbound.Auto: the
 // mailer applies RFC 3834, RFC 3464, RFC 8098, List-* fields and
