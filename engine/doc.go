@@ -8,7 +8,7 @@
 //
 // # Records
 //
-// The engine owns five buckets of the store, each record JSON with a
+// The engine owns six buckets of the store, each record JSON with a
 // version field "v" (a reader refuses any other version):
 //
 //	users   lower-cased userid  user: id as signed up, bcrypt hash, addresses,
@@ -23,7 +23,8 @@
 //	tokens  reply token         token: board, user, number of moves and of
 //	                            take-backs when sent
 //	rate    lower-cased sender  rate window: start, count, notified
-//	strangers lower-cased addr  mails to a stranger this hour: start, count
+//	strangers                   lower-cased address: mails sent to that
+//	                            stranger this hour (start, count)
 //	meta    "nextboard"         the next board number (101 first)
 //
 // A position is never stored: it is the replay of the moves on the start
