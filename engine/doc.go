@@ -175,7 +175,7 @@
 // ones excluded) is a stranger: a forged sender, or somebody who has not
 // signed up. A stranger gets at most one mail per incoming mail (the
 // first), at most StrangerPerHour (5) an hour, counted in bucket
-// strangers (fixed window from the first mail; Tick prunes past windows),
+// strangers (a fixed window from the first mail, as the rate limit's),
 // each TextOnly (no picture, no HTML); past that, silence, not a notice.
 //
 // Loop guards (RFC 3834 §2): mail marked automatic (Inbound.Auto: the

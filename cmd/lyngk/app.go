@@ -80,6 +80,15 @@ type parsed struct {
 	dropped []string // replies that could not be composed
 }
 
+// messageID is what the log calls the mail: its Message-ID, else its
+// dedupe key.
+func (m *parsed) messageID() string {
+	if m.in.MessageID != "" {
+		return m.in.MessageID
+	}
+	return m.id
+}
+
 // errMailFailed aborts a transaction in which one mail failed for a reason
 // of its own outside the engine (a panic while composing its replies, say):
 // the transaction may hold part of that mail, so it is rolled back and the
@@ -175,11 +184,11 @@ func (a *app) applyBatch(ctx context.Context, raws [][]byte, deliver deliverFunc
 				slog.String("error", m.bad.Error()), slog.Int("size", len(raws[i])))
 		case m.failed != nil:
 			a.log.LogAttrs(ctx, slog.LevelError, "mail", slog.String("outcome", string(m.res)),
-				slog.String("message_id", m.id), slog.String("from", m.in.From),
+				slog.String("message_id", m.messageID()), slog.String("from", m.in.From),
 				slog.Int("replies", m.replies), slog.Int("batch", len(raws)), slog.String("error", m.failed.Error()))
 		default:
 			a.log.LogAttrs(ctx, slog.LevelInfo, "mail", slog.String("outcome", string(m.res)),
-				slog.String("message_id", m.id), slog.String("from", m.in.From),
+				slog.String("message_id", m.messageID()), slog.String("from", m.in.From),
 				slog.Int("replies", m.replies), slog.Duration("duration", d), slog.Int("batch", len(raws)))
 		}
 	}
