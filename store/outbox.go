@@ -137,6 +137,22 @@ func (tx *Tx) Due(now time.Time, max int) ([]OutMail, error) {
 	return due, nil
 }
 
+// OutboxStats counts the queued mails and the dead letters and gives the
+// time the oldest queued mail was queued (zero when none is), without
+// reading any message: the daemon's metrics ask for it on every scrape,
+// however many mails the hourly cap holds back.
+func (tx *Tx) OutboxStats() (queued, dead int, oldest time.Time, err error) {
+	b := tx.own(bucketOutbox)
+	if k, v := b.Cursor().First(); k != nil {
+		m, _, err := decodeOut(k, v)
+		if err != nil {
+			return 0, 0, time.Time{}, err
+		}
+		oldest = m.Queued
+	}
+	return b.Stats().KeyN, tx.own(bucketDead).Stats().KeyN, oldest, nil
+}
+
 // Outbox returns every queued mail in queue order.
 func (tx *Tx) Outbox() ([]OutMail, error) { return tx.list(bucketOutbox) }
 

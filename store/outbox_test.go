@@ -392,3 +392,27 @@ func TestDeadLettersBoundTheFile(t *testing.T) {
 		t.Errorf("the file grew by %d bytes, want less than 10 MiB", growth)
 	}
 }
+
+func TestOutboxStats(t *testing.T) {
+	db, _ := openTemp(t)
+	stats := func() (int, int, time.Time) {
+		t.Helper()
+		var q, d int
+		var oldest time.Time
+		view(t, db, func(tx *store.Tx) error {
+			var err error
+			q, d, oldest, err = tx.OutboxStats()
+			return err
+		})
+		return q, d, oldest
+	}
+	if q, d, oldest := stats(); q != 0 || d != 0 || !oldest.IsZero() {
+		t.Errorf("empty store: %d queued, %d dead, oldest %v", q, d, oldest)
+	}
+	id := enqueue(t, db, time0, []string{"a@example.com"})
+	enqueue(t, db, time0.Add(time.Minute), []string{"b@example.com"}, []string{"c@example.com"})
+	update(t, db, func(tx *store.Tx) error { return tx.Dead(id[0], "550", time0) })
+	if q, d, oldest := stats(); q != 2 || d != 1 || !oldest.Equal(time0.Add(time.Minute)) {
+		t.Errorf("OutboxStats = %d queued, %d dead, oldest %v; want 2, 1, %v", q, d, oldest, time0.Add(time.Minute))
+	}
+}

@@ -132,25 +132,21 @@ func (c *storeCollector) Describe(ch chan<- *prometheus.Desc) {
 
 func (c *storeCollector) Collect(ch chan<- prometheus.Metric) {
 	_ = c.db.View(func(tx *store.Tx) error {
-		out, err := tx.Outbox()
+		queued, dead, oldest, err := tx.OutboxStats()
 		if err != nil {
 			return err
 		}
 		age := 0.0
-		if len(out) > 0 {
-			age = time.Since(out[0].Queued).Seconds()
-		}
-		dead, err := tx.DeadLetters()
-		if err != nil {
-			return err
+		if queued > 0 {
+			age = time.Since(oldest).Seconds()
 		}
 		started, finished, err := countGames(tx)
 		if err != nil {
 			return err
 		}
-		ch <- prometheus.MustNewConstMetric(descOutbox, prometheus.GaugeValue, float64(len(out)))
+		ch <- prometheus.MustNewConstMetric(descOutbox, prometheus.GaugeValue, float64(queued))
 		ch <- prometheus.MustNewConstMetric(descOldest, prometheus.GaugeValue, age)
-		ch <- prometheus.MustNewConstMetric(descDead, prometheus.GaugeValue, float64(len(dead)))
+		ch <- prometheus.MustNewConstMetric(descDead, prometheus.GaugeValue, float64(dead))
 		ch <- prometheus.MustNewConstMetric(descGames, prometheus.CounterValue, float64(started))
 		ch <- prometheus.MustNewConstMetric(descFinished, prometheus.CounterValue, float64(finished))
 		return nil
