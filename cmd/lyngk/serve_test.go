@@ -386,6 +386,8 @@ func startServe(t *testing.T, cfg config) *served {
 	}()
 	t.Cleanup(func() { s.stop(t) })
 	waitListening(t, s.imap, s.done)
+	// Logged once the control socket listens too.
+	waitText(t, s.logs, `msg="lyngk serving"`)
 	return s
 }
 
