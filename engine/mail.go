@@ -243,6 +243,7 @@ func boardOf(data any) int {
 func (r *request) send(m Mail) error {
 	m = r.thread(m)
 	if !r.bounded {
+		m.Body = cutBody(m, MaxReply)
 		r.out = append(r.out, m)
 		return nil
 	}
