@@ -129,7 +129,9 @@
 // (default 21 days); the forfeit is recorded as the move "Forfeit". The
 // clock runs from the last move (or the start), or from the player's
 // return from vacation if later; on vacation nothing happens. A server that
-// was down catches up at its first Tick.
+// was down catches up at its first Tick. Each game's timer is isolated as a
+// mail is: one that fails (a template, an undecodable record, a panic) is
+// left as it was and reported, and the other games' timers run.
 //
 // Times are stored as given; mails show them in UTC. In the timing block of
 // a finished game each move's time since the previous move (or the start)

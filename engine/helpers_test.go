@@ -122,16 +122,26 @@ func (v *env) reply(m engine.Mail, from, body string) []engine.Mail {
 
 func (v *env) tick() []engine.Mail {
 	v.t.Helper()
-	var out []engine.Mail
+	out, failed := v.tickFailing()
+	if failed != nil {
+		v.t.Fatalf("timers failed: %v", failed)
+	}
+	return out
+}
+
+// tickFailing is tick where some game's timer may fail: it returns the
+// mails and the failures.
+func (v *env) tickFailing() (out []engine.Mail, failed error) {
+	v.t.Helper()
 	err := v.db.Update(func(tx *store.Tx) error {
 		var err error
-		out, err = v.e.Tick(tx, v.now)
+		out, failed, err = v.e.Tick(tx, v.now)
 		return err
 	})
 	if err != nil {
 		v.t.Fatal(err)
 	}
-	return out
+	return out, failed
 }
 
 // addr is the address of a player in these tests.

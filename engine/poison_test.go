@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/store"
@@ -135,5 +136,34 @@ func TestMultipleSeesOwnWrites(t *testing.T) {
 	last := out[len(out)-1]
 	if last.Subject != "Lyngk games" || !strings.Contains(last.Body, "101") || !strings.Contains(last.Body, "102") {
 		t.Fatalf("games listing in the same mail as the challenges: %+v", last)
+	}
+}
+
+// TestPoisonTimer: a game whose timer fails (here its reminder does not
+// render, and another game's record does not decode) is left as it was
+// and reported; the other games' reminders still go out.
+func TestPoisonTimer(t *testing.T) {
+	v := newEnv(t, brokenTemplates(t, map[string]string{
+		"board.tmpl": `{{define "nag.subject"}}{{if eq .Board 102}}{{.NoSuchField}}{{end}}Nag: Lyngk Board {{.Board}} {{.ToMove}}{{end}}`,
+	}))
+	v.signup("alice", "bob")
+	v.cmd(addr("alice"), "lyngk challenge alice bob")
+	v.cmd(addr("alice"), "lyngk challenge bob alice")
+	v.cmd(addr("alice"), "lyngk challenge alice bob")
+	if err := v.db.Update(func(tx *store.Tx) error { return tx.Put("games", "00000103", []byte("{not json")) }); err != nil {
+		t.Fatal(err)
+	}
+	v.now = v.now.Add(7 * day)
+	out, failed := v.tickFailing()
+	if len(out) != 1 || out[0].Subject != "Nag: Lyngk Board 101 alice" {
+		t.Fatalf("reminders: %+v", out)
+	}
+	if failed == nil || !strings.Contains(failed.Error(), "timer of board 102") || !strings.Contains(failed.Error(), "games/00000103") {
+		t.Fatalf("failures: %v", failed)
+	}
+	// Board 102 was not marked as nagged: it is tried again.
+	v.now = v.now.Add(time.Minute)
+	if _, failed := v.tickFailing(); failed == nil || !strings.Contains(failed.Error(), "timer of board 102") {
+		t.Fatalf("board 102 not tried again: %v", failed)
 	}
 }

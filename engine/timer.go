@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
 	"time"
 )
@@ -13,21 +16,47 @@ import (
 // Tick every minute in its own transaction; all timer state is in the
 // store, so a restart loses nothing, and a server that was down catches up
 // at its first tick.
-func (e *Engine) Tick(tx Tx, now time.Time) ([]Mail, error) {
-	r := &request{e: e, tx: tx, now: now}
-	gs, err := r.allGames()
+//
+// As in Handle, err is non-nil only when the store failed. A game whose
+// timer fails for a reason of its own (a template that does not render, a
+// record that does not decode, a panic) is left as it was, its writes
+// dropped, and named in failed; the other games' timers run, so one broken
+// game cannot stop the reminders and forfeits of all.
+func (e *Engine) Tick(tx Tx, now time.Time) (mails []Mail, failed, err error) {
+	var gs []*game
+	var fails []error
+	err = tx.ForEach(bucketGames, func(key string, val []byte) error {
+		g := new(game)
+		if err := json.Unmarshal(val, g); err != nil || g.V != recordVersion {
+			fails = append(fails, fmt.Errorf("engine: games/%s: record version %d or undecodable: %v", key, g.V, err))
+			return nil
+		}
+		gs = append(gs, g)
+		return nil
+	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for _, g := range gs {
 		if g.over() {
 			continue
 		}
-		if err := r.tick(g); err != nil {
-			return nil, err
+		p := newPending(tx)
+		r := &request{e: e, tx: p, now: now}
+		ferr := guard(func() error { return r.tick(g) })
+		switch {
+		case p.storeErr != nil:
+			return nil, nil, p.storeErr
+		case ferr != nil:
+			fails = append(fails, fmt.Errorf("engine: timer of board %d: %w", g.Board, ferr))
+			continue
 		}
+		if err := p.commit(); err != nil {
+			return nil, nil, err
+		}
+		mails = append(mails, r.out...)
 	}
-	return r.out, nil
+	return mails, errors.Join(fails...), nil
 }
 
 func (r *request) tick(g *game) error {

@@ -315,9 +315,14 @@ func (a *app) tick() error {
 		if _, err := tx.Expire(now); err != nil {
 			return err
 		}
-		mails, err := a.eng.Tick(tx, now)
+		mails, failed, err := a.eng.Tick(tx, now)
 		if err != nil {
 			return err
+		}
+		if failed != nil {
+			// The other games' timers ran; these are tried again at the
+			// next tick.
+			a.log.Error("timers failed for some games", "error", failed.Error())
 		}
 		for _, m := range mails {
 			data, err := a.compose(m, now)
