@@ -60,7 +60,8 @@ type budget struct {
 	bounded   bool // an incoming mail; the timers are not bounded
 	bytes     int  // the wire size of the mails in out
 	full      bool // something was left out: the summary is due
-	left      []int
+	left      []int // boards of the mails left out, in order, each once
+	leftSet   map[int]bool
 	leftOther int
 	notRun    []string
 	known     map[string]bool // lower-cased address: an account's
@@ -97,7 +98,11 @@ func (r *request) leave(board int) {
 	switch {
 	case board == 0:
 		r.leftOther++
-	case !slices.Contains(r.left, board):
+	case !r.leftSet[board]:
+		if r.leftSet == nil {
+			r.leftSet = map[int]bool{}
+		}
+		r.leftSet[board] = true
 		r.left = append(r.left, board)
 	}
 }
