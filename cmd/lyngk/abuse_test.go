@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -420,5 +421,46 @@ func goldenFile(t *testing.T, path, got string) {
 	}
 	if string(want) != got {
 		t.Errorf("%s differs (go test -update to accept):\n%s", path, firstDiff(string(want), got))
+	}
+}
+
+// TestServeLoopRulesRejected runs the loop rules through `lyngk serve` in
+// local mode: automatic mails from a player (an out-of-office reply, a
+// read receipt, a mail with List-Post alone, Auto-Submitted after a
+// comment) get no answer and land in the robot's Rejected folder, while
+// the mails around them are answered.
+func TestServeLoopRulesRejected(t *testing.T) {
+	cfg := defaultConfig()
+	cfg.DataDir = t.TempDir()
+	report := "--b\r\nContent-Type: text/plain\r\n\r\nhelp\r\n--b--\r\n"
+	deliverWhileStopped(t, cfg.DataDir,
+		rawMail{from: "alice@localhost", subject: "signup alice Sesame-8zq", id: "1.alice@client.example"},
+		rawMail{from: "alice@localhost", subject: "Automatic reply: Lyngk signup alice", body: "help\r\n", id: "2.alice@client.example"},
+		rawMail{from: "alice@localhost", subject: "Read: help", body: report, id: "3.alice@client.example",
+			contentType: "multipart/report; report-type=disposition-notification; boundary=b"},
+		rawMail{from: "alice@localhost", subject: "help rules", header: "List-Post: <mailto:all@example.com>\r\n", id: "4.alice@client.example"},
+		rawMail{from: "alice@localhost", subject: "help notation", header: "Auto-Submitted: (vacation) auto-replied\r\n", id: "5.alice@client.example"},
+		rawMail{from: "carol@localhost", subject: "help", id: "6.carol@client.example"})
+	s := startServe(t, cfg)
+	alice := localPlayer{t: t, name: "alice", smtp: s.smtp, imap: s.imap}
+	carol := localPlayer{t: t, name: "carol", smtp: s.smtp, imap: s.imap}
+	if got := carol.await(1); got.Subject != "Lyngk help" {
+		t.Fatalf("carol got %q", got.Subject)
+	}
+	want := []string{"Automatic reply: Lyngk signup alice", "Read: help", "help rules", "help notation"}
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		got := robotMailbox(t, s, "Rejected")
+		if slices.Equal(got, want) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("Rejected holds %q, want %q", got, want)
+		}
+	}
+	// The mails were applied in order, carol's last: alice's inbox holds
+	// her signup alone.
+	alice.await(1)
+	if got := alice.inbox(); len(got) != 1 || got[0].Subject != "Lyngk signup alice" {
+		t.Fatalf("alice got %d mails", len(got))
 	}
 }
