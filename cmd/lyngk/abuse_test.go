@@ -464,3 +464,46 @@ func TestServeLoopRulesRejected(t *testing.T) {
 		t.Fatalf("alice got %d mails", len(got))
 	}
 }
+
+// TestProcessManySubscribers: a game takes at most 20 subscribers, so the
+// board mails of a move (2 players, 20 watchers) always fit in one mail's
+// 25, summary slot included: all 22 go out.
+func TestProcessManySubscribers(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "lyngk.db")
+	func() {
+		a := testApp(t, db)
+		var raws [][]byte
+		add := func(from, subject string) {
+			raws = append(raws, rawMail{from: from, subject: subject, id: fmt.Sprintf("s%d@test.example", len(raws))}.bytes())
+		}
+		add("alice@example.com", "signup alice pw")
+		add("bob@example.com", "signup bob pw")
+		add("alice@example.com", "lyngk challenge alice bob")
+		for i := range engine.MaxSubscribers + 1 {
+			add(fmt.Sprintf("w%d@example.com", i), fmt.Sprintf("signup w%d pw", i))
+		}
+		for i := range engine.MaxSubscribers {
+			add(fmt.Sprintf("w%d@example.com", i), fmt.Sprintf("lyngk subscribe 101 w%d pw", i))
+		}
+		if _, err := a.applyBatch(context.Background(), raws, func(*store.Tx, composed, time.Time) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+		a.db.Close()
+	}()
+	last := fmt.Sprintf("w%d", engine.MaxSubscribers)
+	r := process(t, db, rawMail{from: last + "@example.com", subject: "lyngk subscribe 101 " + last + " pw", id: "full@test.example"})
+	if len(r) != 1 || !strings.Contains(r[0].Body, "Lyngk Board 101 has 20 subscribers, the most a game may have.") {
+		t.Fatalf("the 21st subscriber: %+v", r)
+	}
+	g := lyngk.New(101, lyngk.Standard)
+	mv := g.Legal(nil)[0]
+	r = process(t, db, rawMail{from: "alice@example.com", subject: "lyngk move 101 alice pw " + mv.String(), id: "move@test.example"})
+	if len(r) != 2+engine.MaxSubscribers {
+		t.Fatalf("the move: %d mails, want %d", len(r), 2+engine.MaxSubscribers)
+	}
+	for _, m := range r {
+		if !strings.HasPrefix(m.Subject, "Lyngk Board 101 ") {
+			t.Fatalf("mail %q among the board mails", m.Subject)
+		}
+	}
+}
