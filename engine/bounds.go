@@ -57,9 +57,9 @@ var errNoRoom = errors.New("engine: no room left in this mail's bounds")
 
 // budget is what one incoming mail has caused so far.
 type budget struct {
-	bounded   bool // an incoming mail; the timers are not bounded
-	bytes     int  // the wire size of the mails in out
-	full      bool // something was left out: the summary is due
+	bounded   bool  // an incoming mail; the timers are not bounded
+	bytes     int   // the wire size of the mails in out
+	full      bool  // something was left out: the summary is due
 	left      []int // boards of the mails left out, in order, each once
 	leftSet   map[int]bool
 	leftOther int
