@@ -2,13 +2,17 @@ package mailer
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/emersion/go-message"
 	"github.com/emersion/go-message/mail"
 )
 
@@ -26,11 +30,27 @@ type Outgoing struct {
 	References    []string // without <>
 	AutoSubmitted string   // "auto-replied" (the default) or "auto-generated" (RFC 3834 §5)
 	Date          time.Time
+	// HTML, when set, is an HTML rendering of Body: the mail becomes
+	// multipart/alternative, Body first, then a multipart/related part with
+	// the HTML and the Inline parts it shows by cid: URLs.
+	HTML   string
+	Inline []InlinePart
+}
+
+// InlinePart is a picture an HTML part shows as "cid:" + ContentID.
+type InlinePart struct {
+	ContentID   string // without <>
+	ContentType string // "image/png"
+	Filename    string
+	Data        []byte
 }
 
 // Compose renders m as an RFC 5322 mail with CRLF line ends: one text/plain
-// part in UTF-8, quoted-printable. A zero Date means now. The Subject is
-// RFC 2047-encoded only when it is not plain ASCII.
+// part in UTF-8, quoted-printable; with HTML, a multipart/alternative of
+// that part and a multipart/related one (the HTML, quoted-printable, and
+// its inline pictures, base64). A zero Date means now. The Subject is
+// RFC 2047-encoded only when it is not plain ASCII. The MIME boundaries are
+// derived from the Message-ID, so a mail composes to the same bytes twice.
 func Compose(m Outgoing) ([]byte, error) {
 	from, err := mail.ParseAddress(m.From)
 	if err != nil {
@@ -68,11 +88,19 @@ func Compose(m Outgoing) ([]byte, error) {
 		date = time.Now()
 	}
 
+	for _, p := range m.Inline {
+		if !validMsgID(p.ContentID) || p.ContentType == "" {
+			return nil, fmt.Errorf("mailer: compose: bad inline part %q (%s)", p.ContentID, p.ContentType)
+		}
+	}
+
 	// go-message writes header fields in the reverse order of insertion, so
 	// they are added bottom-up.
 	var h mail.Header
-	h.Set("Content-Transfer-Encoding", "quoted-printable")
-	h.SetContentType("text/plain", map[string]string{"charset": "utf-8"})
+	if m.HTML == "" {
+		h.Set("Content-Transfer-Encoding", "quoted-printable")
+		h.SetContentType("text/plain", map[string]string{"charset": "utf-8"})
+	}
 	// Raw fields keep the customary spelling, which go-message would
 	// canonicalise to "Mime-Version" and "Message-Id".
 	h.AddRaw([]byte("MIME-Version: 1.0\r\n"))
@@ -98,20 +126,88 @@ func Compose(m Outgoing) ([]byte, error) {
 	h.SetAddressList("From", []*mail.Address{from})
 	h.SetDate(date)
 
-	var buf bytes.Buffer
-	w, err := mail.CreateSingleInlineWriter(&buf, h)
-	if err != nil {
-		return nil, fmt.Errorf("mailer: compose: %w", err)
-	}
 	// A bare CR cannot travel in a text mail (RFC 5322 §2.3): it is a line
 	// end like the LF it usually stands next to.
-	if _, err := io.WriteString(w, normalizeNewlines(strings.ToValidUTF8(m.Body, "\uFFFD"))); err != nil {
-		return nil, fmt.Errorf("mailer: compose: %w", err)
+	body := normalizeNewlines(strings.ToValidUTF8(m.Body, "\uFFFD"))
+	var buf bytes.Buffer
+	if m.HTML == "" {
+		w, err := mail.CreateSingleInlineWriter(&buf, h)
+		if err != nil {
+			return nil, fmt.Errorf("mailer: compose: %w", err)
+		}
+		if _, err := io.WriteString(w, body); err != nil {
+			return nil, fmt.Errorf("mailer: compose: %w", err)
+		}
+		if err := w.Close(); err != nil {
+			return nil, fmt.Errorf("mailer: compose: %w", err)
+		}
+		return buf.Bytes(), nil
 	}
-	if err := w.Close(); err != nil {
+	if err := composeAlternative(&buf, h, id, body, m); err != nil {
 		return nil, fmt.Errorf("mailer: compose: %w", err)
 	}
 	return buf.Bytes(), nil
+}
+
+// composeAlternative writes the multipart/alternative mail: the text
+// first (clients show the last part they can, so the HTML wins where it is
+// shown, and the text stays for the others), then the HTML with its
+// pictures in a multipart/related part (RFC 2387), which every client
+// resolves cid: URLs in.
+func composeAlternative(buf *bytes.Buffer, h mail.Header, id, body string, m Outgoing) error {
+	sum := sha256.Sum256([]byte(id))
+	boundary := "=_" + hex.EncodeToString(sum[:12])
+	h.SetContentType("multipart/alternative", map[string]string{"boundary": boundary + "_a"})
+	root, err := message.CreateWriter(buf, h.Header)
+	if err != nil {
+		return err
+	}
+	write := func(parent *message.Writer, h message.Header, data string) error {
+		w, err := parent.CreatePart(h)
+		if err != nil {
+			return err
+		}
+		if _, err := io.WriteString(w, data); err != nil {
+			return err
+		}
+		return w.Close()
+	}
+	var text message.Header
+	text.Set("Content-Transfer-Encoding", "quoted-printable")
+	text.SetContentType("text/plain", map[string]string{"charset": "utf-8"})
+	if err := write(root, text, body); err != nil {
+		return err
+	}
+	var rel message.Header
+	rel.SetContentType("multipart/related", map[string]string{"type": "text/html", "boundary": boundary + "_r"})
+	related, err := root.CreatePart(rel)
+	if err != nil {
+		return err
+	}
+	var html message.Header
+	html.Set("Content-Transfer-Encoding", "quoted-printable")
+	html.SetContentType("text/html", map[string]string{"charset": "utf-8"})
+	if err := write(related, html, normalizeNewlines(strings.ToValidUTF8(m.HTML, "\uFFFD"))); err != nil {
+		return err
+	}
+	for _, p := range m.Inline {
+		var ph message.Header
+		ph.Set("Content-Transfer-Encoding", "base64")
+		disp := "inline"
+		if p.Filename != "" {
+			disp = mime.FormatMediaType(disp, map[string]string{"filename": p.Filename})
+		}
+		ph.Set("Content-Disposition", disp)
+		ph.Set("Content-ID", "<"+p.ContentID+">")
+		ph.SetContentType(p.ContentType, nil)
+		if err := write(related, ph, string(p.Data)); err != nil {
+			return err
+		}
+	}
+	if err := related.Close(); err != nil {
+		return err
+	}
+	return root.Close()
 }
 
 // validMsgID accepts what can stand between < and > in a header field: one

@@ -1,8 +1,11 @@
 package mailer
 
 import (
+	"io"
+
 	"bytes"
 	"flag"
+	"github.com/emersion/go-message"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -236,5 +239,93 @@ func BenchmarkCompose(b *testing.B) {
 		if _, err := Compose(boardMail); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// htmlMail is boardMail with its HTML alternative and the board picture.
+func htmlMail() Outgoing {
+	m := boardMail
+	m.HTML = "<!DOCTYPE html>\n<html><body><p>It is j\u00f6rg's turn.</p><img src=\"cid:board.102@example.net\" width=\"600\" height=\"600\" alt=\"Board 102\"></body></html>\n"
+	m.Inline = []InlinePart{{ContentID: "board.102@example.net", ContentType: "image/png", Filename: "board-102.png", Data: []byte("\x89PNG\r\n\x1a\nnot really a picture \x00\xff")}}
+	return m
+}
+
+// TestComposeAlternative checks the structure of a mail with HTML: a
+// multipart/alternative of the text (byte for byte, trailing spaces kept)
+// and a multipart/related of the HTML and its picture, the picture's
+// Content-ID the one the HTML names; composing twice gives the same bytes.
+func TestComposeAlternative(t *testing.T) {
+	m := htmlMail()
+	raw, err := Compose(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := Compose(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(raw, again) {
+		t.Error("composing twice gives different bytes")
+	}
+	golden := filepath.Join("testdata", "mime", "composed-alternative.golden")
+	if *update {
+		if err := os.WriteFile(golden, raw, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if want, err := os.ReadFile(golden); err != nil || !bytes.Equal(raw, want) {
+		t.Errorf("Compose differs from %s (%v; run go test -update):\n%s", golden, err, raw)
+	}
+	e, err := message.Read(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	var walk func(e *message.Entity, depth int)
+	walk = func(e *message.Entity, depth int) {
+		t.Helper()
+		ct, params, _ := e.Header.ContentType()
+		got = append(got, strings.Repeat(" ", depth)+ct)
+		if mr := e.MultipartReader(); mr != nil {
+			for {
+				p, err := mr.NextPart()
+				if err != nil {
+					break
+				}
+				walk(p, depth+1)
+			}
+			return
+		}
+		b, err := io.ReadAll(e.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch ct {
+		case "text/plain":
+			if string(b) != strings.ReplaceAll(m.Body, "\n", "\r\n") || params["format"] != "" {
+				t.Errorf("text part %q (params %v), want the body unchanged", b, params)
+			}
+		case "text/html":
+			if !strings.Contains(string(b), "jörg's turn") {
+				t.Errorf("html part %q", b)
+			}
+		case "image/png":
+			if !bytes.Equal(b, m.Inline[0].Data) || e.Header.Get("Content-Id") != "<board.102@example.net>" {
+				t.Errorf("picture %q with Content-ID %q", b, e.Header.Get("Content-Id"))
+			}
+		}
+	}
+	walk(e, 0)
+	want := []string{"multipart/alternative", " text/plain", " multipart/related", "  text/html", "  image/png"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("structure %q, want %q", got, want)
+	}
+	// The text part is what a reader of the mail gets as its text.
+	in, err := Parse(bytes.NewReader(raw), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.Body != m.Body {
+		t.Errorf("parsed body %q, want %q", in.Body, m.Body)
 	}
 }
