@@ -205,6 +205,28 @@ func (r *request) signoff(c Command) error {
 	return r.mail("account", u.Addresses, accountView{User: u.ID, What: "signoff", Boards: boards})
 }
 
+// changeFormat: change format USERID PASSWORD html|text. html (the
+// default) gives the mails that show a board an HTML part with the
+// picture beside the text; text gives the text part alone.
+func (r *request) changeFormat(c Command) error {
+	u, err := r.authenticate(c.Args[0], c.Args[1])
+	if err != nil {
+		return err
+	}
+	switch strings.ToLower(c.Args[2]) {
+	case "html":
+		u.Format = ""
+	case formatText:
+		u.Format = formatText
+	default:
+		return refuse("usage", kv{"Name": "change format"})
+	}
+	if err := r.saveUser(u); err != nil {
+		return err
+	}
+	return r.mail("account", u.Addresses, accountView{User: u.ID, What: "format-" + strings.ToLower(c.Args[2])})
+}
+
 func (r *request) vacation(c Command) error {
 	u, err := r.authenticate(c.Args[0], c.Args[1])
 	if err != nil {

@@ -124,6 +124,9 @@ func (r *request) bound(m Mail) error {
 	if len(strangers) > 0 {
 		m.TextOnly = true
 	}
+	if m.TextOnly {
+		m.HTML, m.Picture, m.PictureID = "", nil, ""
+	}
 	m.Body = cutBody(m, MaxReply)
 	size := mailCost(m)
 	if len(r.out) >= MaxMails || r.bytes+size > MaxBytes-MaxReply {
@@ -278,7 +281,7 @@ func (r *request) summarize() error {
 	if err != nil {
 		return err
 	}
-	m := r.thread(Mail{To: []string{r.in.From}, Subject: subject, Body: body})
+	m := r.thread(Mail{To: []string{r.in.From}, Subject: subject, Body: body}, envelope{})
 	to, strangers, err := r.recipients(m.To)
 	if err != nil || len(to) == 0 {
 		return err
@@ -364,11 +367,11 @@ func cutBody(m Mail, limit int) string {
 	return m.Body[:end] + cutNote
 }
 
-// mailCost is m's size on the wire, plus the picture a board mail may
-// carry.
+// mailCost is m's size on the wire, plus its HTML part and picture, if
+// any.
 func mailCost(m Mail) int {
 	n := headerCost(m) + bodyCost(m.Body)
-	if m.board != 0 && !m.TextOnly && m.MessageID != "" {
+	if m.HTML != "" {
 		n += PictureAllowance
 	}
 	return n

@@ -46,6 +46,11 @@ type Mail struct {
 	// chose: no picture, no HTML part. It is set on every mail to an
 	// address that is no account's (a stranger, or a forged sender).
 	TextOnly bool
+	// HTML, when set, is the HTML alternative of Body; it shows Picture (a
+	// PNG of the board) as "cid:" + PictureID. Never with TextOnly.
+	HTML      string
+	Picture   []byte
+	PictureID string
 
 	board int // the board the mail shows, for the summary of mails left out
 }
@@ -129,6 +134,9 @@ type request struct {
 	line   string // the command being run, for the error quote
 	out    []Mail
 	budget
+	// pictures are the PNGs drawn for this request's mails, by board and
+	// moves: every recipient's mail shows the same picture.
+	pictures map[string][]byte
 }
 
 // Handle executes the commands of one mail against tx and returns the mails
@@ -247,7 +255,7 @@ func (e *Engine) InternalError(tx Tx, in Inbound, now time.Time) []Mail {
 		return r.out
 	}
 	r.out = nil
-	r.send(Mail{To: []string{in.From}, Subject: "Lyngk error", Body: internalErrorText})
+	r.send(Mail{To: []string{in.From}, Subject: "Lyngk error", Body: internalErrorText}, envelope{})
 	return r.out
 }
 
@@ -280,6 +288,8 @@ func (r *request) run(line string) error {
 		return r.changePassword(c)
 	case "change address":
 		return r.changeAddress(c)
+	case "change format":
+		return r.changeFormat(c)
 	case "signoff":
 		return r.signoff(c)
 	case "vacation":

@@ -189,8 +189,12 @@ func format(ms []engine.Mail) string {
 		if i > 0 {
 			b.WriteString("=====\n")
 		}
-		fmt.Fprintf(&b, "To: %s\nSubject: %s\nMessage-ID: %s\nIn-Reply-To: %s\nReferences: %s\nAuto-Submitted: %s\n\n%s",
-			strings.Join(m.To, ", "), m.Subject, m.MessageID, m.InReplyTo, strings.Join(m.References, " "), m.AutoSubmitted, m.Body)
+		parts := "text"
+		if m.HTML != "" {
+			parts = "text, html with picture " + m.PictureID
+		}
+		fmt.Fprintf(&b, "To: %s\nSubject: %s\nMessage-ID: %s\nIn-Reply-To: %s\nReferences: %s\nAuto-Submitted: %s\nParts: %s\n\n%s",
+			strings.Join(m.To, ", "), m.Subject, m.MessageID, m.InReplyTo, strings.Join(m.References, " "), m.AutoSubmitted, parts, m.Body)
 	}
 	return b.String()
 }

@@ -36,6 +36,7 @@ var specs = map[string]spec{
 	"signup":          {false, 2, -1},
 	"change password": {false, 3, 3},
 	"change address":  {false, 2, -1},
+	"change format":   {false, 3, 3},
 	"signoff":         {false, 2, 2},
 	"vacation":        {false, 3, 3},
 	"challenge":       {true, 2, 2},

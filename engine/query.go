@@ -133,19 +133,22 @@ func (r *request) show(c Command) error {
 		if err != nil {
 			return err
 		}
-		key := ""
-		if s.n < 0 {
-			if key, err = r.senderPlayer(s.g); err != nil {
-				return err
+		u, err := r.sender(s.g)
+		if err != nil {
+			return err
+		}
+		e := envelope{to: []string{r.in.From}, board: s.g.Board, game: v}
+		if u != nil {
+			e.key, e.html = strings.ToLower(u.ID), u.html()
+			// A player's own current board can be answered with a move.
+			if s.n < 0 && s.g.player(e.key) != 0 {
+				if e.id, err = r.messageID(s.g, e.key); err != nil {
+					return err
+				}
+				e.reply = !v.Over
 			}
 		}
-		id := ""
-		if key != "" {
-			if id, err = r.messageID(s.g, key); err != nil {
-				return err
-			}
-		}
-		if err := r.mailID("board", []string{r.in.From}, v, id); err != nil {
+		if err := r.mailAbout("board", v, e); err != nil {
 			return err
 		}
 	}
@@ -172,19 +175,20 @@ func (r *request) boardRef(a string) (shown, error) {
 	return shown{g, n}, nil
 }
 
-// senderPlayer returns the key of the player of g whose addresses include
-// the sender, "" when none.
-func (r *request) senderPlayer(g *game) (string, error) {
-	for _, p := range g.Players {
-		u, ok, err := r.loadUser(p)
+// sender returns the player or subscriber of g whose addresses include
+// the sender (players first), nil when none: the sender's preferences and
+// thread for mails about g. Any other sender gets text only.
+func (r *request) sender(g *game) (*user, error) {
+	for _, key := range recipients(g) {
+		u, ok, err := r.loadUser(key)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		if ok && slices.ContainsFunc(u.Addresses, func(a string) bool { return strings.EqualFold(a, r.in.From) }) {
-			return strings.ToLower(u.ID), nil
+			return u, nil
 		}
 	}
-	return "", nil
+	return nil, nil
 }
 
 // listView is the data of the games and history mails.
@@ -325,7 +329,7 @@ func (r *request) help(c Command) error {
 	if err != nil {
 		return err
 	}
-	return r.send(Mail{To: []string{r.in.From}, Subject: subject, Body: text})
+	return r.send(Mail{To: []string{r.in.From}, Subject: subject, Body: text}, envelope{})
 }
 
 // helpTopics are the topics of "help TOPIC", each in templates/help-TOPIC.tmpl.

@@ -41,7 +41,17 @@ type user struct {
 	Won       int       `json:"won,omitempty"`
 	Lost      int       `json:"lost,omitempty"`
 	Tied      int       `json:"tied,omitempty"`
+	// Format is how the user's mails showing a board are written: "" (the
+	// default, also for records written before the field existed) both a
+	// text and an HTML part with the picture; "text" the text part only.
+	Format string `json:"format,omitempty"`
 }
+
+// formatText is the Format of a user who wants text-only mail.
+const formatText = "text"
+
+// html reports whether u's mails showing a board carry the HTML part.
+func (u *user) html() bool { return u.Format != formatText }
 
 // rated is the number of finished games of u.
 func (u *user) rated() int { return u.Won + u.Lost + u.Tied }

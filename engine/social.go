@@ -56,7 +56,8 @@ func (r *request) unsubscribe(c Command) error {
 	if err := r.saveGame(g); err != nil {
 		return err
 	}
-	return r.mail("account", u.Addresses, accountView{User: u.ID, What: "unsubscribed", Boards: []int{g.Board}})
+	return r.mailAbout("account", accountView{User: u.ID, What: "unsubscribed", Boards: []int{g.Board}},
+		envelope{to: u.Addresses, board: g.Board, key: strings.ToLower(u.ID)})
 }
 
 // chatView is the data of the chat mail.
@@ -94,7 +95,7 @@ func (r *request) chat(c Command) error {
 			return err
 		}
 		if ok && to.Left.IsZero() {
-			if err := r.mail("chat", to.Addresses, v); err != nil {
+			if err := r.mailAbout("chat", v, envelope{to: to.Addresses, board: g.Board, key: k}); err != nil {
 				return err
 			}
 		}

@@ -17,6 +17,7 @@ package templates
 import (
 	"embed"
 	"fmt"
+	htmltemplate "html/template"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -25,12 +26,13 @@ import (
 	"text/template"
 )
 
-//go:embed *.tmpl
+//go:embed *.tmpl *.html
 var embedded embed.FS
 
 // Set is a parsed set of templates.
 type Set struct {
 	t *template.Template
+	h *htmltemplate.Template
 }
 
 var funcs = template.FuncMap{
@@ -39,50 +41,88 @@ var funcs = template.FuncMap{
 	"add":   func(a, b int) int { return a + b },
 }
 
-// Load parses the embedded templates, then the *.tmpl files of overrideDir
-// ("" = none). An override must carry the name of an embedded file: a file
-// that would replace nothing is a typo the operator wants to hear about.
+// Load parses the embedded templates, then the files of overrideDir ("" =
+// none): *.tmpl are text templates (text/template), *.html the HTML parts
+// of the mails (html/template, which escapes what players wrote). An
+// override must carry the name of an embedded file: a file that would
+// replace nothing is a typo the operator wants to hear about.
 func Load(overrideDir string) (*Set, error) {
+	text, err := sources(overrideDir, "*.tmpl")
+	if err != nil {
+		return nil, err
+	}
 	root := template.New("").Funcs(funcs).Option("missingkey=error")
-	names, err := fs.Glob(embedded, "*.tmpl")
+	for _, f := range text {
+		if _, err := root.New(f.name).Parse(f.text); err != nil {
+			return nil, fmt.Errorf("templates: %s%w", f.override, err)
+		}
+	}
+	html, err := sources(overrideDir, "*.html")
+	if err != nil {
+		return nil, err
+	}
+	hroot := htmltemplate.New("").Funcs(htmltemplate.FuncMap(funcs)).Option("missingkey=error")
+	for _, f := range html {
+		if _, err := hroot.New(f.name).Parse(f.text); err != nil {
+			return nil, fmt.Errorf("templates: %s%w", f.override, err)
+		}
+	}
+	return &Set{t: root, h: hroot}, nil
+}
+
+// source is one template file: embedded, or an override ("override ").
+type source struct{ name, text, override string }
+
+// sources reads the embedded files matching pattern, then the override
+// files of dir matching it.
+func sources(dir, pattern string) ([]source, error) {
+	names, err := fs.Glob(embedded, pattern)
 	if err != nil {
 		return nil, fmt.Errorf("templates: %w", err)
 	}
+	var out []source
 	for _, name := range names {
 		text, err := embedded.ReadFile(name)
 		if err != nil {
 			return nil, fmt.Errorf("templates: %w", err)
 		}
-		if _, err := root.New(name).Parse(string(text)); err != nil {
-			return nil, fmt.Errorf("templates: %w", err)
-		}
+		out = append(out, source{name: name, text: string(text)})
 	}
-	if overrideDir != "" {
-		paths, err := filepath.Glob(filepath.Join(overrideDir, "*.tmpl"))
+	if dir == "" {
+		return out, nil
+	}
+	paths, err := filepath.Glob(filepath.Join(dir, pattern))
+	if err != nil {
+		return nil, fmt.Errorf("templates: %w", err)
+	}
+	for _, path := range paths {
+		name := filepath.Base(path)
+		if !slices.Contains(names, name) {
+			return nil, fmt.Errorf("templates: override %s replaces no embedded file (known: %s)", path, strings.Join(names, " "))
+		}
+		text, err := os.ReadFile(path)
 		if err != nil {
 			return nil, fmt.Errorf("templates: %w", err)
 		}
-		for _, path := range paths {
-			name := filepath.Base(path)
-			if !slices.Contains(names, name) {
-				return nil, fmt.Errorf("templates: override %s replaces no embedded file (known: %s)", path, strings.Join(names, " "))
-			}
-			text, err := os.ReadFile(path)
-			if err != nil {
-				return nil, fmt.Errorf("templates: %w", err)
-			}
-			if _, err := root.New(name).Parse(string(text)); err != nil {
-				return nil, fmt.Errorf("templates: override %w", err)
-			}
-		}
+		out = append(out, source{name: name, text: string(text), override: "override "})
 	}
-	return &Set{t: root}, nil
+	return out, nil
 }
 
 // Render executes the named template with data.
 func (s *Set) Render(name string, data any) (string, error) {
 	var b strings.Builder
 	if err := s.t.ExecuteTemplate(&b, name, data); err != nil {
+		return "", fmt.Errorf("templates: %w", err)
+	}
+	return b.String(), nil
+}
+
+// RenderHTML executes the named HTML template (from the *.html files) with
+// data.
+func (s *Set) RenderHTML(name string, data any) (string, error) {
+	var b strings.Builder
+	if err := s.h.ExecuteTemplate(&b, name, data); err != nil {
 		return "", fmt.Errorf("templates: %w", err)
 	}
 	return b.String(), nil

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"lyngk.example/lyngk/engine"
@@ -318,6 +319,11 @@ const robotName = "PBeM Server"
 
 // compose turns one of the engine's mails into RFC 5322 bytes from us.
 func (a *app) compose(m engine.Mail, now time.Time) ([]byte, error) {
+	var inline []mailer.InlinePart
+	if m.Picture != nil {
+		name, _, _ := strings.Cut(m.PictureID, "@")
+		inline = append(inline, mailer.InlinePart{ContentID: m.PictureID, ContentType: "image/png", Filename: name + ".png", Data: m.Picture})
+	}
 	return mailer.Compose(mailer.Outgoing{
 		From:          robotName + " <" + a.robot + ">",
 		To:            m.To,
@@ -328,6 +334,8 @@ func (a *app) compose(m engine.Mail, now time.Time) ([]byte, error) {
 		References:    m.References,
 		AutoSubmitted: m.AutoSubmitted,
 		Date:          now,
+		HTML:          m.HTML,
+		Inline:        inline,
 	})
 }
 
