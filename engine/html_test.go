@@ -1,0 +1,180 @@
+package engine_test
+
+import (
+	"bytes"
+	"image/png"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/lyngk/picture"
+)
+
+// TestHTMLPart checks the HTML part of a board mail against its golden
+// file and against what the issue asks of it whatever the golden says:
+// the same information as the text (status, players with claims and
+// stacks, move list, comment), the picture by cid: with width, height and
+// alt, the board block as <pre>, the line that a reply with the move is
+// enough, at most 600 px wide, inline styles only, nothing external, no
+// script, and what a player wrote escaped.
+func TestHTMLPart(t *testing.T) {
+	v := newEnv(t)
+	v.signup("alice", "bob")
+	v.cmd(addr("alice"), "lyngk challenge alice bob")
+	v.cmd(addr("alice"), "lyngk move 101 alice pw-alice G,c1-d1")
+	out := v.mail(engine.Inbound{From: addr("bob"), Subject: "lyngk move 101 bob pw-bob B,b1-b2",
+		Body: "Take <b>that</b> & more!\n"})
+	var m engine.Mail
+	for _, o := range out {
+		if o.To[0] == addr("alice") {
+			m = o
+		}
+	}
+	if m.HTML == "" {
+		t.Fatalf("no HTML part: %+v", out)
+	}
+	golden(t, "board-html", m.HTML)
+	h := m.HTML
+	for _, want := range []string{
+		"<h1", "Summary of Lyngk Board 101", "It is alice&#39;s turn.",
+		`<img src="cid:` + m.PictureID + `" width="600" height="600" alt="Picture of Lyngk Board 101 after 2 moves. It is alice&#39;s turn."`,
+		">alice<", ">bob<", ">Green<", ">Blue<", "0 stacks removed",
+		"G,c1-d1", "B,b1-b2",
+		"bob writes:", "Take &lt;b&gt;that&lt;/b&gt; &amp; more!",
+		"just reply to this mail with your move",
+		"max-width:600px",
+	} {
+		if !strings.Contains(h, want) {
+			t.Errorf("HTML lacks %q", want)
+		}
+	}
+	// The board block, escaped, inside a <pre>.
+	block := m.Body[strings.Index(m.Body, "Available Colors"):]
+	block = block[:strings.Index(block, "   1   1   1")]
+	if !regexp.MustCompile(`(?s)<pre[^>]*>[^<]*` + regexp.QuoteMeta(block)).MatchString(h) {
+		t.Errorf("HTML lacks the board block in a <pre>:\n%s", block)
+	}
+	for _, bad := range []string{"<script", "<link", "<style", "http://", "https://", "url(", "<b>that"} {
+		if strings.Contains(strings.ToLower(h), bad) {
+			t.Errorf("HTML holds %q", bad)
+		}
+	}
+	for _, w := range regexp.MustCompile(`width[:=]"?(\d+)`).FindAllStringSubmatch(h, -1) {
+		if len(w[1]) > 3 || w[1] > "600" && len(w[1]) == 3 {
+			t.Errorf("HTML is wider than 600 px: %s", w[0])
+		}
+	}
+	img, err := png.DecodeConfig(bytes.NewReader(m.Picture))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if img.Width != picture.Width || img.Height != picture.Height || len(m.Picture) > 100<<10 {
+		t.Errorf("picture %dx%d, %d bytes", img.Width, img.Height, len(m.Picture))
+	}
+	// The writer's own copy has no comment; the new-game mail says too
+	// that a reply is enough.
+	for _, o := range out {
+		if o.To[0] == addr("bob") && strings.Contains(o.HTML, "writes:") {
+			t.Error("the writer's own HTML shows the comment")
+		}
+	}
+}
+
+// TestChangeFormat switches a player to text only and back: text gives
+// the text part alone, the same text as before.
+func TestChangeFormat(t *testing.T) {
+	v := newEnv(t)
+	v.signup("alice", "bob")
+	out := v.cmd(addr("bob"), "change format bob pw-bob text")
+	golden(t, "change-format", format(out))
+	if out := v.cmd(addr("bob"), "change format bob pw-bob pdf"); len(out) != 1 || !strings.Contains(out[0].Body, "change format USERID PASSWORD html|text") {
+		t.Errorf("bad format word: %s", format(out))
+	}
+	out = v.cmd(addr("alice"), "lyngk challenge alice bob")
+	parts := map[string]bool{}
+	for _, m := range out {
+		parts[m.To[0]] = m.HTML != ""
+	}
+	if !parts[addr("alice")] || parts[addr("bob")] {
+		t.Errorf("HTML parts by recipient %v, want alice only", parts)
+	}
+	if out[0].Body != out[1].Body {
+		t.Error("the text differs between the formats")
+	}
+	v.cmd(addr("bob"), "change format bob pw-bob HTML")
+	for _, m := range v.cmd(addr("alice"), "lyngk move 101 alice pw-alice G,c1-d1") {
+		if m.HTML == "" || m.Picture == nil {
+			t.Errorf("no HTML for %s after change format html", m.To[0])
+		}
+	}
+	// Somebody not in the game gets text: the server cannot know his wish.
+	v.signup("carol")
+	for _, m := range v.cmd("stranger@else.example", "lyngk show 101") {
+		if m.HTML != "" {
+			t.Error("a stranger got HTML")
+		}
+	}
+}
+
+// TestThreads follows every mail of one game to each player: new game,
+// boards, an error, a chat, a draw offer and its refusal, a reminder and
+// the game's end. Each starts its References with the same root for that
+// player (and another for the other player), and answers either the mail
+// it replies to or that root.
+func TestThreads(t *testing.T) {
+	v := newEnv(t, func(c *engine.Config) { c.NagAfter = 48 * time.Hour; c.ForfeitAfter = 96 * time.Hour })
+	v.signup("alice", "bob")
+	var all []engine.Mail
+	step := func(from, subject, body string) {
+		t.Helper()
+		all = append(all, v.mail(engine.Inbound{From: addr(from), Subject: subject, Body: body})...)
+	}
+	step("alice", "lyngk challenge alice bob", "")
+	step("bob", "lyngk move 101 bob pw-bob G,c1-d1", "")                  // not his turn: error
+	step("alice", "lyngk move 101 alice pw-alice G,c1-d1", "Hello Bob\n") // board
+	step("bob", "lyngk chat 101 bob pw-bob", "Hi!\n")
+	step("bob", "lyngk move 101 bob pw-bob propose", "")
+	step("alice", "lyngk move 101 alice pw-alice reject", "")
+	// The latest board mail to bob, answered by a plain reply.
+	var last engine.Mail
+	for _, m := range all {
+		if m.To[0] == addr("bob") && strings.HasPrefix(m.MessageID, "lyngk.") {
+			last = m
+		}
+	}
+	all = append(all, v.reply(last, addr("bob"), "B,b1-b2\n")...)
+	v.now = v.now.Add(50 * time.Hour)
+	all = append(all, v.tick()...) // reminder to alice
+	v.now = v.now.Add(50 * time.Hour)
+	all = append(all, v.tick()...) // forfeit: game over
+	roots := map[string]string{}
+	kinds := map[string]bool{}
+	for _, m := range all {
+		if len(m.References) == 0 {
+			t.Errorf("%q to %s has no References", m.Subject, m.To[0])
+			continue
+		}
+		root := m.References[0]
+		if !strings.HasPrefix(root, "game-101.") {
+			t.Errorf("%q to %s: References start with %q", m.Subject, m.To[0], root)
+		}
+		if r, ok := roots[m.To[0]]; ok && r != root {
+			t.Errorf("%q to %s: root %q, earlier %q", m.Subject, m.To[0], root, r)
+		}
+		roots[m.To[0]] = root
+		if m.InReplyTo != root && m.InReplyTo != m.References[len(m.References)-1] {
+			t.Errorf("%q to %s: In-Reply-To %q answers neither the root nor its last reference", m.Subject, m.To[0], m.InReplyTo)
+		}
+		kinds[strings.Fields(m.Subject)[0]] = true
+	}
+	if roots[addr("alice")] == roots[addr("bob")] || len(roots) != 2 {
+		t.Errorf("roots %v: want one per player", roots)
+	}
+	for _, k := range []string{"New", "Lyngk", "Nag:"} {
+		if !kinds[k] {
+			t.Errorf("no mail with a subject starting %q among %v", k, kinds)
+		}
+	}
+}
