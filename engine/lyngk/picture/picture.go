@@ -126,16 +126,40 @@ func face(name string, size float64) font.Face {
 // PNG returns the picture of g as a PNG image; names are the players, names[0]
 // player 1.
 func PNG(g *lyngk.Game, names [2]string) ([]byte, error) {
-	c := vgimg.NewWith(vgimg.UseWH(Width, Height), vgimg.UseDPI(72), vgimg.UseBackgroundColor(background))
-	if err := Draw(c, g, names); err != nil {
+	bg, err := board()
+	if err != nil {
+		return nil, err
+	}
+	// The board without pieces is the same in every picture: it is drawn
+	// once and copied (Draw paints the same pixels).
+	c := newPNGCanvas()
+	img := c.Image().(*image.RGBA)
+	copy(img.Pix, bg.Pix)
+	drawPosition(c, g, names)
+	pal, err := palette()
+	if err != nil {
 		return nil, err
 	}
 	var b bytes.Buffer
-	if err := png.Encode(&b, paletted(c.Image().(*image.RGBA))); err != nil {
+	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&b, pal.convert(img)); err != nil {
 		return nil, fmt.Errorf("picture: png: %w", err)
 	}
 	return b.Bytes(), nil
 }
+
+func newPNGCanvas() *vgimg.Canvas {
+	return vgimg.NewWith(vgimg.UseWH(Width, Height), vgimg.UseDPI(72), vgimg.UseBackgroundColor(background))
+}
+
+// board is the picture of the empty board, drawn once.
+var board = sync.OnceValues(func() (*image.RGBA, error) {
+	if _, err := fonts(); err != nil {
+		return nil, err
+	}
+	c := newPNGCanvas()
+	drawBoardOnly(c)
+	return c.Image().(*image.RGBA), nil
+})
 
 // SVG returns the picture of g as an SVG document (Width×Height pt).
 func SVG(g *lyngk.Game, names [2]string) ([]byte, error) {
@@ -156,10 +180,22 @@ func Draw(c vg.Canvas, g *lyngk.Game, names [2]string) error {
 	if _, err := fonts(); err != nil {
 		return err
 	}
+	drawBoardOnly(c)
+	drawPosition(c, g, names)
+	return nil
+}
+
+// drawBoardOnly paints what every picture has: the background, the board,
+// its lines and labels.
+func drawBoardOnly(c vg.Canvas) {
 	c.SetColor(background)
 	c.Fill(rect(0, 0, Width, Height))
 	drawBoard(c)
 	drawLabels(c)
+}
+
+// drawPosition paints the stacks, the last move and the legend of g.
+func drawPosition(c vg.Canvas, g *lyngk.Game, names [2]string) {
 	for p := range lyngk.Point(lyngk.NumPoints) {
 		if s := g.Stack(p); s != "" {
 			drawStack(c, center(p), s)
@@ -167,7 +203,6 @@ func Draw(c vg.Canvas, g *lyngk.Game, names [2]string) error {
 	}
 	drawLastMove(c, g)
 	drawLegend(c, g, names)
-	return nil
 }
 
 // drawBoard paints the board's hexagon, the lines between neighbours and a
@@ -370,26 +405,45 @@ func swatch(c vg.Canvas, pt vg.Point, l byte) {
 	c.Stroke(circle(pt, 8))
 }
 
-// paletted reduces the picture to its 256 most frequent colours, each
-// other (anti-aliased) pixel taking the nearest of them: the drawing has a
-// dozen flat colours, so nothing visible is lost and the PNG is a third of
-// the size of the RGB one, and quicker to compress.
-func paletted(img *image.RGBA) *image.Paletted {
-	b := img.Bounds()
-	px := func(i int) color.RGBA {
-		return color.RGBA{img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3]}
-	}
-	// Runs of one colour are counted at once: most pixels are in long runs.
-	count := map[color.RGBA]int{}
-	run, n := px(0), 0
-	for i := 0; i < len(img.Pix); i += 4 {
-		if c := px(i); c != run {
-			count[run] += n
-			run, n = c, 0
+// indexed is the palette of the PNGs: the 256 most frequent colours of a
+// reference picture (every flat colour of the drawing and the commonest
+// anti-aliasing blends), each other pixel taking the nearest of them. The
+// drawing has a dozen flat colours, so nothing visible is lost, and the
+// PNG is a third of the size of an RGB one and quicker to write. Nearest
+// colours are remembered across pictures (up to maxRemembered).
+type indexed struct {
+	pal color.Palette
+	mu  sync.Mutex
+	idx map[color.RGBA]uint8
+}
+
+const maxRemembered = 1 << 16
+
+// palette is computed once, from the middle game of board 102 (both
+// players' claims, a 5-stack, jokers, the last move).
+var palette = sync.OnceValues(func() (*indexed, error) {
+	g := lyngk.New(102, lyngk.Standard)
+	for _, s := range strings.Fields("g5-g6 d5-d4 I,d3-e3 K,d2-d4 G,g1-g3 c3-e2 c5-c6 R,b3-b2 f2-h1 d6-e7 c2-b1 d1-b2 g2-e2 f4-f5") {
+		m, _, err := lyngk.ParseMove(s)
+		if err == nil {
+			err = g.Apply(m)
 		}
-		n++
+		if err != nil {
+			return nil, fmt.Errorf("picture: palette: %w", err)
+		}
 	}
-	count[run] += n
+	c := newPNGCanvas()
+	if err := Draw(c, &g, [2]string{"alice", "bob"}); err != nil {
+		return nil, err
+	}
+	img := c.Image().(*image.RGBA)
+	count := map[color.RGBA]int{}
+	for i := 0; i < len(img.Pix); i += 4 {
+		count[color.RGBA{img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3]}]++
+	}
+	for _, col := range pieceColor {
+		count[col] += len(img.Pix) // the pieces' colours exactly, always
+	}
 	cols := make([]color.RGBA, 0, len(count))
 	for c := range count {
 		cols = append(cols, c)
@@ -402,25 +456,35 @@ func paletted(img *image.RGBA) *image.Paletted {
 		return cmp.Compare(uint32(a.R)<<24|uint32(a.G)<<16|uint32(a.B)<<8|uint32(a.A),
 			uint32(b.R)<<24|uint32(b.G)<<16|uint32(b.B)<<8|uint32(b.A))
 	})
-	pal := make(color.Palette, 0, 256)
+	p := &indexed{idx: map[color.RGBA]uint8{}}
 	for _, c := range cols[:min(len(cols), 256)] {
-		pal = append(pal, c)
+		p.pal = append(p.pal, c)
 	}
-	index := map[color.RGBA]uint8{}
-	out := image.NewPaletted(b, pal)
-	last, li := color.RGBA{}, uint8(pal.Index(color.RGBA{}))
+	return p, nil
+})
+
+// convert maps img onto the palette.
+func (p *indexed) convert(img *image.RGBA) *image.Paletted {
+	b := img.Bounds()
+	out := image.NewPaletted(b, p.pal)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	last, li := color.RGBA{}, uint8(p.pal.Index(color.RGBA{}))
 	for y := range b.Dy() {
-		for x := range b.Dx() {
-			c := px(y*img.Stride + 4*x)
+		row := img.Pix[y*img.Stride : y*img.Stride+4*b.Dx()]
+		for x := 0; x < len(row); x += 4 {
+			c := color.RGBA{row[x], row[x+1], row[x+2], row[x+3]}
 			if c != last {
-				i, ok := index[c]
+				i, ok := p.idx[c]
 				if !ok {
-					i = uint8(pal.Index(c))
-					index[c] = i
+					i = uint8(p.pal.Index(c))
+					if len(p.idx) < maxRemembered {
+						p.idx[c] = i
+					}
 				}
 				last, li = c, i
 			}
-			out.Pix[y*out.Stride+x] = li
+			out.Pix[y*out.Stride+x/4] = li
 		}
 	}
 	return out

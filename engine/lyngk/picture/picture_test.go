@@ -244,3 +244,28 @@ func BenchmarkSVG(b *testing.B) {
 		}
 	}
 }
+
+// TestPNGIsDraw checks that PNG, which copies a cached empty board, gives
+// the pixels Draw paints on a fresh canvas (after the same palette).
+func TestPNGIsDraw(t *testing.T) {
+	g := play(t, 106, lyngk.Standard, positions[2].moves)
+	b, err := PNG(&g, names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newPNGCanvas()
+	if err := Draw(c, &g, names); err != nil {
+		t.Fatal(err)
+	}
+	pal, err := palette()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want bytes.Buffer
+	if err := png.Encode(&want, pal.convert(c.Image().(*image.RGBA))); err != nil {
+		t.Fatal(err)
+	}
+	if !samePixels(t, b, want.Bytes()) {
+		t.Error("PNG differs from Draw")
+	}
+}
