@@ -202,6 +202,14 @@ func format(ms []engine.Mail) string {
 // golden compares got with testdata/NAME.golden (rewritten with -update).
 func golden(t *testing.T, name, got string) {
 	t.Helper()
+	if strings.Contains(got, "\nAuto-Submitted: ") {
+		for _, m := range strings.Split(got, "\n=====\n") {
+			_, body, _ := strings.Cut(m, "\n\n")
+			for _, l := range engine.LongLines(body) {
+				t.Errorf("%s: line over %d columns: %q", name, templates.Width, l)
+			}
+		}
+	}
 	path := filepath.Join("testdata", name+".golden")
 	if *update {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {

@@ -8,8 +8,10 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"lyngk.example/lyngk/engine/lyngk"
+	"lyngk.example/lyngk/templates"
 )
 
 // boardMailRows is how many rows of the move list a board mail shows after
@@ -252,6 +254,9 @@ func (r *request) mailAbout(kind string, data any, e envelope) error {
 	if err != nil {
 		return err
 	}
+	if wrapped[kind] {
+		body = templates.Wrap(body, templates.Width)
+	}
 	m := Mail{To: slices.Clone(e.to), Subject: subject, Body: body, MessageID: e.id}
 	if e.game != nil {
 		m.board = e.game.Board
@@ -263,6 +268,12 @@ func (r *request) mailAbout(kind string, data any, e envelope) error {
 	}
 	return r.send(m, e)
 }
+
+// wrapped are the kinds of mail whose whole text is the server's, wrapped
+// to templates.Width: a userid, an address list or a listing may make a
+// line longer. Board, error and chat mails hold a board or what a player
+// wrote; their own texts are wrapped where they are made (errors, notices).
+var wrapped = map[string]bool{"signup": true, "account": true, "games": true, "history": true, "standings": true}
 
 // send queues m, within the bounds of one incoming mail (bounds.go).
 func (r *request) send(m Mail, e envelope) error {
@@ -351,6 +362,7 @@ func (r *request) refused(ref *refusal, quote bool) error {
 	if err != nil {
 		return err
 	}
+	text = templates.Wrap(text, templates.Width)
 	ev := errorView{Text: text}
 	e := envelope{to: []string{r.in.From}, intro: text}
 	// The game the error is about: the one whose summary it shows, else
@@ -390,4 +402,31 @@ func (r *request) refused(ref *refusal, quote bool) error {
 		e.quote = ev.Quote
 	}
 	return r.mailAbout("error", ev, e)
+}
+
+// LongLines returns the lines of a mail's text wider than
+// templates.Width that the server wrote: not the lines of what a player
+// wrote (quoted with ">", or a comment after "USERID writes:" up to the
+// next line of stars), not a line holding only a URL.
+func LongLines(text string) []string {
+	var long []string
+	comment := false
+	for _, l := range strings.Split(text, "\n") {
+		switch {
+		case strings.HasSuffix(l, " writes:") || strings.Contains(l, " writes about Lyngk Board "):
+			comment = true
+			continue
+		case strings.HasPrefix(l, "****"):
+			comment = false
+		}
+		t := strings.TrimSpace(l)
+		url := !strings.Contains(t, " ") && (strings.HasPrefix(t, "http://") || strings.HasPrefix(t, "https://"))
+		if comment || strings.HasPrefix(l, ">") || url {
+			continue
+		}
+		if utf8.RuneCountInString(l) > templates.Width {
+			long = append(long, l)
+		}
+	}
+	return long
 }

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"lyngk.example/lyngk/templates"
 )
 
 // subscribe: lyngk subscribe BOARD USERID PASSWORD. The subscriber gets
@@ -105,7 +107,8 @@ func (r *request) chat(c Command) error {
 
 // notice renders the text of notice.KEY.
 func (r *request) notice(key string, data kv) (string, error) {
-	return r.e.cfg.Templates.Render("notice."+key, data)
+	s, err := r.e.cfg.Templates.Render("notice."+key, data)
+	return templates.Wrap(s, templates.Width), err
 }
 
 // lastMove returns the index of the last move that is not a pass, -1 when

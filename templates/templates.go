@@ -24,6 +24,7 @@ import (
 	"slices"
 	"strings"
 	"text/template"
+	"unicode/utf8"
 )
 
 //go:embed *.tmpl *.html
@@ -118,6 +119,18 @@ func (s *Set) Render(name string, data any) (string, error) {
 	return b.String(), nil
 }
 
+// Names returns the names of the text templates, sorted.
+func (s *Set) Names() []string {
+	var names []string
+	for _, t := range s.t.Templates() {
+		if t.Name() != "" && !strings.HasSuffix(t.Name(), ".tmpl") {
+			names = append(names, t.Name())
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
 // RenderHTML executes the named HTML template (from the *.html files) with
 // data.
 func (s *Set) RenderHTML(name string, data any) (string, error) {
@@ -126,4 +139,54 @@ func (s *Set) RenderHTML(name string, data any) (string, error) {
 		return "", fmt.Errorf("templates: %w", err)
 	}
 	return b.String(), nil
+}
+
+// Width is the longest line of the texts the server writes (outside the
+// board block, which is narrower anyway): 76 columns read in any terminal
+// and survive a quote mark or two in a reply.
+const Width = 76
+
+// Wrap breaks every line of s longer than width at its last space within
+// width; the pieces keep the line's indentation. A word longer than the
+// width (a URL) stays whole on a line of its own. Lines that fit are left
+// as they are, so a text laid out by hand is unchanged.
+func Wrap(s string, width int) string {
+	lines := strings.Split(s, "\n")
+	var b strings.Builder
+	for i, line := range lines {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		indent := line[:len(line)-len(strings.TrimLeft(line, " "))]
+		for utf8.RuneCountInString(line) > width {
+			cut := lastSpace(line, width, len(indent))
+			if cut < 0 {
+				break
+			}
+			b.WriteString(strings.TrimRight(line[:cut], " ") + "\n")
+			line = indent + strings.TrimLeft(line[cut:], " ")
+		}
+		b.WriteString(line)
+	}
+	return b.String()
+}
+
+// lastSpace is the byte index of the last space of line within width
+// runes and after the indentation; else of the first space after that; -1
+// when there is none.
+func lastSpace(line string, width, indent int) int {
+	best, n := -1, 0
+	for i, r := range line {
+		if n > width && best >= 0 {
+			break
+		}
+		if r == ' ' && i > indent {
+			best = i
+			if n > width {
+				break
+			}
+		}
+		n++
+	}
+	return best
 }

@@ -3,6 +3,7 @@ package templates_test
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -93,6 +94,79 @@ func TestNoTrailingSpaces(t *testing.T) {
 		for i, line := range strings.Split(string(b), "\n") {
 			if strings.TrimRight(line, " \t") != line {
 				t.Errorf("%s:%d ends in white space", f, i+1)
+			}
+		}
+	}
+}
+
+func TestWrap(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"short line\nanother", "short line\nanother"},
+		{strings.Repeat("word ", 20), strings.TrimSpace(strings.Repeat("word ", 15)) + "\n" + strings.Repeat("word ", 5)},
+		{"  " + strings.Repeat("ab ", 30), "  " + strings.TrimSpace(strings.Repeat("ab ", 25)) + "\n  " + strings.Repeat("ab ", 5)},
+		{"see https://example.org/" + strings.Repeat("x", 80) + " now", "see\nhttps://example.org/" + strings.Repeat("x", 80) + "\nnow"},
+		{strings.Repeat("x", 90), strings.Repeat("x", 90)},
+	}
+	for _, tt := range tests {
+		if got := templates.Wrap(tt.in, 76); got != tt.want {
+			t.Errorf("Wrap(%q) =\n%q, want\n%q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestWidths renders every error text and notice with the widest values
+// its keys take (a 16-character userid, a six-digit board, the longest
+// rulebook reason) and checks that, wrapped as the engine wraps them, no
+// line is over templates.Width; and that every other template's own lines
+// (the template source, actions aside) fit too.
+func TestWidths(t *testing.T) {
+	s, err := templates.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := map[string]any{
+		"Addr": "someone.with.a.long.name@subdomain.example.org", "Arg": "1234567", "Board": 123456,
+		"Days": 21, "Given": 123, "Kind": "undo", "Limit": 60, "Max": 123, "Move": "R,b1-b2",
+		"N": 123, "Name": "change address", "Now": 123, "Option": "-frobnicate", "Other": "abcdefghijklmnop",
+		"Reason": "i1 cannot be reached from a1 in a straight line over empty points, nor by LYNGK bounces (rulebook E3, F)",
+		"Sent":   122, "Topic": "frobnication", "User": "abcdefghijklmnop", "Want": 124, "Word": "frobnicate",
+	}
+	n := 0
+	for _, name := range s.Names() {
+		if !strings.HasPrefix(name, "err.") && !strings.HasPrefix(name, "notice.") {
+			continue
+		}
+		n++
+		text, err := s.Render(name, data)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		for _, l := range strings.Split(templates.Wrap(text, templates.Width), "\n") {
+			if len([]rune(l)) > templates.Width {
+				t.Errorf("%s: line over %d columns: %q", name, templates.Width, l)
+			}
+		}
+	}
+	if n < 40 {
+		t.Errorf("only %d error and notice templates", n)
+	}
+	files, err := filepath.Glob("*.tmpl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	action := regexp.MustCompile(`{{[^}]*}}`)
+	for _, f := range files {
+		if f == "errors.tmpl" || f == "notices.tmpl" {
+			continue // wrapped when rendered, checked above
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, l := range strings.Split(string(b), "\n") {
+			if l = action.ReplaceAllString(l, ""); len([]rune(l)) > templates.Width {
+				t.Errorf("%s:%d: text over %d columns: %q", f, i+1, templates.Width, l)
 			}
 		}
 	}

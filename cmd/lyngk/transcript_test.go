@@ -7,6 +7,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/templates"
 )
 
 // transcriptStep is one mail a player sends; replyTo names a player whose
@@ -80,6 +83,9 @@ func TestProcessTranscript(t *testing.T) {
 				}
 			}
 			fmt.Fprintf(&out, "--- to %s: %s\n%s", r.to, r.Subject, r.Body)
+			for _, l := range engine.LongLines(r.Body) {
+				t.Errorf("%q to %s: line over %d columns: %q", r.Subject, r.to, templates.Width, l)
+			}
 		}
 	}
 	got := mask(out.String())
