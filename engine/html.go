@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strings"
 
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/engine/lyngk/picture"
@@ -32,12 +33,23 @@ type playerView struct {
 // the piece's colour in the picture.
 type colorView struct{ Name, Hex, Ink string }
 
+// maxHTMLComment bounds the comment in an HTML part, in bytes.
+const maxHTMLComment = 16 << 10
+
 // htmlPart adds to m the HTML alternative of the board mail of kind that
 // e describes, and the picture of its board. The picture of one position
 // is drawn once per request, whatever the number of recipients.
 func (r *request) htmlPart(m *Mail, kind string, e envelope) error {
 	v := e.game
 	pos := v.pos
+	if c := v.Comment; c != nil && len(c.Text) > maxHTMLComment {
+		// The text part is cut to MaxReply on its way out (bounds.go);
+		// the HTML part's copy of a long comment is cut here, so that the
+		// HTML and the picture stay within PictureAllowance.
+		cut := *v
+		cut.Comment = &commentView{User: c.User, Text: strings.ToValidUTF8(c.Text[:maxHTMLComment], "") + "\n[…]"}
+		v = &cut
+	}
 	hv := htmlView{
 		Game: v, Intro: e.intro, Reply: e.reply, Quote: e.quote,
 		Width: picture.Width, Height: picture.Height,

@@ -23,9 +23,9 @@ import (
 	"lyngk.example/lyngk/mailer"
 )
 
-// processRaw runs `lyngk process -db DB -mbox -` on one mail and returns
+// processMails runs `lyngk process -db DB -mbox -` on one mail and returns
 // the replies as the raw mails it wrote.
-func processRaw(t *testing.T, db string, m rawMail) [][]byte {
+func processMails(t *testing.T, db string, m rawMail) [][]byte {
 	t.Helper()
 	var out, errb bytes.Buffer
 	if code := run([]string{"process", "-db", db, "-mbox", "-"}, bytes.NewReader(m.bytes()), &out, &errb); code != 0 {
@@ -86,7 +86,7 @@ func boardGame(t *testing.T) (db string, last [][]byte, moves []string) {
 	t.Helper()
 	db = filepath.Join(t.TempDir(), "lyngk.db")
 	send := func(from, subject, body string) [][]byte {
-		return processRaw(t, db, rawMail{from: from + "@example.com", subject: subject, body: body,
+		return processMails(t, db, rawMail{from: from + "@example.com", subject: subject, body: body,
 			id: fmt.Sprintf("%d.%s@client.example", time.Now().UnixNano(), from)})
 	}
 	send("alice", "signup alice pw1", "")
@@ -165,8 +165,8 @@ func TestProcessBoardMailMIME(t *testing.T) {
 		t.Errorf("picture: %v, %+v, %d bytes", err, cfg, len(parts[2].body))
 	}
 
-	processRaw(t, db, rawMail{from: "bob@example.com", subject: "change format bob pw2 text", id: "f1@client.example"})
-	out := processRaw(t, db, rawMail{from: "alice@example.com", subject: "lyngk move 101 alice pw1 f1-f2", id: "f2@client.example"})
+	processMails(t, db, rawMail{from: "bob@example.com", subject: "change format bob pw2 text", id: "f1@client.example"})
+	out := processMails(t, db, rawMail{from: "alice@example.com", subject: "lyngk move 101 alice pw1 f1-f2", id: "f2@client.example"})
 	for _, raw := range out {
 		p := leaves(t, raw)
 		isBob := bytes.Contains(raw, []byte("\nTo: <bob@example.com>"))
@@ -193,7 +193,7 @@ func TestProcessThreads(t *testing.T) {
 	}
 	for i, m := range steps {
 		m.id = fmt.Sprintf("t%d@client.example", i)
-		out := processRaw(t, db, m)
+		out := processMails(t, db, m)
 		if i >= 2 {
 			all = append(all, out...)
 		}
