@@ -11,9 +11,18 @@
 #   .ci/mailservers.sh stop-smtp DIR    take Postfix down (its queue stays on disk)
 #   .ci/mailservers.sh start-smtp DIR   bring Postfix back
 #   .ci/mailservers.sh restart-imap DIR stop Dovecot and start it again (drops every IMAP session)
+#   .ci/mailservers.sh queue-size DIR   print how many mails wait in Postfix's queue
 #
 # Mail flow: anything from 127.0.0.0/8 may submit to Postfix on 127.0.0.1:SMTP_PORT
-# without AUTH; mail for @e2e.test is relayed over LMTP to Dovecot, which stores it
+# without AUTH (that port offers no STARTTLS: the players' clients, and the
+# "server without STARTTLS" case); on 127.0.0.1:SUBMISSION_PORT only after
+# STARTTLS and AUTH PLAIN, which Postfix checks through Dovecot's auth socket
+# (SASL), as a real submission service does. Dovecot serves IMAP with
+# STARTTLS on IMAP_PORT (plain login allowed there, for the players) and
+# with implicit TLS on IMAPS_PORT. Both use a server certificate for
+# 127.0.0.1 and localhost from a throw-away CA made with openssl here:
+# DIR/tls/ca.pem (what the robot's tls_ca_file names); DIR/tls/other-ca.pem
+# is a second CA that signed nothing (a wrong tls_ca_file). Mail for @e2e.test is relayed over LMTP to Dovecot, which stores it
 # in the user's mailbox (sdbox) under DIR/disk/mail. Mail for @remote.test
 # stands for players whose mail is hosted elsewhere, as almost all players'
 # is: Postfix relays it over SMTP to 127.0.0.1:REMOTE_PORT, where the
@@ -29,8 +38,8 @@
 # Postfix's own work.
 #
 # Needs root (Postfix does). Ports come from the environment when set:
-# E2E_SMTP_PORT (12525), E2E_IMAP_PORT (11143), E2E_LMTP_PORT (12424),
-# E2E_REMOTE_PORT (12526).
+# E2E_SMTP_PORT (12525), E2E_SUBMISSION_PORT (12587), E2E_IMAP_PORT (11143),
+# E2E_IMAPS_PORT (11993), E2E_LMTP_PORT (12424), E2E_REMOTE_PORT (12526).
 set -euo pipefail
 
 DOMAIN=e2e.test
@@ -38,7 +47,7 @@ REMOTE_DOMAIN=remote.test
 # load0..load3 take load0+anything@e2e.test etc.: the throughput test spreads
 # its players over them, as real players would be spread over many mailboxes.
 USERS="lyngk alice bob carol load0 load1 load2 load3"
-PACKAGES="dovecot-imapd dovecot-lmtpd postfix swaks"
+PACKAGES="dovecot-imapd dovecot-lmtpd postfix swaks openssl"
 # Mail files belong to nobody:nogroup; Dovecot refuses uid 0 for mail users.
 MAIL_UID=65534
 MAIL_GID=65534
@@ -49,7 +58,7 @@ die() {
 }
 
 usage() {
-	echo "usage: $0 start|stop|status|stop-smtp|start-smtp|restart-imap DIR" >&2
+	echo "usage: $0 start|stop|status|stop-smtp|start-smtp|restart-imap|queue-size DIR" >&2
 	exit 2
 }
 
@@ -217,7 +226,9 @@ write_env() {
 		return 0
 	fi
 	E2E_SMTP_PORT=${E2E_SMTP_PORT:-12525}
+	E2E_SUBMISSION_PORT=${E2E_SUBMISSION_PORT:-12587}
 	E2E_IMAP_PORT=${E2E_IMAP_PORT:-11143}
+	E2E_IMAPS_PORT=${E2E_IMAPS_PORT:-11993}
 	E2E_LMTP_PORT=${E2E_LMTP_PORT:-12424}
 	E2E_REMOTE_PORT=${E2E_REMOTE_PORT:-12526}
 	{
@@ -225,12 +236,18 @@ write_env() {
 		echo "E2E_DIR=$DIR"
 		echo "E2E_DOMAIN=$DOMAIN"
 		echo "E2E_SMTP_ADDR=127.0.0.1:$E2E_SMTP_PORT"
+		echo "E2E_SUBMISSION_ADDR=127.0.0.1:$E2E_SUBMISSION_PORT"
 		echo "E2E_IMAP_ADDR=127.0.0.1:$E2E_IMAP_PORT"
+		echo "E2E_IMAPS_ADDR=127.0.0.1:$E2E_IMAPS_PORT"
+		echo "E2E_CA_FILE=$DIR/tls/ca.pem"
+		echo "E2E_OTHER_CA_FILE=$DIR/tls/other-ca.pem"
 		echo "E2E_LMTP_ADDR=127.0.0.1:$E2E_LMTP_PORT"
 		echo "E2E_REMOTE_DOMAIN=$REMOTE_DOMAIN"
 		echo "E2E_REMOTE_ADDR=127.0.0.1:$E2E_REMOTE_PORT"
 		echo "E2E_SMTP_PORT=$E2E_SMTP_PORT"
+		echo "E2E_SUBMISSION_PORT=$E2E_SUBMISSION_PORT"
 		echo "E2E_IMAP_PORT=$E2E_IMAP_PORT"
+		echo "E2E_IMAPS_PORT=$E2E_IMAPS_PORT"
 		echo "E2E_LMTP_PORT=$E2E_LMTP_PORT"
 		echo "E2E_USERS=\"$USERS\""
 		local u
@@ -250,9 +267,38 @@ password_of() {
 	echo "${!var}"
 }
 
+# make_certs: a throw-away CA, a server certificate it signs for 127.0.0.1
+# and localhost (what the robot connects to), and a second CA that signed
+# nothing. Kept across restarts of the same DIR.
+make_certs() {
+	local t=$DIR/tls
+	[ -f "$t/server.pem" ] && return 0
+	mkdir -p "$t"
+	chmod 700 "$t"
+	local ec=(-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes)
+	openssl req -x509 "${ec[@]}" -days 2 -subj "/CN=lyngk e2e test CA" \
+		-addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign,cRLSign \
+		-keyout "$t/ca.key" -out "$t/ca.pem" 2>/dev/null || die "openssl: CA"
+	openssl req -x509 "${ec[@]}" -days 2 -subj "/CN=lyngk e2e other CA" \
+		-addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign,cRLSign \
+		-keyout "$t/other-ca.key" -out "$t/other-ca.pem" 2>/dev/null || die "openssl: other CA"
+	openssl req "${ec[@]}" -subj "/CN=localhost" -keyout "$t/server.key" -out "$t/server.csr" 2>/dev/null ||
+		die "openssl: server key"
+	printf '%s\n' "subjectAltName=IP:127.0.0.1,DNS:localhost" "basicConstraints=CA:FALSE" \
+		"keyUsage=critical,digitalSignature" "extendedKeyUsage=serverAuth" >"$t/server.ext"
+	openssl x509 -req -in "$t/server.csr" -CA "$t/ca.pem" -CAkey "$t/ca.key" -CAcreateserial -days 2 \
+		-extfile "$t/server.ext" -out "$t/server.pem" 2>/dev/null || die "openssl: server certificate"
+	# The test (and the robot under test) read the CAs; the keys stay root's.
+	chmod 755 "$t"
+	chmod 644 "$t/ca.pem" "$t/other-ca.pem" "$t/server.pem"
+	chmod 600 "$t"/*.key
+}
+
 write_dovecot_conf() {
 	local d=$DIR/dovecot u
-	mkdir -p "$d/run" "$d/state" "$DATA/mail"
+	mkdir -p "$d/run" "$d/state" "$DATA/mail" "$DATA/postfix-spool/private"
+	chown postfix "$DATA/postfix-spool/private"
+	chmod 700 "$DATA/postfix-spool/private"
 	chown "$MAIL_UID:$MAIL_GID" "$DATA/mail"
 	: >"$d/users.tmp"
 	for u in $USERS; do
@@ -272,7 +318,11 @@ listen = 127.0.0.1
 base_dir = $d/run
 state_dir = $d/state
 log_path = $d/dovecot.log
-ssl = no
+# STARTTLS on the imap port, implicit TLS on imaps. Plain-text login stays
+# allowed on the imap port, for the players' clients on loopback.
+ssl = yes
+ssl_cert = <$DIR/tls/server.pem
+ssl_key = <$DIR/tls/server.key
 disable_plaintext_auth = no
 auth_mechanisms = plain login
 mail_location = sdbox:~/sdbox
@@ -316,7 +366,18 @@ service imap-login {
     port = $E2E_IMAP_PORT
   }
   inet_listener imaps {
-    port = 0
+    address = 127.0.0.1
+    port = $E2E_IMAPS_PORT
+    ssl = yes
+  }
+}
+# Postfix's submission port checks passwords here (SASL): the socket lies
+# in Postfix's queue directory, where smtpd_sasl_path = private/auth finds it.
+service auth {
+  unix_listener $DATA/postfix-spool/private/auth {
+    mode = 0660
+    user = postfix
+    group = postfix
   }
 }
 service lmtp {
@@ -390,6 +451,13 @@ smtpd_reject_unlisted_recipient = no
 queue_run_delay = 5s
 minimal_backoff_time = 5s
 maximal_backoff_time = 10s
+# TLS for the submission port (master.cf turns it on there, and AUTH with
+# it); the plain port stays without STARTTLS.
+smtpd_tls_cert_file = $DIR/tls/server.pem
+smtpd_tls_key_file = $DIR/tls/server.key
+smtpd_tls_security_level = none
+smtpd_sasl_type = dovecot
+smtpd_sasl_path = private/auth
 EOF
 	# The packaged master.cf with smtpd moved to the loopback port and every
 	# service out of the chroot (the spool under DIR has no chroot set-up).
@@ -397,6 +465,17 @@ EOF
 		/^[#[:space:]]/ || NF < 8 { print; next }
 		{ $5 = "n"; if ($1 == "smtp" && $2 == "inet") $1 = listen; print }
 	' /usr/share/postfix/master.cf.dist >"$p/master.cf"
+	# Submission as a provider runs it: STARTTLS required, then AUTH PLAIN
+	# (checked by Dovecot), and only authenticated clients may send.
+	cat >>"$p/master.cf" <<EOF
+127.0.0.1:$E2E_SUBMISSION_PORT inet n - n - - smtpd
+  -o syslog_name=postfix/submission
+  -o smtpd_tls_security_level=encrypt
+  -o smtpd_tls_auth_only=yes
+  -o smtpd_sasl_auth_enable=yes
+  -o smtpd_client_restrictions=permit_sasl_authenticated,reject
+  -o smtpd_relay_restrictions=permit_sasl_authenticated,reject
+EOF
 }
 
 start_dovecot() {
@@ -414,6 +493,7 @@ start_dovecot() {
 		die "dovecot did not start"
 	}
 	wait_port "$E2E_IMAP_PORT" 20 || die "dovecot: nothing listens on $E2E_IMAP_PORT"
+	wait_port "$E2E_IMAPS_PORT" 20 || die "dovecot: nothing listens on $E2E_IMAPS_PORT"
 	wait_port "$E2E_LMTP_PORT" 20 || die "dovecot: nothing listens on $E2E_LMTP_PORT"
 }
 
@@ -441,6 +521,7 @@ start_postfix() {
 	done
 	postfix_up || die "postfix master did not start"
 	wait_port "$E2E_SMTP_PORT" 20 || die "postfix: nothing listens on $E2E_SMTP_PORT"
+	wait_port "$E2E_SUBMISSION_PORT" 20 || die "postfix: nothing listens on $E2E_SUBMISSION_PORT"
 }
 
 stop_postfix() {
@@ -493,8 +574,9 @@ start)
 	chmod 755 "$DIR"
 	mount_disk
 	write_env
+	make_certs
 	if ! dovecot_up; then
-		for port in "$E2E_IMAP_PORT" "$E2E_LMTP_PORT"; do
+		for port in "$E2E_IMAP_PORT" "$E2E_IMAPS_PORT" "$E2E_LMTP_PORT"; do
 			if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
 				die "port $port is already in use (another instance? set E2E_IMAP_PORT/E2E_LMTP_PORT)"
 			fi
@@ -502,9 +584,11 @@ start)
 		write_dovecot_conf
 	fi
 	if ! postfix_up; then
-		if (exec 3<>"/dev/tcp/127.0.0.1/$E2E_SMTP_PORT") 2>/dev/null; then
-			die "port $E2E_SMTP_PORT is already in use (another instance? set E2E_SMTP_PORT)"
-		fi
+		for port in "$E2E_SMTP_PORT" "$E2E_SUBMISSION_PORT"; do
+			if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+				die "port $port is already in use (another instance? set E2E_SMTP_PORT/E2E_SUBMISSION_PORT)"
+			fi
+		done
 		write_postfix_conf
 	fi
 	t1=$(date +%s%N)
@@ -512,7 +596,7 @@ start)
 	start_postfix
 	t2=$(date +%s%N)
 	echo "mailservers: up in $(((t2 - t1) / 1000000)) ms (install/config $(((t1 - t0) / 1000000)) ms)" >&2
-	echo "mailservers: SMTP $E2E_SMTP_ADDR  IMAP $E2E_IMAP_ADDR  LMTP $E2E_LMTP_ADDR  env $DIR/env" >&2
+	echo "mailservers: SMTP $E2E_SMTP_ADDR  submission $E2E_SUBMISSION_ADDR  IMAP $E2E_IMAP_ADDR  IMAPS $E2E_IMAPS_ADDR  LMTP $E2E_LMTP_ADDR  CA $E2E_CA_FILE  env $DIR/env" >&2
 	for u in $USERS; do
 		echo "mailservers: user $u@$DOMAIN password $(password_of "$u")" >&2
 	done
@@ -537,6 +621,10 @@ stop-smtp)
 start-smtp)
 	load_env
 	start_postfix
+	;;
+queue-size)
+	load_env
+	postqueue -c "$DIR/postfix" -j | wc -l
 	;;
 restart-imap)
 	load_env

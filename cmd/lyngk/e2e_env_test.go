@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -26,9 +27,15 @@ import (
 type e2eEnv struct {
 	dir      string
 	domain   string
-	smtpAddr string // Postfix: accepts from loopback without AUTH
-	imapAddr string // Dovecot IMAP, plain text
-	lmtpAddr string // Dovecot LMTP: delivery that bypasses Postfix
+	smtpAddr string // Postfix: accepts from loopback without AUTH; no STARTTLS
+	// Postfix submission: STARTTLS, then AUTH PLAIN checked by Dovecot
+	submissionAddr string
+	imapAddr       string // Dovecot IMAP: STARTTLS offered, plain login allowed
+	imapsAddr      string // Dovecot IMAP over implicit TLS
+	lmtpAddr       string // Dovecot LMTP: delivery that bypasses Postfix
+	// caFile is the throw-away CA that signed both servers' certificate;
+	// otherCAFile a CA that did not.
+	caFile, otherCAFile string
 	// Postfix relays mail for remoteDomain over SMTP to remoteAddr: players
 	// hosted elsewhere (startRemote listens there).
 	remoteDomain string
@@ -53,15 +60,19 @@ func e2eSetup(tb testing.TB) *e2eEnv {
 		tb.Fatal(err)
 	}
 	e := &e2eEnv{
-		dir:          dir,
-		domain:       vals["E2E_DOMAIN"],
-		smtpAddr:     vals["E2E_SMTP_ADDR"],
-		imapAddr:     vals["E2E_IMAP_ADDR"],
-		lmtpAddr:     vals["E2E_LMTP_ADDR"],
-		remoteDomain: vals["E2E_REMOTE_DOMAIN"],
-		remoteAddr:   vals["E2E_REMOTE_ADDR"],
-		script:       vals["E2E_SCRIPT"],
-		password:     map[string]string{},
+		dir:            dir,
+		domain:         vals["E2E_DOMAIN"],
+		smtpAddr:       vals["E2E_SMTP_ADDR"],
+		imapAddr:       vals["E2E_IMAP_ADDR"],
+		imapsAddr:      vals["E2E_IMAPS_ADDR"],
+		submissionAddr: vals["E2E_SUBMISSION_ADDR"],
+		caFile:         vals["E2E_CA_FILE"],
+		otherCAFile:    vals["E2E_OTHER_CA_FILE"],
+		lmtpAddr:       vals["E2E_LMTP_ADDR"],
+		remoteDomain:   vals["E2E_REMOTE_DOMAIN"],
+		remoteAddr:     vals["E2E_REMOTE_ADDR"],
+		script:         vals["E2E_SCRIPT"],
+		password:       map[string]string{},
 	}
 	for _, u := range strings.Fields(vals["E2E_USERS"]) {
 		e.password[u] = vals["E2E_PASSWORD_"+strings.ToUpper(u)]
@@ -72,7 +83,8 @@ func e2eSetup(tb testing.TB) *e2eEnv {
 		}
 	}
 	if e.domain == "" || e.smtpAddr == "" || e.imapAddr == "" || e.lmtpAddr == "" || e.script == "" ||
-		e.remoteDomain == "" || e.remoteAddr == "" {
+		e.remoteDomain == "" || e.remoteAddr == "" || e.imapsAddr == "" || e.submissionAddr == "" ||
+		e.caFile == "" || e.otherCAFile == "" {
 		tb.Fatalf("%s/env is incomplete: %v", dir, vals)
 	}
 	return e
@@ -223,35 +235,80 @@ type e2eServer struct {
 	starts  int
 }
 
+// e2eTransport is how `lyngk serve` reaches the mail servers: the lines of
+// its configuration that say so.
+type e2eTransport func(e *e2eEnv) []string
+
+// e2eTLS is a real deployment: IMAP over implicit TLS, submission with
+// STARTTLS (unset smtp_tls: the port is not 465) and AUTH PLAIN, both
+// certificates verified against the throw-away CA.
+func e2eTLS(e *e2eEnv) []string {
+	return []string{
+		"imap_addr = " + e.imapsAddr,
+		"imap_tls = implicit",
+		"smtp_addr = " + e.submissionAddr,
+		"smtp_user = " + e.robot(),
+		"smtp_password = " + e.password["lyngk"],
+		"tls_ca_file = " + e.caFile,
+	}
+}
+
+// e2eStartTLS upgrades both connections with STARTTLS (unset imap_tls and
+// smtp_tls: neither port is 993 or 465).
+func e2eStartTLS(e *e2eEnv) []string {
+	return []string{
+		"imap_addr = " + e.imapAddr,
+		"smtp_addr = " + e.submissionAddr,
+		"smtp_user = " + e.robot(),
+		"smtp_password = " + e.password["lyngk"],
+		"tls_ca_file = " + e.caFile,
+	}
+}
+
+// e2ePlain is plain text on loopback, without SMTP AUTH: the cheapest, for
+// the load test and the throughput benchmarks.
+func e2ePlain(e *e2eEnv) []string {
+	return []string{
+		"imap_addr = " + e.imapAddr,
+		"imap_tls = none",
+		"smtp_addr = " + e.smtpAddr,
+		"smtp_tls = none",
+	}
+}
+
 // startServer writes a configuration for the mail stack and starts
-// `lyngk serve`; it is stopped when the test ends.
-func (e *e2eEnv) startServer(tb testing.TB) *e2eServer {
+// `lyngk serve`; it is stopped when the test ends. extra lines come last
+// and may override earlier keys' values (the parser refuses a key twice,
+// so an override replaces the line).
+func (e *e2eEnv) startServer(tb testing.TB, transport e2eTransport, extra ...string) *e2eServer {
 	tb.Helper()
 	e.clearMailbox(tb, "lyngk", "INBOX")
 	dir := tb.TempDir()
-	cfg := strings.Join([]string{
-		"imap_addr = " + e.imapAddr,
-		"imap_tls = none",
-		"imap_user = " + e.robot(),
-		"imap_password = " + e.password["lyngk"],
+	lines := append(transport(e),
+		"imap_user = "+e.robot(),
+		"imap_password = "+e.password["lyngk"],
 		"imap_mailbox = INBOX",
 		"imap_processed = Processed",
 		"imap_rejected = Rejected",
 		// Dovecot offers IDLE: polling is only the fallback.
 		"poll_interval = 1s",
-		"smtp_addr = " + e.smtpAddr,
-		"smtp_tls = none",
-		"smtp_user =",
-		"smtp_password =",
-		"robot_address = " + e.robot(),
-		"domain = " + e.domain,
-		"data_dir = " + filepath.Join(dir, "data"),
+		"robot_address = "+e.robot(),
+		"domain = "+e.domain,
+		"data_dir = "+filepath.Join(dir, "data"),
 		// The load test sends hundreds of commands from few addresses.
 		"rate_per_hour = 1000000",
 		"log_level = debug",
 		"metrics_addr = 127.0.0.1:19368",
-		"",
-	}, "\n")
+	)
+	for _, x := range extra {
+		key, _, _ := strings.Cut(x, "=")
+		lines = slices.DeleteFunc(lines, func(l string) bool {
+			k, _, _ := strings.Cut(l, "=")
+			return strings.TrimSpace(k) == strings.TrimSpace(key)
+		})
+		lines = append(lines, x)
+	}
+	cfg := strings.Join(lines, "\n") + "\n"
 	// The log stays with the servers' logs (.ci/e2e.sh keeps them with E2E_KEEP=1).
 	logDir := filepath.Join(e.dir, "logs")
 	if err := os.MkdirAll(logDir, 0o755); err != nil {

@@ -26,15 +26,13 @@ const e2eMoveWait = 30 * time.Second
 // within 60 s of the relay's return, whatever the outage's length).
 const e2eOutageWait = 60 * time.Second
 
-// e2eOutage is how long Postfix stays down at move e2eKillQueued: long
-// enough for the robot to try to send, fail and queue the reply.
-// e2eLongOutage, at move e2eSMTPDown, outlasts two steps of the mails' own
-// retry schedule (30 s, then 1 min): a sender that spent them on the outage
-// would hold the reply back until 3.5 min after the first try.
-const (
-	e2eOutage     = 3 * time.Second
-	e2eLongOutage = 100 * time.Second
-)
+// e2eLongOutage is how long Postfix stays down at move e2eSMTPDown, counted
+// from the robot's first failed submission to its last one before Postfix
+// returns: it outlasts two steps of the mails' own retry schedule (30 s,
+// then 1 min), so a sender that spent them on the outage would hold the
+// reply back until 3.5 min after the first try. At move e2eKillQueued
+// Postfix is back after the robot's first failure.
+const e2eLongOutage = 100 * time.Second
 
 // The scenario breaks the mail system before these moves (1-based).
 const (
@@ -49,9 +47,13 @@ const (
 // TestE2EGame plays a whole game between two scripted players through
 // Postfix and Dovecot, breaking the mail system on the way; every board mail
 // must show exactly the position of the test's own copy of the game.
+//
+// The robot runs as a real deployment does: IMAP over implicit TLS and
+// submission with STARTTLS and AUTH PLAIN, both verified against the test's
+// CA (tls_ca_file).
 func TestE2EGame(t *testing.T) {
 	e := e2eSetup(t)
-	srv := e.startServer(t)
+	srv := e.startServer(t, e2eTLS)
 	alice := &e2ePlayer{user: "alice", password: "alice-pw", addr: e.addr("alice"),
 		box: e.watch(t, "alice", "INBOX", 25*time.Millisecond)}
 	bob := &e2ePlayer{user: "bob", password: "bob-pw", addr: e.addr("bob"),
@@ -93,11 +95,15 @@ func TestE2EGame(t *testing.T) {
 				srv.kill()
 				srv.start()
 			}
-			outage := e2eOutage
+			// The robot must have tried to send the reply and failed (after
+			// a restart, the mail may first wait for its relay backoff).
+			const failed = "SMTP relay failed"
+			before := len(srv.logLines(failed))
+			lines := srv.awaitLog(failed, before+1, e2eOutageWait)
 			if k == e2eSMTPDown {
-				outage = e2eLongOutage
+				// Down until the robot has failed for e2eLongOutage.
+				srv.awaitLogAfter(failed, e2eLogTime(t, lines[before]).Add(e2eLongOutage), e2eLongOutage+e2eOutageWait)
 			}
-			time.Sleep(outage)
 			wait = e2eOutageWait
 		case e2eKillAfterSend:
 			e2eSubmit(t, e, out)
@@ -149,9 +155,8 @@ func TestE2EGame(t *testing.T) {
 	}
 	t.Logf("board %d over after %d moves: %s", gm.board, gm.g.MoveCount(), gm.last[0].board.Status)
 
-	// Anything doubled would come right behind the last reply: give it a
-	// moment, then count.
-	time.Sleep(2 * time.Second)
+	// Once the robot and Postfix are done, anything doubled is in the boxes.
+	e.settle(t, e2eMoveWait, alice.box, bob.box)
 	for _, p := range []*e2ePlayer{alice, bob} {
 		n := e2eTally(t, p.box.all(), true)
 		t.Logf("%s got %d distinct board mails", p.user, n)
@@ -202,7 +207,7 @@ func TestE2ELoad(t *testing.T) {
 		where e2eWhere
 	}{{"SameHost", e2eSameHost}, {"PlayersElsewhere", e2eElsewhere}} {
 		t.Run(tc.name, func(t *testing.T) {
-			e.startServer(t)
+			e.startServer(t, e2ePlain)
 			l := e.newLoad(t, e2eEnvInt(t, "LYNGK_E2E_LOAD_GAMES", 20), tc.where)
 			res, err := l.play(e2eEnvInt(t, "LYNGK_E2E_LOAD_MOVES", 5))
 			if err != nil {
@@ -210,7 +215,7 @@ func TestE2ELoad(t *testing.T) {
 			}
 			t.Logf("%d moves in %v: %.1f moves/s; latency p50 %v, p99 %v", res.moves, res.elapsed.Round(time.Millisecond),
 				res.rate(), e2ePercentile(res.latency, 50), e2ePercentile(res.latency, 99))
-			time.Sleep(2 * time.Second)
+			e.settle(t, e2eMoveWait, l.boxes...)
 			t.Logf("%d distinct board mails", e2eTally(t, l.mails(), false))
 		})
 	}
@@ -220,7 +225,7 @@ func TestE2ELoad(t *testing.T) {
 // submission to the board mail visible in the opponent's IMAP inbox.
 func BenchmarkE2ELatency(b *testing.B) {
 	e := e2eSetup(b)
-	srv := e.startServer(b)
+	srv := e.startServer(b, e2ePlain)
 	for _, u := range []string{"alice", "bob"} {
 		e.clearMailbox(b, u, "INBOX") // mail of an earlier run must not be taken for an answer
 	}
@@ -339,7 +344,7 @@ func BenchmarkE2EThroughputSameHost(b *testing.B) { e2eBenchThroughput(b, e2eSam
 
 func e2eBenchThroughput(b *testing.B, where e2eWhere) {
 	e := e2eSetup(b)
-	e.startServer(b)
+	e.startServer(b, e2ePlain)
 	l := e.newLoad(b, e2eEnvInt(b, "LYNGK_E2E_LOAD_GAMES", 200), where)
 	moves := e2eEnvInt(b, "LYNGK_E2E_LOAD_MOVES", 15)
 	var total e2eLoadResult
@@ -369,6 +374,6 @@ func e2eBenchThroughput(b *testing.B, where e2eWhere) {
 	b.ReportMetric(e2eMillis(e2ePercentile(total.latency, 50)), "p50-ms")
 	b.ReportMetric(e2eMillis(e2ePercentile(total.latency, 99)), "p99-ms")
 	b.StopTimer()
-	time.Sleep(2 * time.Second)
+	e.settle(b, e2eMoveWait, l.boxes...)
 	e2eTally(b, l.mails(), false)
 }
