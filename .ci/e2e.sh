@@ -23,12 +23,39 @@ if ! command -v dpkg-query >/dev/null || ! command -v apt-get >/dev/null; then
 	exit 0
 fi
 
+# Close every descriptor inherited beyond stdin, stdout and stderr: run as
+# `flock LOCK .ci/e2e.sh`, the lock's descriptor would otherwise pass on to
+# the mail servers and to every `lyngk serve` of the tests, and one of them
+# left running would hold the lock for good (flock itself keeps it held
+# until this script ends).
+for fd in /proc/$$/fd/*; do
+	fd=${fd##*/}
+	if [ "$fd" -gt 2 ] 2>/dev/null; then eval "exec $fd>&-" 2>/dev/null || true; fi
+done
+
 DIR=$(mktemp -d "${TMPDIR:-/tmp}/lyngk-e2e.XXXXXX")
 status=0
+
+# stop_lyngk: SIGKILL to any `lyngk serve` the tests built under DIR and left
+# running (go test killed at its timeout runs no cleanup).
+stop_lyngk() {
+	local exe pid
+	for exe in /proc/[0-9]*/exe; do
+		case "$(readlink "$exe" 2>/dev/null)" in
+		"$DIR"/bin-*/lyngk)
+			pid=${exe#/proc/}
+			pid=${pid%/exe}
+			echo "e2e: killing a leftover lyngk serve (pid $pid)" >&2
+			kill -KILL "$pid" 2>/dev/null || true
+			;;
+		esac
+	done
+}
 
 # shellcheck disable=SC2317 # runs from the EXIT trap
 cleanup() {
 	local rc=$?
+	stop_lyngk
 	.ci/mailservers.sh stop "$DIR" || rc=1
 	if [ "$rc" != 0 ] || [ "$status" != 0 ]; then
 		echo "e2e: --- last lines of the Dovecot log ---" >&2

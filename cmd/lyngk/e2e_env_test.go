@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -230,6 +231,7 @@ type e2eServer struct {
 	bin     string
 	config  string
 	logPath string
+	metrics string // host:port of its /metrics
 	cmd     *exec.Cmd
 	exited  chan error
 	starts  int
@@ -284,6 +286,14 @@ func (e *e2eEnv) startServer(tb testing.TB, transport e2eTransport, extra ...str
 	tb.Helper()
 	e.clearMailbox(tb, "lyngk", "INBOX")
 	dir := tb.TempDir()
+	// A free port of its own for /metrics: nothing left over from another
+	// run can answer in its place.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	metrics := ln.Addr().String()
+	ln.Close()
 	lines := append(transport(e),
 		"imap_user = "+e.robot(),
 		"imap_password = "+e.password["lyngk"],
@@ -298,7 +308,7 @@ func (e *e2eEnv) startServer(tb testing.TB, transport e2eTransport, extra ...str
 		// The load test sends hundreds of commands from few addresses.
 		"rate_per_hour = 1000000",
 		"log_level = debug",
-		"metrics_addr = 127.0.0.1:19368",
+		"metrics_addr = "+metrics,
 	)
 	for _, x := range extra {
 		key, _, _ := strings.Cut(x, "=")
@@ -321,6 +331,7 @@ func (e *e2eEnv) startServer(tb testing.TB, transport e2eTransport, extra ...str
 	logf.Close()
 	s := &e2eServer{
 		tb:      tb,
+		metrics: metrics,
 		bin:     e.binary(tb),
 		config:  filepath.Join(dir, "lyngk.conf"),
 		logPath: logf.Name(),

@@ -156,7 +156,7 @@ func TestE2EGame(t *testing.T) {
 	t.Logf("board %d over after %d moves: %s", gm.board, gm.g.MoveCount(), gm.last[0].board.Status)
 
 	// Once the robot and Postfix are done, anything doubled is in the boxes.
-	e.settle(t, e2eMoveWait, alice.box, bob.box)
+	e.settle(t, srv, e2eMoveWait, alice.box, bob.box)
 	for _, p := range []*e2ePlayer{alice, bob} {
 		n := e2eTally(t, p.box.all(), true)
 		t.Logf("%s got %d distinct board mails", p.user, n)
@@ -207,7 +207,7 @@ func TestE2ELoad(t *testing.T) {
 		where e2eWhere
 	}{{"SameHost", e2eSameHost}, {"PlayersElsewhere", e2eElsewhere}} {
 		t.Run(tc.name, func(t *testing.T) {
-			e.startServer(t, e2ePlain)
+			srv := e.startServer(t, e2ePlain)
 			l := e.newLoad(t, e2eEnvInt(t, "LYNGK_E2E_LOAD_GAMES", 20), tc.where)
 			res, err := l.play(e2eEnvInt(t, "LYNGK_E2E_LOAD_MOVES", 5))
 			if err != nil {
@@ -215,7 +215,7 @@ func TestE2ELoad(t *testing.T) {
 			}
 			t.Logf("%d moves in %v: %.1f moves/s; latency p50 %v, p99 %v", res.moves, res.elapsed.Round(time.Millisecond),
 				res.rate(), e2ePercentile(res.latency, 50), e2ePercentile(res.latency, 99))
-			e.settle(t, e2eMoveWait, l.boxes...)
+			e.settle(t, srv, e2eMoveWait, l.boxes...)
 			t.Logf("%d distinct board mails", e2eTally(t, l.mails(), false))
 		})
 	}
@@ -344,7 +344,7 @@ func BenchmarkE2EThroughputSameHost(b *testing.B) { e2eBenchThroughput(b, e2eSam
 
 func e2eBenchThroughput(b *testing.B, where e2eWhere) {
 	e := e2eSetup(b)
-	e.startServer(b, e2ePlain)
+	srv := e.startServer(b, e2ePlain)
 	l := e.newLoad(b, e2eEnvInt(b, "LYNGK_E2E_LOAD_GAMES", 200), where)
 	moves := e2eEnvInt(b, "LYNGK_E2E_LOAD_MOVES", 15)
 	var total e2eLoadResult
@@ -374,6 +374,6 @@ func e2eBenchThroughput(b *testing.B, where e2eWhere) {
 	b.ReportMetric(e2eMillis(e2ePercentile(total.latency, 50)), "p50-ms")
 	b.ReportMetric(e2eMillis(e2ePercentile(total.latency, 99)), "p99-ms")
 	b.StopTimer()
-	e.settle(b, e2eMoveWait, l.boxes...)
+	e.settle(b, srv, e2eMoveWait, l.boxes...)
 	e2eTally(b, l.mails(), false)
 }

@@ -156,7 +156,7 @@ func e2eLogTime(tb testing.TB, line string) time.Time {
 // watchers of boxes have fetched everything delivered to them. Nothing the
 // robot will send for what the test did is then missing from the boxes:
 // counting duplicates needs no pause.
-func (e *e2eEnv) settle(tb testing.TB, d time.Duration, boxes ...*e2eMailbox) {
+func (e *e2eEnv) settle(tb testing.TB, srv *e2eServer, d time.Duration, boxes ...*e2eMailbox) {
 	tb.Helper()
 	deadline := time.Now().Add(d)
 	wait := func(what string, done func() (bool, error)) {
@@ -179,7 +179,7 @@ func (e *e2eEnv) settle(tb testing.TB, d time.Duration, boxes ...*e2eMailbox) {
 		return err == nil && n == 0, err
 	})
 	wait("the robot's outbox empty", func() (bool, error) {
-		n, err := e2eMetric("lyngk_outbox_depth")
+		n, err := e2eMetric(srv.metrics, "lyngk_outbox_depth")
 		return err == nil && n == 0, err
 	})
 	wait("Postfix's queue empty", func() (bool, error) {
@@ -219,10 +219,10 @@ func (e *e2eEnv) status(user, password, folder string) (uint32, imap.UID, error)
 }
 
 // e2eMetric reads one unlabelled value from the daemon's /metrics.
-func e2eMetric(name string) (float64, error) {
+func e2eMetric(addr, name string) (float64, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://127.0.0.1:19368/metrics", nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr+"/metrics", nil)
 	if err != nil {
 		return 0, err
 	}
