@@ -48,7 +48,7 @@ func TestE2ETLS(t *testing.T) {
 		{"IMAP wrong CA", []string{"tls_ca_file = " + e.otherCAFile}, false, "certificate signed by unknown authority"},
 		{"IMAP STARTTLS wrong CA", []string{"imap_addr = " + e.imapAddr, "imap_tls = starttls", "tls_ca_file = " + e.otherCAFile},
 			false, "certificate signed by unknown authority"},
-		{"SMTP wrong password", append(plainIMAP, "smtp_password = wrong"), true, "mailer: SMTP AUTH: 535"},
+		{"SMTP wrong password", append(plainIMAP, "smtp_password = wrong"), true, "mailer: SMTP AUTH: SMTP error 535"},
 		{"SMTP wrong CA", append(plainIMAP, "tls_ca_file = "+e.otherCAFile), true, "certificate signed by unknown authority"},
 		// Postfix's plain port offers no STARTTLS; smtp_tls is unset, so
 		// the port (not 465) asks for it.
