@@ -131,7 +131,7 @@ func TestPollerCAFile(t *testing.T) {
 			h := newRecordingHandler()
 			cfg := testIMAPConfig(srv.addr)
 			cfg.TLS, cfg.CAFile = mode, pki.caFile
-			runPoller(t, NewPoller(cfg, EachMail(h.handle), nil))
+			runPoller(t, NewPoller(cfg, eachMail(h.handle), nil))
 			waitFor(t, "m1 handled", func() bool { return len(h.handled()) == 1 })
 		})
 	}
@@ -162,7 +162,7 @@ func TestPollerConnectFailures(t *testing.T) {
 			cfg := testIMAPConfig(srv.addr)
 			cfg.TLS, cfg.CAFile, cfg.Password = tt.mode, tt.caFile, tt.password
 			logs := &logRecords{}
-			p := NewPoller(cfg, EachMail(newRecordingHandler().handle), slog.New(logs))
+			p := NewPoller(cfg, eachMail(newRecordingHandler().handle), slog.New(logs))
 			p.schedule = []time.Duration{40 * time.Millisecond, 400 * time.Millisecond, time.Hour}
 			reconnects := make(chan time.Time, 10)
 			p.OnReconnect = func() { reconnects <- time.Now() }
