@@ -30,7 +30,8 @@ fi
 # until this script ends).
 for fd in /proc/$$/fd/*; do
 	fd=${fd##*/}
-	if [ "$fd" -gt 2 ] 2>/dev/null; then eval "exec $fd>&-" 2>/dev/null || true; fi
+	# 255 is where bash reads this script from.
+	if [ "$fd" -gt 2 ] 2>/dev/null && [ "$fd" != 255 ]; then eval "exec $fd>&-" 2>/dev/null || true; fi
 done
 
 DIR=$(mktemp -d "${TMPDIR:-/tmp}/lyngk-e2e.XXXXXX")
