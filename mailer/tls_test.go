@@ -183,6 +183,7 @@ func TestPollerConnectFailures(t *testing.T) {
 			if len(warns) != 2 {
 				t.Fatalf("%d warnings, want one per attempt (2): %v", len(warns), warns)
 			}
+			t.Logf("logged: %v", warns[0]["err"])
 			for i, w := range warns {
 				err, _ := w["err"].(error)
 				retry, _ := w["retry_in"].(time.Duration)
