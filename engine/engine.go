@@ -166,7 +166,11 @@ func (e *Engine) Handle(tx Tx, in Inbound, now time.Time) (mails []Mail, failed,
 		if err := p.commitBucket(bucketRate); err != nil {
 			return nil, nil, err
 		}
-		return e.InternalError(tx, in, now), failed, nil
+		mails, err := e.InternalError(tx, in, now)
+		if err != nil {
+			return nil, nil, err
+		}
+		return mails, failed, nil
 	}
 	if err := p.commit(); err != nil {
 		return nil, nil, err
@@ -238,25 +242,39 @@ again later.
 // own (Handle does this itself; the caller uses it for a failure outside
 // the engine): the error text err.internal in the usual error mail, quoting
 // the command, or a fixed text if that does not render either. Automatic
-// mail gets none. It writes nothing.
-func (e *Engine) InternalError(tx Tx, in Inbound, now time.Time) []Mail {
+// mail gets none, and a stranger (no account's address) gets it within the
+// strangers' bounds, which it counts against; it writes nothing else. The
+// error is the store's.
+func (e *Engine) InternalError(tx Tx, in Inbound, now time.Time) ([]Mail, error) {
 	in.From = strings.TrimSpace(in.From)
 	if e.unanswerable(in) {
-		return nil
+		return nil, nil
 	}
-	r := &request{e: e, tx: newPending(tx), in: in, now: now}
+	p := newPending(tx)
+	r := &request{e: e, tx: p, in: in, now: now, budget: budget{bounded: true}}
 	if !in.TooBig {
 		r.script = ReadMail(in.Subject, in.Body)
 	}
 	if len(r.script.Lines) > 0 {
 		r.line = r.script.Lines[0]
 	}
-	if err := guard(func() error { return r.refused(refuse("internal", nil), !in.TooBig) }); err == nil && len(r.out) == 1 {
-		return r.out
+	if guard(func() error { return r.refused(refuse("internal", nil), !in.TooBig) }) != nil && p.storeErr == nil {
+		p = newPending(tx)
+		r.tx, r.out, r.budget = p, nil, budget{bounded: true}
+		if err := guard(func() error {
+			return r.send(Mail{To: []string{in.From}, Subject: "Lyngk error", Body: internalErrorText}, envelope{})
+		}); err != nil && p.storeErr == nil {
+			return nil, nil // not even that: silence
+		}
 	}
-	r.out = nil
-	r.send(Mail{To: []string{in.From}, Subject: "Lyngk error", Body: internalErrorText}, envelope{})
-	return r.out
+	if p.storeErr != nil {
+		return nil, p.storeErr
+	}
+	// The answer counts against a stranger's hourly allowance (bounds.go).
+	if err := p.commitBucket(bucketStrangers); err != nil {
+		return nil, err
+	}
+	return r.out, nil
 }
 
 // run executes one command line, or a plain reply.

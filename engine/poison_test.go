@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,6 +52,20 @@ func TestPoisonMail(t *testing.T) {
 	// The signup before the failing command was not applied.
 	if got := v.cmd("carol@example.com", "signup carol pw3"); len(got) != 1 || got[0].Subject != "Lyngk signup carol" {
 		t.Fatalf("signup after the poison mail: %+v", got)
+	}
+	// A stranger's poison mails are answered within the strangers' hourly
+	// allowance, then silence.
+	answers := 0
+	for i := range engine.StrangerPerHour + 2 {
+		out, failed := v.mailFailing(engine.Inbound{MessageID: fmt.Sprintf("p%d@players.example", i),
+			From: "dave@example.com", Subject: "lyngk standings"})
+		if failed == nil {
+			t.Fatal("no failure")
+		}
+		answers += len(out)
+	}
+	if answers != engine.StrangerPerHour {
+		t.Fatalf("a stranger got %d internal-error answers in an hour, want %d", answers, engine.StrangerPerHour)
 	}
 	// Automatic mail stays unanswered even when it would fail.
 	if out, failed := v.mailFailing(engine.Inbound{From: "carol@example.com", Subject: "lyngk standings",

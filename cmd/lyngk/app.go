@@ -242,7 +242,12 @@ func (a *app) commitAlone(m *parsed, deliver deliverFunc, now time.Time) error {
 		}
 		var storeErr error
 		if err := guard(func() error {
-			storeErr = a.queue(tx, m, a.eng.InternalError(tx, toEngine(m.in), now), deliver, now)
+			mails, err := a.eng.InternalError(tx, toEngine(m.in), now)
+			if err != nil {
+				storeErr = err
+				return nil
+			}
+			storeErr = a.queue(tx, m, mails, deliver, now)
 			return nil
 		}); err != nil {
 			return errMailFailed
