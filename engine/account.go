@@ -53,18 +53,6 @@ func (r *request) addresses(args []string) ([]string, error) {
 	return out, nil
 }
 
-// authenticate checks a userid and its password.
-func (r *request) authenticate(id, password string) (*user, error) {
-	u, err := r.player(id)
-	if err != nil {
-		return nil, err
-	}
-	if !r.e.auth.check(u.Hash, password) {
-		return nil, refuse("bad-password", kv{"User": u.ID})
-	}
-	return u, nil
-}
-
 // player loads a userid that is to play: known and not signed off.
 func (r *request) player(id string) (*user, error) {
 	u, ok, err := r.loadUser(id)

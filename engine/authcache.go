@@ -9,27 +9,36 @@ import (
 	"golang.org/x/crypto/bcrypt"
 )
 
-// authCache remembers passwords that bcrypt has already accepted, so that a
-// player who moves by full command pays bcrypt's deliberate slowness (tens
-// of milliseconds) once per process rather than on every move; without it
-// the password check alone would take most of a reply's time budget and cap
-// the server at a few dozen moves per second.
+// authCache remembers what bcrypt said about passwords, so that a player
+// who moves by full command pays bcrypt's deliberate slowness (tens of
+// milliseconds) once per process rather than on every move, and so that
+// the verdicts of checks run before the store's write transaction
+// ([Engine.Verify]) reach the transaction without a second run.
 //
-// It keeps, per stored hash, an HMAC-SHA256 of the password under a key
-// drawn from crypto/rand at start and never stored: nothing in it can be
-// turned back into a password, and it lives in memory only. A changed
-// password has a new hash, so an old entry can never match it. The cache
-// is bounded; when full it is simply emptied.
+// It keeps, per stored hash, an HMAC-SHA256 of the password bcrypt
+// accepted, and a set of (hash, HMAC) pairs it refused, under a key drawn
+// from crypto/rand at start and never stored: nothing in it can be turned
+// back into a password, and it lives in memory only. A changed password has
+// a new hash, so an old entry can never match it. A hash accepts exactly
+// one password of at most 72 bytes, so a known hash refuses every other
+// password without bcrypt. Both maps are bounded; when one is full it is
+// simply emptied.
 type authCache struct {
-	mu   sync.Mutex
-	key  [32]byte
-	seen map[string][sha256.Size]byte // bcrypt hash -> HMAC(password)
+	mu    sync.Mutex
+	key   [32]byte
+	seen  map[string][sha256.Size]byte // bcrypt hash -> HMAC(password)
+	wrong map[wrongKey]struct{}        // (hash, HMAC(password)) bcrypt refused
+}
+
+type wrongKey struct {
+	hash string
+	mac  [sha256.Size]byte
 }
 
 const authCacheMax = 10000
 
 func newAuthCache() (*authCache, error) {
-	c := &authCache{seen: map[string][sha256.Size]byte{}}
+	c := &authCache{seen: map[string][sha256.Size]byte{}, wrong: map[wrongKey]struct{}{}}
 	if _, err := rand.Read(c.key[:]); err != nil {
 		return nil, err
 	}
@@ -44,30 +53,58 @@ func (c *authCache) mac(password string) [sha256.Size]byte {
 	return out
 }
 
-// check reports whether password matches the bcrypt hash.
-func (c *authCache) check(hash, password string) bool {
+// maxPassword is bcrypt's limit; no stored password is longer (see
+// validPassword), so a longer one is wrong without a check.
+const maxPassword = 72
+
+// lookup answers from memory: known says whether it could, ok whether the
+// password matches the hash.
+func (c *authCache) lookup(hash, password string) (ok, known bool) {
+	if len(password) > maxPassword {
+		return false, true
+	}
 	m := c.mac(password)
 	c.mu.Lock()
-	known, ok := c.seen[hash]
-	c.mu.Unlock()
-	if ok && hmac.Equal(known[:], m[:]) {
-		return true
+	defer c.mu.Unlock()
+	if good, found := c.seen[hash]; found {
+		return hmac.Equal(good[:], m[:]), true
 	}
-	if bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) != nil {
-		return false
+	_, bad := c.wrong[wrongKey{hash, m}]
+	return false, bad
+}
+
+// check reports whether password matches the bcrypt hash, from memory when
+// it can, else by running bcrypt and remembering the verdict.
+func (c *authCache) check(hash, password string) bool {
+	if ok, known := c.lookup(hash, password); known {
+		return ok
 	}
-	c.store(hash, m)
-	return true
+	m := c.mac(password)
+	ok := bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) == nil
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if ok {
+		c.storeLocked(hash, m)
+	} else {
+		if len(c.wrong) >= authCacheMax {
+			clear(c.wrong)
+		}
+		c.wrong[wrongKey{hash, m}] = struct{}{}
+	}
+	return ok
 }
 
 // remember records a password just hashed. Should the transaction that
 // stores the hash roll back, the entry matches no stored hash and is
 // harmless.
-func (c *authCache) remember(hash, password string) { c.store(hash, c.mac(password)) }
-
-func (c *authCache) store(hash string, m [sha256.Size]byte) {
+func (c *authCache) remember(hash, password string) {
+	m := c.mac(password)
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.storeLocked(hash, m)
+}
+
+func (c *authCache) storeLocked(hash string, m [sha256.Size]byte) {
 	if len(c.seen) >= authCacheMax {
 		clear(c.seen)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
@@ -80,8 +81,9 @@ const (
 // in the store, so one Engine serves any number of transactions, one at a
 // time or concurrently.
 type Engine struct {
-	cfg  Config
-	auth *authCache
+	cfg    Config
+	auth   *authCache
+	inline atomic.Int64 // bcrypt runs inside Handle (see InlineChecks)
 }
 
 // New checks cfg and fills in its defaults.

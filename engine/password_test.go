@@ -1,0 +1,117 @@
+package engine_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/store"
+)
+
+// TestLockout: 100 forged senders guess alice's password. The first ten are
+// checked and refused; the tenth tells alice, once; the other ninety are
+// refused unchecked, and so is alice's right password, until the hour is
+// over. A move by reply works throughout.
+func TestLockout(t *testing.T) {
+	v := newEnv(t)
+	v.signup("alice", "bob")
+	board := v.cmd(addr("bob"), "lyngk challenge alice bob")[0] // alice's board mail
+	v.restart()                                                 // a new process: no password in memory
+	checks0 := v.e.InlineChecks()
+	notices := 0
+	for i := range 100 {
+		from := fmt.Sprintf("mallory%d@forged.example", i)
+		out := v.cmd(from, fmt.Sprintf("vacation alice guess%d on", i))
+		var toSender []engine.Mail
+		for _, m := range out {
+			switch {
+			case m.To[0] == from:
+				toSender = append(toSender, m)
+			case m.To[0] == addr("alice") && m.Subject == "Lyngk account alice: password commands locked":
+				notices++
+				if i != engine.MaxWrongPasswords-1 || !strings.Contains(m.Body, "10 wrong passwords for alice") {
+					t.Errorf("attempt %d: notice\n%s", i, format([]engine.Mail{m}))
+				}
+			default:
+				t.Errorf("attempt %d: unexpected mail\n%s", i, format([]engine.Mail{m}))
+			}
+		}
+		want := "Wrong password for alice."
+		if i >= engine.MaxWrongPasswords {
+			want = "Too many wrong passwords for alice: its password commands are refused,\nunchecked, until 23:52 UTC."
+		}
+		if len(toSender) != 1 || !strings.HasPrefix(toSender[0].Body, want) {
+			t.Fatalf("attempt %d: want %q, got\n%s", i, want, format(toSender))
+		}
+	}
+	if notices != 1 {
+		t.Errorf("alice got %d lockout notices, want 1", notices)
+	}
+	if n := v.e.InlineChecks() - checks0; n != engine.MaxWrongPasswords {
+		t.Errorf("%d passwords checked with bcrypt, want %d", n, engine.MaxWrongPasswords)
+	}
+	// alice's own password is refused too, unchecked, and tells nobody.
+	if out := v.cmd(addr("alice"), "vacation alice pw-alice on"); len(out) != 1 || !strings.HasPrefix(out[0].Body, "Too many wrong") {
+		t.Errorf("right password during the lockout:\n%s", format(out))
+	}
+	// A move by reply needs no password and works.
+	if out := v.reply(board, addr("alice"), "G,f5-f4\n"); len(out) != 2 || out[0].Subject != "Lyngk Board 101 bob" {
+		t.Fatalf("reply move during the lockout:\n%s", format(out))
+	}
+	// Nothing Checks would run for alice while she is locked out.
+	v.db.View(func(tx *store.Tx) error {
+		cs, err := v.e.Checks(tx, engine.Inbound{From: "x@forged.example", Subject: "vacation alice other on"}, v.now)
+		if err != nil || len(cs) != 0 {
+			t.Errorf("Checks during the lockout: %v %v", cs, err)
+		}
+		return nil
+	})
+	// An hour after the first wrong password the window is over.
+	v.now = start.Add(time.Hour + time.Minute)
+	if out := v.cmd(addr("alice"), "vacation alice pw-alice on"); len(out) != 1 || out[0].Subject != "Lyngk account alice" {
+		t.Errorf("right password after the hour:\n%s", format(out))
+	}
+}
+
+// TestChecks: Checks lists each password a mail will check with bcrypt,
+// once, for existing accounts and boards, at most MaxWrongPasswords per
+// userid; after Verify, Handle runs none of them itself.
+func TestChecks(t *testing.T) {
+	v := newEnv(t)
+	v.signup("alice", "bob")
+	v.cmd(addr("bob"), "lyngk challenge alice bob")
+	v.restart() // a new process: no password in memory
+	var lines []string
+	for i := range 30 {
+		lines = append(lines, fmt.Sprintf("vacation alice wrong%d on", i))
+	}
+	lines = append(lines,
+		"vacation bob wrong0 on", "vacation bob wrong0 on", // the same check once
+		"lyngk move 101 bob pw-bob G,f5-f4", // right, for a board that exists
+		"lyngk move 999 bob other G,f5-f4",  // no board 999: no check
+		"vacation nobody pw on",             // no account: no check
+		"lyngk games", "help")
+	in := engine.Inbound{From: "x@forged.example", Subject: "multiple", Body: strings.Join(lines, "\n") + "\n"}
+	var cs []engine.Check
+	v.db.View(func(tx *store.Tx) (err error) {
+		cs, err = v.e.Checks(tx, in, v.now)
+		return err
+	})
+	count := map[string]int{}
+	for _, c := range cs {
+		count[c.User]++
+	}
+	if count["alice"] != engine.MaxWrongPasswords || count["bob"] != 2 || len(cs) != engine.MaxWrongPasswords+2 {
+		t.Fatalf("checks per user: %v (%d in all)", count, len(cs))
+	}
+	for _, c := range cs {
+		v.e.Verify(c)
+	}
+	before := v.e.InlineChecks()
+	v.mail(in)
+	if n := v.e.InlineChecks() - before; n != 0 {
+		t.Errorf("Handle ran %d bcrypt checks after Verify, want 0", n)
+	}
+}
