@@ -19,11 +19,20 @@ type Outcome int
 const (
 	Processed Outcome = iota // moved to IMAPConfig.Processed
 	Rejected                 // moved to IMAPConfig.Rejected
+	// Deferred: the handler has taken the mail on and commits it later. It
+	// stays unseen in the mailbox and is not handed over again until
+	// [Poller.Recheck]; then the handler, which has committed it by now or
+	// not, says once more what becomes of it. A crash in between loses
+	// nothing: the mail is still unseen.
+	Deferred
 )
 
 func (o Outcome) String() string {
-	if o == Rejected {
+	switch o {
+	case Rejected:
 		return "rejected"
+	case Deferred:
+		return "deferred"
 	}
 	return "processed"
 }
@@ -80,6 +89,7 @@ type Poller struct {
 
 	wake     chan struct{} // one slot: a check is wanted
 	notified atomic.Int64  // unix nanoseconds of the first wake since the last check, 0 if none
+	recheck  atomic.Bool   // the next check looks at every unseen mail again
 
 	// Owned by Run's goroutine: the place reached in the mailbox.
 	uidValidity uint32
@@ -111,6 +121,13 @@ func (p *Poller) Kick() {
 	case p.wake <- struct{}{}:
 	default:
 	}
+}
+
+// Recheck asks for a check of every unseen mail, deferred ones included,
+// as soon as possible. It never blocks.
+func (p *Poller) Recheck() {
+	p.recheck.Store(true)
+	p.Kick()
 }
 
 // onMailbox runs on the IMAP client's reader goroutine: it must not issue
@@ -317,6 +334,9 @@ func (p *Poller) check(ctx context.Context, c *imapclient.Client) (more, failed 
 	if n := p.notified.Swap(0); n != 0 {
 		notified = time.Unix(0, n)
 	}
+	if p.recheck.Swap(false) {
+		p.lastUID = 0 // deferred mails are unseen below lastUID
+	}
 
 	criteria := &imap.SearchCriteria{NotFlag: []imap.Flag{imap.FlagSeen, imap.FlagDeleted}}
 	if p.lastUID > 0 {
@@ -383,6 +403,10 @@ func (p *Poller) check(ctx context.Context, c *imapclient.Client) (more, failed 
 	var timings []MailTiming
 	for i, outcome := range outcomes[:min(len(outcomes), len(batch))] {
 		m := batch[i]
+		last = m.UID
+		if outcome == Deferred {
+			continue
+		}
 		seen.AddNum(m.UID)
 		if outcome == Rejected {
 			rejected.AddNum(m.UID)
@@ -391,7 +415,6 @@ func (p *Poller) check(ctx context.Context, c *imapclient.Client) (more, failed 
 		}
 		timings = append(timings, MailTiming{UID: uint32(m.UID), Size: m.RFC822Size, Outcome: outcome,
 			Notified: notified, Fetched: fetched, Handled: handled})
-		last = m.UID
 	}
 	if !failed && len(batch) > 0 {
 		last = max(last, uids[len(uids)-1]) // expunged ones after the last handled

@@ -1,0 +1,59 @@
+package mailer
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// TestPollerDeferred: a mail the handler defers stays unseen in the INBOX
+// and is not handed over again, while later mail is handled and marked;
+// after Recheck the handler settles it and it is marked too.
+func TestPollerDeferred(t *testing.T) {
+	srv := newIMAPTestServer(t, nil, nil, false)
+	var mu sync.Mutex
+	var calls []string
+	settled := false
+	h := func(_ context.Context, raws [][]byte) ([]Outcome, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		var out []Outcome
+		for _, raw := range raws {
+			_, rest, _ := strings.Cut(string(raw), "Subject: ")
+			subject, _, _ := strings.Cut(rest, "\r\n")
+			calls = append(calls, subject)
+			if subject == "slow" && !settled {
+				out = append(out, Deferred)
+			} else {
+				out = append(out, Processed)
+			}
+		}
+		return out, nil
+	}
+	srv.deliver("slow")
+	p := NewPoller(testIMAPConfig(srv.addr), h, nil)
+	marked := countMarked(p)
+	runPoller(t, p)
+	waitFor(t, "slow handed over", func() bool { mu.Lock(); defer mu.Unlock(); return len(calls) == 1 })
+	srv.deliver("fast")
+	waitFor(t, "fast marked", func() bool { return marked() == 1 })
+	p.Kick()
+	srv.deliver("more")
+	waitFor(t, "more marked", func() bool { return marked() == 2 })
+	expectMailboxes(t, srv, map[string][]listedMail{"INBOX": {{"slow", false}},
+		"Processed": {{"fast", true}, {"more", true}}})
+
+	mu.Lock()
+	settled = true
+	mu.Unlock()
+	p.Recheck()
+	waitFor(t, "slow marked", func() bool { return marked() == 3 })
+	expectMailboxes(t, srv, map[string][]listedMail{"Processed": {{"fast", true}, {"more", true}, {"slow", true}}})
+	mu.Lock()
+	defer mu.Unlock()
+	if want := []string{"slow", "fast", "more", "slow"}; !slices.Equal(calls, want) {
+		t.Errorf("handler calls %v, want %v", calls, want)
+	}
+}
