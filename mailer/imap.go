@@ -19,20 +19,20 @@ type Outcome int
 const (
 	Processed Outcome = iota // moved to IMAPConfig.Processed
 	Rejected                 // moved to IMAPConfig.Rejected
-	// Deferred: the handler has taken the mail on and commits it later. It
+	// Pending: the handler has taken the mail on and commits it later. It
 	// stays unseen in the mailbox and is not handed over again until
 	// [Poller.Recheck]; then the handler, which has committed it by now or
 	// not, says once more what becomes of it. A crash in between loses
 	// nothing: the mail is still unseen.
-	Deferred
+	Pending
 )
 
 func (o Outcome) String() string {
 	switch o {
 	case Rejected:
 		return "rejected"
-	case Deferred:
-		return "deferred"
+	case Pending:
+		return "pending"
 	}
 	return "processed"
 }
@@ -404,7 +404,7 @@ func (p *Poller) check(ctx context.Context, c *imapclient.Client) (more, failed 
 	for i, outcome := range outcomes[:min(len(outcomes), len(batch))] {
 		m := batch[i]
 		last = m.UID
-		if outcome == Deferred {
+		if outcome == Pending {
 			continue
 		}
 		seen.AddNum(m.UID)

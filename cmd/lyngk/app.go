@@ -32,6 +32,12 @@ type app struct {
 	log     *slog.Logger
 	metrics *metrics // nil when metrics are off
 	now     func() time.Time
+	// checks runs password checks, a bounded number at once; nil runs them
+	// one by one in the caller's goroutine (lyngk process).
+	checks *checkPool
+	// lane, in the daemon, applies the mails that need password checks
+	// apart from the others (see handle); nil applies every mail in line.
+	lane *lane
 }
 
 // outcome says what became of one incoming mail.
@@ -74,6 +80,7 @@ func (a *app) apply(ctx context.Context, raw []byte, deliver deliverFunc) (outco
 type parsed struct {
 	in      mailer.Inbound
 	id      string // dedupe key (dedupeKey)
+	size    int    // of the raw mail
 	res     outcome
 	replies int
 	bad     error    // unreadable: rejected without a transaction
@@ -132,12 +139,24 @@ func dedupeKey(in mailer.Inbound, raw []byte) string {
 // with it are those of the mails before the one that failed, which were
 // committed; the caller retries the rest later. The log lines never carry a
 // subject or body, where commands carry passwords.
+//
+// Before that transaction, the mails' password checks run (verify, in
+// passwords.go), so that bcrypt never holds the store's write lock.
 func (a *app) applyBatch(ctx context.Context, raws [][]byte, deliver deliverFunc) ([]outcome, error) {
 	start := time.Now()
-	now := a.now()
+	ms := parse(raws)
+	if err := a.verify(ctx, ms); err != nil {
+		return nil, err
+	}
+	return a.applyParsed(ctx, ms, deliver, start)
+}
+
+// parse reads raw mails and gives each its dedupe key.
+func parse(raws [][]byte) []parsed {
 	ms := make([]parsed, len(raws))
 	for i, raw := range raws {
 		m := &ms[i]
+		m.size = len(raw)
 		if err := guard(func() error {
 			m.in, m.bad = mailer.Parse(bytes.NewReader(raw), maxMailSize)
 			return nil
@@ -150,6 +169,13 @@ func (a *app) applyBatch(ctx context.Context, raws [][]byte, deliver deliverFunc
 		}
 		m.id = dedupeKey(m.in, raw)
 	}
+	return ms
+}
+
+// applyParsed is applyBatch after parsing and password checks; start is
+// when the mails were taken in hand, for the log and the metrics.
+func (a *app) applyParsed(ctx context.Context, ms []parsed, deliver deliverFunc, start time.Time) ([]outcome, error) {
+	now := a.now()
 	done := len(ms)
 	err := errMailFailed // a lone mail goes straight to commitAlone
 	if len(ms) > 1 {
@@ -182,15 +208,15 @@ func (a *app) applyBatch(ctx context.Context, raws [][]byte, deliver deliverFunc
 		switch {
 		case m.bad != nil:
 			a.log.LogAttrs(ctx, slog.LevelWarn, "mail", slog.String("outcome", string(m.res)),
-				slog.String("error", m.bad.Error()), slog.Int("size", len(raws[i])))
+				slog.String("error", m.bad.Error()), slog.Int("size", m.size))
 		case m.failed != nil:
 			a.log.LogAttrs(ctx, slog.LevelError, "mail", slog.String("outcome", string(m.res)),
 				slog.String("message_id", m.messageID()), slog.String("from", m.in.From),
-				slog.Int("replies", m.replies), slog.Int("batch", len(raws)), slog.String("error", m.failed.Error()))
+				slog.Int("replies", m.replies), slog.Int("batch", len(ms)), slog.String("error", m.failed.Error()))
 		default:
 			a.log.LogAttrs(ctx, slog.LevelInfo, "mail", slog.String("outcome", string(m.res)),
 				slog.String("message_id", m.messageID()), slog.String("from", m.in.From),
-				slog.Int("replies", m.replies), slog.Duration("duration", d), slog.Int("batch", len(raws)))
+				slog.Int("replies", m.replies), slog.Duration("duration", d), slog.Int("batch", len(ms)))
 		}
 	}
 	return out, err

@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/mailer"
 	"lyngk.example/lyngk/store"
 )
@@ -61,6 +62,22 @@ func newMetrics(db *store.DB) *metrics {
 		prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}),
 		&storeCollector{db: db})
 	return m
+}
+
+// passwordChecks counts the bcrypt checks run before the write
+// transaction (in the pool) and inside it (a forecast missed).
+func (m *metrics) passwordChecks(pool *checkPool, eng *engine.Engine) {
+	if m == nil {
+		return
+	}
+	opts := func(where string) prometheus.CounterOpts {
+		return prometheus.CounterOpts{Name: "lyngk_password_checks_total",
+			Help:        "Password checks with bcrypt, by where they ran: the pool before the write transaction, or inside it.",
+			ConstLabels: prometheus.Labels{"where": where}}
+	}
+	m.reg.MustRegister(
+		prometheus.NewCounterFunc(opts("pool"), func() float64 { return float64(pool.done.Load()) }),
+		prometheus.NewCounterFunc(opts("transaction"), func() float64 { return float64(eng.InlineChecks()) }))
 }
 
 func (m *metrics) mail(o outcome, d time.Duration) {

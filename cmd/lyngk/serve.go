@@ -163,7 +163,9 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 		log.Info("metrics listening", "addr", cfg.MetricsAddr)
 	}
 
-	a := &app{db: db, eng: eng, robot: cfg.Robot, log: log, metrics: m, now: time.Now}
+	a := &app{db: db, eng: eng, robot: cfg.Robot, log: log, metrics: m, now: time.Now,
+		checks: newCheckPool(checkWorkers()), lane: newLane()}
+	m.passwordChecks(a.checks, eng)
 	sender := mailer.NewSender(smtpCfg, &outboxQueue{db: db}, log)
 	ctl, err := listenControl(ctx, a, sender.Wake)
 	if err != nil {
@@ -179,23 +181,15 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 		log.Debug("reply accepted", "id", q.ID, "server_share", d)
 	}
 	poller := mailer.NewPoller(imapCfg, func(ctx context.Context, raws [][]byte) ([]mailer.Outcome, error) {
-		res, err := a.applyBatch(ctx, raws, enqueue)
-		if err != nil {
-			return nil, err
-		}
+		res, err := a.handle(ctx, raws)
 		sender.Wake()
 		out := make([]mailer.Outcome, len(res))
 		for i, r := range res {
-			// Unreadable mail, poison mail (failed inside the server) and
-			// mail we deliberately leave unanswered (bounces, auto-replies,
-			// lists) go to the Rejected folder, where an operator can look
-			// at them.
-			if r == outcomeRejected || r == outcomeIgnored || r == outcomeFailed {
-				out[i] = mailer.Rejected
-			}
+			out[i] = mailerOutcome(r)
 		}
-		return out, nil
+		return out, err
 	}, log)
+	a.lane.recheck, a.lane.wake = poller.Recheck, sender.Wake
 	if m != nil {
 		poller.OnReconnect = m.imapReconnects.Inc
 		poller.OnMail = m.inbox
@@ -206,7 +200,7 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
-	errs := make(chan error, 3)
+	errs := make(chan error, 4)
 	runTask := func(name string, f func(context.Context) error) {
 		wg.Add(1)
 		go func() {
@@ -232,6 +226,7 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 	} else {
 		log.Info("no imap_addr: mail comes in through lyngk process", "socket", controlPath(db.Path()))
 	}
+	runTask("password lane", a.runLane)
 	runTask("timers", func(ctx context.Context) error { return a.timers(ctx, tickEvery, sender.Wake) })
 
 	select {

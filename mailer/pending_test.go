@@ -8,10 +8,10 @@ import (
 	"testing"
 )
 
-// TestPollerDeferred: a mail the handler defers stays unseen in the INBOX
+// TestPollerPending: a mail the handler defers stays unseen in the INBOX
 // and is not handed over again, while later mail is handled and marked;
 // after Recheck the handler settles it and it is marked too.
-func TestPollerDeferred(t *testing.T) {
+func TestPollerPending(t *testing.T) {
 	srv := newIMAPTestServer(t, nil, nil, false)
 	var mu sync.Mutex
 	var calls []string
@@ -25,7 +25,7 @@ func TestPollerDeferred(t *testing.T) {
 			subject, _, _ := strings.Cut(rest, "\r\n")
 			calls = append(calls, subject)
 			if subject == "slow" && !settled {
-				out = append(out, Deferred)
+				out = append(out, Pending)
 			} else {
 				out = append(out, Processed)
 			}
