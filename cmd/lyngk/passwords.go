@@ -59,6 +59,10 @@ func newCheckPool(workers int) *checkPool {
 	return &checkPool{sem: make(chan struct{}, workers)}
 }
 
+// checkStarting, set by tests only, is called in the pool as each check
+// starts: a test holds the checks there to see what is answered meanwhile.
+var checkStarting func()
+
 // verify runs the password checks of ms, outside any write transaction.
 func (a *app) verify(ctx context.Context, ms []parsed) error {
 	var checks []engine.Check
@@ -110,6 +114,9 @@ func (p *checkPool) run(ctx context.Context, eng *engine.Engine, cs []engine.Che
 		}
 		wg.Go(func() {
 			defer func() { <-p.sem }()
+			if checkStarting != nil {
+				checkStarting()
+			}
 			eng.Verify(c)
 			p.done.Add(1)
 		})

@@ -1,13 +1,25 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"io"
+	"log/slog"
+	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+	"golang.org/x/crypto/bcrypt"
 
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/lyngk"
+	"lyngk.example/lyngk/store"
+	"lyngk.example/lyngk/templates"
 )
 
 // TestProcessLockout: 100 forged senders each guess alice's password
@@ -64,5 +76,252 @@ func TestProcessLockout(t *testing.T) {
 		inReplyTo: boards[0].MessageID, id: "r1@test.example"})
 	if len(replies) != 2 || replies[0].Subject != "Lyngk Board 101 bob" {
 		t.Fatalf("move by reply during the lockout: %+v", replies)
+	}
+}
+
+// flood is `lyngk serve` in local mode with accounts u00..u59, alice and
+// bob, and a game of alice and bob, the hashes made with bcrypt cost cost.
+type flood struct {
+	t               testing.TB
+	smtp, imap      string
+	metrics         string
+	stdout          *lockedBuffer
+	board           string // Message-ID of alice's board mail
+	alice, bob, eve localPlayer
+}
+
+const floodUsers, floodMails = 60, 8
+
+func startFlood(t testing.TB, cost int) *flood {
+	t.Helper()
+	cfg := defaultConfig()
+	cfg.DataDir = filepath.Join(t.TempDir(), "data")
+	cfg.MetricsAddr = freeAddr(t)
+	f := &flood{t: t, smtp: freeAddr(t), imap: freeAddr(t), metrics: cfg.MetricsAddr, stdout: new(lockedBuffer)}
+	f.board = seedFlood(t, cfg, cost)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- serve(ctx, cfg, f.smtp, f.imap, f.stdout, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	}()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("serve: %v", err)
+			}
+		case <-time.After(60 * time.Second):
+			t.Error("serve did not stop")
+		}
+	})
+	waitListening(t, f.imap, done)
+	waitListening(t, f.metrics, done)
+	f.alice = localPlayer{t: t, name: "alice", smtp: f.smtp, imap: f.imap}
+	f.bob = localPlayer{t: t, name: "bob", smtp: f.smtp, imap: f.imap}
+	f.eve = localPlayer{t: t, name: "eve", smtp: f.smtp, imap: f.imap}
+	return f
+}
+
+// seedFlood writes the accounts and the game into a new store, as mail
+// would, and returns the Message-ID of alice's board mail.
+func seedFlood(t testing.TB, cfg config, cost int) string {
+	t.Helper()
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	db, err := store.Open(filepath.Join(cfg.DataDir, "lyngk.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	tpl, err := templates.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, err := engine.New(engine.Config{Robot: cfg.Robot, Templates: tpl, BcryptCost: cost})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	var board string
+	err = db.Update(func(tx *store.Tx) error {
+		for i := range floodUsers {
+			name := fmt.Sprintf("u%02d", i)
+			if _, err := eng.Handle(tx, engine.Inbound{From: name + "@localhost", Subject: "signup " + name + " right-" + name}, now); err != nil {
+				return err
+			}
+		}
+		for _, name := range []string{"alice", "bob"} {
+			if _, err := eng.Handle(tx, engine.Inbound{From: name + "@localhost", Subject: "signup " + name + " right-" + name}, now); err != nil {
+				return err
+			}
+		}
+		ms, err := eng.Handle(tx, engine.Inbound{From: "bob@localhost", Subject: "lyngk challenge alice bob"}, now)
+		if err != nil {
+			return err
+		}
+		board = ms[0].MessageID
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return board
+}
+
+// guess sends, from each of floodMails forged senders, one mail of
+// floodUsers wrong passwords, one per account.
+func (f *flood) guess(round int) {
+	f.t.Helper()
+	for i := range floodMails {
+		var body strings.Builder
+		for u := range floodUsers {
+			fmt.Fprintf(&body, "vacation u%02d wrong-%d-%d on\n", u, round, i)
+		}
+		mallory := localPlayer{t: f.t, name: fmt.Sprintf("mallory%d", i), smtp: f.smtp, imap: f.imap}
+		mallory.send("multiple", body.String(), "")
+	}
+}
+
+func (f *flood) metric(name string) float64 {
+	return metricValue(f.t, f.metrics, name)
+}
+
+// waitMetric waits until the metric reaches want. The deadline is
+// generous: the benchmark checks 480 passwords at bcrypt's default cost on
+// one core, which on a busy machine takes minutes.
+func (f *flood) waitMetric(name string, want float64) {
+	f.t.Helper()
+	deadline := time.Now().Add(10 * time.Minute)
+	for {
+		v := f.metric(name)
+		if v == want {
+			return
+		}
+		if v > want || time.Now().After(deadline) {
+			f.t.Fatalf("%s = %v, want %v", name, v, want)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+const (
+	applied      = `lyngk_mails_processed_total{outcome="applied"}`
+	duplicates   = `lyngk_mails_processed_total{outcome="duplicate"}`
+	poolChecks   = `lyngk_password_checks_total{where="pool"}`
+	inlineChecks = `lyngk_password_checks_total{where="transaction"}`
+)
+
+// TestServePasswordFlood: 8 mails of 60 wrong passwords each, for 60
+// accounts, are being checked (the test holds the checks in the pool)
+// while a move by reply, games and help are answered. Then the checks go
+// on: all 480 run in the pool, none in the write transaction, every mail is
+// applied once and leaves the robot's INBOX.
+func TestServePasswordFlood(t *testing.T) {
+	started, release := make(chan struct{}, 1), make(chan struct{})
+	checkStarting = func() {
+		select {
+		case started <- struct{}{}:
+		default:
+		}
+		<-release
+	}
+	t.Cleanup(func() { checkStarting = nil }) // after serve stopped: cleanups run last first
+	f := startFlood(t, bcrypt.MinCost)
+	released := false
+	t.Cleanup(func() {
+		if !released {
+			close(release) // before serve stops
+		}
+	})
+	f.guess(0)
+	select {
+	case <-started:
+	case <-time.After(time.Minute):
+		t.Fatal("no password check started")
+	}
+
+	// Meanwhile: a move by reply, games and help are answered.
+	g := lyngk.New(101, lyngk.Standard)
+	mv := g.Legal(nil)[0]
+	f.alice.send("Re: Lyngk Board 101 alice", mv.String()+"\n", f.board)
+	f.alice.send("lyngk games", "", "")
+	f.eve.send("help", "", "")
+	if got := f.bob.await(1); got.Subject != "Lyngk Board 101 bob" {
+		t.Fatalf("bob got %q after alice's reply", got.Subject)
+	}
+	f.alice.await(2)
+	f.eve.await(1)
+	f.waitMetric(applied, 3)
+	if n := f.metric(poolChecks); n != 0 {
+		t.Fatalf("%v checks done while held", n)
+	}
+
+	released = true
+	close(release)
+	f.waitMetric(applied, 3+floodMails)
+	if n := f.metric(poolChecks); n != floodMails*floodUsers {
+		t.Errorf("%v checks in the pool, want %d", n, floodMails*floodUsers)
+	}
+	if n := f.metric(inlineChecks); n != 0 {
+		t.Errorf("%v checks inside the write transaction, want 0", n)
+	}
+	if n := f.metric(duplicates); n != 0 {
+		t.Errorf("%v duplicates", n)
+	}
+	// Every mail leaves the robot's INBOX once committed.
+	m := regexp.MustCompile(`its mailbox: password (\S+),`).FindStringSubmatch(f.stdout.String())
+	if m == nil {
+		t.Fatalf("no robot password in:\n%s", f.stdout.String())
+	}
+	deadline := time.Now().Add(time.Minute)
+	for n := robotInbox(t, f.imap, m[1]); n != 0; n = robotInbox(t, f.imap, m[1]) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d mails left in the robot's INBOX", n)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// robotInbox counts the mails in the robot's INBOX.
+func robotInbox(t testing.TB, addr, password string) uint32 {
+	t.Helper()
+	c, err := imapclient.DialInsecure(addr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Login("lyngk@localhost", password).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	sel, err := c.Select("INBOX", &imap.SelectOptions{ReadOnly: true}).Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sel.NumMessages
+}
+
+// BenchmarkPasswordFlood measures how long a `lyngk games` mail waits for
+// its answer, through `lyngk serve` in local mode, while 8 mails of 60
+// wrong passwords each (60 accounts, bcrypt's default cost) are being
+// checked; and how long those take in all.
+func BenchmarkPasswordFlood(b *testing.B) {
+	f := startFlood(b, bcrypt.DefaultCost)
+	round := 0
+	for b.Loop() {
+		start := time.Now()
+		f.guess(round)
+		for f.metric(poolChecks) == float64(round*floodMails*floodUsers) {
+			time.Sleep(5 * time.Millisecond)
+		}
+		sent := time.Now()
+		f.alice.send("lyngk games", "", "")
+		f.alice.await(round + 1)
+		answer := time.Since(sent)
+		round++
+		f.waitMetric(applied, float64(round*(floodMails+1)))
+		b.ReportMetric(answer.Seconds()*1000, "answer-ms")
+		b.ReportMetric(time.Since(start).Seconds(), "flood-s")
 	}
 }

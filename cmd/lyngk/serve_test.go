@@ -29,7 +29,7 @@ import (
 )
 
 // freeAddr returns a loopback address with a port nobody listens on.
-func freeAddr(t *testing.T) string {
+func freeAddr(t testing.TB) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -41,7 +41,7 @@ func freeAddr(t *testing.T) string {
 
 // localPlayer talks to the local all-in-one mail service as a mail client.
 type localPlayer struct {
-	t          *testing.T
+	t          testing.TB
 	name       string
 	smtp, imap string
 }
@@ -116,7 +116,7 @@ func (p localPlayer) inbox() []mailer.Inbound {
 }
 
 // metricValue reads one sample from the Prometheus text exposition.
-func metricValue(t *testing.T, addr, name string) float64 {
+func metricValue(t testing.TB, addr, name string) float64 {
 	t.Helper()
 	resp, err := http.Get("http://" + addr + "/metrics")
 	if err != nil {
@@ -343,7 +343,7 @@ func boards(t *testing.T, path string) map[int]string {
 }
 
 // waitListening waits until addr accepts connections or serve failed.
-func waitListening(t *testing.T, addr string, done <-chan error) {
+func waitListening(t testing.TB, addr string, done <-chan error) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
