@@ -23,6 +23,8 @@
 //	tokens  reply token         token: board, user, number of moves and of
 //	                            take-backs when sent
 //	rate    lower-cased sender  rate window: start, count, notified
+//	        "password USERID"   wrong-password window of the lower-cased
+//	                            userid: start, count (no address has a space)
 //	strangers                   lower-cased address: mails sent to that
 //	                            stranger this hour (start, count)
 //	meta    "nextboard"         the next board number (101 first)
@@ -179,6 +181,28 @@
 // first), at most StrangerPerHour (5) an hour, counted in bucket
 // strangers (a fixed window from the first mail, as the rate limit's),
 // each TextOnly (no picture, no HTML); past that, silence, not a notice.
+//
+// Passwords. bcrypt is slow on purpose, and the store has one writer, so
+// the caller should not let Handle run it: [Engine.Checks] lists, in a read
+// transaction, the comparisons a mail's commands will need, [Engine.Verify]
+// runs one outside any transaction (the caller decides how many at once),
+// and Handle then finds each verdict in memory (the authCache: HMACs of
+// passwords bcrypt accepted or refused, never the passwords). A check the
+// forecast missed still runs inside Handle, and [Engine.InlineChecks]
+// counts it. A hash whose password the process knows refuses every other
+// password without bcrypt. Checks skips what Handle would not check: no
+// such account, a signed-off one, an unknown board, a userid locked out,
+// and more checks than the userid has wrong passwords left.
+//
+// Lockout. Per userid, not per sender: forged senders are free. The
+// MaxWrongPasswords-th wrong password within LockoutWindow (10 within an
+// hour, a window opened by the first wrong one) is refused like the others
+// and mails the account's addresses one notice; until the window ends,
+// every command with that userid's password is refused without a check
+// ("Too many wrong passwords ... until HH:MM UTC"), the right password too,
+// and tells nobody else. A right password does not reset the count (it is
+// no proof that the guessing stopped). Moves by reply need no password and
+// go on.
 //
 // Loop guards (RFC 3834 §2): mail marked automatic (Inbound.Auto: the
 // mailer applies RFC 3834, RFC 3464, RFC 8098, List-* fields and

@@ -45,6 +45,12 @@ func TestLockout(t *testing.T) {
 		if len(toSender) != 1 || !strings.HasPrefix(toSender[0].Body, want) {
 			t.Fatalf("attempt %d: want %q, got\n%s", i, want, format(toSender))
 		}
+		switch i {
+		case engine.MaxWrongPasswords - 1:
+			golden(t, "lockout", format(out))
+		case engine.MaxWrongPasswords:
+			golden(t, "error-locked-out", format(out))
+		}
 	}
 	if notices != 1 {
 		t.Errorf("alice got %d lockout notices, want 1", notices)

@@ -20,6 +20,7 @@
 //	tokens     reply token                        token record                             engine (JSON)
 //	rate       sender address                     rate counter                             engine (JSON)
 //	strangers  address that is no account's      hourly count of mails sent to it         engine (JSON)
+//	           "password " + lower-cased userid   wrong-password counter                   engine (JSON)
 //	meta       "nextboard"                        next board number                        engine (JSON)
 //	           "schema"                           schema version, decimal ASCII ("1")      store
 //	seen       dedupe key of a processed mail     time processed, 8-byte big-endian        store
