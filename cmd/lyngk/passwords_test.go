@@ -146,18 +146,23 @@ func seedFlood(t testing.TB, cfg config, cost int) string {
 	now := time.Now()
 	var board string
 	err = db.Update(func(tx *store.Tx) error {
+		handle := func(from, subject string) ([]engine.Mail, error) {
+			ms, failed, err := eng.Handle(tx, engine.Inbound{From: from, Subject: subject}, now)
+			if failed != nil {
+				return nil, failed
+			}
+			return ms, err
+		}
+		names := []string{"alice", "bob"}
 		for i := range floodUsers {
-			name := fmt.Sprintf("u%02d", i)
-			if _, err := eng.Handle(tx, engine.Inbound{From: name + "@localhost", Subject: "signup " + name + " right-" + name}, now); err != nil {
+			names = append(names, fmt.Sprintf("u%02d", i))
+		}
+		for _, name := range names {
+			if _, err := handle(name+"@localhost", "signup "+name+" right-"+name); err != nil {
 				return err
 			}
 		}
-		for _, name := range []string{"alice", "bob"} {
-			if _, err := eng.Handle(tx, engine.Inbound{From: name + "@localhost", Subject: "signup " + name + " right-" + name}, now); err != nil {
-				return err
-			}
-		}
-		ms, err := eng.Handle(tx, engine.Inbound{From: "bob@localhost", Subject: "lyngk challenge alice bob"}, now)
+		ms, err := handle("bob@localhost", "lyngk challenge alice bob")
 		if err != nil {
 			return err
 		}
