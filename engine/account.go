@@ -67,9 +67,14 @@ func (r *request) player(id string) (*user, error) {
 	return u, nil
 }
 
-// hash makes the bcrypt hash of a new password, and lets the cache know
-// the password, so that its first use costs no second bcrypt run.
+// hash makes the bcrypt hash of a new password (or takes the one Verify
+// made), and lets the cache know the password, so that its first use costs
+// no second bcrypt run.
 func (r *request) hash(pw string) (string, error) {
+	if h, ok := r.e.auth.take(pw); ok {
+		return h, nil // made by Verify, before the transaction
+	}
+	r.e.inline.Add(1)
 	h, err := bcrypt.GenerateFromPassword([]byte(pw), r.e.cfg.BcryptCost)
 	if err != nil {
 		return "", fmt.Errorf("engine: bcrypt: %w", err)

@@ -26,8 +26,9 @@ import (
 type authCache struct {
 	mu    sync.Mutex
 	key   [32]byte
-	seen  map[string][sha256.Size]byte // bcrypt hash -> HMAC(password)
-	wrong map[wrongKey]struct{}        // (hash, HMAC(password)) bcrypt refused
+	seen  map[string][sha256.Size]byte   // bcrypt hash -> HMAC(password)
+	wrong map[wrongKey]struct{}          // (hash, HMAC(password)) bcrypt refused
+	made  map[[sha256.Size]byte][]string // HMAC(new password) -> hashes made for it, unused yet
 }
 
 type wrongKey struct {
@@ -38,7 +39,8 @@ type wrongKey struct {
 const authCacheMax = 10000
 
 func newAuthCache() (*authCache, error) {
-	c := &authCache{seen: map[string][sha256.Size]byte{}, wrong: map[wrongKey]struct{}{}}
+	c := &authCache{seen: map[string][sha256.Size]byte{}, wrong: map[wrongKey]struct{}{},
+		made: map[[sha256.Size]byte][]string{}}
 	if _, err := rand.Read(c.key[:]); err != nil {
 		return nil, err
 	}
@@ -92,6 +94,41 @@ func (c *authCache) check(hash, password string) bool {
 		c.wrong[wrongKey{hash, m}] = struct{}{}
 	}
 	return ok
+}
+
+// make hashes a new password ahead of the transaction that stores it, and
+// keeps the hash for take.
+func (c *authCache) make(password string, cost int) {
+	h, err := bcrypt.GenerateFromPassword([]byte(password), cost)
+	if err != nil {
+		return // too long: Handle refuses it anyway
+	}
+	m := c.mac(password)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.made) >= authCacheMax {
+		clear(c.made)
+	}
+	c.made[m] = append(c.made[m], string(h))
+	c.storeLocked(string(h), m)
+}
+
+// take returns a hash made for password, once: two accounts with the same
+// password get different salts.
+func (c *authCache) take(password string) (string, bool) {
+	m := c.mac(password)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	hs := c.made[m]
+	if len(hs) == 0 {
+		return "", false
+	}
+	if len(hs) == 1 {
+		delete(c.made, m)
+	} else {
+		c.made[m] = hs[1:]
+	}
+	return hs[0], true
 }
 
 // remember records a password just hashed. Should the transaction that

@@ -184,12 +184,14 @@
 //
 // Passwords. bcrypt is slow on purpose, and the store has one writer, so
 // the caller should not let Handle run it: [Engine.Checks] lists, in a read
-// transaction, the comparisons a mail's commands will need, [Engine.Verify]
-// runs one outside any transaction (the caller decides how many at once),
-// and Handle then finds each verdict in memory (the authCache: HMACs of
-// passwords bcrypt accepted or refused, never the passwords). A check the
-// forecast missed still runs inside Handle, and [Engine.InlineChecks]
-// counts it. A hash whose password the process knows refuses every other
+// transaction, the comparisons and the new hashes (signup, change
+// password) a mail's commands will need, [Engine.Verify] runs one outside
+// any transaction (the caller decides how many at once), and Handle then
+// finds each verdict or hash in memory (the authCache: HMACs of passwords
+// bcrypt accepted or refused, never the passwords; a hash made ahead is
+// used once, so equal passwords still get different salts). A bcrypt run
+// the forecast missed still happens inside Handle, and
+// [Engine.InlineChecks] counts it. A hash whose password the process knows refuses every other
 // password without bcrypt. Checks skips what Handle would not check: no
 // such account, a signed-off one, an unknown board, a userid locked out,
 // and more checks than the userid has wrong passwords left.

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"strings"
 	"time"
 )
@@ -15,19 +16,23 @@ const (
 	LockoutWindow     = time.Hour
 )
 
-// Check is one bcrypt comparison that a mail's commands will need: list
-// them with [Engine.Checks] in a read transaction, run them with
-// [Engine.Verify] outside any transaction, then [Engine.Handle] finds the
-// verdicts in memory. The password stays inside the engine.
+// Check is one bcrypt run that a mail's commands will need: a password
+// compared with an account's hash, or a new password (signup, change
+// password) hashed. List them with [Engine.Checks] in a read transaction,
+// run them with [Engine.Verify] outside any transaction, then
+// [Engine.Handle] finds the verdicts and hashes in memory. The password
+// stays inside the engine.
 type Check struct {
 	User           string // the userid as the command names it
-	hash, password string
+	hash, password string // hash "": make a hash of password
 }
 
-// Checks lists the password checks that Handle would run with bcrypt for
-// in: the passwords of the commands that take one, for existing accounts
-// that are not locked out, minus those memory can already answer, at most
-// as many per userid as it has wrong passwords left before the lockout.
+// Checks lists the bcrypt runs that Handle would need for in: the
+// passwords of the commands that take one, for existing accounts that are
+// not locked out, minus those memory can already answer, at most as many
+// per userid as it has wrong passwords left before the lockout; and the
+// new passwords of signup (a free userid) and change password (after an
+// old password that may be right).
 // It only reads tx. It is a forecast: a check it misses (say, a password
 // changed by another mail in between) is still run by Handle, inside the
 // transaction, and counted by [Engine.InlineChecks].
@@ -47,14 +52,33 @@ func (e *Engine) Checks(tx Tx, in Inbound, now time.Time) ([]Check, error) {
 		if err != nil {
 			continue
 		}
+		if c.Name == "signup" {
+			id, pw := c.Args[0], c.Args[1]
+			if !validUserID(id) || !validPassword(pw) {
+				continue
+			}
+			if _, taken, err := r.loadUser(id); err != nil || taken {
+				if err != nil {
+					return nil, err
+				}
+				continue
+			}
+			out = append(out, Check{User: id, password: pw})
+			continue
+		}
 		id, pw, board, ok := passwordArgs(c)
 		if !ok {
 			continue
 		}
+		newHash := func(u *user) {
+			if c.Name == "change password" && validPassword(c.Args[2]) {
+				out = append(out, Check{User: u.ID, password: c.Args[2]})
+			}
+		}
 		if board != "" {
 			// Game commands look at the board first: no board, no check.
 			if _, err := r.game(board); err != nil {
-				if _, refused := err.(*refusal); refused {
+				if ref := new(refusal); errors.As(err, &ref) {
 					continue
 				}
 				return nil, err
@@ -83,7 +107,9 @@ func (e *Engine) Checks(tx Tx, in Inbound, now time.Time) ([]Check, error) {
 			continue
 		}
 		if ok, known := e.auth.lookup(u.Hash, pw); known {
-			if !ok {
+			if ok {
+				newHash(u)
+			} else {
 				left[key] = n - 1
 			}
 			continue
@@ -93,19 +119,25 @@ func (e *Engine) Checks(tx Tx, in Inbound, now time.Time) ([]Check, error) {
 			listed[pair] = true
 			out = append(out, Check{User: u.ID, hash: u.Hash, password: pw})
 		}
+		newHash(u)
 	}
 	return out, nil
 }
 
-// Verify runs the bcrypt comparison of c, which takes tens of milliseconds
-// on purpose: call it outside the store's write transaction, as many at
-// once as there are cores to spare. The verdict is remembered for Handle.
+// Verify runs bcrypt for c, which takes tens of milliseconds on purpose:
+// call it outside the store's write transaction, as many at once as there
+// are cores to spare. The verdict, or the new hash, is kept for Handle.
 func (e *Engine) Verify(c Check) {
+	if c.hash == "" {
+		e.auth.make(c.password, e.cfg.BcryptCost)
+		return
+	}
 	e.auth.check(c.hash, c.password)
 }
 
-// InlineChecks is the number of bcrypt comparisons Handle ran itself,
-// inside the caller's transaction, because no Verify had answered them.
+// InlineChecks is the number of bcrypt runs (comparisons and new hashes)
+// Handle made itself, inside the caller's transaction, because no Verify
+// had done them.
 func (e *Engine) InlineChecks() int64 { return e.inline.Load() }
 
 // passwordArgs finds the USERID PASSWORD arguments of a command that takes

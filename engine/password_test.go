@@ -83,7 +83,8 @@ func TestLockout(t *testing.T) {
 
 // TestChecks: Checks lists each password a mail will check with bcrypt,
 // once, for existing accounts and boards, at most MaxWrongPasswords per
-// userid; after Verify, Handle runs none of them itself.
+// userid, and each new password to hash; after Verify, Handle runs bcrypt
+// not once itself.
 func TestChecks(t *testing.T) {
 	v := newEnv(t)
 	v.signup("alice", "bob")
@@ -95,9 +96,14 @@ func TestChecks(t *testing.T) {
 	}
 	lines = append(lines,
 		"vacation bob wrong0 on", "vacation bob wrong0 on", // the same check once
-		"lyngk move 101 bob pw-bob G,f5-f4", // right, for a board that exists
-		"lyngk move 999 bob other G,f5-f4",  // no board 999: no check
-		"vacation nobody pw on",             // no account: no check
+		"lyngk move 101 bob pw-bob G,f5-f4",  // right, for a board that exists
+		"lyngk move 999 bob other G,f5-f4",   // no board 999: no check
+		"vacation nobody pw on",              // no account: no check
+		"change password bob pw-bob pw-bob2", // the same check, and a new hash
+		"signup carol pw-carol",              // a new hash
+		"signup dave pw-carol",               // another one
+		"signup alice pw",                    // taken: nothing
+		"vacation carol pw-carol on",         // the new account's password is known
 		"lyngk games", "help")
 	in := engine.Inbound{From: "x@forged.example", Subject: "multiple", Body: strings.Join(lines, "\n") + "\n"}
 	var cs []engine.Check
@@ -109,15 +115,44 @@ func TestChecks(t *testing.T) {
 	for _, c := range cs {
 		count[c.User]++
 	}
-	if count["alice"] != engine.MaxWrongPasswords || count["bob"] != 2 || len(cs) != engine.MaxWrongPasswords+2 {
+	if count["alice"] != engine.MaxWrongPasswords || count["bob"] != 3 || count["carol"] != 1 || count["dave"] != 1 || len(cs) != engine.MaxWrongPasswords+5 {
 		t.Fatalf("checks per user: %v (%d in all)", count, len(cs))
 	}
 	for _, c := range cs {
 		v.e.Verify(c)
 	}
 	before := v.e.InlineChecks()
-	v.mail(in)
+	out := v.mail(in)
 	if n := v.e.InlineChecks() - before; n != 0 {
-		t.Errorf("Handle ran %d bcrypt checks after Verify, want 0", n)
+		t.Errorf("Handle ran bcrypt %d times after Verify, want 0", n)
 	}
+	want := map[string]int{"Lyngk signup carol": 1, "Lyngk account carol": 1, "Lyngk account bob": 1}
+	for _, m := range out {
+		if _, ok := want[m.Subject]; ok {
+			want[m.Subject]--
+		}
+	}
+	for subject, n := range want {
+		if n != 0 {
+			t.Errorf("%q: %d mails too few:\n%s", subject, n, format(out))
+		}
+	}
+	// A second account with the same password gets a hash of its own.
+	if hashOf(t, v, "carol") == hashOf(t, v, "dave") {
+		t.Error("carol and dave share a hash")
+	}
+}
+
+// hashOf reads the stored hash of a user.
+func hashOf(t *testing.T, v *env, id string) string {
+	t.Helper()
+	for line := range strings.SplitSeq(v.dump(store.BucketUsers), "\n") {
+		if strings.HasPrefix(line, store.BucketUsers+"/"+id+"=") {
+			_, h, _ := strings.Cut(line, `"hash":"`)
+			h, _, _ = strings.Cut(h, `"`)
+			return h
+		}
+	}
+	t.Fatalf("no user %s", id)
+	return ""
 }

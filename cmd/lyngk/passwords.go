@@ -20,7 +20,8 @@ import (
 // one writer: run inside the transaction, eight mails of sixty wrong
 // passwords held every other mail back for most of a minute. So a mail is
 // applied in three steps: a read transaction lists the checks its
-// commands need (engine.Checks), the checks run in a pool of at most
+// commands need (engine.Checks: passwords to compare, new passwords to
+// hash), the checks run in a pool of at most
 // checkWorkers at once (engine.Verify, which leaves the verdicts in the
 // engine's memory), and only then the write transaction applies the mail,
 // finding each verdict in memory; the lockout counter is still read and
@@ -30,7 +31,7 @@ import (
 //
 // In the daemon, mail that needs no check must not wait behind mail that
 // does. handle splits each fetched batch: mails needing no check (moves by
-// reply, show, games, help, signup, ...) are applied at once in one
+// reply, show, games, help, challenge, ...) are applied at once in one
 // transaction; the others go, in order, to the lane, one goroutine that
 // verifies and applies them one mail at a time. The poller leaves those
 // mails unseen (mailer.Pending) and fetches them again when the lane asks
