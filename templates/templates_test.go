@@ -129,7 +129,7 @@ func TestWidths(t *testing.T) {
 		"Days": 21, "Given": 123, "Kind": "undo", "Limit": 60, "Max": 123, "Move": "R,b1-b2",
 		"N": 123, "Name": "change address", "Now": 123, "Option": "-frobnicate", "Other": "abcdefghijklmnop",
 		"Reason": "i1 cannot be reached from a1 in a straight line over empty points, nor by LYNGK bounces (rulebook E3, F)",
-		"Sent":   122, "Topic": "frobnication", "User": "abcdefghijklmnop", "Want": 124, "Word": "frobnicate",
+		"Sent":   122, "Topic": "frobnication", "Until": "23:52 UTC", "User": "abcdefghijklmnop", "Want": 124, "Word": "frobnicate",
 	}
 	n := 0
 	for _, name := range s.Names() {
