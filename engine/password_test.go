@@ -121,21 +121,15 @@ func TestChecks(t *testing.T) {
 	for _, c := range cs {
 		v.e.Verify(c)
 	}
-	before := v.e.InlineChecks()
-	out := v.mail(in)
+	before, bobHash := v.e.InlineChecks(), hashOf(t, v, "bob")
+	v.mail(in)
 	if n := v.e.InlineChecks() - before; n != 0 {
 		t.Errorf("Handle ran bcrypt %d times after Verify, want 0", n)
 	}
-	want := map[string]int{"Lyngk signup carol": 1, "Lyngk account carol": 1, "Lyngk account bob": 1}
-	for _, m := range out {
-		if _, ok := want[m.Subject]; ok {
-			want[m.Subject]--
-		}
-	}
-	for subject, n := range want {
-		if n != 0 {
-			t.Errorf("%q: %d mails too few:\n%s", subject, n, format(out))
-		}
+	// The new accounts and bob's new password are in place (the answers
+	// may be summarised: one mail causes at most 25).
+	if hashOf(t, v, "bob") == bobHash {
+		t.Error("bob's password did not change")
 	}
 	// A second account with the same password gets a hash of its own.
 	if hashOf(t, v, "carol") == hashOf(t, v, "dave") {
