@@ -138,7 +138,10 @@ func TestBadInput(t *testing.T) {
 			}
 			before := w.dump()
 			out := w.mail(in)
-			if after := w.dump(); after != before {
+			// An error mail that shows the game's current position to one
+			// of its players carries a reply token (issue 13): its record
+			// is the only thing the mail may add.
+			if after := withoutNewTokens(before, w.dump()); after != before {
 				t.Errorf("state changed:\n%s", diff(before, after))
 			}
 			if len(out) != 1 {
@@ -208,4 +211,17 @@ func TestRateLimit(t *testing.T) {
 	if out := v.cmd(from, "signup zoe pw"); len(out) != 1 || out[0].Subject != "Lyngk signup zoe" {
 		t.Errorf("after the hour: %s", format(out))
 	}
+}
+
+// withoutNewTokens drops from the dump after the token records that are
+// not in before.
+func withoutNewTokens(before, after string) string {
+	var keep []string
+	for _, l := range strings.SplitAfter(after, "\n") {
+		if strings.HasPrefix(l, "tokens/") && !strings.Contains(before, l) {
+			continue
+		}
+		keep = append(keep, l)
+	}
+	return strings.Join(keep, "")
 }

@@ -13,7 +13,9 @@
 //
 //	users   lower-cased userid  user: id as signed up, bcrypt hash, addresses,
 //	                            created, left (signed off), vacation, back
-//	                            (end of the last vacation), rating, won/lost/tied
+//	                            (end of the last vacation), rating, won/lost/tied,
+//	                            format ("" = text and HTML with the picture,
+//	                            "text"; absent in older records: "")
 //	games   "%08d" board        game: variant, players (challenge order), moves
 //	                            (normalised, "--" for passes, terminal "resign"
 //	                            or "Forfeit"), move times, status, winner, how
@@ -85,8 +87,8 @@
 // Board mails. Every player and subscriber gets one, the mover too, each
 // with its own token in the Message-ID <lyngk.TOKEN@DOMAIN>. A mail to the
 // sender of the command is a reply (In-Reply-To, References,
-// Auto-Submitted: auto-replied); mails to others are auto-generated, without
-// threading headers. While a game runs, a board mail shows the last four
+// Auto-Submitted: auto-replied); mails to others are auto-generated. While
+// a game runs, a board mail shows the last four
 // rows of the move list, as the gamerz mail after-move.txt; the new-game
 // mail, the game-over mail and show give the whole list. show BOARD mails
 // the board to the sender, with a token when the sender's address is one of
@@ -96,10 +98,29 @@
 // filters: all; active = running; inactive = finished; next = running and
 // waiting for one of the userids named.
 //
-// Error mails. Errors about a move also show the summary of the board.
-// They quote "Subject: ..." and, when the command came from the body, the
-// command line: never more of the mail. A mail over the size limit is not
-// quoted at all.
+// Pictures. Every mail that shows a board (new game, board, reminder, show,
+// an error with the game's summary) has, beside its text, an HTML part with
+// a PNG of the position (package picture, drawn once per request and
+// position), unless its recipient chose "change format ... text" (user
+// field format) or the server cannot tell who the recipient is: mails to
+// the sender go out with HTML only when the sender's address is that of a
+// player or subscriber of the game, and never to a stranger (TextOnly).
+//
+// Threads. Every mail about a game (new game, boards, reminders, errors
+// about the game, chat, notices, game over, unsubscribe) starts References
+// with the game's thread root for its recipient, <game-N.DIGEST@DOMAIN>,
+// DIGEST from the domain, the board and the recipient's userid (or address):
+// never sent, the same for every mail of the game to that recipient. A mail
+// that answers the recipient's mail has In-Reply-To that mail, after the
+// root in References; any other has In-Reply-To the root.
+//
+// Error mails. Errors about a move also show the summary of the board;
+// when it is the game's current position and the sender is one of its
+// players, the mail carries that player's reply token like a board mail, so
+// that a reply to it with a move works (a reply to the "has moved on" error
+// of a reply to an older board mail, say). They quote "Subject: ..." and,
+// when the command came from the body, the command line: never more of the
+// mail. A mail over the size limit is not quoted at all.
 //
 // Accounts. A userid has 1 to 16 letters, digits, '.', '_' or '-', starts
 // with a letter or digit and has a letter (so it never reads as a board

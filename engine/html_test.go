@@ -178,3 +178,38 @@ func TestThreads(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorMailAnswerable: an error mail that shows the current board
+// carries the player's token, so that a reply to it moves: the "moved on"
+// error of a reply to an old board mail, and "not your turn".
+func TestErrorMailAnswerable(t *testing.T) {
+	v := newEnv(t)
+	v.signup("alice", "bob")
+	var old engine.Mail
+	for _, m := range v.cmd(addr("alice"), "lyngk challenge alice bob") {
+		if m.To[0] == addr("bob") {
+			old = m
+		}
+	}
+	v.cmd(addr("alice"), "lyngk move 101 alice pw-alice G,c1-d1")
+	out := v.reply(old, addr("bob"), "B,b1-b2\n") // the game has moved on
+	if len(out) != 1 || !strings.Contains(out[0].Body, "Summary of Lyngk Board 101") || !strings.HasPrefix(out[0].MessageID, "lyngk.") {
+		t.Fatalf("moved-on error: %s", format(out))
+	}
+	if !strings.Contains(out[0].HTML, "just reply to this mail with your move") {
+		t.Error("the error's HTML does not say a reply moves")
+	}
+	out = v.reply(out[0], addr("bob"), "B,b1-b2\n")
+	if len(out) != 2 || !strings.Contains(out[0].Body, "B,b1-b2") {
+		t.Fatalf("a reply to the moved-on error did not move: %s", format(out))
+	}
+	out = v.cmd(addr("bob"), "lyngk move 101 bob pw-bob c2-c3") // not his turn
+	if len(out) != 1 || !strings.HasPrefix(out[0].MessageID, "lyngk.") {
+		t.Fatalf("not-your-turn error without a token: %s", format(out))
+	}
+	// Only its player's: alice may not move with bob's error mail.
+	out = v.reply(out[0], addr("alice"), "c2-c3\n")
+	if len(out) != 1 || out[0].Subject != "Lyngk Board 101 Error" {
+		t.Fatalf("alice replying to bob's error: %s", format(out))
+	}
+}

@@ -390,6 +390,15 @@ func (r *request) refused(ref *refusal, quote bool) error {
 					return err
 				}
 				e.game = ev.Game
+				// The mail shows the game's current position: to one of
+				// its players it carries that player's token, so that a
+				// reply to it moves, as a reply to a board mail does.
+				if u != nil && g.player(e.key) != 0 && !g.over() {
+					if e.id, err = r.messageID(g, e.key); err != nil {
+						return err
+					}
+					e.reply = true
+				}
 			}
 		}
 	}

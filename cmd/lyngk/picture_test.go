@@ -349,3 +349,30 @@ func nearColor(c color.Color, want color.RGBA) bool {
 	d := func(a uint32, b uint8) int { return max(int(a>>8)-int(b), int(b)-int(a>>8)) }
 	return d(r, want.R) <= 8 && d(g, want.G) <= 8 && d(b, want.B) <= 8
 }
+
+// TestProcessReplyToErrorMail is the loop of issue 13 through `lyngk
+// process`: bob answers an old board mail, gets the "moved on" error
+// showing the current board, and answers that error with his move: the
+// move is played (on old main the same error came back forever).
+func TestProcessReplyToErrorMail(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "lyngk.db")
+	process(t, db, rawMail{from: "alice@example.com", subject: "signup alice pw1", id: "s1@client.example"})
+	process(t, db, rawMail{from: "bob@example.com", subject: "signup bob pw2", id: "s2@client.example"})
+	var old string
+	for _, r := range process(t, db, rawMail{from: "alice@example.com", subject: "lyngk challenge alice bob", id: "c@client.example"}) {
+		if r.to == "bob@example.com" {
+			old = r.MessageID
+		}
+	}
+	process(t, db, rawMail{from: "alice@example.com", subject: "lyngk move 101 alice pw1 G,c1-d1", id: "m1@client.example"})
+	out := process(t, db, rawMail{from: "bob@example.com", subject: "Re: New Lyngk Board 101 alice", body: "B,b1-b2\n",
+		id: "r1@client.example", inReplyTo: old})
+	if len(out) != 1 || !strings.Contains(out[0].Body, "has moved on") && !strings.Contains(out[0].Body, "latest") {
+		t.Fatalf("want the moved-on error, got %+v", out)
+	}
+	out = process(t, db, rawMail{from: "bob@example.com", subject: "Re: " + out[0].Subject, body: "B,b1-b2\n",
+		id: "r2@client.example", inReplyTo: out[0].MessageID})
+	if len(out) != 2 || !strings.Contains(out[0].Body, "B,b1-b2") || !strings.Contains(out[0].Body, "It is alice's turn.") {
+		t.Fatalf("the reply to the error mail did not move: %+v", out)
+	}
+}
