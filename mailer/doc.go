@@ -34,7 +34,10 @@
 // folder. It waits with IDLE when the server offers it and polls otherwise;
 // a watchdog bounds every command, and a broken connection is redialled with
 // backoff. A handler error leaves the mail unseen for the next round, which
-// is safe because handlers are idempotent (dedupe by Message-ID).
+// is safe because handlers are idempotent (dedupe by Message-ID). A handler
+// may also answer [Pending] for a mail it commits later (the daemon's
+// password lane): the mail stays unseen and is not handed over again until
+// [Poller.Recheck], when the handler says what became of it.
 //
 // # Sending
 //

@@ -8,7 +8,10 @@
 //	lyngk admin -db FILE users|games|game N|outbox   look into the store
 //
 // This package only wires the others together: flags, configuration,
-// logging and signals.
+// logging and signals; and it decides how mail meets the store (app.go:
+// one transaction per batch, poison mail set aside; passwords.go: bcrypt
+// before the transaction, in a bounded pool, and a lane for the mails that
+// need it, so that the others are answered meanwhile).
 package main
 
 import (
