@@ -298,9 +298,14 @@ func (a *app) runLane(ctx context.Context) error {
 			clear(l.settled) // never reported (the mail left the mailbox): a duplicate then
 		}
 		l.settled[m.id] = res[0]
+		report := len(l.settled) >= laneDepth
 		l.mu.Unlock()
 		l.wake()
-		l.recheck()
+		// Each recheck fetches every unseen mail again: ask for one when
+		// the lane has run dry, or has a lane's worth to report.
+		if report || len(l.queue) == 0 {
+			l.recheck()
+		}
 	}
 }
 
