@@ -53,9 +53,15 @@ func (r *request) addresses(args []string) ([]string, error) {
 	return out, nil
 }
 
-// player loads a userid that is to play: known and not signed off.
+// player loads a userid that is to play: known and not signed off. The
+// robot's account is made on its first challenge, and exists only while
+// the robot plays.
 func (r *request) player(id string) (*user, error) {
 	u, ok, err := r.loadUser(id)
+	if strings.EqualFold(id, RobotID) && (!ok || u.Robot) {
+		u, ok, err = r.robotUser()
+		ok = ok && r.e.cfg.RobotPlayer
+	}
 	switch {
 	case err != nil:
 		return nil, err
@@ -108,6 +114,7 @@ func (r *request) signup(c Command) error {
 	if err != nil {
 		return err
 	}
+	taken = taken || (r.e.cfg.RobotPlayer && strings.EqualFold(id, RobotID))
 	if taken {
 		return refuse("userid-taken", kv{"User": id})
 	}

@@ -68,6 +68,8 @@ type Config struct {
 	NagAfter, ForfeitAfter time.Duration
 	// BcryptCost is the cost of new password hashes; 0 = bcrypt.DefaultCost.
 	BcryptCost int
+	// RobotPlayer makes the built-in account RobotID play (robot.go).
+	RobotPlayer bool
 }
 
 // Default timer periods (SPEC §3) and the interval of repeated reminders.

@@ -162,7 +162,7 @@ func (v *env) signup(names ...string) {
 func (v *env) dump(buckets ...string) string {
 	v.t.Helper()
 	if len(buckets) == 0 {
-		buckets = []string{store.BucketUsers, store.BucketGames, store.BucketTokens, store.BucketMeta}
+		buckets = []string{store.BucketUsers, store.BucketGames, store.BucketTokens, store.BucketMeta, store.BucketRobot}
 	}
 	var b strings.Builder
 	err := v.db.View(func(tx *store.Tx) error {

@@ -198,6 +198,10 @@ func (r *request) boardMails(g *game, kind string, v *gameView, keys []string, c
 		if !ok {
 			return fmt.Errorf("engine: board %d: user %q has no record", g.Board, key)
 		}
+		if len(u.Addresses) == 0 {
+			// The robot player reads the store, not mail.
+			continue
+		}
 		mv := *v
 		if c != nil && !strings.EqualFold(c.User, u.ID) {
 			mv.Comment = c

@@ -45,6 +45,9 @@ type user struct {
 	// default, also for records written before the field existed) both a
 	// text and an HTML part with the picture; "text" the text part only.
 	Format string `json:"format,omitempty"`
+	// Robot marks the built-in robot player's account (RobotID): no
+	// password, no address, never reminded nor forfeited.
+	Robot bool `json:"robot,omitempty"`
 }
 
 // formatText is the Format of a user who wants text-only mail.
@@ -189,7 +192,10 @@ func (r *request) loadGame(board int) (*game, bool, error) {
 
 func (r *request) saveGame(g *game) error {
 	g.V = recordVersion
-	return save(r.tx, bucketGames, gameKey(g.Board), g)
+	if err := save(r.tx, bucketGames, gameKey(g.Board), g); err != nil {
+		return err
+	}
+	return r.indexRobot(g)
 }
 
 // allGames returns every game in board order.

@@ -185,6 +185,15 @@ func (r *request) propose(g *game, p int, word string, c *commentView) error {
 		}
 		data["Kind"] = pending.Kind
 	}
+	if word == "propose" || word == "undo" {
+		robot, err := r.isRobot(other)
+		if err != nil {
+			return err
+		}
+		if robot {
+			return r.robotAnswer(g, 3-p)
+		}
+	}
 	notice, err := r.notice(key, data)
 	if err != nil {
 		return err

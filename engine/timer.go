@@ -66,7 +66,8 @@ func (r *request) tick(g *game) error {
 	}
 	p := pos.Turn()
 	u, ok, err := r.loadUser(g.Players[p-1])
-	if err != nil || !ok || u.Vacation {
+	if err != nil || !ok || u.Vacation || u.Robot {
+		// The robot never times out: it moves when a core is free.
 		return err
 	}
 	since := g.Started

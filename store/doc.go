@@ -1,7 +1,7 @@
 // Package store keeps the server's durable state in one bbolt file: the
 // engine's records (users, games, reply tokens, rate counters, strangers'
-// counts), the
-// Message-IDs of processed mail, the outbox of composed mail with its dead
+// counts, the games waiting for the robot player), the Message-IDs of
+// processed mail, the outbox of composed mail with its dead
 // letters.
 //
 // Everything one incoming mail causes is written in a single read-write
@@ -23,6 +23,8 @@
 //	           "password " + lower-cased userid   wrong-password counter                   engine (JSON)
 //	meta       "nextboard"                        next board number                        engine (JSON)
 //	           "schema"                           schema version, decimal ASCII ("1")      store
+//	robot      board number, "%08d"               a game waiting for the robot player's    engine (JSON)
+//	                                              move: the number of moves then
 //	seen       dedupe key of a processed mail     time processed, 8-byte big-endian        store
 //	           (Message-ID and a digest of        int64 Unix nanoseconds
 //	           sender and text, cmd/lyngk)

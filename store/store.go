@@ -19,6 +19,7 @@ const (
 	BucketRate      = "rate"
 	BucketStrangers = "strangers"
 	BucketMeta      = "meta"
+	BucketRobot     = "robot"
 )
 
 // Store-owned buckets, reachable only through the typed methods.
@@ -41,6 +42,7 @@ var buckets = []struct {
 	{BucketRate, true},
 	{BucketStrangers, true},
 	{BucketMeta, true},
+	{BucketRobot, true},
 	{bucketSeen, false},
 	{bucketOutbox, false},
 	{bucketDead, false},

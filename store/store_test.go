@@ -22,7 +22,7 @@ func TestOpenCreatesLayout(t *testing.T) {
 	db.Close()
 	got := dump(t, path)
 	want := map[string]map[string]string{
-		"users": {}, "games": {}, "tokens": {}, "rate": {}, "strangers": {},
+		"users": {}, "games": {}, "tokens": {}, "rate": {}, "strangers": {}, "robot": {},
 		"meta": {"schema": "1"},
 		"seen": {}, "outbox": {}, "dead": {}, "hourly": {},
 	}
@@ -240,7 +240,7 @@ func TestUpdateRollsBack(t *testing.T) {
 	db.Close()
 	got := dump(t, path)
 	want := map[string]map[string]string{
-		"users": {"keep": "1"}, "games": {}, "tokens": {}, "rate": {}, "strangers": {},
+		"users": {"keep": "1"}, "games": {}, "tokens": {}, "rate": {}, "strangers": {}, "robot": {},
 		"meta": {"schema": "1"}, "seen": {}, "outbox": {}, "dead": {}, "hourly": {},
 	}
 	if !reflect.DeepEqual(got, want) {
