@@ -39,6 +39,10 @@ type config struct {
 	// Store bounds the mail let out per address and how long records are
 	// kept; the store owns their defaults (a zero field) and validation.
 	Store store.Limits
+	// RobotPlayer turns the built-in robot player on (engine.RobotID);
+	// RobotThink is its think time per move.
+	RobotPlayer bool
+	RobotThink  time.Duration
 }
 
 // defaultConfig is what an empty file means: local all-in-one mode. The
@@ -53,6 +57,8 @@ func defaultConfig() config {
 		ForfeitAfter: 21 * 24 * time.Hour,
 		LogFormat:    "text",
 		LogLevel:     "info",
+		RobotPlayer:  true,
+		RobotThink:   robotThink,
 	}
 }
 
@@ -113,6 +119,7 @@ func (c *config) set(key, val string) error {
 	durs := map[string]*time.Duration{
 		"poll_interval": &c.IMAP.PollInterval, "nag_after": &c.NagAfter, "forfeit_after": &c.ForfeitAfter,
 		"dead_letter_keep": &c.Store.DeadLetterKeep, "dedupe_keep": &c.Store.SeenKeep,
+		"robot_think": &c.RobotThink,
 	}
 	switch {
 	case strs[key] != nil:
@@ -125,6 +132,12 @@ func (c *config) set(key, val string) error {
 			return fmt.Errorf("want a positive duration such as 90s or 168h, got %q", val)
 		}
 		*durs[key] = d
+	case key == "robot":
+		b, err := strconv.ParseBool(val)
+		if err != nil || (val != "true" && val != "false") {
+			return fmt.Errorf("want true or false, got %q", val)
+		}
+		c.RobotPlayer = b
 	case key == "rate_per_hour":
 		n, err := strconv.Atoi(val)
 		if err != nil || n < 1 {

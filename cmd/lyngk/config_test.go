@@ -100,6 +100,12 @@ func TestParseConfig(t *testing.T) {
 		{name: "dedupe records kept too briefly", file: "dedupe_keep = 24h\n", env: env(), err: "store: bad limits: dedupe keep"},
 		{name: "bad robot", file: "robot_address = lyngk\n", env: env(), err: "not a mail address"},
 		{name: "bad log format", file: "log_format = xml\n", env: env(), err: "log_format"},
+		{name: "robot player on by default, 2s", file: "", env: env(),
+			check: func(c config) bool { return c.RobotPlayer && c.RobotThink == 2*time.Second }},
+		{name: "robot player off, think 500ms", file: "robot = false\nrobot_think = 500ms\n", env: env(),
+			check: func(c config) bool { return !c.RobotPlayer && c.RobotThink == 500*time.Millisecond }},
+		{name: "bad robot switch", file: "robot = yes\n", env: env(), err: "line 1: robot: want true or false"},
+		{name: "bad robot think", file: "robot_think = 0s\n", env: env(), err: "positive duration"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

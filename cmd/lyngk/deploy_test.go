@@ -35,7 +35,7 @@ var configKeys = []string{
 	"robot_address", "domain", "data_dir", "templates_dir",
 	"rate_per_hour", "nag_after", "forfeit_after",
 	"address_mails_per_hour", "dead_letter_keep", "dedupe_keep",
-	"log_format", "log_level", "metrics_addr", "tls_ca_file",
+	"log_format", "log_level", "metrics_addr", "tls_ca_file", "robot", "robot_think",
 }
 
 // systemdAnalyze returns the path of systemd-analyze, or skips the test.

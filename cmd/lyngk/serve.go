@@ -114,6 +114,7 @@ func newEngine(cfg config) (*engine.Engine, error) {
 		RatePerHour:  cfg.RatePerHour,
 		NagAfter:     cfg.NagAfter,
 		ForfeitAfter: cfg.ForfeitAfter,
+		RobotPlayer:  cfg.RobotPlayer,
 	})
 }
 
@@ -167,7 +168,13 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 		checks: newCheckPool(checkWorkers()), lane: newLane()}
 	m.passwordChecks(a.checks, eng)
 	sender := mailer.NewSender(smtpCfg, &outboxQueue{db: db}, log)
-	ctl, err := listenControl(ctx, a, sender.Wake)
+	robot := newRobotPlayer(a, cfg.RobotThink, sender.Wake)
+	// Whatever changed the store may have made a game wait for the robot.
+	changed := func() {
+		sender.Wake()
+		robot.Wake()
+	}
+	ctl, err := listenControl(ctx, a, changed)
 	if err != nil {
 		return err
 	}
@@ -182,14 +189,14 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 	}
 	poller := mailer.NewPoller(imapCfg, func(ctx context.Context, raws [][]byte) ([]mailer.Outcome, error) {
 		res, err := a.handle(ctx, raws)
-		sender.Wake()
+		changed()
 		out := make([]mailer.Outcome, len(res))
 		for i, r := range res {
 			out[i] = mailerOutcome(r)
 		}
 		return out, err
 	}, log)
-	a.lane.recheck, a.lane.wake = poller.Recheck, sender.Wake
+	a.lane.recheck, a.lane.wake = poller.Recheck, changed
 	if m != nil {
 		poller.OnReconnect = m.imapReconnects.Inc
 		poller.OnMail = m.inbox
@@ -228,6 +235,10 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 	}
 	runTask("password lane", a.runLane)
 	runTask("timers", func(ctx context.Context) error { return a.timers(ctx, tickEvery, sender.Wake) })
+	if cfg.RobotPlayer {
+		log.Info("robot player on", "think", cfg.RobotThink, "searches_at_once", cap(robot.slots))
+		runTask("robot", robot.run)
+	}
 
 	select {
 	case <-ctx.Done():
@@ -280,9 +291,17 @@ func printLocalHelp(w io.Writer, cfg config, smtpAddr, imapAddr, robotPassword s
 
   To start: from alice@localhost, send "signup alice SECRET" to %s;
   likewise bob; then "lyngk challenge alice bob". Games are kept in %s.
-  Stop with Ctrl-C.
+%s  Stop with Ctrl-C.
 
-`, host, smtpPort, host, imapPort, cfg.Robot, robotPassword, cfg.Robot, cfg.DataDir)
+`, host, smtpPort, host, imapPort, cfg.Robot, robotPassword, cfg.Robot, cfg.DataDir, robotHelp(cfg))
+}
+
+// robotHelp is the local help's line on the robot player.
+func robotHelp(cfg config) string {
+	if !cfg.RobotPlayer {
+		return ""
+	}
+	return "  No opponent at hand? \"lyngk challenge alice robot\" plays the built-in robot.\n"
 }
 
 // timers runs the engine's timers (reminders, forfeits) every period, each

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"runtime"
+	"sync"
+	"time"
+
+	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/lyngk/search"
+	"lyngk.example/lyngk/store"
+)
+
+// robotPlayer thinks and moves for the built-in robot player
+// (engine.RobotID). The store is the only record of its work: the engine
+// indexes every game waiting for the robot's move in the transaction that
+// made it wait. robotPlayer reads that index, thinks outside any
+// transaction (so other mail is answered meanwhile), and plays each move
+// in a transaction of its own, which the engine drops if the game changed
+// in between. A crash while thinking loses nothing (the game still waits
+// and is thought about again at the next start); a crash after the commit
+// doubles nothing (the game no longer waits for that move).
+type robotPlayer struct {
+	a     *app
+	think time.Duration
+	moved func() // wakes the sender
+	wake  chan struct{}
+	// slots holds one token per core: at most one search per core runs;
+	// further games wait their turn.
+	slots chan struct{}
+
+	mu   sync.Mutex
+	busy map[int]bool // boards being thought about
+	wg   sync.WaitGroup
+}
+
+func newRobotPlayer(a *app, think time.Duration, moved func()) *robotPlayer {
+	return &robotPlayer{a: a, think: think, moved: moved, wake: make(chan struct{}, 1),
+		slots: make(chan struct{}, runtime.NumCPU()), busy: map[int]bool{}}
+}
+
+// Wake tells the robot that the store changed: a game may wait for it.
+func (p *robotPlayer) Wake() {
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+// run starts a search for every game waiting for the robot, at start and
+// after each Wake, until ctx ends; then it waits for the searches to stop.
+func (p *robotPlayer) run(ctx context.Context) error {
+	defer p.wg.Wait()
+	for {
+		var turns []engine.RobotTurn
+		err := p.a.db.View(func(tx *store.Tx) (err error) {
+			turns, err = p.a.eng.RobotTurns(tx)
+			return err
+		})
+		if err != nil {
+			p.a.log.Error("robot: reading the games waiting for it", "error", err)
+		}
+		for _, t := range turns {
+			p.mu.Lock()
+			busy := p.busy[t.Board]
+			p.busy[t.Board] = true
+			p.mu.Unlock()
+			if !busy {
+				p.wg.Add(1)
+				go p.play(ctx, t)
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-p.wake:
+		}
+	}
+}
+
+// play thinks about one game and plays the move.
+func (p *robotPlayer) play(ctx context.Context, t engine.RobotTurn) {
+	defer p.wg.Done()
+	defer func() {
+		p.mu.Lock()
+		delete(p.busy, t.Board)
+		p.mu.Unlock()
+		// After a pass of the opponent the robot is to move again.
+		p.Wake()
+	}()
+	queued := time.Now()
+	select {
+	case p.slots <- struct{}{}:
+	case <-ctx.Done():
+		return
+	}
+	started := time.Now()
+	p.a.log.Info("robot thinking", "board", t.Board, "moves", t.Position.MoveCount())
+	res, err := search.Search(ctx, &t.Position, search.Options{
+		Think: p.think, Workers: 1, Seed: uint64(t.Board)<<16 | uint64(t.Position.MoveCount()),
+	})
+	<-p.slots
+	if err != nil {
+		// Stopped by a shutdown: the game still waits for the next start.
+		return
+	}
+	now := p.a.now()
+	var played bool
+	err = p.a.db.Update(func(tx *store.Tx) error {
+		mails, err := p.a.eng.RobotMove(tx, t, res.Move, now)
+		if err != nil {
+			return err
+		}
+		played = len(mails) > 0
+		for _, m := range mails {
+			data, err := p.a.compose(m, now)
+			if err != nil {
+				p.a.log.Warn("robot: board mail dropped", "to", m.To, "error", err)
+				continue
+			}
+			if _, err := tx.Enqueue(p.a.robot, m.To, data, now); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		p.a.log.Error("robot: move not played", "board", t.Board, "error", err)
+		return
+	}
+	if !played {
+		p.a.log.Info("robot: game changed while it thought; move dropped", "board", t.Board)
+		return
+	}
+	p.a.log.LogAttrs(ctx, slog.LevelInfo, "robot moved", slog.Int("board", t.Board),
+		slog.String("move", res.Move.String()), slog.Int("playouts", res.Playouts),
+		slog.Duration("waited", started.Sub(queued)), slog.Duration("thought", time.Since(started)))
+	p.moved()
+}
