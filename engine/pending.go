@@ -17,7 +17,7 @@ import (
 // the mail.
 type pending struct {
 	tx       Tx
-	writes   map[string]map[string][]byte // bucket → key → value
+	writes   map[string]map[string][]byte // bucket → key → value; nil: deleted
 	storeErr error                        // the first error the store returned
 }
 
@@ -37,7 +37,7 @@ func (p *pending) fromStore(err error) error {
 
 func (p *pending) Get(bucket, key string) ([]byte, error) {
 	if v, ok := p.writes[bucket][key]; ok {
-		return slices.Clone(v), nil
+		return slices.Clone(v), nil // nil for a pending delete, as the store says for an absent key
 	}
 	v, err := p.tx.Get(bucket, key)
 	return v, p.fromStore(err)
@@ -49,7 +49,22 @@ func (p *pending) Put(bucket, key string, val []byte) error {
 		b = make(map[string][]byte)
 		p.writes[bucket] = b
 	}
-	b[key] = slices.Clone(val)
+	v := slices.Clone(val)
+	if v == nil {
+		v = []byte{} // nil marks a delete
+	}
+	b[key] = v
+	return nil
+}
+
+// Delete drops key when the mail has been handled whole.
+func (p *pending) Delete(bucket, key string) error {
+	b := p.writes[bucket]
+	if b == nil {
+		b = make(map[string][]byte)
+		p.writes[bucket] = b
+	}
+	b[key] = nil
 	return nil
 }
 
@@ -58,13 +73,16 @@ func (p *pending) Put(bucket, key string, val []byte) error {
 var errStop = errors.New("engine: iteration stopped")
 
 // ForEach visits the stored keys and the pending ones in key order, a
-// pending value in place of a stored one.
+// pending value in place of a stored one, and skips pending deletes.
 func (p *pending) ForEach(bucket string, fn func(key string, val []byte) error) error {
 	w := p.writes[bucket]
 	keys := slices.Sorted(maps.Keys(w))
 	i := 0
 	var fnErr error
 	call := func(k string, v []byte) bool {
+		if v == nil {
+			return true
+		}
 		fnErr = fn(k, v)
 		return fnErr == nil
 	}
@@ -110,7 +128,13 @@ func (p *pending) commit() error {
 func (p *pending) commitBucket(bucket string) error {
 	w := p.writes[bucket]
 	for _, key := range slices.Sorted(maps.Keys(w)) {
-		if err := p.tx.Put(bucket, key, w[key]); err != nil {
+		var err error
+		if w[key] == nil {
+			err = p.tx.Delete(bucket, key)
+		} else {
+			err = p.tx.Put(bucket, key, w[key])
+		}
+		if err != nil {
 			return p.fromStore(err)
 		}
 	}

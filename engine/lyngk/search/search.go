@@ -168,10 +168,12 @@ func newTree(g *lyngk.Game, seed uint64, budget int) *tree {
 const maxMoves = 2048
 
 // run iterates until the budget is spent, the deadline passes or ctx ends.
+// A think time gets at least one playout per worker, however late the
+// worker started on a busy machine.
 func (t *tree) run(ctx context.Context, deadline time.Time) {
 	for t.budget <= 0 || t.iterations < t.budget {
 		if t.iterations%clockEvery == 0 {
-			if ctx.Err() != nil || (t.budget <= 0 && !time.Now().Before(deadline)) {
+			if ctx.Err() != nil || (t.budget <= 0 && t.iterations > 0 && !time.Now().Before(deadline)) {
 				return
 			}
 		}
