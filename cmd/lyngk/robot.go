@@ -95,12 +95,14 @@ func (p *robotPlayer) play(ctx context.Context, t engine.RobotTurn) {
 	case <-ctx.Done():
 		return
 	}
+	// The slot is held until the move is stored and logged: a few
+	// milliseconds more than the search, and the log shows the bound.
+	defer func() { <-p.slots }()
 	started := time.Now()
 	p.a.log.Info("robot thinking", "board", t.Board, "moves", t.Position.MoveCount())
 	res, err := search.Search(ctx, &t.Position, search.Options{
 		Think: p.think, Workers: 1, Seed: uint64(t.Board)<<16 | uint64(t.Position.MoveCount()),
 	})
-	<-p.slots
 	if err != nil {
 		// Stopped by a shutdown: the game still waits for the next start.
 		return

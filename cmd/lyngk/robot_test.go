@@ -2,11 +2,15 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"syscall"
@@ -272,4 +276,59 @@ func replay(t *testing.T, moves []string) lyngk.Game {
 		}
 	}
 	return pos
+}
+
+// TestRobotOneSearchPerCore starts four games in which the robot moves
+// first, with one mail: the daemon thinks about at most one game per core
+// at once (the others wait their turn), uses every core, and moves in
+// each game once.
+func TestRobotOneSearchPerCore(t *testing.T) {
+	dir := t.TempDir()
+	cfg := defaultConfig()
+	cfg.DataDir = filepath.Join(dir, "data")
+	cfg.RobotThink = 300 * time.Millisecond
+	smtpAddr, imapAddr := freeAddr(t), freeAddr(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	var logs lockedBuffer
+	go func() {
+		done <- serve(ctx, cfg, smtpAddr, imapAddr, io.Discard, slog.New(slog.NewTextHandler(&logs, nil)))
+	}()
+	waitListening(t, imapAddr, done)
+	alice := localPlayer{t: t, name: "alice", smtp: smtpAddr, imap: imapAddr}
+	alice.send("signup alice Sesame-8zq", "", "")
+	alice.await(1)
+	const games = 4
+	alice.send("multiple", strings.Repeat("lyngk challenge robot alice\n", games), "")
+	// One new-game mail and one board mail with the robot's move per game.
+	alice.await(1 + 2*games)
+
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	running, most := 0, 0
+	movedIn := map[string]int{}
+	for _, line := range strings.Split(logs.String(), "\n") {
+		switch {
+		case strings.Contains(line, `msg="robot thinking"`):
+			running++
+			most = max(most, running)
+		case strings.Contains(line, `msg="robot moved"`):
+			running--
+			movedIn[regexp.MustCompile(`board=\d+`).FindString(line)]++
+		}
+	}
+	if want := min(games, runtime.NumCPU()); most != want {
+		t.Errorf("at most %d searches ran at once, want %d (cores: %d):\n%s", most, want, runtime.NumCPU(), logs.String())
+	}
+	if len(movedIn) != games {
+		t.Errorf("the robot moved in %d games, want %d: %v", len(movedIn), games, movedIn)
+	}
+	for b, n := range movedIn {
+		if n != 1 {
+			t.Errorf("%s: the robot moved %d times, want once", b, n)
+		}
+	}
 }

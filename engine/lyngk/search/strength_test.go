@@ -128,15 +128,21 @@ func TestStrength(t *testing.T) {
 			mu.Lock()
 			defer mu.Unlock()
 			moves += g.MoveCount()
+			result := "won"
 			switch g.Winner() {
 			case side:
 				wins++
 			case 0:
 				ties++
+				result = "tied"
 			default:
 				losses++
-				t.Logf("lost game %d (board %d, robot player %d): %v", i, *strengthB+i, side, g.Moves())
+				result = "lost"
 			}
+			// One line per game, so that a long run can be read while it
+			// goes on.
+			t.Logf("game %d (board %d, robot player %d) %s after %d moves; so far %d won, %d tied, %d lost",
+				i, *strengthB+i, side, result, g.MoveCount(), wins, ties, losses)
 		}()
 	}
 	wg.Wait()
