@@ -95,6 +95,11 @@ func TestRobotWholeGame(t *testing.T) {
 	if !strings.Contains(out[0].Body, "robot's rating is") {
 		t.Errorf("game-over mail without the robot's rating:\n%s", out[0].Body)
 	}
+	// A chat in a game against the robot reaches nobody: no mail without
+	// a recipient.
+	if out := v.mail(engine.Inbound{From: addr("alice"), Subject: "lyngk chat 101 alice pw-alice", Body: "good game\n"}); len(out) != 0 {
+		t.Errorf("chat to the robot:\n%s", format(out))
+	}
 	out = v.cmd(addr("alice"), "lyngk standings")
 	if len(out) != 1 || !strings.Contains(out[0].Body, "robot") || !strings.Contains(out[0].Body, "alice") {
 		t.Fatalf("standings:\n%s", format(out))

@@ -96,7 +96,7 @@ func (r *request) chat(c Command) error {
 		if err != nil {
 			return err
 		}
-		if ok && to.Left.IsZero() {
+		if ok && to.Left.IsZero() && len(to.Addresses) > 0 { // the robot has no address
 			if err := r.mailAbout("chat", v, envelope{to: to.Addresses, board: g.Board, key: k}); err != nil {
 				return err
 			}
