@@ -30,6 +30,8 @@
 //	strangers                   lower-cased address: mails sent to that
 //	                            stranger this hour (start, count)
 //	meta    "nextboard"         the next board number (101 first)
+//	robot   "%08d" board        a game waiting for the robot player's move: the
+//	                            number of moves then (kept by saveGame)
 //
 // A position is never stored: it is the replay of the moves on the start
 // position of the board number (lyngk.New, then Apply; "--" is skipped
@@ -155,6 +157,22 @@
 // was down catches up at its first Tick. Each game's timer is isolated as a
 // mail is: one that fails (a template, an undecodable record, a panic) is
 // left as it was and reported, and the other games' timers run.
+//
+// The robot player. With Config.RobotPlayer the userid "robot" is a
+// built-in account (user.Robot): made on its first challenge, without
+// password or address, so it can neither be logged into nor signed up for,
+// and it gets no mail. Every save of a game against it updates the index
+// bucket robot in the same transaction; RobotTurns reads the index, the
+// caller thinks outside any transaction, and RobotMove plays the move in a
+// transaction of its own only if the game's move list is still the one
+// thought about (a take-back followed by another move gives a list of the
+// same length, so the whole list is compared). It is never reminded and
+// never forfeits. It answers a draw offer or a take-back request at once,
+// in the mail that made it: it takes back any move, and accepts a draw
+// unless it would win were the game counted now (rulebook G). With the
+// robot off, "robot" is an unknown userid (a human may sign up as
+// "robot"; that account never counts as the robot), and games it already
+// plays wait.
 //
 // Times are stored as given; mails show them in UTC. In the timing block of
 // a finished game each move's time since the previous move (or the start)
