@@ -61,9 +61,14 @@
 // subject of one of our own mails, which replies carry, often without
 // "Re:" ("Lyngk Board 101 bob **"; none of those is a complete command).
 // Otherwise the command is the first body line that is not blank, quoted
-// (">") or a reply attribution ("On ... wrote:", also wrapped over two
-// lines). The text ends at quoted text, an attribution, the signature
-// separator "-- " (or "--"), or an Outlook separator. What follows the
+// (">", "|", or indented with a tab as s-nail and mailx quote) or a reply
+// attribution ("On ... wrote:", also wrapped over two lines, Apple's "On
+// ..., at ..., ... wrote:", "\"Name\" <addr> wrote:", and the French,
+// German, Spanish, Dutch and Italian forms). The text ends at quoted text,
+// an attribution, the signature separator "-- " (or "--"), a phone
+// sign-off ("Sent from my iPhone", "Von meinem iPhone gesendet", ...), an
+// Outlook "From: / Sent:" block or an "Original Message" line in any of
+// those languages. What follows the
 // command up to there is the comment; a body line that repeats the
 // subject's command is dropped, so a password typed twice is not passed on.
 // Subject "multiple": the body lines up to the first blank line are the

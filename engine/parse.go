@@ -239,7 +239,7 @@ func firstText(lines []string) int {
 		switch n := attribution(lines, i); {
 		case n > 0:
 			i += n - 1
-		case t == "" || strings.HasPrefix(t, ">"):
+		case t == "" || quoted(lines[i]):
 		case endOfText(lines, i):
 			return len(lines)
 		default:
@@ -271,15 +271,24 @@ func comment(lines []string, i int) string {
 // endOfText reports whether lines[i] ends the text written by the sender.
 func endOfText(lines []string, i int) bool {
 	t := strings.TrimSpace(lines[i])
-	return strings.HasPrefix(t, ">") || isSignature(lines[i]) || attribution(lines, i) > 0 ||
-		t == "-----Original Message-----" || strings.HasPrefix(t, "________________") ||
+	return quoted(lines[i]) || isSignature(lines[i]) || attribution(lines, i) > 0 ||
+		originalMessage.MatchString(t) || strings.HasPrefix(t, "________________") ||
 		outlookHeader(lines, i) || mobileSignature.MatchString(t)
 }
 
 // mobileSignature matches the line that phone mail apps add under what the
 // player wrote ("Sent from my iPhone", "Get Outlook for Android"): it is no
 // comment for the opponent.
-var mobileSignature = regexp.MustCompile(`^(?i:sent from my [\w .-]+|get outlook for (ios|android)|sent from (outlook|mail) for [\w .-]+|envoyé de mon [\w .-]+|von meinem [\w .-]+ gesendet)$`)
+var mobileSignature = regexp.MustCompile(`^(?i:sent from my [\w .-]+|get outlook for (ios|android)|sent from (outlook|mail|yahoo mail) for [\w .-]+|` +
+	`sent from (gmail mobile|yahoo mail|proton mail [\w .-]+)|sent with proton mail secure email\.?|` +
+	`envoyé de mon [\w .-]+|von meinem [\w .-]+ gesendet|inviato da [\w .-]+|enviado desde mi [\w .-]+|verzonden (vanaf|met) (mijn )?[\w .-]+)$`)
+
+// quoted reports whether a line is quoted text: "> ", ">", "| " (some
+// webmails), or indented with a tab, as s-nail and mailx quote by default.
+func quoted(line string) bool {
+	t := strings.TrimSpace(line)
+	return strings.HasPrefix(t, ">") || strings.HasPrefix(t, "|") || strings.HasPrefix(line, "\t") && t != ""
+}
 
 // outlookHeader recognises the header block that Outlook puts above the
 // mail it answers, unquoted: "From: ..." then "Sent: ..." (or "Date:"),
@@ -296,25 +305,32 @@ func isSignature(line string) bool {
 	return line == "-- " || line == "--"
 }
 
-// attribution recognises "On <date>, <name> wrote:", also when a client
-// wrapped it over two lines, and its French and German forms. It returns
-// the number of lines it takes at lines[i]: 0, 1 or 2.
+// attribution recognises the line a client puts above the mail it quotes:
+// "On <date>, <name> wrote:" (Apple: "On <date>, at <time>, <name>
+// wrote:"), also when a client wrapped it over two lines; its French,
+// German, Spanish, Dutch and Italian forms ("Le … a écrit :", "Am …
+// schrieb …:", "El … escribió:", "Op … schreef …:", "Il … ha scritto:");
+// and the bare form of mailx, s-nail and others, "<name> <addr> wrote:"
+// or "<addr> wrote:". It returns the number of lines it takes at lines[i]:
+// 0, 1 or 2.
 func attribution(lines []string, i int) int {
 	t := strings.TrimSpace(lines[i])
 	switch {
-	case !attributionStart.MatchString(t):
-		return 0
-	case attributionEnd.MatchString(t):
+	case attributionEnd.MatchString(t) && (attributionStart.MatchString(t) || strings.Contains(t, "@")):
 		return 1
-	case i+1 < len(lines) && attributionEnd.MatchString(strings.TrimSpace(lines[i+1])):
+	case attributionStart.MatchString(t) && i+1 < len(lines) && attributionEnd.MatchString(strings.TrimSpace(lines[i+1])):
 		return 2
 	}
 	return 0
 }
 
 var (
-	attributionStart = regexp.MustCompile(`^(On|Le|Am) `)
-	attributionEnd   = regexp.MustCompile(`(wrote|a écrit|schrieb\b.*):$`)
-	outlookFrom      = regexp.MustCompile(`^(From|Von|De) ?:`)
-	outlookSent      = regexp.MustCompile(`^(Sent|Date|Gesendet|Envoyé) ?:`)
+	attributionStart = regexp.MustCompile(`^(On|Le|Am|El|Op|Il) `)
+	attributionEnd   = regexp.MustCompile(`(wrote|a écrit ?|schrieb\b.*|escribió|schreef\b.*|ha scritto|написал\b.*):$`)
+	outlookFrom      = regexp.MustCompile(`^(From|Von|De|Da|Van) ?:`)
+	outlookSent      = regexp.MustCompile(`^(Sent|Date|Gesendet|Envoyé|Enviado|Inviato|Verzonden|Datum|Data|Fecha) ?:`)
+	// originalMessage is the line above an unquoted copy of the mail
+	// answered (Outlook, Thunderbird's "forward inline", webmails).
+	originalMessage = regexp.MustCompile(`^-{3,} ?(?i:original message|ursprüngliche nachricht|message d'origine|` +
+		`messaggio originale|mensaje original|oorspronkelijk bericht|forwarded message) ?-{3,}$`)
 )

@@ -376,3 +376,39 @@ func TestProcessReplyToErrorMail(t *testing.T) {
 		t.Fatalf("the reply to the error mail did not move: %+v", out)
 	}
 }
+
+// TestProcessSNailReply is the s-nail case of issue 13 through `lyngk
+// process`: a reply with s-nail's attribution line and its default tab
+// quoting of the whole board mail relays nothing to the opponent (on old
+// main the attribution, or the whole quoted mail, became the comment and
+// put ** on the subject); a line written above it is relayed exactly.
+func TestProcessSNailReply(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "lyngk.db")
+	process(t, db, rawMail{from: "alice@example.com", subject: "signup alice pw1", id: "s1@client.example"})
+	process(t, db, rawMail{from: "bob@example.com", subject: "signup bob pw2", id: "s2@client.example"})
+	var toAlice reply
+	for _, r := range process(t, db, rawMail{from: "alice@example.com", subject: "lyngk challenge alice bob", id: "c@client.example"}) {
+		if r.to == "alice@example.com" {
+			toAlice = r
+		}
+	}
+	quote := "\"PBeM Server\" <lyngk@localhost> wrote:\n\t" + strings.ReplaceAll(strings.TrimSuffix(toAlice.Body, "\n"), "\n", "\n\t") + "\n"
+	out := process(t, db, rawMail{from: "alice@example.com", subject: "Re: " + toAlice.Subject, body: "G,c1-d1\n\n" + quote,
+		id: "r1@client.example", inReplyTo: toAlice.MessageID})
+	var toBob reply
+	for _, r := range out {
+		if r.to == "bob@example.com" {
+			toBob = r
+		}
+	}
+	if toBob.Subject != "Lyngk Board 101 bob" || strings.Contains(toBob.Body, "writes:") {
+		t.Fatalf("bob got %q with a comment:\n%s", toBob.Subject, toBob.Body)
+	}
+	out = process(t, db, rawMail{from: "bob@example.com", subject: "Re: " + toBob.Subject, body: "B,b1-b2\nYour turn, Alice.\n\n\"PBeM Server\" <lyngk@localhost> wrote:\n\tSummary of Lyngk Board 101\n",
+		id: "r2@client.example", inReplyTo: toBob.MessageID})
+	for _, r := range out {
+		if r.to == "alice@example.com" && (r.Subject != "Lyngk Board 101 alice **" || !strings.Contains(r.Body, "bob writes:\nYour turn, Alice.\n\n")) {
+			t.Errorf("alice got %q:\n%s", r.Subject, r.Body)
+		}
+	}
+}
