@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"strings"
 	"testing"
 
 	"lyngk.example/lyngk/engine"
@@ -56,5 +57,28 @@ func TestClientReplies(t *testing.T) {
 	}
 	if len(tests) < 12 {
 		t.Errorf("%d clients", len(tests))
+	}
+}
+
+// TestReplyCopyCut: a client that pastes the board mail answered below
+// the player's words, with no quote marks and no attribution, relays only
+// the player's words: the server knows what it sent.
+func TestReplyCopyCut(t *testing.T) {
+	v := newEnv(t)
+	v.signup("alice", "bob")
+	var mine engine.Mail
+	for _, m := range v.cmd(addr("alice"), "lyngk challenge alice bob") {
+		if m.To[0] == addr("alice") {
+			mine = m
+		}
+	}
+	out := v.reply(mine, addr("alice"), "G,c1-d1\nYour move, Bob.\n\n"+mine.Body)
+	for _, m := range out {
+		if m.To[0] != addr("bob") {
+			continue
+		}
+		if !strings.Contains(m.Body, "alice writes:\nYour move, Bob.\n\n") || strings.Count(m.Body, "Available Colors") != 1 {
+			t.Errorf("bob's mail relays more than alice's words:\n%s", m.Body)
+		}
 	}
 }

@@ -68,7 +68,9 @@
 // an attribution, the signature separator "-- " (or "--"), a phone
 // sign-off ("Sent from my iPhone", "Von meinem iPhone gesendet", ...), an
 // Outlook "From: / Sent:" block or an "Original Message" line in any of
-// those languages. What follows the
+// those languages. A plain reply's comment also ends where three lines in a
+// row repeat the board mail answered (a client that pastes it unquoted).
+// What follows the
 // command up to there is the comment; a body line that repeats the
 // subject's command is dropped, so a password typed twice is not passed on.
 // Subject "multiple": the body lines up to the first blank line are the

@@ -58,7 +58,67 @@ func (r *request) reply(line string) error {
 	if len(f) > 1 {
 		r.script.Comment = strings.Join(f[1:], " ") + "\n" + r.script.Comment
 	}
+	// A client that copies the mail answered without quote marks or an
+	// attribution: the server knows what that mail said (the game as it is
+	// now), so the copy is cut from the comment.
+	v, err := r.boardView(g)
+	if err != nil {
+		return err
+	}
+	sent, err := r.e.cfg.Templates.Render("board.body", v)
+	if err != nil {
+		return err
+	}
+	r.script.Comment = withoutRepeat(r.script.Comment, sent)
 	return r.play(g, u, f[0])
+}
+
+// repeatRun is how many lines in a row (blank lines aside) must repeat
+// lines of the mail answered to count as its copy: a player's own line
+// may happen to equal one, three in a row do not.
+const repeatRun = 3
+
+// withoutRepeat cuts comment at the first run of repeatRun lines that are
+// all lines of sent (compared without surrounding white space).
+func withoutRepeat(comment, sent string) string {
+	ours := map[string]bool{}
+	for _, l := range strings.Split(sent, "\n") {
+		if t := strings.TrimSpace(l); t != "" {
+			ours[t] = true
+		}
+	}
+	lines := strings.Split(comment, "\n")
+	for i := range lines {
+		n := 0
+		for _, l := range lines[i:] {
+			t := strings.TrimSpace(l)
+			if t == "" {
+				continue
+			}
+			if !ours[t] {
+				break
+			}
+			if n++; n == repeatRun {
+				break
+			}
+		}
+		if n == repeatRun && strings.TrimSpace(lines[i]) != "" {
+			return trimComment(lines[:i])
+		}
+	}
+	return comment
+}
+
+// trimComment joins lines as a comment: no blank lines at the end, "" for
+// none.
+func trimComment(lines []string) string {
+	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	return strings.Join(lines, "\n") + "\n"
 }
 
 // replyToken finds the token of the board mail replied to: In-Reply-To
