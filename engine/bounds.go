@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"errors"
 	"slices"
 	"strconv"
@@ -230,6 +231,30 @@ func (r *request) confirmed(addr string) (bool, error) {
 		}
 	}
 	return r.known[strings.ToLower(addr)], nil
+}
+
+// pruneStrangers deletes the strangers' counts whose hour is over: a
+// stranger's next mail opens a new window anyway, and a flood of forged
+// senders must not grow the store for good. A record that does not decode
+// goes too.
+func pruneStrangers(tx Tx, now time.Time) error {
+	var old []string
+	err := tx.ForEach(bucketStrangers, func(key string, val []byte) error {
+		var c rateCount
+		if json.Unmarshal(val, &c) != nil || now.Sub(c.Start) >= time.Hour || now.Before(c.Start) {
+			old = append(old, key)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, k := range old {
+		if err := tx.Delete(bucketStrangers, k); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // summaryView is the data of the summary mail (templates/lists.tmpl).

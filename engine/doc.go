@@ -225,7 +225,8 @@
 // ones excluded) is a stranger: a forged sender, or somebody who has not
 // signed up. A stranger gets at most one mail per incoming mail (the
 // first), at most StrangerPerHour (5) an hour, counted in bucket
-// strangers (a fixed window from the first mail, as the rate limit's),
+// strangers (a fixed window from the first mail, as the rate limit's;
+// Tick drops the windows that are over),
 // each TextOnly (no picture, no HTML); past that, silence, not a notice.
 //
 // Passwords. bcrypt is slow on purpose, and the store has one writer, so

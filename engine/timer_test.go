@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/store"
 )
 
 const day = 24 * time.Hour
@@ -109,5 +110,26 @@ func TestVacation(t *testing.T) {
 	v.now = back.Add(21 * day)
 	if out := v.tick(); len(out) != 2 || !strings.Contains(out[0].Body, "Game won by bob.") {
 		t.Fatalf("no forfeit 21 days after the return:\n%s", format(out))
+	}
+}
+
+// TestTickPrunesStrangers: a stranger's hourly count stays while its hour
+// runs and is gone at the first tick after it, so forged senders leave
+// nothing in the store.
+func TestTickPrunesStrangers(t *testing.T) {
+	v := newEnv(t)
+	v.cmd("victim@elsewhere.example", "help")
+	if got := v.dump(store.BucketStrangers); !strings.Contains(got, "strangers/victim@elsewhere.example=") {
+		t.Fatalf("no count for the stranger: %q", got)
+	}
+	v.now = v.now.Add(59 * time.Minute)
+	v.tick()
+	if got := v.dump(store.BucketStrangers); got == "" {
+		t.Fatal("the count went before its hour was over")
+	}
+	v.now = v.now.Add(2 * time.Minute)
+	v.tick()
+	if got := v.dump(store.BucketStrangers); got != "" {
+		t.Fatalf("counts of a past hour kept: %q", got)
 	}
 }
