@@ -18,7 +18,8 @@ import (
 type Tx interface {
 	Get(bucket, key string) ([]byte, error)
 	Put(bucket, key string, val []byte) error
-	// Delete drops a key (the robot's index of waiting games, robot.go).
+	// Delete drops a key (the robot's index of waiting games, robot.go; the
+	// strangers' counts of past hours, bounds.go).
 	Delete(bucket, key string) error
 	ForEach(bucket string, fn func(key string, val []byte) error) error
 }
