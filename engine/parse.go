@@ -315,10 +315,13 @@ func isSignature(line string) bool {
 // 0, 1 or 2.
 func attribution(lines []string, i int) int {
 	t := strings.TrimSpace(lines[i])
+	start := attributionStart.MatchString(t)
 	switch {
-	case attributionEnd.MatchString(t) && (attributionStart.MatchString(t) || strings.Contains(t, "@")):
+	case !start && !strings.HasSuffix(t, ":"):
+		return 0 // the common case, decided without scanning the line
+	case strings.HasSuffix(t, ":") && attributionEnd.MatchString(t) && (start || strings.Contains(t, "@")):
 		return 1
-	case attributionStart.MatchString(t) && i+1 < len(lines) && attributionEnd.MatchString(strings.TrimSpace(lines[i+1])):
+	case start && i+1 < len(lines) && attributionEnd.MatchString(strings.TrimSpace(lines[i+1])):
 		return 2
 	}
 	return 0
