@@ -33,6 +33,11 @@ func validPassword(pw string) bool {
 	})
 }
 
+// maxAddressLen is the longest mail address (RFC 5321 §4.5.3.1.3, as
+// mailer.MaxAddressLen): a longer one is refused like bad syntax, so it
+// never becomes a store key (bbolt refuses keys over 32 KB).
+const maxAddressLen = 254
+
 // addresses reads address arguments; without any, mail goes to the sender.
 func (r *request) addresses(args []string) ([]string, error) {
 	if len(args) == 0 {
@@ -46,6 +51,9 @@ func (r *request) addresses(args []string) ([]string, error) {
 		}
 		local, domain, _ := strings.Cut(addr.Address, "@")
 		s := local + "@" + strings.ToLower(domain)
+		if len(s) > maxAddressLen {
+			return nil, refuse("bad-address", kv{"Addr": a})
+		}
 		if !slices.Contains(out, s) {
 			out = append(out, s)
 		}

@@ -210,12 +210,21 @@ func composeAlternative(buf *bytes.Buffer, h mail.Header, id, body string, m Out
 	return root.Close()
 }
 
+// MaxMsgIDLen is the longest Message-ID the mailer reads or writes: a
+// msg-id cannot be folded, so with its brackets and the leading space of
+// a folded line it must fit in RFC 5322's 998 characters. A longer one is
+// taken as absent; that also keeps it out of the store's keys (bbolt
+// refuses keys over 32 KB, and a key that cannot be written would make the
+// mail fail again at every delivery).
+const MaxMsgIDLen = 995
+
 // validMsgID accepts what can stand between < and > in a header field: one
-// non-empty run of visible characters without brackets (UTF-8 allowed, as in
-// RFC 6532). It keeps a caller's id from injecting header lines; every id
-// [Parse] returns passes, so replying to any parsed mail works.
+// non-empty run of at most MaxMsgIDLen visible characters without brackets
+// (UTF-8 allowed, as in RFC 6532). It keeps a caller's id from injecting
+// header lines; every id [Parse] returns passes, so replying to any parsed
+// mail works.
 func validMsgID(id string) bool {
-	if id == "" || !utf8.ValidString(id) {
+	if id == "" || len(id) > MaxMsgIDLen || !utf8.ValidString(id) {
 		return false
 	}
 	for i := 0; i < len(id); i++ {

@@ -305,11 +305,25 @@ func oneLine(s string) string {
 	}, s)
 }
 
+// MaxAddressLen is the longest mail address there is: RFC 5321
+// §4.5.3.1.3 allows 256 octets for a path, angle brackets included.
+const MaxAddressLen = 254
+
 // address returns the first address of an address-list field as a bare
 // address with a lower-cased domain (RFC 5321 §2.4: only the local part may
 // be case-sensitive) and its decoded display name. A field that is not valid
-// RFC 5322 still yields the <...> part or the first word with an @.
+// RFC 5322 still yields the <...> part or the first word with an @. An
+// address longer than MaxAddressLen is none: no server would take mail for
+// it, and it must not become a store key (bbolt refuses keys over 32 KB).
 func address(v string) (addr, name string) {
+	addr, name = anyAddress(v)
+	if len(addr) > MaxAddressLen {
+		return "", name
+	}
+	return addr, name
+}
+
+func anyAddress(v string) (addr, name string) {
 	if strings.TrimSpace(v) == "" {
 		return "", ""
 	}
