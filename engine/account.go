@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"net/mail"
 	"regexp"
 	"slices"
 	"strings"
@@ -39,27 +38,61 @@ func validPassword(pw string) bool {
 const maxAddressLen = 254
 
 // addresses reads address arguments; without any, mail goes to the sender.
+// Each must be a plain address (validAddress); the domain is lower-cased.
 func (r *request) addresses(args []string) ([]string, error) {
 	if len(args) == 0 {
-		return []string{r.in.From}, nil
+		args = []string{r.in.From}
 	}
 	var out []string
 	for _, a := range args {
-		addr, err := mail.ParseAddress(a)
-		if err != nil {
+		if !validAddress(a, r.e.cfg.Domain) {
 			return nil, refuse("bad-address", kv{"Addr": a})
 		}
-		local, domain, _ := strings.Cut(addr.Address, "@")
+		local, domain, _ := strings.Cut(a, "@")
 		s := local + "@" + strings.ToLower(domain)
 		if len(s) > maxAddressLen {
 			return nil, refuse("bad-address", kv{"Addr": a})
 		}
-		if !slices.Contains(out, s) {
+		if !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, s) }) {
 			out = append(out, s)
 		}
 	}
 	return out, nil
 }
+
+// validAddress accepts a plain local@domain (RFC 5322 §3.4.1) and nothing
+// else: the local part a dot-atom (no quoted string), the domain a host
+// name with a dot or our own domain (so NAME@localhost in local mode),
+// never an address literal ([192.0.2.1]) or a bare IP address. Anything
+// more is a mail the relay may refuse or read otherwise than we do, and
+// an account whose every reply would be lost.
+func validAddress(a, own string) bool {
+	local, domain, ok := strings.Cut(a, "@")
+	if !ok || len(a) > 254 || len(local) > 64 || !dotAtom.MatchString(local) {
+		return false
+	}
+	if strings.EqualFold(domain, own) {
+		return true
+	}
+	labels := strings.Split(domain, ".")
+	if len(labels) < 2 || len(domain) > 253 {
+		return false
+	}
+	for _, l := range labels {
+		if !hostLabel.MatchString(l) {
+			return false
+		}
+	}
+	// No top-level domain is numeric: 192.0.2.1 is an IP address.
+	return strings.ContainsFunc(labels[len(labels)-1], unicode.IsLetter)
+}
+
+var (
+	// dotAtom is RFC 5322's dot-atom: atext runs joined by single dots.
+	dotAtom = regexp.MustCompile("^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$")
+	// hostLabel is a label of a host name (RFC 1123 §2.1).
+	hostLabel = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$`)
+)
 
 // player loads a userid that is to play: known and not signed off. The
 // robot's account is made on its first challenge, and exists only while
@@ -102,6 +135,9 @@ type accountView struct {
 	User      string
 	Robot     string
 	Addresses []string
+	Pending   []string // waiting for confirmation
+	Replace   bool     // the first of Pending confirmed replaces Addresses
+	Addr      string   // the address just confirmed
 	What      string
 	Boards    []int
 }
@@ -126,15 +162,20 @@ func (r *request) signup(c Command) error {
 	if taken {
 		return refuse("userid-taken", kv{"User": id})
 	}
+	if err := r.confirmsAllowed(addrs); err != nil {
+		return err
+	}
 	h, err := r.hash(pw)
 	if err != nil {
 		return err
 	}
-	u := &user{ID: id, Hash: h, Addresses: addrs, Created: r.now, Rating: startRating}
+	// The account plays once an address is confirmed; the welcome mail
+	// comes then.
+	u := &user{ID: id, Hash: h, Pending: addrs, Created: r.now, Rating: startRating}
 	if err := r.saveUser(u); err != nil {
 		return err
 	}
-	return r.mail("signup", addrs, accountView{User: id, Robot: r.e.cfg.Robot, Addresses: addrs})
+	return r.askConfirm(u, addrs, true)
 }
 
 func (r *request) changePassword(c Command) error {
@@ -154,6 +195,12 @@ func (r *request) changePassword(c Command) error {
 	return r.mail("account", u.Addresses, accountView{User: u.ID, What: "password"})
 }
 
+// changeAddress: the addresses named become the account's. Those already
+// confirmed for it take effect at once; each other one gets a confirmation
+// mail and takes effect when confirmed. While none of the named addresses
+// is confirmed, mail keeps going to the old ones, so that a mistyped
+// address cannot cut a player off from running games; the first
+// confirmation then replaces them.
 func (r *request) changeAddress(c Command) error {
 	u, err := r.authenticate(c.Args[0], c.Args[1])
 	if err != nil {
@@ -163,19 +210,46 @@ func (r *request) changeAddress(c Command) error {
 	if err != nil {
 		return err
 	}
-	// Old and new addresses hear of the change: a stolen password cannot
-	// quietly take an account over.
-	to := slices.Clone(u.Addresses)
+	var keep, ask []string
 	for _, a := range addrs {
-		if !slices.Contains(to, a) {
-			to = append(to, a)
+		if slices.ContainsFunc(u.Addresses, func(o string) bool { return strings.EqualFold(o, a) }) {
+			keep = append(keep, a)
+		} else {
+			ask = append(ask, a)
 		}
 	}
-	u.Addresses = addrs
+	if err := r.confirmsAllowed(ask); err != nil {
+		return err
+	}
+	// Old and new addresses hear of the change: a stolen password cannot
+	// quietly take an account over.
+	old := u.Addresses
+	key := strings.ToLower(u.ID)
+	u.Pending, u.Replace = ask, false
+	switch {
+	case len(keep) > 0:
+		u.Addresses = keep
+		for _, a := range old {
+			if !slices.ContainsFunc(keep, func(k string) bool { return strings.EqualFold(k, a) }) {
+				if err := r.index(a, key, false); err != nil {
+					return err
+				}
+			}
+		}
+	case len(old) > 0:
+		u.Replace = true
+	}
 	if err := r.saveUser(u); err != nil {
 		return err
 	}
-	return r.mail("account", to, accountView{User: u.ID, What: "address", Addresses: addrs})
+	if len(old) > 0 {
+		err := r.mail("account", union(old, u.Addresses), accountView{User: u.ID, What: "address",
+			Addresses: u.Addresses, Pending: u.Pending, Replace: u.Replace})
+		if err != nil {
+			return err
+		}
+	}
+	return r.askConfirm(u, ask, false)
 }
 
 // signoff resigns the user's running games, ends their subscriptions, and
@@ -206,7 +280,17 @@ func (r *request) signoff(c Command) error {
 			}
 		}
 	}
-	u.Left = r.now
+	// The resignations rated the games and saved the user: read it again,
+	// or the rating changes would be lost.
+	if u, _, err = r.loadUser(key); err != nil {
+		return err
+	}
+	for _, a := range u.Addresses {
+		if err := r.index(a, key, false); err != nil {
+			return err
+		}
+	}
+	u.Left, u.Pending, u.Replace = r.now, nil, false
 	if err := r.saveUser(u); err != nil {
 		return err
 	}

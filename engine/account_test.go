@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -20,12 +21,25 @@ func TestAccounts(t *testing.T) {
 	if out := v.cmd(addr("alice"), "vacation alice fresh on"); out[0].Subject != "Lyngk account alice" {
 		t.Errorf("new password refused:\n%s", format(out))
 	}
-	v.cmd(addr("alice"), "change address alice fresh alice@new.example")
+	changed := v.cmd(addr("alice"), "change address alice fresh alice@new.example")
+	if len(changed) != 2 || changed[0].To[0] != addr("alice") || changed[1].To[0] != "alice@new.example" {
+		t.Fatalf("change address: want the notice to the old address and a confirmation to the new:\n%s", format(changed))
+	}
+	// Until the new address is confirmed, the mail goes to the old one.
+	if out := v.cmd(addr("bob"), "lyngk challenge bob alice"); len(out) != 2 || out[1].To[0] != addr("alice") {
+		t.Errorf("board mail not to the old address before confirmation:\n%s", format(out))
+	}
+	if out := v.confirm(changed[1]); len(out) != 1 || !strings.Contains(out[0].Body, "alice@new.example is confirmed") ||
+		!slices.Equal(out[0].To, []string{addr("alice"), "alice@new.example"}) {
+		t.Fatalf("confirmation of the new address:\n%s", format(out))
+	}
+	v.cmd(addr("alice"), "lyngk resign 101 alice fresh")
 	out := v.cmd(addr("bob"), "lyngk challenge bob alice")
 	if len(out) != 2 || out[1].To[0] != "alice@new.example" {
 		t.Errorf("board mail not to the new address:\n%s", format(out))
 	}
 	v.cmd(addr("alice"), "signoff alice fresh")
+	// Bob won both games: the resigned one and the one signoff resigned.
 	if out := v.cmd(addr("bob"), "lyngk challenge bob alice"); !strings.HasPrefix(out[0].Body, "alice has signed off.") {
 		t.Errorf("challenge of a signed-off user:\n%s", format(out))
 	}
@@ -33,7 +47,7 @@ func TestAccounts(t *testing.T) {
 		t.Errorf("signed-off userid taken again:\n%s", format(out))
 	}
 	// Bob won the resigned game, and the resigned player watches it.
-	if out := v.cmd(addr("bob"), "lyngk games"); !strings.Contains(out[0].Body, "bob - alice: won by bob (resign)") {
+	if out := v.cmd(addr("bob"), "lyngk games"); strings.Count(out[0].Body, "bob - alice: won by bob (resign)") != 2 {
 		t.Errorf("games after signoff:\n%s", format(out))
 	}
 }

@@ -19,6 +19,7 @@ type world struct {
 	// board mails: alice's and bob's latest, alice's first, carol's, bob's final
 	fresh, freshBob, old, carol101, over102 engine.Mail
 	bobMove                                 string
+	doraConfirm                             engine.Mail
 }
 
 func newWorld(t *testing.T) *world {
@@ -40,7 +41,20 @@ func newWorld(t *testing.T) *world {
 	w.carol101 = w.cmd(addr("carol"), "lyngk subscribe 101 carol pw-carol")[0]
 	w.cmd(addr("carol"), "lyngk challenge carol bob")
 	w.over102 = w.cmd(addr("carol"), "lyngk resign 102 carol pw-carol")[1]
+	// dora has signed up but not confirmed her address.
+	w.doraConfirm = w.cmd(addr("dora"), "signup dora pw-dora")[0]
 	return w
+}
+
+// confirmCode is the code a confirmation mail gives for the confirm command.
+func confirmCode(t *testing.T, m engine.Mail) string {
+	t.Helper()
+	_, rest, ok := strings.Cut(m.Body, "\n  confirm ")
+	f := strings.Fields(rest)
+	if !ok || len(f) < 2 {
+		t.Fatalf("no confirm command in:\n%s", m.Body)
+	}
+	return f[1]
 }
 
 func replyTo(m engine.Mail, from, body string) engine.Inbound {
@@ -58,6 +72,7 @@ func TestBadInput(t *testing.T) {
 		from, subject, body string
 		inReplyTo           string
 		replyTo             func(w *world) engine.Mail // answer this board mail instead
+		doraCode            bool                       // append the code of dora's confirmation to the subject
 		tooBig              bool
 		wantSubject         string // "" = "Lyngk error"
 		want                string // the start of the body
@@ -95,7 +110,22 @@ func TestBadInput(t *testing.T) {
 		{name: "signup-digits", from: zoe, subject: "signup 123 pw", want: `"123" cannot be a userid.`},
 		{name: "signup-password-colon", from: zoe, subject: "signup zoe pw:1", want: "That password cannot be used"},
 		{name: "signup-password-quote", from: zoe, subject: "signup zoe 'pw'", want: "That password cannot be used"},
-		{name: "signup-address", from: zoe, subject: "signup zoe pw nowhere", want: `"nowhere" is not a mail address.`},
+		{name: "signup-address", from: zoe, subject: "signup zoe pw nowhere", want: `"nowhere" is not a plain mail address.`},
+		{name: "signup-quoted-local", from: zoe, subject: `signup ad0 PW "evil@attacker.test"@victim.test`,
+			want: `""evil@attacker.test"@victim.test" is not a plain mail address.`},
+		{name: "signup-ip-literal", from: zoe, subject: "signup zoe pw zoe@[192.0.2.1]", want: `"zoe@[192.0.2.1]" is not a plain mail address`},
+		{name: "signup-ip-address", from: zoe, subject: "signup zoe pw zoe@192.0.2.1", want: `"zoe@192.0.2.1" is not a plain mail address`},
+		{name: "signup-no-dot", from: zoe, subject: "signup zoe pw zoe@intranet", want: `"zoe@intranet" is not a plain mail address`},
+		{name: "signup-angle", from: zoe, subject: "signup zoe pw <zoe@home.example>", want: `"<zoe@home.example>" is not a plain mail address`},
+		{name: "signup-bad-sender", from: `"evil@attacker.test"@victim.test`, subject: "signup zoe pw",
+			want: `""evil@attacker.test"@victim.test" is not a plain mail address`},
+		{name: "change-address-ip", from: alice, subject: "change address alice pw-alice alice@[::1]", want: `"alice@[::1]" is not a plain mail address`},
+		{name: "change-address-dots", from: alice, subject: "change address alice pw-alice al..ice@players.example",
+			want: `"al..ice@players.example" is not a plain mail address`},
+		{name: "challenge-unconfirmed", from: zoe, subject: "lyngk challenge alice dora", want: "dora cannot play yet: dora has no confirmed mail address."},
+		{name: "confirm-unknown", from: zoe, subject: "confirm dora abcdefghijklmnopqrstuvwxyz234567", want: "That confirmation code is unknown"},
+		{name: "confirm-other-user", from: zoe, subject: "confirm alice ", want: "That confirmation code is unknown", doraCode: true},
+		{name: "confirm-usage", from: zoe, subject: "confirm dora", want: "Wrong arguments. Usage: confirm USERID CODE"},
 		{name: "change-password-wrong", from: alice, subject: "change password alice nope new", want: "Wrong password for alice."},
 		{name: "signoff-wrong", from: zoe, subject: "signoff alice nope", want: "Wrong password for alice."},
 		{name: "reply-without-token", from: alice, subject: "Re: Lyngk Board 101 alice", body: "e4-e5\n", inReplyTo: "abc@mail.example",
@@ -130,6 +160,9 @@ func TestBadInput(t *testing.T) {
 			t.Parallel()
 			w := newWorld(t)
 			in := engine.Inbound{From: tt.from, Subject: tt.subject, Body: tt.body, TooBig: tt.tooBig}
+			if tt.doraCode {
+				in.Subject += confirmCode(t, w.doraConfirm)
+			}
 			if tt.inReplyTo != "" {
 				in.InReplyTo = []string{tt.inReplyTo}
 			}
@@ -208,7 +241,7 @@ func TestRateLimit(t *testing.T) {
 	}
 	v.now = v.now.Add(time.Hour)
 	v.restart()
-	if out := v.cmd(from, "signup zoe pw"); len(out) != 1 || out[0].Subject != "Lyngk signup zoe" {
+	if out := v.cmd(from, "signup zoe pw"); len(out) != 1 || out[0].Subject != "Confirm Lyngk signup zoe" {
 		t.Errorf("after the hour: %s", format(out))
 	}
 }

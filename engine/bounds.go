@@ -65,7 +65,6 @@ type budget struct {
 	leftSet   map[int]bool
 	leftOther int
 	notRun    []string
-	known     map[string]bool // lower-cased address: an account's
 	mailed    map[string]bool // strangers who got their one mail
 }
 
@@ -211,27 +210,10 @@ func (r *request) mailedStrangers(strangers []string) error {
 	return nil
 }
 
-// confirmed reports whether addr is an address of an account that has not
-// signed off. The addresses are read once per incoming mail.
-func (r *request) confirmed(addr string) (bool, error) {
-	if r.known == nil {
-		r.known = map[string]bool{}
-		err := r.tx.ForEach(bucketUsers, func(key string, _ []byte) error {
-			u, _, err := r.loadUser(key)
-			if err != nil || !u.Left.IsZero() {
-				return err
-			}
-			for _, a := range u.Addresses {
-				r.known[strings.ToLower(a)] = true
-			}
-			return nil
-		})
-		if err != nil {
-			return false, err
-		}
-	}
-	return r.known[strings.ToLower(addr)], nil
-}
+// confirmed reports whether addr is a confirmed address of an account
+// (ConfirmedAddress): one lookup in the index of confirmed addresses, which
+// a confirmation earlier in this mail has already updated.
+func (r *request) confirmed(addr string) (bool, error) { return ConfirmedAddress(r.tx, addr) }
 
 // pruneStrangers deletes the strangers' counts whose hour is over: a
 // stranger's next mail opens a new window anyway, and a flood of forged

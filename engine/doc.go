@@ -8,14 +8,17 @@
 //
 // # Records
 //
-// The engine owns six buckets of the store, each record JSON with a
+// The engine owns eight buckets of the store, each record JSON with a
 // version field "v" (a reader refuses any other version):
 //
-//	users   lower-cased userid  user: id as signed up, bcrypt hash, addresses,
-//	                            created, left (signed off), vacation, back
-//	                            (end of the last vacation), rating, won/lost/tied,
-//	                            format ("" = text and HTML with the picture,
-//	                            "text"; absent in older records: "")
+//	users   lower-cased userid  user: id as signed up, bcrypt hash, addresses
+//	                            (confirmed), pending (asked for, unconfirmed),
+//	                            replace (the first pending one confirmed
+//	                            replaces the addresses), created, left (signed
+//	                            off), vacation, back (end of the last
+//	                            vacation), rating, won/lost/tied, format (""
+//	                            = text and HTML with the picture, "text";
+//	                            absent in older records: "")
 //	games   "%08d" board        game: variant, players (challenge order), moves
 //	                            (normalised, "--" for passes, terminal "resign"
 //	                            or "Forfeit"), move times, status, winner, how
@@ -32,6 +35,15 @@
 //	meta    "nextboard"         the next board number (101 first)
 //	robot   "%08d" board        a game waiting for the robot player's move: the
 //	                            number of moves then (kept by saveGame)
+//	addresses lower-cased address  address: the users for which it is
+//	                            confirmed (signed-off ones removed), start and
+//	                            count of its confirmation-mail window
+//	confirms  code              confirmation: user, address, sent
+//
+// Schema upgrades ([Upgrade], run by store.Open in its upgrade
+// transaction): from version 1, which had no confirmation, the addresses of
+// every account that has not signed off count as confirmed and are indexed
+// in addresses; user records keep their form (pending and replace absent).
 //
 // A position is never stored: it is the replay of the moves on the start
 // position of the board number (lyngk.New, then Apply; "--" is skipped
@@ -131,13 +143,39 @@
 // when the command came from the body, the command line: never more of the
 // mail. A mail over the size limit is not quoted at all.
 //
+// Confirmed addresses (double opt-in). signup and change address mail
+// "Confirm Lyngk signup|address USERID" to each new address, with a
+// Message-ID <lyngk-confirm.CODE@DOMAIN>, CODE 160 random bits as a reply
+// token's. A mail whose In-Reply-To or References names such a code
+// confirms that address, whatever its text and sender (the code is the
+// proof that the address received it), and so does "confirm USERID CODE".
+// A code stays on record (at most 3 an address a day), so a second use is
+// answered "already confirmed". All mail to a user goes to the confirmed
+// addresses only; an account can be named in a challenge only once it has
+// one (user.canPlay, the one place that decides). The first confirmation
+// of a signup brings the welcome mail; a later one a notice to the old and
+// new addresses. After change address, addresses named that were confirmed
+// stay; if none was, the old ones keep the mail until the first new one is
+// confirmed (a mistyped address cannot lose a player's games). A code of
+// an address replaced meanwhile confirms nothing. An address gets at most
+// 3 confirmation mails in a window of 24 hours opened by the first, over all
+// accounts (a signup naming a victim's address is a mail to the victim);
+// the command that would exceed it is refused and changes nothing.
+// [ConfirmedAddress] tells whether a sender is a confirmed address of some
+// account that has not signed off. Addresses are plain local@domain: a
+// dot-atom local part, a host name with a dot or our own domain; never a
+// quoted local part, an address literal or an IP address (a relay may read
+// those otherwise than we do, and the account's mail would be lost).
+//
 // Accounts. A userid has 1 to 16 letters, digits, '.', '_' or '-', starts
 // with a letter or digit and has a letter (so it never reads as a board
 // number); all, active, inactive and next are reserved. Passwords have 1 to
 // 72 bytes (bcrypt's limit) without white space, quotes or colons. A change
 // of address is told to the old and the new addresses. signoff resigns the
 // running games, ends the subscriptions and keeps the record, marked as
-// left: the userid stays taken and the history readable. Anybody may
+// left: the userid stays taken and the history readable. The resignations
+// are rated before the record is marked (the record is read again after
+// them), and its addresses no longer count as confirmed. Anybody may
 // challenge, as in pbmserv.
 //
 // Resigning. A player may resign at any time (signoff must be able to).
@@ -221,8 +259,8 @@
 // them are left out (the games are over; the others see it in games and
 // show) and summarised to the sender.
 //
-// Strangers. An address that is no address of an account (signed off
-// ones excluded) is a stranger: a forged sender, or somebody who has not
+// Strangers. An address that is no confirmed address of an account
+// (signed off ones excluded; [ConfirmedAddress]) is a stranger: a forged sender, or somebody who has not
 // signed up. A stranger gets at most one mail per incoming mail (the
 // first), at most StrangerPerHour (5) an hour, counted in bucket
 // strangers (a fixed window from the first mail, as the rate limit's;

@@ -206,10 +206,19 @@ func (r *request) handle() error {
 		}
 		return nil
 	}
-	switch {
-	case r.in.TooBig:
+	if r.in.TooBig {
 		return r.refused(refuse("too-big", nil), false)
-	case len(r.script.Lines) == 0:
+	}
+	// A reply to a confirmation mail confirms, whatever it says.
+	if code, ok := r.confirmReference(); ok {
+		err := r.confirm("", code)
+		var ref *refusal
+		if errors.As(err, &ref) {
+			err = r.refused(ref, true)
+		}
+		return err
+	}
+	if len(r.script.Lines) == 0 {
 		return r.refused(refuse("no-command", nil), true)
 	}
 	for i, line := range r.script.Lines {
@@ -309,6 +318,8 @@ func (r *request) run(line string) error {
 		return r.help(c)
 	case "signup":
 		return r.signup(c)
+	case "confirm":
+		return r.confirmCommand(c)
 	case "change password":
 		return r.changePassword(c)
 	case "change address":

@@ -25,6 +25,11 @@ func (r *request) challenge(c Command) error {
 	if strings.EqualFold(p1.ID, p2.ID) {
 		return refuse("self-challenge", kv{"User": p1.ID})
 	}
+	for _, u := range []*user{p1, p2} {
+		if !u.canPlay() {
+			return refuse("unconfirmed", kv{"User": u.ID})
+		}
+	}
 	if err := r.reserve(2); err != nil {
 		return err
 	}

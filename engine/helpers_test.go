@@ -147,22 +147,44 @@ func (v *env) tickFailing() (out []engine.Mail, failed error) {
 // addr is the address of a player in these tests.
 func addr(name string) string { return name + "@players.example" }
 
-// signup registers players with password "pw-NAME".
+// signup registers players with password "pw-NAME" and confirms their
+// addresses as a player does, by replying to the confirmation mail.
 func (v *env) signup(names ...string) {
 	v.t.Helper()
 	for _, n := range names {
-		out := v.cmd(addr(n), "signup "+n+" pw-"+n)
-		if len(out) != 1 || !strings.HasPrefix(out[0].Subject, "Lyngk signup") {
-			v.t.Fatalf("signup %s: %+v", n, out)
-		}
+		v.signupAt(addr(n), n, "pw-"+n)
 	}
+}
+
+// signupAt signs user up from address a with password pw and confirms
+// the address by replying to the confirmation mail.
+func (v *env) signupAt(a, user, pw string) {
+	v.t.Helper()
+	out := v.cmd(a, "signup "+user+" "+pw)
+	if len(out) != 1 {
+		v.t.Fatalf("signup %s: %+v", user, out)
+	}
+	if w := v.confirm(out[0]); len(w) != 1 || w[0].Subject != "Lyngk signup "+user {
+		v.t.Fatalf("confirm %s: %+v", user, w)
+	}
+}
+
+// confirm replies to the confirmation mail m from its address, as its
+// owner does, and returns the answer (the welcome mail after a signup).
+func (v *env) confirm(m engine.Mail) []engine.Mail {
+	v.t.Helper()
+	if !strings.HasPrefix(m.Subject, "Confirm ") || len(m.To) != 1 {
+		v.t.Fatalf("not a confirmation mail: %+v", m)
+	}
+	return v.reply(m, m.To[0], "Yes, that is me.\n")
 }
 
 // dump is every engine record of the store, for before/after comparisons.
 func (v *env) dump(buckets ...string) string {
 	v.t.Helper()
 	if len(buckets) == 0 {
-		buckets = []string{store.BucketUsers, store.BucketGames, store.BucketTokens, store.BucketMeta, store.BucketRobot}
+		buckets = []string{store.BucketUsers, store.BucketGames, store.BucketTokens, store.BucketMeta, store.BucketRobot,
+			store.BucketAddresses, store.BucketConfirms}
 	}
 	var b strings.Builder
 	err := v.db.View(func(tx *store.Tx) error {

@@ -199,7 +199,8 @@ func (r *request) boardMails(g *game, kind string, v *gameView, keys []string, c
 			return fmt.Errorf("engine: board %d: user %q has no record", g.Board, key)
 		}
 		if len(u.Addresses) == 0 {
-			// The robot player reads the store, not mail.
+			// The robot player reads the store, not mail; an account
+			// without a confirmed address gets none either (and no token).
 			continue
 		}
 		mv := *v
@@ -248,8 +249,12 @@ func (r *request) mail(kind string, to []string, data any) error {
 }
 
 // mailAbout renders KIND.subject and KIND.body with data and sends it as
-// e says.
+// e says. A mail without recipients (an account without a confirmed
+// address) is not composed at all.
 func (r *request) mailAbout(kind string, data any, e envelope) error {
+	if len(e.to) == 0 {
+		return nil
+	}
 	subject, err := r.e.cfg.Templates.Render(kind+".subject", data)
 	if err != nil {
 		return err

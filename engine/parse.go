@@ -10,7 +10,7 @@ import (
 // Command is one parsed command line. Keywords are matched in any case and
 // stored in their canonical form; arguments keep the case they were written in.
 type Command struct {
-	// Name is the canonical command: "help", "signup", "change password",
+	// Name is the canonical command: "help", "signup", "confirm", "change password",
 	// "change address", "signoff", "vacation", or one of the game commands
 	// "challenge", "move", "resign", "show", "games", "history", "standings",
 	// "subscribe", "unsubscribe", "chat" (written after "lyngk").
@@ -34,6 +34,7 @@ const maxArgs = 20
 var specs = map[string]spec{
 	"help":            {false, 0, 1},
 	"signup":          {false, 2, -1},
+	"confirm":         {false, 2, 2},
 	"change password": {false, 3, 3},
 	"change address":  {false, 2, -1},
 	"change format":   {false, 3, 3},
@@ -56,7 +57,7 @@ var synonyms = map[string]string{"board": "move", "mvoe": "move"}
 
 // topWords are the first words of a command line ("multiple" only as a
 // subject). A line that starts with anything else is not a command.
-var topWords = []string{"help", "signup", "change", "signoff", "vacation", "lyngk"}
+var topWords = []string{"help", "signup", "confirm", "change", "signoff", "vacation", "lyngk"}
 
 // stack6Option is the one option; any prefix of it down to "-s" selects it.
 const stack6Option = "-stack6"
@@ -179,9 +180,10 @@ func isCommandLine(line string) bool {
 // ownSubject matches the subjects of our own mails, which a reply carries
 // (often without "Re:") and which are never commands: "Lyngk Board 101 bob",
 // "Lyngk Board 101 bob **", "Lyngk Board 101 Error", "Lyngk Board 101 chat
-// bob", "Lyngk error", and the subjects of the help and account mails.
+// bob", "Lyngk error", and the subjects of the help, account and
+// confirmation mails ("Confirm Lyngk signup bob").
 // None of them is a complete command: a move by "lyngk board" takes six words.
-var ownSubject = regexp.MustCompile(`(?i)^lyngk\s+(board\s+\d+(\s+\S+){0,2}|error|help(\s+\S+)?|signup\s+\S+|account\s+\S+)$`)
+var ownSubject = regexp.MustCompile(`(?i)^(confirm\s+)?lyngk\s+(board\s+\d+(\s+\S+){0,2}|error|help(\s+\S+)?|signup\s+\S+|address\s+\S+|account\s+\S+)$`)
 
 // Script is what one mail asks for.
 type Script struct {

@@ -50,7 +50,7 @@ func TestPoisonMail(t *testing.T) {
 		t.Fatalf("answer to the poison mail: %+v", out)
 	}
 	// The signup before the failing command was not applied.
-	if got := v.cmd("carol@example.com", "signup carol pw3"); len(got) != 1 || got[0].Subject != "Lyngk signup carol" {
+	if got := v.cmd("carol@example.com", "signup carol pw3"); len(got) != 1 || got[0].Subject != "Confirm Lyngk signup carol" {
 		t.Fatalf("signup after the poison mail: %+v", got)
 	}
 	// A stranger's poison mails are answered within the strangers' hourly
@@ -111,8 +111,8 @@ func (f faultyTx) Get(bucket, key string) ([]byte, error) {
 // store's, returned as an error with no mails.
 func TestPoisonMailPanic(t *testing.T) {
 	v := newEnv(t)
-	v.cmd("alice@example.com", "signup alice pw1")
-	v.cmd("bob@example.com", "signup bob pw2")
+	v.signupAt("alice@example.com", "alice", "pw1")
+	v.signupAt("bob@example.com", "bob", "pw2")
 	v.cmd("alice@example.com", "lyngk challenge alice bob")
 	errDisk := errors.New("disk on fire")
 	for _, tc := range []struct {
@@ -144,8 +144,8 @@ func TestPoisonMailPanic(t *testing.T) {
 // challenge in one mail shows the new game).
 func TestMultipleSeesOwnWrites(t *testing.T) {
 	v := newEnv(t)
-	v.cmd("alice@example.com", "signup alice pw1")
-	v.cmd("bob@example.com", "signup bob pw2")
+	v.signupAt("alice@example.com", "alice", "pw1")
+	v.signupAt("bob@example.com", "bob", "pw2")
 	out := v.mail(engine.Inbound{From: "alice@example.com", Subject: "multiple",
 		Body: "lyngk challenge alice bob\nlyngk challenge bob alice\nlyngk games\n"})
 	last := out[len(out)-1]

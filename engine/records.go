@@ -18,6 +18,11 @@ const (
 	bucketTokens = "tokens"
 	bucketRate   = "rate"
 	bucketMeta   = "meta"
+	// bucketAddresses indexes the confirmed addresses and counts the
+	// confirmation mails sent to each; bucketConfirms holds the codes of
+	// the confirmation mails (store schema version 2).
+	bucketAddresses = "addresses"
+	bucketConfirms  = "confirms"
 
 	keyNextBoard = "nextboard"
 	firstBoard   = 101
@@ -29,18 +34,26 @@ const recordVersion = 1
 
 // user is a record of bucket users, keyed by the lower-cased userid.
 type user struct {
-	V         int       `json:"v"`
-	ID        string    `json:"id"` // as signed up
-	Hash      string    `json:"hash"`
-	Addresses []string  `json:"addresses"`
-	Created   time.Time `json:"created"`
-	Left      time.Time `json:"left,omitzero"` // signed off; the userid stays taken
-	Vacation  bool      `json:"vacation,omitempty"`
-	Back      time.Time `json:"back,omitzero"` // end of the last vacation
-	Rating    float64   `json:"rating"`
-	Won       int       `json:"won,omitempty"`
-	Lost      int       `json:"lost,omitempty"`
-	Tied      int       `json:"tied,omitempty"`
+	V    int    `json:"v"`
+	ID   string `json:"id"` // as signed up
+	Hash string `json:"hash"`
+	// Addresses are the confirmed addresses: all mail to the user goes
+	// there, and nowhere else.
+	Addresses []string `json:"addresses"`
+	// Pending are the addresses asked for by signup or change address and
+	// not confirmed yet. Replace says that the first of them to be
+	// confirmed replaces Addresses (a change of address named none of
+	// them): until then mail keeps going to the old addresses.
+	Pending  []string  `json:"pending,omitempty"`
+	Replace  bool      `json:"replace,omitempty"`
+	Created  time.Time `json:"created"`
+	Left     time.Time `json:"left,omitzero"` // signed off; the userid stays taken
+	Vacation bool      `json:"vacation,omitempty"`
+	Back     time.Time `json:"back,omitzero"` // end of the last vacation
+	Rating   float64   `json:"rating"`
+	Won      int       `json:"won,omitempty"`
+	Lost     int       `json:"lost,omitempty"`
+	Tied     int       `json:"tied,omitempty"`
 	// Format is how the user's mails showing a board are written: "" (the
 	// default, also for records written before the field existed) both a
 	// text and an HTML part with the picture; "text" the text part only.
@@ -140,13 +153,34 @@ type rateCount struct {
 	Notified bool      `json:"notified,omitempty"`
 }
 
+// address is a record of bucket addresses, keyed by the lower-cased
+// address: the accounts for which it is confirmed, and the window of the
+// confirmation mails sent to it.
+type address struct {
+	V     int       `json:"v"`
+	Users []string  `json:"users,omitempty"` // lower-cased userids
+	Start time.Time `json:"start,omitzero"`  // of the confirmation window
+	Sent  int       `json:"sent,omitempty"`  // confirmation mails in the window
+}
+
+// confirmation is a record of bucket confirms, keyed by the code of a
+// confirmation mail: the address it confirms for which user.
+type confirmation struct {
+	V       int       `json:"v"`
+	User    string    `json:"user"` // lower-cased userid
+	Address string    `json:"address"`
+	Sent    time.Time `json:"sent"`
+}
+
 // versioned lets load check the version of any record.
 type versioned interface{ version() int }
 
-func (u *user) version() int      { return u.V }
-func (g *game) version() int      { return g.V }
-func (t *token) version() int     { return t.V }
-func (c *rateCount) version() int { return c.V }
+func (u *user) version() int         { return u.V }
+func (g *game) version() int         { return g.V }
+func (t *token) version() int        { return t.V }
+func (c *rateCount) version() int    { return c.V }
+func (a *address) version() int      { return a.V }
+func (c *confirmation) version() int { return c.V }
 
 // load reads a record; found is false when the key is absent.
 func load[T versioned](tx Tx, bucket, key string, v T) (found bool, err error) {

@@ -22,9 +22,12 @@
 //	strangers  address that is no account's      hourly count of mails sent to it         engine (JSON)
 //	           "password " + lower-cased userid   wrong-password counter                   engine (JSON)
 //	meta       "nextboard"                        next board number                        engine (JSON)
-//	           "schema"                           schema version, decimal ASCII ("1")      store
+//	           "schema"                           schema version, decimal ASCII ("2")      store
 //	robot      board number, "%08d"               a game waiting for the robot player's    engine (JSON)
 //	                                              move: the number of moves then
+//	addresses  lower-cased address                address record (confirmed for whom,     engine (JSON)
+//	                                              confirmation mails sent)
+//	confirms   confirmation code                  confirmation record                      engine (JSON)
 //	seen       dedupe key of a processed mail     time processed, 8-byte big-endian        store
 //	           (Message-ID and a digest of        int64 Unix nanoseconds
 //	           sender and text, cmd/lyngk)
@@ -68,8 +71,15 @@
 //
 // The schema version is a singleton record (meta/"schema"). [Open] writes it
 // into a new file and refuses, with an error wrapping [ErrSchema], a file
-// written with any other version, before changing anything in it. Buckets
-// that an earlier release created and none reads (obsoleteBuckets in
-// store.go: "mailboxes") are removed by [Open]; they never held a record,
-// so their removal changes no version.
+// written with a newer version, before changing anything in it. A file of
+// an older version is upgraded by [Options].Upgrade (the engine's records
+// are the engine's to convert) in the transaction that creates the new
+// buckets and writes the new version, so a crash leaves the old file or
+// the upgraded one; without Upgrade such a file is refused like a newer one.
+// Buckets that an earlier release created and none reads (obsoleteBuckets
+// in store.go: "mailboxes") are removed by [Open]; they never held a
+// record, so their removal changes no version.
+//
+// Versions: 1, the first; 2 adds the buckets addresses and confirms
+// (confirmed addresses, issue 11).
 package store

@@ -51,7 +51,7 @@ func TestLayout(t *testing.T) {
 			`"died":"2026-11-21T13:00:00Z","size":17}`) + "Subject: a\r\n\r\n"},
 		// Both addresses are one mailbox: the mail counts once.
 		"hourly": {"carol@example.com": "\x18\xea\x0d\xa4\x1e\x9d\x80\x00\x00\x00\x00\x01"},
-		"meta":   {"schema": "1"},
+		"meta":   {"schema": "2"},
 	}
 	got := dump(t, path)
 	for bucket, records := range want {
@@ -124,7 +124,7 @@ func TestOpenRemovesObsoleteBuckets(t *testing.T) {
 	if _, ok := got["mailboxes"]; ok {
 		t.Error("the obsolete mailboxes bucket is still there")
 	}
-	if got["users"]["alice"] != "a" || got["meta"]["schema"] != "1" {
+	if got["users"]["alice"] != "a" || got["meta"]["schema"] != "2" {
 		t.Errorf("other records changed: %q", got)
 	}
 }

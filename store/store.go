@@ -20,6 +20,9 @@ const (
 	BucketStrangers = "strangers"
 	BucketMeta      = "meta"
 	BucketRobot     = "robot"
+	// BucketAddresses and BucketConfirms came with schema version 2.
+	BucketAddresses = "addresses"
+	BucketConfirms  = "confirms"
 )
 
 // Store-owned buckets, reachable only through the typed methods.
@@ -43,6 +46,8 @@ var buckets = []struct {
 	{BucketStrangers, true},
 	{BucketMeta, true},
 	{BucketRobot, true},
+	{BucketAddresses, true},
+	{BucketConfirms, true},
 	{bucketSeen, false},
 	{bucketOutbox, false},
 	{bucketDead, false},
@@ -58,7 +63,7 @@ var obsoleteBuckets = []string{"mailboxes"}
 // schemaKey in BucketMeta holds the schema version, written as decimal ASCII.
 const (
 	schemaKey     = "schema"
-	schemaVersion = 1
+	schemaVersion = 2
 )
 
 // DefaultTimeout is how long Open waits for the file lock when
@@ -98,6 +103,12 @@ type Options struct {
 	Timeout time.Duration
 	// Limits bound the mail let out and how long records are kept.
 	Limits Limits
+	// Upgrade brings the engine's records of a file written with an older
+	// schema version (from) up to the current one. Open calls it in the
+	// transaction that creates the new buckets and writes the new version,
+	// so an upgrade happens entirely or not at all. Nil refuses an older
+	// file with ErrSchema, leaving it as it was.
+	Upgrade func(tx *Tx, from int) error
 }
 
 func boltOptions(opt Options) *bolt.Options {
@@ -123,7 +134,7 @@ func Open(path string, opt Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	if err := bdb.Update(func(btx *bolt.Tx) error { return initSchema(btx, path) }); err != nil {
+	if err := bdb.Update(func(btx *bolt.Tx) error { return initSchema(btx, path, opt.Upgrade) }); err != nil {
 		bdb.Close()
 		if errors.Is(err, ErrSchema) {
 			return nil, err
@@ -134,8 +145,9 @@ func Open(path string, opt Options) (*DB, error) {
 }
 
 // initSchema checks the version before creating anything, so a file from a
-// newer release is left exactly as it was.
-func initSchema(btx *bolt.Tx, path string) error {
+// newer release, or an older one nobody can upgrade, is left exactly as it
+// was. An older file is upgraded in this same transaction.
+func initSchema(btx *bolt.Tx, path string, upgrade func(*Tx, int) error) error {
 	if meta := btx.Bucket([]byte(BucketMeta)); meta != nil {
 		if v := meta.Get([]byte(schemaKey)); v != nil {
 			n, err := strconv.ParseUint(string(v), 10, 32)
@@ -144,10 +156,19 @@ func initSchema(btx *bolt.Tx, path string) error {
 				return fmt.Errorf("%w: %s: unreadable version %q", ErrSchema, path, v)
 			case n > schemaVersion:
 				return fmt.Errorf("%w: %s has version %d, this binary knows up to %d (written by a newer lyngk?)", ErrSchema, path, n, schemaVersion)
-			case n != schemaVersion:
-				return fmt.Errorf("%w: %s has version %d, this binary knows %d", ErrSchema, path, n, schemaVersion)
+			case n < 1 || (n < schemaVersion && upgrade == nil):
+				return fmt.Errorf("%w: %s has version %d, this binary knows %d and was given no upgrade", ErrSchema, path, n, schemaVersion)
 			}
-			return createBuckets(btx)
+			if err := createBuckets(btx); err != nil {
+				return err
+			}
+			if n == schemaVersion {
+				return nil
+			}
+			if err := upgrade(&Tx{tx: btx}, int(n)); err != nil {
+				return fmt.Errorf("upgrade from schema version %d: %w", n, err)
+			}
+			return meta.Put([]byte(schemaKey), []byte(strconv.Itoa(schemaVersion)))
 		}
 	}
 	if err := createBuckets(btx); err != nil {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	bolt "go.etcd.io/bbolt"
@@ -22,8 +23,8 @@ func TestOpenCreatesLayout(t *testing.T) {
 	db.Close()
 	got := dump(t, path)
 	want := map[string]map[string]string{
-		"users": {}, "games": {}, "tokens": {}, "rate": {}, "strangers": {}, "robot": {},
-		"meta": {"schema": "1"},
+		"users": {}, "games": {}, "tokens": {}, "rate": {}, "strangers": {}, "robot": {}, "addresses": {}, "confirms": {},
+		"meta": {"schema": "2"},
 		"seen": {}, "outbox": {}, "dead": {}, "hourly": {},
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -141,7 +142,7 @@ func TestUnknownBucket(t *testing.T) {
 func TestSchemaKeyReserved(t *testing.T) {
 	db, _ := openTemp(t)
 	for _, op := range []func(*store.Tx) error{
-		func(tx *store.Tx) error { return tx.Put(store.BucketMeta, "schema", []byte("2")) },
+		func(tx *store.Tx) error { return tx.Put(store.BucketMeta, "schema", []byte("3")) },
 		func(tx *store.Tx) error { return tx.Delete(store.BucketMeta, "schema") },
 	} {
 		if err := db.Update(op); !errors.Is(err, store.ErrReserved) {
@@ -150,8 +151,8 @@ func TestSchemaKeyReserved(t *testing.T) {
 	}
 	view(t, db, func(tx *store.Tx) error {
 		v, err := tx.Get(store.BucketMeta, "schema")
-		if string(v) != "1" {
-			t.Errorf("schema = %q, want 1", v)
+		if string(v) != "2" {
+			t.Errorf("schema = %q, want 2", v)
 		}
 		return err
 	})
@@ -240,8 +241,8 @@ func TestUpdateRollsBack(t *testing.T) {
 	db.Close()
 	got := dump(t, path)
 	want := map[string]map[string]string{
-		"users": {"keep": "1"}, "games": {}, "tokens": {}, "rate": {}, "strangers": {}, "robot": {},
-		"meta": {"schema": "1"}, "seen": {}, "outbox": {}, "dead": {}, "hourly": {},
+		"users": {"keep": "1"}, "games": {}, "tokens": {}, "rate": {}, "strangers": {}, "robot": {}, "addresses": {}, "confirms": {},
+		"meta": {"schema": "2"}, "seen": {}, "outbox": {}, "dead": {}, "hourly": {},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("after a failed Update the file holds %v, want %v", got, want)
@@ -324,8 +325,9 @@ func TestSchemaRefused(t *testing.T) {
 		name   string
 		schema string
 	}{
-		{"newer", "2"},
-		{"older", "0"},
+		{"newer", "3"},
+		{"older without upgrade", "1"},
+		{"none", "0"},
 		{"garbage", "one"},
 	}
 	for _, tc := range tests {
@@ -346,6 +348,58 @@ func TestSchemaRefused(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSchemaUpgrade opens a version 1 file with an upgrade: the upgrade
+// sees version 1 and the new buckets, and the file is at version 2 after
+// it; an upgrade that fails leaves the file as it was.
+func TestSchemaUpgrade(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lyngk.db")
+	rawPut(t, path, "meta", "schema", "1")
+	rawPut(t, path, "users", "alice", "A")
+	before := dump(t, path)
+	boom := errors.New("boom")
+	failing := func(tx *store.Tx, from int) error {
+		if err := tx.Put(store.BucketAddresses, "x", []byte("y")); err != nil {
+			return err
+		}
+		return boom
+	}
+	if db, err := store.Open(path, store.Options{Upgrade: failing}); !errors.Is(err, boom) {
+		if err == nil {
+			db.Close()
+		}
+		t.Fatalf("Open with a failing upgrade = %v, want boom", err)
+	}
+	if after := dump(t, path); !reflect.DeepEqual(before, after) {
+		t.Fatalf("failed upgrade changed the file from %v to %v", before, after)
+	}
+	var got []int
+	db, err := store.Open(path, store.Options{Upgrade: func(tx *store.Tx, from int) error {
+		got = append(got, from)
+		v, err := tx.Get(store.BucketUsers, "alice")
+		if err != nil {
+			return err
+		}
+		return tx.Put(store.BucketAddresses, "alice@example.com", v)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if !slices.Equal(got, []int{1}) {
+		t.Errorf("upgrade called with %v, want [1]", got)
+	}
+	after := dump(t, path)
+	if after["meta"]["schema"] != "2" || after["addresses"]["alice@example.com"] != "A" {
+		t.Errorf("after upgrade: meta %v, addresses %v", after["meta"], after["addresses"])
+	}
+	// A current file never runs the upgrade again.
+	db, err = store.Open(path, store.Options{Upgrade: func(*store.Tx, int) error { return boom }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
 }
 
 func TestOpenNotAStore(t *testing.T) {

@@ -43,9 +43,7 @@ func testApp(t *testing.T, path string) *app {
 func TestProcessLoopRules(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "lyngk.db")
-	if r := process(t, db, rawMail{from: "alice@example.com", subject: "signup alice pw", id: "s@test.example"}); len(r) != 1 {
-		t.Fatalf("signup: %d replies", len(r))
-	}
+	signupConfirmed(t, db, "alice@example.com", "alice", "pw", "s@test.example")
 	cases := []struct {
 		name string
 		m    rawMail
@@ -101,7 +99,7 @@ func TestProcessLoopRules(t *testing.T) {
 func TestProcessControlCharacters(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "lyngk.db")
 	for _, u := range []string{"alice", "bob"} {
-		process(t, db, rawMail{from: u + "@example.com", subject: "signup " + u + " pw", id: u + "@test.example"})
+		signupConfirmed(t, db, u+"@example.com", u, "pw", u+"@test.example")
 	}
 	process(t, db, rawMail{from: "alice@example.com", subject: "lyngk challenge alice bob", id: "c@test.example"})
 	body := "Take\x00 this\x1b[2J\x1b]0;pwned\x07 \x7fand\u0085\u009b6n\tthat\nsecond line\n"
@@ -137,12 +135,16 @@ func TestProcessReusedMessageID(t *testing.T) {
 	first := rawMail{from: "alice@example.com", subject: "signup alice pw", id: "same@test.example"}
 	second := rawMail{from: "bob@example.com", subject: "signup bob pw", id: "same@test.example"}
 	third := rawMail{from: "alice@example.com", subject: "lyngk challenge alice bob", id: "same@test.example"}
-	if r := process(t, db, first); len(r) != 1 {
+	r := process(t, db, first)
+	if len(r) != 1 {
 		t.Fatalf("first mail: %d replies", len(r))
 	}
-	if r := process(t, db, second); len(r) != 1 || r[0].to != "bob@example.com" {
+	process(t, db, confirmReply("alice@example.com", r[0].MessageID, "ca@test.example"))
+	r = process(t, db, second)
+	if len(r) != 1 || r[0].to != "bob@example.com" {
 		t.Fatalf("second mail with the same Message-ID, other sender: %d replies, want 1 to bob", len(r))
 	}
+	process(t, db, confirmReply("bob@example.com", r[0].MessageID, "cb@test.example"))
 	if r := process(t, db, third); len(r) != 2 {
 		t.Fatalf("third mail with the same Message-ID and sender, other text: %d replies, want 2", len(r))
 	}
@@ -174,7 +176,8 @@ func TestProcessTokenAfterTakeBack(t *testing.T) {
 		return process(t, db, m)
 	}
 	for _, u := range []string{"alice", "bob"} {
-		send(rawMail{from: u + "@example.com", subject: "signup " + u + " pw"})
+		n++
+		signupConfirmed(t, db, u+"@example.com", u, "pw", fmt.Sprintf("tb%d@test.example", n))
 	}
 	send(rawMail{from: "alice@example.com", subject: "lyngk challenge alice bob"})
 	g := lyngk.New(101, lyngk.Standard)
@@ -269,7 +272,7 @@ func checkBounds(t *testing.T, raws [][]byte, want int) []mailer.Inbound {
 func TestProcessForgedMultiple(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "lyngk.db")
 	for _, u := range []string{"alice", "bob"} {
-		process(t, db, rawMail{from: u + "@example.com", subject: "signup " + u + " pw", id: u + "@test.example"})
+		signupConfirmed(t, db, u+"@example.com", u, "pw", u+"@test.example")
 	}
 	process(t, db, rawMail{from: "alice@example.com", subject: "lyngk challenge alice bob", id: "c@test.example"})
 	line := "lyngk show" + strings.Repeat(" 101", 10)
@@ -298,7 +301,8 @@ func TestProcessForgedMultiple(t *testing.T) {
 
 	// carol signs up from elsewhere, so that her address has used none of
 	// its hourly commands (rate_per_hour, 60) before the 60 lines.
-	process(t, db, rawMail{from: "setup@example.com", subject: "signup carol pw carol@example.com", id: "carol@test.example"})
+	ask := process(t, db, rawMail{from: "setup@example.com", subject: "signup carol pw carol@example.com", id: "carol@test.example"})
+	process(t, db, confirmReply("setup@example.com", ask[0].MessageID, "carol-confirm@test.example"))
 	player := rawMail{from: "carol@example.com", subject: "multiple", body: body, id: "forged-carol@test.example"}
 	ins = checkBounds(t, processRaw(t, db, player.bytes()), engine.MaxMails)
 	if len(ins) != engine.MaxMails {
@@ -324,7 +328,7 @@ func TestProcessShowManyGames(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "lyngk.db")
 	for _, u := range []string{"alice", "bob"} {
-		process(t, db, rawMail{from: u + "@example.com", subject: "signup " + u + " pw", id: u + "@test.example"})
+		signupConfirmed(t, db, u+"@example.com", u, "pw", u+"@test.example")
 	}
 	// 600 challenges in one transaction, from 600 senders (each under its
 	// rate limit).
@@ -359,7 +363,8 @@ func TestProcessShowManyGames(t *testing.T) {
 	// 60 such lines in one mail made 36,060 mails on old main; now 25, in
 	// the time of one line. dave signs up from elsewhere, so that his
 	// address has all its hourly commands (rate_per_hour, 60) left.
-	process(t, db, rawMail{from: "setup@example.com", subject: "signup dave pw dave@example.com", id: "dave@test.example"})
+	ask := process(t, db, rawMail{from: "setup@example.com", subject: "signup dave pw dave@example.com", id: "dave@test.example"})
+	process(t, db, confirmReply("setup@example.com", ask[0].MessageID, "dave-confirm@test.example"))
 	start := time.Now()
 	many := rawMail{from: "dave@example.com", subject: "multiple", body: strings.Repeat("lyngk show alice\n", 60), id: "show60@test.example"}
 	ins = checkBounds(t, processRaw(t, db, many.bytes()), engine.MaxMails)
@@ -382,7 +387,7 @@ func TestProcessShowManyGames(t *testing.T) {
 func TestProcessHugeArgument(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "lyngk.db")
 	for _, u := range []string{"alice", "bob"} {
-		process(t, db, rawMail{from: u + "@example.com", subject: "signup " + u + " pw", id: u + "@test.example"})
+		signupConfirmed(t, db, u+"@example.com", u, "pw", u+"@test.example")
 	}
 	process(t, db, rawMail{from: "alice@example.com", subject: "lyngk challenge alice bob", id: "c@test.example"})
 	arg := strings.Repeat("\xe9", 1<<20-2048)
@@ -465,9 +470,9 @@ func TestServeLoopRulesRejected(t *testing.T) {
 		}
 	}
 	// The mails were applied in order, carol's last: alice's inbox holds
-	// her signup alone.
+	// the confirmation mail of her signup alone.
 	alice.await(1)
-	if got := alice.inbox(); len(got) != 1 || got[0].Subject != "Lyngk signup alice" {
+	if got := alice.inbox(); len(got) != 1 || got[0].Subject != "Confirm Lyngk signup alice" {
 		t.Fatalf("alice got %d mails", len(got))
 	}
 }
@@ -477,18 +482,18 @@ func TestServeLoopRulesRejected(t *testing.T) {
 // 25, summary slot included: all 22 go out.
 func TestProcessManySubscribers(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "lyngk.db")
+	signupConfirmed(t, db, "alice@example.com", "alice", "pw", "alice@test.example")
+	signupConfirmed(t, db, "bob@example.com", "bob", "pw", "bob@test.example")
+	for i := range engine.MaxSubscribers + 1 {
+		signupConfirmed(t, db, fmt.Sprintf("w%d@example.com", i), fmt.Sprintf("w%d", i), "pw", fmt.Sprintf("w%d@test.example", i))
+	}
 	func() {
 		a := testApp(t, db)
 		var raws [][]byte
 		add := func(from, subject string) {
 			raws = append(raws, rawMail{from: from, subject: subject, id: fmt.Sprintf("s%d@test.example", len(raws))}.bytes())
 		}
-		add("alice@example.com", "signup alice pw")
-		add("bob@example.com", "signup bob pw")
 		add("alice@example.com", "lyngk challenge alice bob")
-		for i := range engine.MaxSubscribers + 1 {
-			add(fmt.Sprintf("w%d@example.com", i), fmt.Sprintf("signup w%d pw", i))
-		}
 		for i := range engine.MaxSubscribers {
 			add(fmt.Sprintf("w%d@example.com", i), fmt.Sprintf("lyngk subscribe 101 w%d pw", i))
 		}

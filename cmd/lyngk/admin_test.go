@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"lyngk.example/lyngk/store"
 )
 
 // TestAdmin looks into a store the way an operator does, with no daemon
@@ -14,10 +16,15 @@ func TestAdmin(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "lyngk.db")
 	for i, m := range []rawMail{
 		{from: "alice@example.com", subject: "signup alice pw1"},
+		{from: "alice@example.com", subject: "Re: Confirm", confirm: "alice@example.com"},
 		{from: "bob@example.com", subject: "signup bob pw2"},
+		{from: "bob@example.com", subject: "Re: Confirm", confirm: "bob@example.com"},
 		{from: "alice@example.com", subject: "lyngk challenge alice bob"},
 	} {
 		m.id = "admin" + string(rune('a'+i)) + "@test.example"
+		if m.confirm != "" {
+			withDB(t, db, func(db *store.DB) { m.inReplyTo = queuedConfirm(t, db, m.confirm) })
+		}
 		var out, errb bytes.Buffer
 		if code := run([]string{"process", "-db", db}, bytes.NewReader(m.bytes()), &out, &errb); code != 0 {
 			t.Fatalf("process: exit %d: %s", code, errb.String())
@@ -31,7 +38,7 @@ func TestAdmin(t *testing.T) {
 		{[]string{"users"}, 0, []string{"USERID", "alice", "1600", "alice@example.com", "bob"}},
 		{[]string{"games"}, 0, []string{"101 standard alice-bob 0 moves playing"}},
 		{[]string{"game", "101"}, 0, []string{"101 standard alice-bob", "Available Colors: (Ivory,Blue,Red,Green,blacK)", "alice: 0 stacks () claimed."}},
-		{[]string{"outbox"}, 0, []string{"4 queued, 0 dead letters", "to alice@example.com"}},
+		{[]string{"outbox"}, 0, []string{"6 queued, 0 dead letters", "to alice@example.com"}},
 		{[]string{"game", "999"}, 1, []string{"no board 999"}},
 		{[]string{"game", "x"}, 2, []string{"usage: lyngk admin"}},
 		{[]string{"frobnicate"}, 2, []string{"usage: lyngk admin"}},

@@ -39,7 +39,13 @@ func BenchmarkApplyMove(b *testing.B) {
 	}
 	const games = 100
 	for i := range 2 * games {
-		send(fmt.Sprintf("p%d@example.com", i), fmt.Sprintf("signup p%d pw", i))
+		from := fmt.Sprintf("p%d@example.com", i)
+		send(from, fmt.Sprintf("signup p%d pw", i))
+		n++
+		m := confirmReply(from, queuedConfirm(b, db, from), fmt.Sprintf("b%d@bench", n))
+		if _, err := a.apply(ctx, m.bytes(), enqueue); err != nil {
+			b.Fatal(err)
+		}
 	}
 	pos := make([]lyngk.Game, games)
 	for i := range games {

@@ -158,14 +158,14 @@ var errDaemon = errors.New("daemon")
 // no daemon answers is the lock waited for (another command may hold the
 // store for a moment).
 func withStore(dbPath, req string, body []byte, stdout io.Writer, f func(*store.DB) error) error {
-	db, err := store.Open(dbPath, store.Options{Timeout: time.Nanosecond})
+	db, err := store.Open(dbPath, store.Options{Timeout: time.Nanosecond, Upgrade: upgrade})
 	if errors.Is(err, store.ErrLocked) {
 		c, cerr := net.DialTimeout("unix", controlPath(dbPath), 2*time.Second)
 		if cerr == nil {
 			defer c.Close()
 			return askDaemon(c, req, body, stdout)
 		}
-		if db, err = store.Open(dbPath, store.Options{Timeout: 500 * time.Millisecond}); errors.Is(err, store.ErrLocked) {
+		if db, err = store.Open(dbPath, store.Options{Timeout: 500 * time.Millisecond, Upgrade: upgrade}); errors.Is(err, store.ErrLocked) {
 			return fmt.Errorf("%w (and no control socket: %v)", err, cerr)
 		}
 	}

@@ -267,21 +267,32 @@ func (gm *e2eGame) played(mv lyngk.Move) ([]*e2ePlayer, error) {
 	return []*e2ePlayer{gm.players[gm.g.Turn()-1]}, nil
 }
 
-// signup registers p by mail and waits for the robot's answer.
+// signup registers p by mail, confirms the address as a player does, by
+// replying to the confirmation mail, and waits for the welcome mail.
 func (e *e2eEnv) signup(p *e2ePlayer, d time.Duration) error {
 	m := &e2eOut{From: p.addr, To: e.robot(), Subject: fmt.Sprintf("signup %s %s", p.user, p.password), Body: "\n"}
 	if err := e.submit(m); err != nil {
 		return err
 	}
-	_, err := p.box.find(d, func(m *e2eMail) (bool, error) {
-		if m.To != p.addr {
-			return false, nil
-		}
-		if m.isError() || strings.Contains(strings.ToLower(m.Subject), "error") {
-			return true, fmt.Errorf("signup %s: error mail %q:\n%s", p.user, m.Subject, m.Body)
-		}
-		return true, nil
-	})
+	await := func(subject string) (*e2eMail, error) {
+		return p.box.find(d, func(m *e2eMail) (bool, error) {
+			if m.To != p.addr {
+				return false, nil
+			}
+			if m.isError() || strings.Contains(strings.ToLower(m.Subject), "error") {
+				return true, fmt.Errorf("signup %s: error mail %q:\n%s", p.user, m.Subject, m.Body)
+			}
+			return m.Subject == subject, nil
+		})
+	}
+	ask, err := await("Confirm Lyngk signup " + p.user)
+	if err != nil {
+		return err
+	}
+	if err := e.submit(e2eReply(p.addr, ask, "Yes, that is me.")); err != nil {
+		return err
+	}
+	_, err = await("Lyngk signup " + p.user)
 	return err
 }
 

@@ -29,8 +29,8 @@ import (
 func TestProcessLockout(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "lyngk.db")
 	alice, bob := "alice@example.com", "bob@example.org"
-	process(t, db, rawMail{from: alice, subject: "signup alice Sesame-1", id: "s1@test.example"})
-	process(t, db, rawMail{from: bob, subject: "signup bob Sesame-2", id: "s2@test.example"})
+	signupConfirmed(t, db, alice, "alice", "Sesame-1", "s1@test.example")
+	signupConfirmed(t, db, bob, "bob", "Sesame-2", "s2@test.example")
 	boards := process(t, db, rawMail{from: bob, subject: "lyngk challenge alice bob", id: "c1@test.example"})
 	if len(boards) != 2 || boards[0].to != alice {
 		t.Fatalf("challenge: %+v", boards)
@@ -158,7 +158,13 @@ func seedFlood(t testing.TB, cfg config, cost int) string {
 			names = append(names, fmt.Sprintf("u%02d", i))
 		}
 		for _, name := range names {
-			if _, err := handle(name+"@localhost", "signup "+name+" right-"+name); err != nil {
+			ms, err := handle(name+"@localhost", "signup "+name+" right-"+name)
+			if err != nil {
+				return err
+			}
+			// Confirmed with the code of the confirmation mail.
+			code := strings.TrimSuffix(strings.TrimPrefix(ms[0].MessageID, "lyngk-confirm."), "@localhost")
+			if _, err := handle(name+"@localhost", "confirm "+name+" "+code); err != nil {
 				return err
 			}
 		}

@@ -89,8 +89,8 @@ func boardGame(t *testing.T) (db string, last [][]byte, moves []string) {
 		return processMails(t, db, rawMail{from: from + "@example.com", subject: subject, body: body,
 			id: fmt.Sprintf("%d.%s@client.example", time.Now().UnixNano(), from)})
 	}
-	send("alice", "signup alice pw1", "")
-	send("bob", "signup bob pw2", "")
+	signupConfirmed(t, db, "alice@example.com", "alice", "pw1", "s1@client.example")
+	signupConfirmed(t, db, "bob@example.com", "bob", "pw2", "s2@client.example")
 	send("alice", "lyngk challenge alice bob", "")
 	// Legal moves chosen by the rules, the same every run.
 	g := lyngk.New(101, lyngk.Standard)
@@ -182,9 +182,9 @@ func TestProcessBoardMailMIME(t *testing.T) {
 func TestProcessThreads(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "lyngk.db")
 	var all [][]byte
+	signupConfirmed(t, db, "alice@example.com", "alice", "pw1", "s1@client.example")
+	signupConfirmed(t, db, "bob@example.com", "bob", "pw2", "s2@client.example")
 	steps := []rawMail{
-		{from: "alice@example.com", subject: "signup alice pw1"},
-		{from: "bob@example.com", subject: "signup bob pw2"},
 		{from: "alice@example.com", subject: "lyngk challenge alice bob"},
 		{from: "bob@example.com", subject: "lyngk move 101 bob pw2 G,c1-d1"},
 		{from: "alice@example.com", subject: "lyngk move 101 alice pw1 G,c1-d1"},
@@ -193,10 +193,7 @@ func TestProcessThreads(t *testing.T) {
 	}
 	for i, m := range steps {
 		m.id = fmt.Sprintf("t%d@client.example", i)
-		out := processMails(t, db, m)
-		if i >= 2 {
-			all = append(all, out...)
-		}
+		all = append(all, processMails(t, db, m)...)
 	}
 	roots := map[string]string{}
 	for _, raw := range all {
@@ -356,8 +353,8 @@ func nearColor(c color.Color, want color.RGBA) bool {
 // move is played (on old main the same error came back forever).
 func TestProcessReplyToErrorMail(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "lyngk.db")
-	process(t, db, rawMail{from: "alice@example.com", subject: "signup alice pw1", id: "s1@client.example"})
-	process(t, db, rawMail{from: "bob@example.com", subject: "signup bob pw2", id: "s2@client.example"})
+	signupConfirmed(t, db, "alice@example.com", "alice", "pw1", "s1@client.example")
+	signupConfirmed(t, db, "bob@example.com", "bob", "pw2", "s2@client.example")
 	var old string
 	for _, r := range process(t, db, rawMail{from: "alice@example.com", subject: "lyngk challenge alice bob", id: "c@client.example"}) {
 		if r.to == "bob@example.com" {

@@ -88,7 +88,7 @@ func TestApplyBatchPoison(t *testing.T) {
 	if want := []outcome{outcomeApplied, outcomeFailed, outcomeApplied}; !slices.Equal(got, want) {
 		t.Fatalf("outcomes %v, want %v", got, want)
 	}
-	if want := []string{"dora@example.com Lyngk signup dora", "ed@example.com Lyngk error", "fay@example.com Lyngk help"}; !slices.Equal(to, want) {
+	if want := []string{"dora@example.com Confirm Lyngk signup dora", "ed@example.com Lyngk error", "fay@example.com Lyngk help"}; !slices.Equal(to, want) {
 		t.Fatalf("replies %q, want %q", to, want)
 	}
 	if !seen(t, a.db, raws[1]) {
@@ -243,7 +243,7 @@ func TestServePoisonMail(t *testing.T) {
 	}
 	// The inbox keeps flowing.
 	carol.send("signup carol Sesame-7ab", "", "")
-	if got := carol.await(2); got.Subject != "Lyngk signup carol" {
+	if got := carol.await(2); got.Subject != "Confirm Lyngk signup carol" {
 		t.Fatalf("carol got %q", got.Subject)
 	}
 	deadline := time.Now().Add(20 * time.Second)

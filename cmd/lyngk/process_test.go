@@ -28,6 +28,9 @@ type rawMail struct {
 	from, subject, body, id, inReplyTo string
 	header                             string // extra header lines, CRLF-terminated
 	contentType                        string // "" = text/plain; charset=utf-8
+	// confirm, for tests that queue their replies, makes the mail a reply
+	// to the queued confirmation mail to this address.
+	confirm string
 }
 
 func (m rawMail) bytes() []byte {
@@ -101,10 +104,7 @@ func TestProcessWholeGame(t *testing.T) {
 	nextID := func() string { n++; return fmt.Sprintf("m%d@test.example", n) }
 
 	for _, u := range []string{"alice", "bob"} {
-		replies := process(t, db, rawMail{from: addr[u], subject: "signup " + u + " " + pw[u], id: nextID()})
-		if len(replies) != 1 || replies[0].to != addr[u] || !strings.Contains(replies[0].Subject, u) {
-			t.Fatalf("signup %s: %+v", u, replies)
-		}
+		signupConfirmed(t, db, addr[u], u, pw[u], nextID())
 	}
 	replies := process(t, db, rawMail{from: addr["alice"], subject: "lyngk challenge alice bob", id: nextID()})
 	names := [2]string{"alice", "bob"}
@@ -254,6 +254,10 @@ func TestProcessCrash(t *testing.T) {
 	typical := 20 * time.Millisecond
 	deliver := func(m rawMail, killAfter time.Duration) {
 		t.Helper()
+		if m.confirm != "" {
+			// The reply to the confirmation mail the signup queued.
+			withDB(t, db, func(db *store.DB) { m.inReplyTo = queuedConfirm(t, db, m.confirm) })
+		}
 		cmd := exec.Command(bin, "process", "-db", db)
 		cmd.Stdin = bytes.NewReader(m.bytes())
 		var errb bytes.Buffer
@@ -275,11 +279,14 @@ func TestProcessCrash(t *testing.T) {
 	}
 	mails := []rawMail{
 		{from: "alice@example.com", subject: "signup alice pw1"},
+		{from: "alice@example.com", subject: "Re: Confirm", body: "yes\n", confirm: "alice@example.com"},
 		{from: "bob@example.com", subject: "signup bob pw2"},
+		{from: "bob@example.com", subject: "Re: Confirm", body: "yes\n", confirm: "bob@example.com"},
 		{from: "alice@example.com", subject: "lyngk challenge alice bob"},
 	}
+	const setup = 5 // mails before the first move
 	g := lyngk.New(101, lyngk.Standard)
-	for len(mails) < 15 {
+	for len(mails) < 17 {
 		mv := g.Legal(nil)[0]
 		who := []string{"", "alice", "bob"}[g.Turn()]
 		pw := map[string]string{"alice": "pw1", "bob": "pw2"}[who]
@@ -320,8 +327,8 @@ func TestProcessCrash(t *testing.T) {
 	if killedBefore == 0 {
 		t.Fatalf("no kill interrupted a mail: %d landed after the commit", killedAfter)
 	}
-	if final := snap(t, db, rawMail{from: "none@example.com", id: "none@test.example"}); final.moves != len(mails)-3 {
-		t.Fatalf("game has %d moves, want %d", final.moves, len(mails)-3)
+	if final := snap(t, db, rawMail{from: "none@example.com", id: "none@test.example"}); final.moves != len(mails)-setup {
+		t.Fatalf("game has %d moves, want %d", final.moves, len(mails)-setup)
 	}
 	_ = os.Remove(bin)
 }
@@ -352,9 +359,13 @@ func TestApplyBatch(t *testing.T) {
 		rawMail{from: "auto@example.com", subject: "Out of office", id: "b4@test.example"}.bytes(),
 	}
 	raws[5] = []byte(strings.Replace(string(raws[5]), "MIME-Version", "Auto-Submitted: auto-replied\r\nMIME-Version", 1))
-	var queued int
+	var subjects, bodies []string
 	got, err := a.applyBatch(context.Background(), raws, func(tx *store.Tx, m composed, now time.Time) error {
-		queued++
+		in, err := mailer.Parse(bytes.NewReader(m.data), maxMailSize)
+		if err != nil {
+			return err
+		}
+		subjects, bodies = append(subjects, in.Subject), append(bodies, in.Body)
 		return enqueue(tx, m, now)
 	})
 	if err != nil {
@@ -364,8 +375,9 @@ func TestApplyBatch(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("outcomes %v, want %v", got, want)
 	}
-	// Two signup replies and a new-game mail for each player.
-	if queued != 4 {
-		t.Fatalf("%d replies queued, want 4", queued)
+	// Two confirmation mails, and the refusal of the challenge: it saw
+	// the signups (or it would name an unknown user), not yet confirmed.
+	if len(subjects) != 3 || !strings.HasPrefix(subjects[0], "Confirm ") || !strings.HasPrefix(bodies[2], "dora cannot play yet") {
+		t.Fatalf("replies queued: %q\n%s", subjects, bodies)
 	}
 }

@@ -141,17 +141,16 @@ func TestServeLocalRobotGame(t *testing.T) {
 	thinking := regexp.MustCompile(`msg="robot thinking" board=101`)
 
 	d := startRobotDaemon(t, bin, slow, data, smtpAddr, imapAddr)
-	alice.send("signup alice Sesame-8zq", "", "")
-	alice.await(1)
+	alice.signup("Sesame-8zq", 0)
 	alice.send("lyngk challenge alice robot", "", "")
-	news := alice.await(2)
+	news := alice.await(3)
 	start := boardOf(t, news.Body)
 	first := start.Legal(nil)[0]
 	alice.send("Re: "+news.Subject, first.String()+"\n\n> the board\n", news.MessageID)
 	d.awaitLog(thinking, 1)
 	// Her copy of her move leaves before the kill: the kill is to hit the
 	// robot, not the outbox (whose own crash tests are elsewhere).
-	alice.await(3)
+	alice.await(4)
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		var out, errb bytes.Buffer
 		if run([]string{"admin", "-db", db, "outbox"}, nil, &out, &errb) == 0 && strings.HasPrefix(out.String(), "0 queued") {
@@ -297,12 +296,11 @@ func TestRobotOneSearchPerCore(t *testing.T) {
 	}()
 	waitListening(t, imapAddr, done)
 	alice := localPlayer{t: t, name: "alice", smtp: smtpAddr, imap: imapAddr}
-	alice.send("signup alice Sesame-8zq", "", "")
-	alice.await(1)
+	alice.signup("Sesame-8zq", 0)
 	const games = 4
 	alice.send("multiple", strings.Repeat("lyngk challenge robot alice\n", games), "")
 	// One new-game mail and one board mail with the robot's move per game.
-	alice.await(1 + 2*games)
+	alice.await(2 + 2*games)
 
 	cancel()
 	if err := <-done; err != nil {

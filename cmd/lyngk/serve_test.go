@@ -78,6 +78,23 @@ func (p localPlayer) await(n int) mailer.Inbound {
 	}
 }
 
+// signup signs the player up, the INBOX holding n mails before, and
+// confirms the address by replying to the confirmation mail; it returns
+// that mail.
+func (p localPlayer) signup(password string, n int) mailer.Inbound {
+	p.t.Helper()
+	p.send("signup "+p.name+" "+password, "", "")
+	ask := p.await(n + 1)
+	if !strings.HasPrefix(ask.Subject, "Confirm ") {
+		p.t.Fatalf("%s: want the confirmation mail, got %q", p.name, ask.Subject)
+	}
+	p.send("Re: "+ask.Subject, "Yes.\n", ask.MessageID)
+	if got := p.await(n + 2); got.Subject != "Lyngk signup "+p.name {
+		p.t.Fatalf("%s: want the welcome mail, got %q", p.name, got.Subject)
+	}
+	return ask
+}
+
 func (p localPlayer) inbox() []mailer.Inbound {
 	p.t.Helper()
 	c, err := imapclient.DialInsecure(p.imap, nil)
@@ -159,13 +176,11 @@ func TestServeLocal(t *testing.T) {
 
 	alice := localPlayer{t: t, name: "alice", smtp: smtpAddr, imap: imapAddr}
 	bob := localPlayer{t: t, name: "bob", smtp: smtpAddr, imap: imapAddr}
-	alice.send("signup alice Sesame-8zq", "", "")
-	alice.await(1)
-	bob.send("signup bob Sesame-9xy", "", "")
-	bob.await(1)
+	ask := alice.signup("Sesame-8zq", 0)
+	bob.signup("Sesame-9xy", 0)
 	alice.send("lyngk challenge alice bob", "", "")
-	alice.await(2)
-	bob.await(2)
+	alice.await(3)
+	bob.await(3)
 
 	g := lyngk.New(101, lyngk.Standard)
 	names := [2]string{"alice", "bob"}
@@ -174,7 +189,7 @@ func TestServeLocal(t *testing.T) {
 	if err := g.Apply(first); err != nil {
 		t.Fatal(err)
 	}
-	board := bob.await(3)
+	board := bob.await(4)
 	if board.Subject != "Lyngk Board 101 bob" || !strings.Contains(board.Body, g.Board(names)) {
 		t.Fatalf("bob's board mail: %q\n%s", board.Subject, board.Body)
 	}
@@ -183,41 +198,41 @@ func TestServeLocal(t *testing.T) {
 	if err := g.Apply(second); err != nil {
 		t.Fatal(err)
 	}
-	if got := alice.await(4); !strings.Contains(got.Body, g.Board(names)) {
+	if got := alice.await(5); !strings.Contains(got.Body, g.Board(names)) {
 		t.Fatalf("alice's board mail after bob's reply:\n%s", got.Body)
 	}
-	bob.await(4) // bob's own copy: every reply has been accepted now
+	bob.await(5) // bob's own copy: every reply has been accepted now
 
-	if v := metricValue(t, cfg.MetricsAddr, `lyngk_mails_processed_total{outcome="applied"}`); v != 5 {
-		t.Errorf("applied mails = %v, want 5", v)
+	if v := metricValue(t, cfg.MetricsAddr, `lyngk_mails_processed_total{outcome="applied"}`); v != 7 {
+		t.Errorf("applied mails = %v, want 7", v)
 	}
 	if v := metricValue(t, cfg.MetricsAddr, "lyngk_games_started_total"); v != 1 {
 		t.Errorf("games started = %v, want 1", v)
 	}
-	if v := metricValue(t, cfg.MetricsAddr, "lyngk_mail_processing_seconds_count"); v != 5 {
-		t.Errorf("processing time observations = %v, want 5", v)
+	if v := metricValue(t, cfg.MetricsAddr, "lyngk_mail_processing_seconds_count"); v != 7 {
+		t.Errorf("processing time observations = %v, want 7", v)
 	}
-	// Each applied mail caused replies (signups 1, challenge 2, moves 2). A
-	// reply is measured when the SMTP server has answered the sender, a
-	// moment after the mail is in the mailbox.
+	// Each applied mail caused replies (signups 1, confirmations 1,
+	// challenge 2, moves 2). A reply is measured when the SMTP server has
+	// answered the sender, a moment after the mail is in the mailbox.
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		v := metricValue(t, cfg.MetricsAddr, "lyngk_reply_seconds_count")
-		if v == 8 {
+		if v == 10 {
 			break
 		}
-		if v > 8 || time.Now().After(deadline) {
-			t.Fatalf("replies measured = %v, want 8", v)
+		if v > 10 || time.Now().After(deadline) {
+			t.Fatalf("replies measured = %v, want 10", v)
 		}
 	}
 	// The poller reports each mail once it is moved out of the inbox,
 	// which may come just after the replies went out.
 	for deadline := time.Now().Add(10 * time.Second); ; {
 		v := metricValue(t, cfg.MetricsAddr, "lyngk_inbox_seconds_count")
-		if v == 5 {
+		if v == 7 {
 			break
 		}
-		if v > 5 || time.Now().After(deadline) {
-			t.Fatalf("mails timed through the inbox = %v, want 5", v)
+		if v > 7 || time.Now().After(deadline) {
+			t.Fatalf("mails timed through the inbox = %v, want 7", v)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -258,7 +273,7 @@ func TestServeLocal(t *testing.T) {
 	if code := run([]string{"process", "-db", dbPath}, bytes.NewReader(signup.bytes()), &out, &errb); code != 0 {
 		t.Fatalf("process through the daemon: exit %d: %s", code, errb.String())
 	}
-	if got := carol.await(1); got.Subject != "Lyngk signup carol" {
+	if got := carol.await(1); got.Subject != "Confirm Lyngk signup carol" {
 		t.Fatalf("carol got %q", got.Subject)
 	}
 
@@ -272,13 +287,17 @@ func TestServeLocal(t *testing.T) {
 		t.Fatal("serve did not stop")
 	}
 
-	// The log tells what happened, and never a password or a reply token.
+	// The log tells what happened, and never a password, a reply token or
+	// a confirmation code.
 	log := logs.String()
 	if !strings.Contains(log, "outcome=applied") || strings.Contains(log, "Sesame") {
 		t.Fatalf("log lacks the mail lines or shows a password:\n%s", log)
 	}
 	if tok := strings.TrimSuffix(strings.TrimPrefix(board.MessageID, "lyngk."), "@localhost"); strings.Contains(log, tok) {
 		t.Fatalf("log shows the reply token %s:\n%s", tok, log)
+	}
+	if code := strings.TrimSuffix(strings.TrimPrefix(ask.MessageID, "lyngk-confirm."), "@localhost"); code == ask.MessageID || strings.Contains(log, code) {
+		t.Fatalf("log shows the confirmation code %s:\n%s", code, log)
 	}
 
 	// Restore: the copy, put in place of a store, replays to the same boards.
@@ -514,7 +533,7 @@ func TestServeLocalKeepsMail(t *testing.T) {
 	alice.send("help", "", "")
 	alice.await(2)
 	validity, before := mailboxUIDs(t, s.imap, "alice@localhost", "alice", "INBOX")
-	if want := []uidMail{{1, "Lyngk signup alice"}, {2, "Lyngk help"}}; !slices.Equal(before, want) {
+	if want := []uidMail{{1, "Confirm Lyngk signup alice"}, {2, "Lyngk help"}}; !slices.Equal(before, want) {
 		t.Fatalf("alice's INBOX = %v, want %v", before, want)
 	}
 	s.stop(t)

@@ -13,9 +13,11 @@ import (
 )
 
 // transcriptStep is one mail a player sends; replyTo names a player whose
-// latest board mail this one answers (a plain reply carries its token).
+// latest board mail this one answers (a plain reply carries its token);
+// confirm makes it a reply to the latest confirmation mail to the sender.
 type transcriptStep struct {
 	from, subject, body, replyTo string
+	confirm                      bool
 }
 
 // TestProcessTranscript plays the whole pbmserv command set through
@@ -29,8 +31,12 @@ func TestProcessTranscript(t *testing.T) {
 		{from: "alice", subject: "help"},
 		{from: "alice", subject: "help notation"},
 		{from: "alice", subject: "signup alice pw1"},
+		{from: "alice", subject: "Re: Confirm Lyngk signup alice", body: "Yes.\n", confirm: true},
 		{from: "bob", subject: "signup bob pw2"},
+		{from: "bob", subject: "lyngk challenge alice bob"}, // bob is not confirmed yet
+		{from: "bob", subject: "Re: Confirm Lyngk signup bob", body: "ok\n", confirm: true},
 		{from: "carol", subject: "signup carol pw3 carol@example.net"},
+		{from: "carol", subject: "confirm carol CODE"},             // the code of the latest confirmation mail to carol
 		{from: "carol", subject: "signup carol other"},             // taken
 		{from: "carol", subject: "signup da:ve pw"},                // bad userid
 		{from: "alice", subject: "lyngk challenge alice alice"},    // oneself
@@ -68,18 +74,28 @@ func TestProcessTranscript(t *testing.T) {
 		{from: "bob", subject: "lyngk show 999"},     // unknown board
 	}
 	db := filepath.Join(t.TempDir(), "lyngk.db")
-	lastBoard := map[string]string{} // player -> Message-ID of the latest board mail to them
+	lastBoard := map[string]string{}  // player -> Message-ID of the latest board mail to them
+	lastConfirm := map[string]reply{} // player -> the latest confirmation mail to them
 	var out strings.Builder
 	for i, s := range steps {
 		m := rawMail{from: addr[s.from], subject: s.subject, body: s.body, id: fmt.Sprintf("t%d@client.example", i+1)}
 		if s.replyTo != "" {
 			m.inReplyTo = lastBoard[s.replyTo]
 		}
+		if s.confirm {
+			m.inReplyTo = lastConfirm[s.from].MessageID
+		}
+		if c, ok := lastConfirm[s.from]; ok && strings.HasSuffix(s.subject, " CODE") {
+			m.subject = strings.TrimSuffix(s.subject, "CODE") + strings.Fields(c.Body[strings.Index(c.Body, "  confirm "):])[2]
+		}
 		fmt.Fprintf(&out, "=== %s sends %q\n", s.from, s.subject)
 		for _, r := range process(t, db, m) {
 			for name, a := range addr {
 				if r.to == a && strings.HasPrefix(r.MessageID, "lyngk.") {
 					lastBoard[name] = r.MessageID
+				}
+				if r.to == a && strings.HasPrefix(r.Subject, "Confirm ") {
+					lastConfirm[name] = r
 				}
 			}
 			fmt.Fprintf(&out, "--- to %s: %s\n%s", r.to, r.Subject, r.Body)
@@ -104,10 +120,16 @@ func TestProcessTranscript(t *testing.T) {
 	}
 }
 
-// mask hides what changes from run to run: clock times in the texts.
-var clockTimes = regexp.MustCompile(`(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ 0-9]\d (\d\d:\d\d|\d{4})|\d{4}-\d\d-\d\d( \d\d:\d\d(:\d\d)?( UTC)?)?|\d+ days, \d\d:\d\d:\d\d`)
+// mask hides what changes from run to run: clock times and dates in the
+// texts, and the random codes of the confirmation mails.
+var (
+	clockTimes   = regexp.MustCompile(`(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ 0-9]\d (\d\d:\d\d|\d{4})|\d{4}-\d\d-\d\d( \d\d:\d\d(:\d\d)?( UTC)?)?|\d+ days, \d\d:\d\d:\d\d`)
+	confirmCodes = regexp.MustCompile(`\b[a-z2-7]{32}\b`)
+)
 
-func mask(s string) string { return clockTimes.ReplaceAllString(s, "<time>") }
+func mask(s string) string {
+	return confirmCodes.ReplaceAllString(clockTimes.ReplaceAllString(s, "<time>"), "<code>")
+}
 
 // firstDiff shows the first differing line with a little context.
 func firstDiff(want, got string) string {

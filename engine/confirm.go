@@ -1,0 +1,236 @@
+package engine
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Confirmed addresses (double opt-in). signup and change address mail a
+// confirmation to each new address; the address receives mail (game mail,
+// account notices) only once it is confirmed, by a reply to that mail or by
+// "confirm USERID CODE". A confirmation mail costs the address's owner a
+// mail, so each address gets at most confirmsPerDay of them in a window of
+// confirmWindow that opens with the first.
+const (
+	confirmsPerDay = 3
+	confirmWindow  = 24 * time.Hour
+	// confirmPrefix begins the Message-ID of a confirmation mail:
+	// <lyngk-confirm.CODE@DOMAIN>, the code being 160 random bits as a
+	// reply token's.
+	confirmPrefix = "lyngk-confirm."
+)
+
+// canPlay reports whether u may be named in a challenge: an account plays
+// once it has a confirmed address, where its game mail goes; the robot
+// player, which reads the store rather than mail, always.
+func (u *user) canPlay() bool { return u.Robot || len(u.Addresses) > 0 }
+
+// ConfirmedAddress reports whether addr is a confirmed address of some
+// account that has not signed off (compared without regard to case).
+func ConfirmedAddress(tx Tx, addr string) (bool, error) {
+	var a address
+	found, err := load(tx, bucketAddresses, strings.ToLower(strings.TrimSpace(addr)), &a)
+	return found && len(a.Users) > 0, err
+}
+
+// Upgrade brings the engine's records of a store written with schema
+// version from up to the current version, inside the store's upgrade
+// transaction (store.Options.Upgrade). Version 1 had no confirmation: the
+// addresses of every account that has not signed off count as confirmed
+// and go into the index of confirmed addresses.
+func Upgrade(tx Tx, from int) error {
+	if from != 1 {
+		return fmt.Errorf("engine: no upgrade from schema version %d", from)
+	}
+	r := &request{tx: tx}
+	var keys []string
+	err := tx.ForEach(bucketUsers, func(key string, _ []byte) error {
+		keys = append(keys, key)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, key := range keys {
+		u, _, err := r.loadUser(key)
+		if err != nil {
+			return err
+		}
+		if !u.Left.IsZero() {
+			continue
+		}
+		for _, a := range u.Addresses {
+			if err := r.index(a, key, true); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// index adds (or removes) the user key to (from) the accounts for which
+// addr is confirmed.
+func (r *request) index(addr, key string, add bool) error {
+	k := strings.ToLower(addr)
+	var a address
+	if _, err := load(r.tx, bucketAddresses, k, &a); err != nil {
+		return err
+	}
+	i := slices.Index(a.Users, key)
+	switch {
+	case add && i < 0:
+		a.Users = append(a.Users, key)
+	case !add && i >= 0:
+		a.Users = slices.Delete(a.Users, i, i+1)
+	default:
+		return nil
+	}
+	a.V = recordVersion
+	return save(r.tx, bucketAddresses, k, &a)
+}
+
+// confirmsAllowed refuses when one of addrs has had its confirmation mails
+// for the window: nothing is sent then, nor changed.
+func (r *request) confirmsAllowed(addrs []string) error {
+	for _, ad := range addrs {
+		var a address
+		if _, err := load(r.tx, bucketAddresses, strings.ToLower(ad), &a); err != nil {
+			return err
+		}
+		if r.now.Sub(a.Start) < confirmWindow && a.Sent >= confirmsPerDay {
+			return refuse("confirm-limit", kv{"Addr": ad, "Limit": confirmsPerDay})
+		}
+	}
+	return nil
+}
+
+// confirmView is the data of the confirmation mail.
+type confirmView struct {
+	User, Robot, Addr, From, Code string
+	Signup                        bool
+	Limit                         int
+}
+
+// askConfirm mails a confirmation to each of addrs for u, each with its own
+// code; confirmsAllowed has passed.
+func (r *request) askConfirm(u *user, addrs []string, signup bool) error {
+	for _, ad := range addrs {
+		k := strings.ToLower(ad)
+		var a address
+		if _, err := load(r.tx, bucketAddresses, k, &a); err != nil {
+			return err
+		}
+		if r.now.Sub(a.Start) >= confirmWindow {
+			a.Start, a.Sent = r.now, 0
+		}
+		a.Sent++
+		a.V = recordVersion
+		if err := save(r.tx, bucketAddresses, k, &a); err != nil {
+			return err
+		}
+		var b [20]byte
+		if _, err := io.ReadFull(r.e.cfg.Rand, b[:]); err != nil {
+			return fmt.Errorf("engine: confirmation code: %w", err)
+		}
+		code := tokenEncoding.EncodeToString(b[:])
+		if old, err := r.tx.Get(bucketConfirms, code); err != nil || old != nil {
+			if err == nil {
+				err = fmt.Errorf("engine: confirmation code %s drawn twice: broken random source", code)
+			}
+			return err
+		}
+		rec := confirmation{V: recordVersion, User: strings.ToLower(u.ID), Address: ad, Sent: r.now}
+		if err := save(r.tx, bucketConfirms, code, &rec); err != nil {
+			return err
+		}
+		v := confirmView{User: u.ID, Robot: r.e.cfg.Robot, Addr: ad, From: r.in.From, Code: code,
+			Signup: signup, Limit: confirmsPerDay}
+		if err := r.mailAbout("confirm", v, envelope{to: []string{ad}, id: confirmPrefix + code + "@" + r.e.cfg.Domain}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// confirmReference finds the code of a confirmation mail this mail answers,
+// in In-Reply-To or References.
+func (r *request) confirmReference() (string, bool) {
+	for _, id := range append(slices.Clone(r.in.InReplyTo), r.in.References...) {
+		local, _, ok := strings.Cut(strings.Trim(strings.TrimSpace(id), "<>"), "@")
+		if ok && len(local) > len(confirmPrefix) && strings.EqualFold(local[:len(confirmPrefix)], confirmPrefix) {
+			return strings.ToLower(local[len(confirmPrefix):]), true
+		}
+	}
+	return "", false
+}
+
+// confirmCommand: confirm USERID CODE.
+func (r *request) confirmCommand(c Command) error {
+	return r.confirm(c.Args[0], strings.ToLower(c.Args[1]))
+}
+
+// confirm confirms the address of the code for its user (id, when given,
+// must be that user). The first confirmed address of a new account brings
+// the welcome mail; a later one a notice to the account's addresses.
+func (r *request) confirm(id, code string) error {
+	var rec confirmation
+	found, err := load(r.tx, bucketConfirms, code, &rec)
+	if err != nil {
+		return err
+	}
+	if !found || (id != "" && !strings.EqualFold(id, rec.User)) {
+		return refuse("confirm-unknown", nil)
+	}
+	u, err := r.player(rec.User)
+	if err != nil {
+		return err
+	}
+	ad := rec.Address
+	i := slices.IndexFunc(u.Pending, func(a string) bool { return strings.EqualFold(a, ad) })
+	if i < 0 {
+		if slices.ContainsFunc(u.Addresses, func(a string) bool { return strings.EqualFold(a, ad) }) {
+			return refuse("confirm-done", kv{"User": u.ID, "Addr": ad})
+		}
+		return refuse("confirm-void", kv{"User": u.ID, "Addr": ad})
+	}
+	key := strings.ToLower(u.ID)
+	u.Pending = slices.Delete(u.Pending, i, i+1)
+	welcome := len(u.Addresses) == 0
+	var dropped []string
+	if u.Replace {
+		dropped, u.Addresses, u.Replace = u.Addresses, []string{ad}, false
+	} else {
+		u.Addresses = append(u.Addresses, ad)
+	}
+	for _, a := range dropped {
+		if err := r.index(a, key, false); err != nil {
+			return err
+		}
+	}
+	if err := r.index(ad, key, true); err != nil {
+		return err
+	}
+	if err := r.saveUser(u); err != nil {
+		return err
+	}
+	if welcome {
+		return r.mail("signup", u.Addresses, accountView{User: u.ID, Robot: r.e.cfg.Robot, Addresses: u.Addresses})
+	}
+	return r.mail("account", union(dropped, u.Addresses), accountView{User: u.ID, What: "confirmed",
+		Addr: ad, Addresses: u.Addresses, Pending: u.Pending})
+}
+
+// union is a followed by the elements of b it lacks (without regard to
+// case).
+func union(a, b []string) []string {
+	out := slices.Clone(a)
+	for _, s := range b {
+		if !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, s) }) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
