@@ -39,15 +39,15 @@ func TestAccounts(t *testing.T) {
 		t.Errorf("board mail not to the new address:\n%s", format(out))
 	}
 	v.cmd(addr("alice"), "signoff alice fresh")
-	// Bob won both games: the resigned one and the one signoff resigned.
+	// Neither game counts: alice resigned one, and signoff the other,
+	// before anybody moved.
 	if out := v.cmd(addr("bob"), "lyngk challenge bob alice"); !strings.HasPrefix(out[0].Body, "alice has signed off.") {
 		t.Errorf("challenge of a signed-off user:\n%s", format(out))
 	}
 	if out := v.cmd(addr("zoe"), "signup ALICE pw"); !strings.HasPrefix(out[0].Body, "The userid ALICE is taken") {
 		t.Errorf("signed-off userid taken again:\n%s", format(out))
 	}
-	// Bob won the resigned game, and the resigned player watches it.
-	if out := v.cmd(addr("bob"), "lyngk games"); strings.Count(out[0].Body, "bob - alice: won by bob (resign)") != 2 {
+	if out := v.cmd(addr("bob"), "lyngk games"); strings.Count(out[0].Body, "bob - alice: cancelled (resign)") != 2 {
 		t.Errorf("games after signoff:\n%s", format(out))
 	}
 }

@@ -183,20 +183,40 @@
 // result records it, since the list's columns are the turns. The resigned
 // player is added to the game's subscribers.
 //
+// Nobody is made to play (anybody may challenge anybody). A game counts
+// (rating, won/lost, history as a result) only once every player has made
+// a move (game.started; passes and terminal entries are no moves). Until
+// a player's first move that player may decline: "decline" as the move
+// word of a plain reply or of lyngk move, or lyngk decline BOARD USERID
+// PASSWORD. The game then ends with status "cancelled" (how "declined"),
+// unrated, and both players and the subscribers get the board mail saying
+// so. Whatever else ends a game before every player has moved cancels it
+// the same way (finish is the one place): a resignation (how "resign"; so
+// resigning before the opponent's first move is withdrawing a challenge,
+// and resigning before one's own first move is declining), an agreed draw
+// (how "draw"), and the timer (how "timeout", below). A take-back that
+// removes a player's only move makes that player one who has not moved.
+// games, history and show list cancelled games as "cancelled (HOW)", with
+// the finished ones (filter inactive); standings never count them, since
+// they change no rating.
+//
 // Draws and take-backs (pbmserv's move words). propose offers a draw; undo
 // asks to take back one's own last move (with the automatic passes after
 // it); the opponent answers accept or reject, the proposer may withdraw with
 // reject. One proposal at a time; a move voids it. None needs the turn.
 //
-// Ratings. Elo, everybody starting at 1600. Every finished game is rated,
-// however it ended. K is 40 while a rating is provisional (fewer than 10
+// Ratings. Elo, everybody starting at 1600. Every finished game that is not
+// cancelled is rated, however it ended. K is 40 while a rating is provisional (fewer than 10
 // finished games), then 20 (FIDE's factors for new and established players).
 // The game-over mail gives both ratings after the game, the second player's
 // first, as the gamerz mail game-over.txt.
 //
 // Timers. The player to move gets a reminder after NagAfter without a move
 // (default 7 days), again every 7 days, and forfeits after ForfeitAfter
-// (default 21 days); the forfeit is recorded as the move "Forfeit". The
+// (default 21 days); the forfeit is recorded as the move "Forfeit". When a
+// player has not moved yet, that time cancels the game instead (no
+// "Forfeit" entry, how "timeout"): twenty challenges of a victim who never
+// answers cost the victim nothing. The
 // clock runs from the last move (or the start), or from the player's
 // return from vacation if later; on vacation nothing happens. A server that
 // was down catches up at its first Tick. Each game's timer is isolated as a

@@ -336,6 +336,8 @@ func (r *request) run(line string) error {
 		return r.moveCommand(c)
 	case "resign":
 		return r.resignCommand(c)
+	case "decline":
+		return r.declineCommand(c)
 	case "show":
 		return r.show(c)
 	case "games":

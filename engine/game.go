@@ -62,6 +62,15 @@ func (r *request) moveCommand(c Command) error {
 	return r.play(g, u, c.Args[3])
 }
 
+// declineCommand: lyngk decline BOARD USERID PASSWORD.
+func (r *request) declineCommand(c Command) error {
+	g, u, err := r.gameAndUser(c)
+	if err != nil {
+		return err
+	}
+	return r.play(g, u, moveDecline)
+}
+
 // resignCommand: lyngk resign BOARD USERID PASSWORD.
 func (r *request) resignCommand(c Command) error {
 	g, u, err := r.gameAndUser(c)
@@ -99,7 +108,10 @@ func (r *request) game(arg string) (*game, error) {
 }
 
 // moveWords are what a player may write instead of a move.
-var moveWords = []string{moveResign, "propose", "accept", "reject", "undo"}
+var moveWords = []string{moveResign, moveDecline, "propose", "accept", "reject", "undo"}
+
+// moveDecline refuses a game: the word of a player who has not moved yet.
+const moveDecline = "decline"
 
 // play carries out what a player wrote as their move: a move, resign, or
 // a proposal word. Everything is checked before anything is written.
@@ -117,6 +129,8 @@ func (r *request) play(g *game, u *user, text string) error {
 	switch word := strings.ToLower(text); word {
 	case moveResign:
 		return r.resign(g, p, r.commentBy(u))
+	case moveDecline:
+		return r.decline(g, p, r.commentBy(u))
 	case "propose", "accept", "reject", "undo":
 		return r.propose(g, p, word, r.commentBy(u))
 	}
@@ -166,7 +180,14 @@ func (r *request) record(g *game, pos *lyngk.Game) {
 // comment of the player who made it and a notice of what happened ("" for
 // a plain move).
 func (r *request) moved(g *game, c *commentView, notice string) error {
-	if g.over() {
+	switch {
+	case g.Status == statusCancelled:
+		line, err := r.notice("cancelled", nil)
+		if err != nil {
+			return err
+		}
+		notice += "\n" + line
+	case g.over():
 		if err := r.updateRatings(g); err != nil {
 			return err
 		}
@@ -228,10 +249,30 @@ func (r *request) resign(g *game, p int, c *commentView) error {
 	return r.moved(g, c, notice)
 }
 
-// finish marks g as over.
+// finish marks g as over. A game that ends before every player has moved
+// (a resignation, an agreed draw) is cancelled instead: nobody is made to
+// play, so it counts for nobody.
 func (r *request) finish(g *game, status string, winner int, how string) {
+	if !g.started() {
+		status, winner = statusCancelled, 0
+	}
 	g.Status, g.Winner, g.How, g.Ended = status, winner, how, r.now
 	g.Nagged = time.Time{}
+}
+
+// decline ends g, cancelled, at the word of player p, who has not moved
+// yet: nobody is made to play a game somebody else started.
+func (r *request) decline(g *game, p int, c *commentView) error {
+	if g.moved(p) {
+		return refuse("decline-moved", kv{"Board": g.Board}).on(g.Board)
+	}
+	g.Proposal = nil
+	r.finish(g, statusCancelled, 0, "declined")
+	notice, err := r.notice("declined", kv{"User": g.Players[p-1]})
+	if err != nil {
+		return err
+	}
+	return r.moved(g, c, notice)
 }
 
 // notationReason is what is wrong with a move's notation. lyngk's error

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/store"
 	"lyngk.example/lyngk/templates"
 )
@@ -264,4 +265,23 @@ func diff(want, got string) string {
 		}
 	}
 	return "(equal lines, different ends)"
+}
+
+// firstMoves plays one move of each player of board (standard variant), the
+// first legal plain move in notation order, so that the game counts (a game
+// ended before every player has moved is cancelled).
+func (v *env) firstMoves(board int, names [2]string) {
+	v.t.Helper()
+	pos := lyngk.New(board, lyngk.Standard)
+	for range 2 {
+		legal := pos.LegalPlain(nil)
+		slices.SortFunc(legal, func(a, b lyngk.Move) int { return strings.Compare(a.String(), b.String()) })
+		name := names[pos.Turn()-1]
+		if out := v.cmd(addr(name), fmt.Sprintf("lyngk move %d %s pw-%s %s", board, name, name, legal[0])); len(out) == 0 || strings.Contains(out[0].Subject, "Error") {
+			v.t.Fatalf("first move of %s on %d: %s", name, board, format(out))
+		}
+		if err := pos.Apply(legal[0]); err != nil {
+			v.t.Fatal(err)
+		}
+	}
 }

@@ -21,22 +21,23 @@ const boardMailRows = 4
 
 // gameView is the data of the board mails (templates/board.tmpl).
 type gameView struct {
-	Board    int
-	Players  [2]string
-	ToMove   string // "" when the game is over
-	Moved    bool   // a move was made (else "Please start the game")
-	Over     bool
-	Winner   string // "" for a tie
-	Historic bool   // show BOARD#N: the position after move After
-	After    int
-	Ratings  []ratingLine
-	Rows     []moveRow
-	Block    string
-	Notice   string
-	Comment  *commentView
-	Timing   *timingView
-	Nag      *nagView
-	pos      *lyngk.Game // the position shown, for the picture
+	Board     int
+	Players   [2]string
+	ToMove    string // "" when the game is over
+	Moved     bool   // a move was made (else "Please start the game")
+	Over      bool
+	Cancelled bool   // over before every player moved: counts for nobody
+	Winner    string // "" for a tie
+	Historic  bool   // show BOARD#N: the position after move After
+	After     int
+	Ratings   []ratingLine
+	Rows      []moveRow
+	Block     string
+	Notice    string
+	Comment   *commentView
+	Timing    *timingView
+	Nag       *nagView
+	pos       *lyngk.Game // the position shown, for the picture
 }
 
 type ratingLine struct {
@@ -95,7 +96,7 @@ func view(g *game, n, rows int) (*gameView, error) {
 			v.Winner = g.Players[w-1]
 		}
 	} else {
-		v.Over = g.over()
+		v.Over, v.Cancelled = g.over(), g.Status == statusCancelled
 		if g.Winner != 0 {
 			v.Winner = g.Players[g.Winner-1]
 		}

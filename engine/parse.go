@@ -12,7 +12,7 @@ import (
 type Command struct {
 	// Name is the canonical command: "help", "signup", "confirm", "change password",
 	// "change address", "signoff", "vacation", or one of the game commands
-	// "challenge", "move", "resign", "show", "games", "history", "standings",
+	// "challenge", "move", "resign", "decline", "show", "games", "history", "standings",
 	// "subscribe", "unsubscribe", "chat" (written after "lyngk").
 	Name string
 	// Args are the arguments in order, options removed.
@@ -43,6 +43,7 @@ var specs = map[string]spec{
 	"challenge":       {true, 2, 2},
 	"move":            {true, 4, 4},
 	"resign":          {true, 3, 3},
+	"decline":         {true, 3, 3},
 	"show":            {true, 1, -1},
 	"games":           {true, 0, -1},
 	"history":         {true, 0, -1},

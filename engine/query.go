@@ -199,20 +199,21 @@ type listView struct {
 }
 
 type gameLine struct {
-	Board   int
-	Stack6  bool
-	Players [2]string
-	Moves   int
-	Over    bool
-	Winner  string
-	How     string
-	ToMove  string
-	Ended   time.Time
+	Board     int
+	Stack6    bool
+	Players   [2]string
+	Moves     int
+	Over      bool
+	Cancelled bool
+	Winner    string
+	How       string
+	ToMove    string
+	Ended     time.Time
 }
 
 func line(g *game) (gameLine, error) {
 	l := gameLine{Board: g.Board, Stack6: variantOf(g) == lyngk.Stack6, Players: g.Players, Moves: len(g.Moves),
-		Over: g.over(), How: g.How, Ended: g.Ended.UTC()}
+		Over: g.over(), Cancelled: g.Status == statusCancelled, How: g.How, Ended: g.Ended.UTC()}
 	if g.Winner != 0 {
 		l.Winner = g.Players[g.Winner-1]
 	}

@@ -8,6 +8,7 @@ import (
 )
 
 // TestEloEstablishedFactor plays ten games that alice wins against bob
+// (each after both have moved, so that it counts)
 // (K = 40 for both: provisional), then an eleventh that she loses to the
 // newcomer carol: alice, established after ten games, moves with K = 20,
 // carol with K = 40. The figures are the Elo formula worked by hand (see
@@ -33,6 +34,7 @@ func TestEloEstablishedFactor(t *testing.T) {
 	var got string
 	for board := 101; board <= 110; board++ {
 		v.cmd(addr("alice"), "lyngk challenge alice bob")
+		v.firstMoves(board, [2]string{"alice", "bob"})
 		got = ratings(board, "bob")
 		if board == 109 {
 			if want := "alice's rating is 1720 (provisional).\nbob's rating is 1480 (provisional)."; got != want {
@@ -44,6 +46,7 @@ func TestEloEstablishedFactor(t *testing.T) {
 		t.Errorf("after 10 games:\n%s\nwant\n%s", got, want)
 	}
 	v.cmd(addr("alice"), "lyngk challenge alice carol")
+	v.firstMoves(111, [2]string{"alice", "carol"})
 	if got, want := ratings(111, "alice"), "alice's rating is 1714.\ncarol's rating is 1627 (provisional)."; got != want {
 		t.Errorf("established alice against newcomer carol:\n%s\nwant\n%s", got, want)
 	}

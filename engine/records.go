@@ -82,10 +82,11 @@ type game struct {
 	// terminal entry: "resign" (by the player to move) or "Forfeit".
 	Moves     []string    `json:"moves"`
 	MoveTimes []time.Time `json:"move_times"`
-	Status    string      `json:"status"` // "playing", "won", "tie"
+	Status    string      `json:"status"` // "playing", "won", "tie", "cancelled"
 	Winner    int         `json:"winner,omitempty"`
 	// How says why a game ended other than by the rules: "resign",
-	// "forfeit", "draw" (agreed) or "" .
+	// "forfeit", "draw" (agreed) or "" ; for a cancelled game "declined",
+	// "resign", "draw" or "timeout" (a player never moved).
 	How         string    `json:"how,omitempty"`
 	Started     time.Time `json:"started"`
 	LastMove    time.Time `json:"last_move,omitzero"`
@@ -116,6 +117,21 @@ type rating struct {
 
 func (g *game) over() bool { return g.Status != statusPlaying }
 
+// moved reports whether player p (1 or 2) has made a move: the move list's
+// columns are the turns, and a pass or a terminal entry is no move.
+func (g *game) moved(p int) bool {
+	for i := p - 1; i < len(g.Moves); i += 2 {
+		if g.Moves[i] != "--" && !isTerminal(g.Moves[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// started reports whether every player has moved: only such a game counts
+// (ratings, history, forfeits); one that ends before is cancelled.
+func (g *game) started() bool { return g.moved(1) && g.moved(2) }
+
 // player returns 1 or 2 for the userid key, 0 when not a player.
 func (g *game) player(key string) int {
 	for i, p := range g.Players {
@@ -127,9 +143,10 @@ func (g *game) player(key string) int {
 }
 
 const (
-	statusPlaying = "playing"
-	statusWon     = "won"
-	statusTie     = "tie"
+	statusPlaying   = "playing"
+	statusWon       = "won"
+	statusTie       = "tie"
+	statusCancelled = "cancelled"
 )
 
 // token is a record of bucket tokens: who a board mail went to, and at

@@ -64,6 +64,9 @@ func TestDrawAndUndo(t *testing.T) {
 	}
 	_ = news
 
+	// A draw counts only once both have moved.
+	v.cmd(addr("alice"), "lyngk move 101 alice pw-alice G,f5-f4")
+	v.cmd(addr("bob"), "lyngk move 101 bob pw-bob b1-b2")
 	out = v.cmd(addr("bob"), "lyngk move 101 bob pw-bob propose")
 	golden(t, "propose", format(out))
 	if r := v.cmd(addr("bob"), "lyngk move 101 bob pw-bob accept"); len(r) != 1 || !strings.HasPrefix(r[0].Body, "The pending proposal is your own") {
@@ -88,9 +91,16 @@ func TestStandingsHistory(t *testing.T) {
 	v.cmd(addr("alice"), "lyngk challenge alice bob")
 	v.cmd(addr("alice"), "lyngk challenge carol alice")
 	v.cmd(addr("alice"), "lyngk challenge bob carol")
+	v.cmd(addr("alice"), "lyngk challenge alice carol")
+	v.cmd(addr("alice"), "lyngk move 101 alice pw-alice G,f5-f4")
+	v.cmd(addr("bob"), "lyngk move 101 bob pw-bob b1-b2")
 	v.cmd(addr("bob"), "lyngk resign 101 bob pw-bob")
 	v.now = v.now.Add(3 * day)
+	v.cmd(addr("carol"), "lyngk move 102 carol pw-carol a1-b3")
+	v.cmd(addr("alice"), "lyngk move 102 alice pw-alice b1-b2")
 	v.cmd(addr("alice"), "lyngk resign 102 alice pw-alice")
+	// Board 104 is declined: it shows as cancelled and counts for nobody.
+	v.cmd(addr("carol"), "lyngk decline 104 carol pw-carol")
 	golden(t, "history", format(v.cmd("zoe@elsewhere.example", "lyngk history")))
 	golden(t, "history-user", format(v.cmd("zoe@elsewhere.example", "lyngk history bob")))
 	golden(t, "standings", format(v.cmd("zoe@elsewhere.example", "lyngk standings")))

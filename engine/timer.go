@@ -83,6 +83,16 @@ func (r *request) tick(g *game) error {
 	}
 	idle := r.now.Sub(since)
 	switch {
+	case idle >= r.e.cfg.ForfeitAfter && !g.started():
+		// A player who never moved has not agreed to play: the game is
+		// cancelled, nobody forfeits.
+		g.Proposal = nil
+		r.finish(g, statusCancelled, 0, "timeout")
+		notice, err := r.notice("never-moved", kv{"User": u.ID, "Days": int(idle / (24 * time.Hour))})
+		if err != nil {
+			return err
+		}
+		return r.moved(g, nil, notice)
 	case idle >= r.e.cfg.ForfeitAfter:
 		g.Moves = append(g.Moves, moveForfeit)
 		g.MoveTimes = append(g.MoveTimes, r.now)

@@ -21,6 +21,7 @@ func TestTimers(t *testing.T) {
 	v.cmd(addr("alice"), "lyngk challenge alice bob")
 	v.now = start.Add(time.Hour)
 	v.cmd(addr("alice"), "lyngk move 101 alice pw-alice G,f5-f4")
+	v.cmd(addr("bob"), "lyngk move 101 bob pw-bob b1-b2")
 	moved := v.now.Add(-time.Second) // the clock moved on after the mail
 
 	at := func(d time.Duration) []engine.Mail {
@@ -32,8 +33,8 @@ func TestTimers(t *testing.T) {
 		t.Fatalf("reminder before 7 days:\n%s", format(out))
 	}
 	out := at(7 * day)
-	if len(out) != 1 || out[0].Subject != "Nag: Lyngk Board 101 bob" || !slices.Equal(out[0].To, []string{addr("bob")}) {
-		t.Fatalf("want one reminder to bob, got:\n%s", format(out))
+	if len(out) != 1 || out[0].Subject != "Nag: Lyngk Board 101 alice" || !slices.Equal(out[0].To, []string{addr("alice")}) {
+		t.Fatalf("want one reminder to alice, got:\n%s", format(out))
 	}
 	golden(t, "nag", format(out))
 	nag := out[0]
@@ -52,8 +53,8 @@ func TestTimers(t *testing.T) {
 		t.Fatalf("forfeit before 21 days:\n%s", format(out))
 	}
 	out = at(21 * day)
-	if len(out) != 2 || out[0].Subject != "Lyngk Board 101 " || !strings.Contains(out[0].Body, "\nGame won by alice.\n") ||
-		!strings.Contains(out[0].Body, "   1 G,f5-f4    2 Forfeit \n") {
+	if len(out) != 2 || out[0].Subject != "Lyngk Board 101 " || !strings.Contains(out[0].Body, "\nGame won by bob.\n") ||
+		!strings.Contains(out[0].Body, "   1 G,f5-f4    2 b1-b2   \n   3 Forfeit \n") {
 		t.Fatalf("want the forfeit to both players, got:\n%s", format(out))
 	}
 	golden(t, "forfeit", format(out))
@@ -61,7 +62,7 @@ func TestTimers(t *testing.T) {
 		t.Fatalf("timers of a finished game:\n%s", format(out))
 	}
 	// The reminder's reply token died with the game.
-	out = v.reply(nag, addr("bob"), "a1-b2\n")
+	out = v.reply(nag, addr("alice"), "a1-b2\n")
 	if len(out) != 1 || !strings.HasPrefix(out[0].Body, "Lyngk Board 101 is over") {
 		t.Errorf("reply to the reminder of a forfeited game:\n%s", format(out))
 	}
@@ -107,9 +108,37 @@ func TestVacation(t *testing.T) {
 	if out := v.tick(); len(out) != 0 {
 		t.Fatalf("reminder within 7 days of the return:\n%s", format(out))
 	}
+	// alice never moved: the timer cancels the game rather than forfeit it.
 	v.now = back.Add(21 * day)
-	if out := v.tick(); len(out) != 2 || !strings.Contains(out[0].Body, "Game won by bob.") {
-		t.Fatalf("no forfeit 21 days after the return:\n%s", format(out))
+	if out := v.tick(); len(out) != 2 || !strings.Contains(out[0].Body, "Game cancelled.") {
+		t.Fatalf("no cancellation 21 days after the return:\n%s", format(out))
+	}
+}
+
+// TestTimerCancels: a game whose player never moved is cancelled by the
+// timer, not forfeited: both players are told, nobody's rating or record
+// changes, and the listings show it as cancelled.
+func TestTimerCancels(t *testing.T) {
+	v := newEnv(t)
+	v.signup("alice", "bob")
+	v.cmd(addr("alice"), "lyngk challenge alice bob")
+	v.cmd(addr("alice"), "lyngk move 101 alice pw-alice G,f5-f4")
+	before := v.dump(store.BucketUsers)
+	v.now = v.now.Add(21 * day)
+	out := v.tick()
+	if len(out) != 2 || !strings.Contains(out[0].Body, "\nGame cancelled.\n") || strings.Contains(out[0].Body, "Forfeit") ||
+		!slices.Equal(out[1].To, []string{addr("bob")}) {
+		t.Fatalf("want the cancellation to both players, got:\n%s", format(out))
+	}
+	golden(t, "cancel-timer", format(out))
+	if after := v.dump(store.BucketUsers); after != before {
+		t.Errorf("the cancelled game changed the users:\n%s", diff(before, after))
+	}
+	if out := v.cmd(addr("alice"), "lyngk games"); !strings.Contains(out[0].Body, "alice - bob: cancelled (timeout)") {
+		t.Errorf("games:\n%s", out[0].Body)
+	}
+	if out := v.cmd(addr("alice"), "lyngk standings"); !strings.Contains(out[0].Body, "Nobody has finished a game yet.") {
+		t.Errorf("standings count a cancelled game:\n%s", out[0].Body)
 	}
 }
 

@@ -2,11 +2,14 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	netmail "net/mail"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/store"
 )
 
@@ -71,4 +74,68 @@ func withDB(tb testing.TB, path string, f func(db *store.DB)) {
 	}
 	defer db.Close()
 	f(db)
+}
+
+// TestProcessConfirm: through `lyngk process`, a signup is not a player
+// until its address is confirmed; a challenge naming it is refused and no
+// game mail goes to the address; the confirm command with the code of the
+// mail confirms it, and the welcome mail follows.
+func TestProcessConfirm(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "lyngk.db")
+	signupConfirmed(t, db, "alice@example.com", "alice", "pw1", "a@test.example")
+	ask := process(t, db, rawMail{from: "bob@example.org", subject: "signup bob pw2", id: "b@test.example"})
+	if len(ask) != 1 || ask[0].Subject != "Confirm Lyngk signup bob" || ask[0].to != "bob@example.org" ||
+		!strings.HasPrefix(ask[0].MessageID, "lyngk-confirm.") {
+		t.Fatalf("signup: %+v", ask)
+	}
+	r := process(t, db, rawMail{from: "alice@example.com", subject: "lyngk challenge alice bob", id: "c@test.example"})
+	if len(r) != 1 || r[0].to != "alice@example.com" || !strings.HasPrefix(r[0].Body, "bob cannot play yet") {
+		t.Fatalf("challenge of an unconfirmed account: %+v", r)
+	}
+	code := strings.Fields(ask[0].Body[strings.Index(ask[0].Body, "\n  confirm bob "):])[2]
+	if code != strings.TrimSuffix(strings.TrimPrefix(ask[0].MessageID, "lyngk-confirm."), "@localhost") {
+		t.Fatalf("the code %q is not the one of the Message-ID %s", code, ask[0].MessageID)
+	}
+	r = process(t, db, rawMail{from: "bob@example.org", subject: "confirm bob " + code, id: "d@test.example"})
+	if len(r) != 1 || r[0].Subject != "Lyngk signup bob" || r[0].to != "bob@example.org" {
+		t.Fatalf("confirm command: %+v", r)
+	}
+	r = process(t, db, rawMail{from: "alice@example.com", subject: "lyngk challenge alice bob", id: "e@test.example"})
+	if len(r) != 2 || r[1].to != "bob@example.org" {
+		t.Fatalf("challenge after confirmation: %+v", r)
+	}
+}
+
+// TestProcessAddressSyntax: the measured cases of issue 11: a quoted local
+// part and an IP literal are refused at signup, with an error to the
+// sender and no account; NAME@localhost, the robot's own domain in local
+// mode, is accepted.
+func TestProcessAddressSyntax(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "lyngk.db")
+	for i, c := range []struct{ subject, want string }{
+		{`signup ad0 PW "evil@attacker.test"@victim.test`, `""evil@attacker.test"@victim.test" is not a plain mail address.`},
+		{`signup ad1 PW ad1@[192.0.2.1]`, `"ad1@[192.0.2.1]" is not a plain mail address.`},
+		{`signup ad2 PW ad2@192.0.2.1`, `"ad2@192.0.2.1" is not a plain mail address.`},
+	} {
+		r := process(t, db, rawMail{from: "mallory@example.org", subject: c.subject, id: fmt.Sprintf("s%d@test.example", i)})
+		if len(r) != 1 || r[0].to != "mallory@example.org" || !strings.HasPrefix(r[0].Body, c.want) {
+			t.Errorf("%s: want the error %q to the sender, got %+v", c.subject, c.want, r)
+		}
+	}
+	r := process(t, db, rawMail{from: "mallory@example.org", subject: "signup zed pw zed@localhost", id: "z@test.example"})
+	if len(r) != 1 || r[0].to != "zed@localhost" || r[0].Subject != "Confirm Lyngk signup zed" {
+		t.Errorf("NAME@localhost: %+v", r)
+	}
+	withDB(t, db, func(db *store.DB) {
+		err := db.View(func(tx *store.Tx) error {
+			us, err := engine.Users(tx)
+			if len(us) != 1 || us[0].ID != "zed" {
+				t.Errorf("accounts: %+v", us)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
 }

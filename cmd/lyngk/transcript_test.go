@@ -70,8 +70,10 @@ func TestProcessTranscript(t *testing.T) {
 		{from: "alice", subject: "change password alice pw1 pw9"},
 		{from: "alice", subject: "change address alice pw9 alice@work.example"},
 		{from: "carol", subject: "signoff carol pw3"},
-		{from: "alice", subject: "lyngk frobnicate"}, // unknown command
-		{from: "bob", subject: "lyngk show 999"},     // unknown board
+		{from: "alice", subject: "lyngk challenge alice bob"},                                            // board 103
+		{from: "bob", subject: "Re: Lyngk Board 103 alice", replyTo: "bob", body: "decline\nNo time.\n"}, // cancelled
+		{from: "alice", subject: "lyngk frobnicate"},                                                     // unknown command
+		{from: "bob", subject: "lyngk show 999"},                                                         // unknown board
 	}
 	db := filepath.Join(t.TempDir(), "lyngk.db")
 	lastBoard := map[string]string{}  // player -> Message-ID of the latest board mail to them
