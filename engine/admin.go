@@ -26,9 +26,9 @@ type GameInfo struct {
 	Variant  string
 	Players  [2]string
 	Moves    []string
-	Status   string // "playing", "won", "tie"
+	Status   string // "playing", "won", "tie", "cancelled"
 	Winner   int    // 1 or 2 when won
-	How      string // "resign", "forfeit", "draw" or "" (by the rules)
+	How      string // "resign", "forfeit", "draw" or "" (by the rules); cancelled: "declined", "resign", "draw", "timeout"
 	Started  time.Time
 	LastMove time.Time
 	Ended    time.Time

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	bolt "go.etcd.io/bbolt"
+
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/store"
 )
@@ -131,6 +133,58 @@ func TestProcessAddressSyntax(t *testing.T) {
 			us, err := engine.Users(tx)
 			if len(us) != 1 || us[0].ID != "zed" {
 				t.Errorf("accounts: %+v", us)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestProcessUpgradesStore: a store of schema version 1 (before confirmed
+// addresses) is upgraded by `lyngk process`: its accounts count as
+// confirmed and play at once, and the file is at version 2 after.
+func TestProcessUpgradesStore(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "lyngk.db")
+	signupConfirmed(t, db, "alice@example.com", "alice", "pw1", "a@test.example")
+	signupConfirmed(t, db, "bob@example.org", "bob", "pw2", "b@test.example")
+	// Make it a version 1 file: no index of confirmed addresses, no
+	// confirmation codes, the old version number.
+	raw, err := bolt.Open(db, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = raw.Update(func(tx *bolt.Tx) error {
+		for _, b := range []string{store.BucketAddresses, store.BucketConfirms} {
+			if err := tx.DeleteBucket([]byte(b)); err != nil {
+				return err
+			}
+		}
+		return tx.Bucket([]byte(store.BucketMeta)).Put([]byte("schema"), []byte("1"))
+	})
+	raw.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := process(t, db, rawMail{from: "alice@example.com", subject: "lyngk challenge alice bob", id: "c@test.example"})
+	if len(r) != 2 || r[1].to != "bob@example.org" || r[1].Subject != "New Lyngk Board 101 alice" {
+		t.Fatalf("challenge after the upgrade: %+v", r)
+	}
+	withDB(t, db, func(db *store.DB) {
+		err := db.View(func(tx *store.Tx) error {
+			v, err := tx.Get(store.BucketMeta, "schema")
+			if string(v) != "2" {
+				t.Errorf("schema %q after the upgrade, want 2", v)
+			}
+			for _, a := range []string{"alice@example.com", "bob@example.org"} {
+				ok, err := engine.ConfirmedAddress(tx, a)
+				if err != nil {
+					return err
+				}
+				if !ok {
+					t.Errorf("%s is not confirmed after the upgrade", a)
+				}
 			}
 			return err
 		})
