@@ -381,8 +381,8 @@ func TestProcessReplyToErrorMail(t *testing.T) {
 // put ** on the subject); a line written above it is relayed exactly.
 func TestProcessSNailReply(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "lyngk.db")
-	process(t, db, rawMail{from: "alice@example.com", subject: "signup alice pw1", id: "s1@client.example"})
-	process(t, db, rawMail{from: "bob@example.com", subject: "signup bob pw2", id: "s2@client.example"})
+	signupConfirmed(t, db, "alice@example.com", "alice", "pw1", "s1@client.example")
+	signupConfirmed(t, db, "bob@example.com", "bob", "pw2", "s2@client.example")
 	var toAlice reply
 	for _, r := range process(t, db, rawMail{from: "alice@example.com", subject: "lyngk challenge alice bob", id: "c@client.example"}) {
 		if r.to == "alice@example.com" {
