@@ -105,6 +105,6 @@ func TestStandingsHistory(t *testing.T) {
 	golden(t, "history-user", format(v.cmd("zoe@elsewhere.example", "lyngk history bob")))
 	golden(t, "standings", format(v.cmd("zoe@elsewhere.example", "lyngk standings")))
 	golden(t, "games-inactive", format(v.cmd("zoe@elsewhere.example", "lyngk games alice inactive")))
-	v.cmd("zoe@elsewhere.example", "signup zoe pw-zoe")
+	v.signupAt("zoe@elsewhere.example", "zoe", "pw-zoe")
 	golden(t, "show-user-all", format(v.cmd("zoe@elsewhere.example", "lyngk show alice all")))
 }
