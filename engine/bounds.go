@@ -215,25 +215,28 @@ func (r *request) mailedStrangers(strangers []string) error {
 // a confirmation earlier in this mail has already updated.
 func (r *request) confirmed(addr string) (bool, error) { return ConfirmedAddress(r.tx, addr) }
 
-// pruneStrangers deletes the strangers' counts whose hour is over: a
-// stranger's next mail opens a new window anyway, and a flood of forged
-// senders must not grow the store for good. A record that does not decode
-// goes too.
-func pruneStrangers(tx Tx, now time.Time) error {
-	var old []string
-	err := tx.ForEach(bucketStrangers, func(key string, val []byte) error {
-		var c rateCount
-		if json.Unmarshal(val, &c) != nil || now.Sub(c.Start) >= time.Hour || now.Before(c.Start) {
-			old = append(old, key)
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	for _, k := range old {
-		if err := tx.Delete(bucketStrangers, k); err != nil {
+// pruneWindows deletes the hourly counts whose hour is over, in the
+// strangers bucket and in rate (senders' command counts and the userids'
+// wrong-password windows, LockoutWindow being an hour too): the next mail
+// opens a new window anyway, and a flood of forged senders must not grow
+// the store for good. A record that does not decode goes too.
+func pruneWindows(tx Tx, now time.Time) error {
+	for _, bucket := range []string{bucketStrangers, bucketRate} {
+		var old []string
+		err := tx.ForEach(bucket, func(key string, val []byte) error {
+			var c rateCount
+			if json.Unmarshal(val, &c) != nil || now.Sub(c.Start) >= time.Hour || now.Before(c.Start) {
+				old = append(old, key)
+			}
+			return nil
+		})
+		if err != nil {
 			return err
+		}
+		for _, k := range old {
+			if err := tx.Delete(bucket, k); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

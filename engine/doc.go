@@ -31,7 +31,9 @@
 //	        "password USERID"   wrong-password window of the lower-cased
 //	                            userid: start, count (no address has a space)
 //	strangers                   lower-cased address: mails sent to that
-//	                            stranger this hour (start, count)
+//	                            stranger this hour (start, count); Tick
+//	                            drops the windows of rate and strangers
+//	                            whose hour is over
 //	meta    "nextboard"         the next board number (101 first)
 //	robot   "%08d" board        a game waiting for the robot player's move: the
 //	                            number of moves then (kept by saveGame)

@@ -15,8 +15,9 @@ import (
 // player back from vacation restarts at their return. The daemon calls
 // Tick every minute in its own transaction; all timer state is in the
 // store, so a restart loses nothing, and a server that was down catches up
-// at its first tick. Tick also drops the strangers' counts of past hours
-// (bounds.go), so forged senders leave nothing behind.
+// at its first tick. Tick also drops the hourly counts of past hours
+// (strangers, senders' commands, wrong passwords: pruneWindows), so forged
+// senders leave nothing behind.
 //
 // As in Handle, err is non-nil only when the store failed. A game whose
 // timer fails for a reason of its own (a template that does not render, a
@@ -24,7 +25,7 @@ import (
 // dropped, and named in failed; the other games' timers run, so one broken
 // game cannot stop the reminders and forfeits of all.
 func (e *Engine) Tick(tx Tx, now time.Time) (mails []Mail, failed, err error) {
-	if err := pruneStrangers(tx, now); err != nil {
+	if err := pruneWindows(tx, now); err != nil {
 		return nil, nil, err
 	}
 	var gs []*game

@@ -142,23 +142,25 @@ func TestTimerCancels(t *testing.T) {
 	}
 }
 
-// TestTickPrunesStrangers: a stranger's hourly count stays while its hour
-// runs and is gone at the first tick after it, so forged senders leave
-// nothing in the store.
+// TestTickPrunesStrangers: a stranger's hourly counts (the strangers'
+// mails, the sender's commands) stay while their hour runs and are gone at
+// the first tick after it, so forged senders leave nothing in the store.
 func TestTickPrunesStrangers(t *testing.T) {
-	v := newEnv(t)
+	v := newEnv(t, func(c *engine.Config) { c.RatePerHour = 60 })
 	v.cmd("victim@elsewhere.example", "help")
-	if got := v.dump(store.BucketStrangers); !strings.Contains(got, "strangers/victim@elsewhere.example=") {
-		t.Fatalf("no count for the stranger: %q", got)
+	for _, b := range []string{store.BucketStrangers, "rate"} {
+		if got := v.dump(b); !strings.Contains(got, b+"/victim@elsewhere.example=") {
+			t.Fatalf("no count for the stranger in %s: %q", b, got)
+		}
 	}
 	v.now = v.now.Add(59 * time.Minute)
 	v.tick()
-	if got := v.dump(store.BucketStrangers); got == "" {
-		t.Fatal("the count went before its hour was over")
+	if got := v.dump(store.BucketStrangers, "rate"); !strings.Contains(got, "strangers/") || !strings.Contains(got, "rate/") {
+		t.Fatalf("a count went before its hour was over: %q", got)
 	}
 	v.now = v.now.Add(2 * time.Minute)
 	v.tick()
-	if got := v.dump(store.BucketStrangers); got != "" {
+	if got := v.dump(store.BucketStrangers, "rate"); got != "" {
 		t.Fatalf("counts of a past hour kept: %q", got)
 	}
 }
