@@ -293,8 +293,9 @@ func printLocalHelp(w io.Writer, cfg config, smtpAddr, imapAddr, robotPassword s
   Mailboxes:            any NAME@localhost; login NAME@localhost, password NAME
   The robot:            %s (its mailbox: password %s, new at each start)
 
-  To start: from alice@localhost, send "signup alice SECRET" to %s;
-  likewise bob; then "lyngk challenge alice bob". Games are kept in %s.
+  To start: from alice@localhost, send "signup alice SECRET" to %s
+  and reply to the Confirm mail that comes back; likewise bob; then
+  "lyngk challenge alice bob". Games are kept in %s.
 %s  Stop with Ctrl-C.
 
 `, host, smtpPort, host, imapPort, cfg.Robot, robotPassword, cfg.Robot, cfg.DataDir, robotHelp(cfg))
