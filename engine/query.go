@@ -1,19 +1,16 @@
 package engine
 
 import (
-	"cmp"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 	"unicode"
-
-	"lyngk.example/lyngk/engine/lyngk"
 )
 
 // filters select games in show and games: all; active = running;
 // inactive = finished; next = running and waiting for one of the userids
-// named (for anybody when none is named).
+// named (for anybody when none is named). They are the read API's states
+// (read.go), inactive for StateFinished (apiState).
 var filters = []string{"all", "active", "inactive", "next"}
 
 // takeFilter splits a trailing filter word off args.
@@ -42,8 +39,8 @@ func (r *request) users(ids []string) ([]string, error) {
 }
 
 // selectGames returns the games of the users (all games when keys is
-// empty) that pass filter, in board order.
-func (r *request) selectGames(keys []string, filter string) ([]*game, error) {
+// empty) that pass state (a StateX of read.go), in board order.
+func (r *request) selectGames(keys []string, state string) ([]*game, error) {
 	gs, err := r.allGames()
 	if err != nil {
 		return nil, err
@@ -53,16 +50,16 @@ func (r *request) selectGames(keys []string, filter string) ([]*game, error) {
 		if len(keys) > 0 && !slices.ContainsFunc(keys, func(k string) bool { return g.player(k) != 0 }) {
 			continue
 		}
-		switch filter {
-		case "active":
+		switch state {
+		case StateActive:
 			if g.over() {
 				continue
 			}
-		case "inactive":
+		case StateFinished:
 			if !g.over() {
 				continue
 			}
-		case "next":
+		case StateNext:
 			if g.over() {
 				continue
 			}
@@ -114,7 +111,7 @@ func (r *request) show(c Command) error {
 		list = append(list, s)
 	}
 	if len(keys) > 0 {
-		gs, err := r.selectGames(keys, filter)
+		gs, err := r.selectGames(keys, apiState(filter))
 		if err != nil {
 			return err
 		}
@@ -191,124 +188,61 @@ func (r *request) sender(g *game) (*user, error) {
 	return nil, nil
 }
 
-// listView is the data of the games and history mails.
+// listView is the data of the games and history mails: the read API's
+// summaries (read.go), as the web pages show them.
 type listView struct {
 	Users  []string
 	Filter string
-	Games  []gameLine
+	Games  []GameSummary
 }
 
-type gameLine struct {
-	Board     int
-	Stack6    bool
-	Players   [2]string
-	Moves     int
-	Over      bool
-	Cancelled bool
-	Winner    string
-	How       string
-	ToMove    string
-	Ended     time.Time
-}
-
-func line(g *game) (gameLine, error) {
-	l := gameLine{Board: g.Board, Stack6: variantOf(g) == lyngk.Stack6, Players: g.Players, Moves: len(g.Moves),
-		Over: g.over(), Cancelled: g.Status == statusCancelled, How: g.How, Ended: g.Ended.UTC()}
-	if g.Winner != 0 {
-		l.Winner = g.Players[g.Winner-1]
+// apiState is the read API's state for a filter word of the mail
+// commands: "inactive" is the API's "finished".
+func apiState(filter string) string {
+	if filter == "inactive" {
+		return StateFinished
 	}
-	if !l.Over {
-		pos, err := position(g, -1)
-		if err != nil {
-			return l, err
-		}
-		l.ToMove = g.Players[pos.Turn()-1]
-	}
-	return l, nil
+	return filter
 }
 
 // games: lyngk games [USERID...] [FILTER], one mail listing them.
 func (r *request) games(c Command) error {
 	ids, filter := takeFilter(c.Args, "all")
-	keys, err := r.users(ids)
+	if _, err := r.users(ids); err != nil {
+		return err
+	}
+	gs, err := ListGames(r.tx, GameFilter{Users: ids, State: apiState(filter)})
 	if err != nil {
 		return err
 	}
-	gs, err := r.selectGames(keys, filter)
-	if err != nil {
-		return err
-	}
-	v := listView{Users: ids, Filter: filter}
-	for _, g := range gs {
-		l, err := line(g)
-		if err != nil {
-			return err
-		}
-		v.Games = append(v.Games, l)
-	}
-	return r.mail("games", []string{r.in.From}, v)
+	return r.mail("games", []string{r.in.From}, listView{Users: ids, Filter: filter, Games: gs})
 }
 
 // history: lyngk history [USERID...], the finished games, newest first.
 func (r *request) history(c Command) error {
-	keys, err := r.users(c.Args)
+	if _, err := r.users(c.Args); err != nil {
+		return err
+	}
+	gs, err := History(r.tx, c.Args...)
 	if err != nil {
 		return err
 	}
-	gs, err := r.selectGames(keys, "inactive")
-	if err != nil {
-		return err
-	}
-	slices.SortStableFunc(gs, func(a, b *game) int {
-		return cmp.Or(b.Ended.Compare(a.Ended), cmp.Compare(b.Board, a.Board))
-	})
-	v := listView{Users: c.Args}
-	for _, g := range gs {
-		l, err := line(g)
-		if err != nil {
-			return err
-		}
-		v.Games = append(v.Games, l)
-	}
-	return r.mail("history", []string{r.in.From}, v)
+	return r.mail("history", []string{r.in.From}, listView{Users: c.Args, Games: gs})
 }
 
 // standingsView is the data of the standings mail.
 type standingsView struct {
 	Provisional int
-	Rows        []standingRow
-}
-
-type standingRow struct {
-	Rank                   int
-	User                   string
-	Rating                 int
-	Provisional            bool
-	Games, Won, Lost, Tied int
+	Rows        []Standing
 }
 
 // standings: every player with a finished game, best rating first.
 func (r *request) standings() error {
-	var us []*user
-	err := r.tx.ForEach(bucketUsers, func(key string, _ []byte) error {
-		u, _, err := r.loadUser(key)
-		if err == nil && u.Left.IsZero() && u.rated() > 0 {
-			us = append(us, u)
-		}
-		return err
-	})
+	rows, err := Standings(r.tx)
 	if err != nil {
 		return err
 	}
-	slices.SortStableFunc(us, func(a, b *user) int {
-		return cmp.Or(cmp.Compare(b.Rating, a.Rating), cmp.Compare(strings.ToLower(a.ID), strings.ToLower(b.ID)))
-	})
-	v := standingsView{Provisional: provisionalGames}
-	for i, u := range us {
-		v.Rows = append(v.Rows, standingRow{Rank: i + 1, User: u.ID, Rating: roundRating(u.Rating),
-			Provisional: u.rated() < provisionalGames, Games: u.rated(), Won: u.Won, Lost: u.Lost, Tied: u.Tied})
-	}
-	return r.mail("standings", []string{r.in.From}, v)
+	return r.mail("standings", []string{r.in.From}, standingsView{Provisional: ProvisionalGames, Rows: rows})
 }
 
 // help: help [TOPIC].

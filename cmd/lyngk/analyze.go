@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/engine/lyngk/search"
 )
@@ -26,21 +27,6 @@ const (
 )
 
 const analyzeUsage = "usage: lyngk analyze (-seed N | -position FILE) [-stack6] [-turn 1|2] [-players A,B] [-json] [MOVE…]"
-
-// analysis is the -json output of lyngk analyze (SPEC §5); the field order is
-// part of the contract.
-type analysis struct {
-	Board   string     `json:"board"`
-	Moves   []string   `json:"moves"`
-	Turn    int        `json:"turn"`
-	Status  string     `json:"status"`
-	Winner  int        `json:"winner"`
-	Claims  [][]string `json:"claims"`
-	Removed []int      `json:"removed"`
-	Legal   []string   `json:"legal"`
-	// Robot is the robot's move, only with -robot.
-	Robot string `json:"robot,omitempty"`
-}
 
 // runAnalyze is `lyngk analyze` (SPEC §5): it sets up board N (-seed) or the
 // position in FILE (-position: a board block as displayed; -stack6 when the
@@ -191,29 +177,8 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, g.Board(names))
 		return 0
 	}
-	a := analysis{
-		Board:   g.Board(names),
-		Moves:   []string{},
-		Turn:    g.Turn(),
-		Status:  g.Status().String(),
-		Winner:  g.Winner(),
-		Claims:  [][]string{{}, {}},
-		Removed: []int{g.Removed(1), g.Removed(2)},
-		Legal:   []string{},
-		Robot:   robotMove,
-	}
-	for _, m := range g.Moves() {
-		a.Moves = append(a.Moves, m.String())
-	}
-	for p := range 2 {
-		for _, c := range g.Claims(p + 1) {
-			a.Claims[p] = append(a.Claims[p], string(c.Letter()))
-		}
-	}
-	for _, m := range g.Legal(nil) {
-		a.Legal = append(a.Legal, m.String())
-	}
-	slices.Sort(a.Legal)
+	a := engine.Analyze(&g, names)
+	a.Robot = robotMove
 	var out bytes.Buffer
 	enc := json.NewEncoder(&out)
 	enc.SetEscapeHTML(false)

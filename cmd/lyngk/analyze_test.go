@@ -10,6 +10,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"lyngk.example/lyngk/engine"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -119,7 +121,7 @@ func TestAnalyzeContract(t *testing.T) {
 	if want := []string{"board", "moves", "turn", "status", "winner", "claims", "removed", "legal"}; !reflect.DeepEqual(keys, want) {
 		t.Errorf("keys %v, want %v", keys, want)
 	}
-	var a analysis
+	var a engine.Analysis
 	if err := json.Unmarshal([]byte(out), &a); err != nil {
 		t.Fatal(err)
 	}

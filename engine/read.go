@@ -1,0 +1,333 @@
+package engine
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"strings"
+	"time"
+
+	"lyngk.example/lyngk/engine/lyngk"
+)
+
+// The read API: what anybody may see of the server's games and players,
+// for the mail listings (games, history, standings) and the web pages. Each
+// function takes a Tx it only reads (a store View); none returns an
+// address, a password hash, a reply token, a subscriber or a pending
+// proposal.
+
+// Errors of the read API, for errors.Is.
+var (
+	ErrNoGame   = errors.New("engine: no such game")
+	ErrNoUser   = errors.New("engine: no such user")
+	ErrBadState = errors.New("engine: unknown game state")
+)
+
+// The states of GameFilter: running games, finished ones (cancelled
+// included), every game; next is the mail listings' "next", running and
+// waiting for a move of one of the filter's users (of anybody when none is
+// named).
+const (
+	StateActive   = "active"
+	StateFinished = "finished"
+	StateAll      = "all"
+	StateNext     = "next"
+)
+
+// The statuses of a game in the read API: the record's status, with a game
+// won by resignation or by forfeit told apart from one won by the rules.
+const (
+	StatusPlaying   = "playing"
+	StatusWon       = "won" // by the rules
+	StatusTie       = "tie" // by the rules or an agreed draw (How "draw")
+	StatusCancelled = "cancelled"
+	StatusResigned  = "resigned"
+	StatusForfeit   = "forfeit"
+)
+
+// GameFilter selects games for ListGames.
+type GameFilter struct {
+	// Users are userids (any case, signed-off ones included); a game
+	// passes when one of them plays it. None: every game.
+	Users []string
+	// State is StateActive, StateFinished, StateAll or StateNext; "" is
+	// StateAll.
+	State string
+}
+
+// GameSummary is one game in a listing.
+type GameSummary struct {
+	Board   int
+	Variant string    // "standard" or "stack6"
+	Players [2]string // userids as signed up, challenge order
+	Status  string    // StatusPlaying … StatusForfeit
+	Winner  int       // 1 or 2, 0 for none (running, tie, cancelled)
+	// How is why a game ended other than by the rules: "resign",
+	// "forfeit", "draw" (agreed); for a cancelled game "declined",
+	// "resign", "draw" or "timeout" (a player never moved); else "".
+	How    string
+	ToMove int // 1 or 2 while running, else 0
+	// Moves is the length of the move record: moves, automatic passes
+	// ("--") and a terminal entry ("resign", "Forfeit") counted.
+	Moves        int
+	Started      time.Time
+	LastActivity time.Time // the last move, else the start; the end when over
+	Ended        time.Time // zero while running
+}
+
+// Over reports whether the game has ended (cancelled included).
+func (s GameSummary) Over() bool { return s.Status != StatusPlaying }
+
+// WinnerID is the winner's userid, "" for none.
+func (s GameSummary) WinnerID() string {
+	if s.Winner == 0 {
+		return ""
+	}
+	return s.Players[s.Winner-1]
+}
+
+// ToMoveID is the userid of the player to move, "" when over.
+func (s GameSummary) ToMoveID() string {
+	if s.ToMove == 0 {
+		return ""
+	}
+	return s.Players[s.ToMove-1]
+}
+
+// GameDetail is one game with its record; Position gives any position of it.
+type GameDetail struct {
+	GameSummary
+	// MoveList is the record: normalised moves ("R,b1-b2", "b1-b2"),
+	// "--" for the automatic passes, and a last "resign" or "Forfeit"
+	// when a game ended so. Move K (1-based) is MoveList[K-1].
+	MoveList  []string
+	MoveTimes []time.Time // when each entry of MoveList was made
+	// Claims and Removed are those of the current position, per player:
+	// the colours claimed and the pieces removed (the score).
+	Claims  [2][]lyngk.Color
+	Removed [2]int
+	g       *game
+}
+
+// Player is a user as anybody may see them.
+type Player struct {
+	ID          string // as signed up
+	Robot       bool   // the built-in robot player
+	SignedOff   bool   // the userid stays taken, the games on record
+	Created     time.Time
+	Rating      int
+	Provisional bool // fewer than ProvisionalGames finished games
+	Won         int
+	Lost        int
+	Tied        int
+}
+
+// Games is the number of finished (rated) games.
+func (p Player) Games() int { return p.Won + p.Lost + p.Tied }
+
+// ProvisionalGames is the number of finished games below which a rating is
+// provisional.
+const ProvisionalGames = provisionalGames
+
+// Standing is one line of the standings.
+type Standing struct {
+	Rank int // 1 for the best rating
+	Player
+}
+
+// publicStatus is the read API's status of g.
+func publicStatus(g *game) string {
+	if g.Status == statusWon {
+		switch g.How {
+		case "resign":
+			return StatusResigned
+		case "forfeit":
+			return StatusForfeit
+		}
+	}
+	return g.Status
+}
+
+// summary builds the summary of g; pos is its current position.
+func summary(g *game, pos *lyngk.Game) GameSummary {
+	s := GameSummary{Board: g.Board, Variant: variantOf(g).String(), Players: g.Players,
+		Status: publicStatus(g), Winner: g.Winner, How: g.How, Moves: len(g.Moves),
+		Started: g.Started.UTC(), LastActivity: g.Started.UTC(), Ended: g.Ended.UTC()}
+	if !g.LastMove.IsZero() {
+		s.LastActivity = g.LastMove.UTC()
+	}
+	if g.over() {
+		s.LastActivity = g.Ended.UTC()
+	} else {
+		s.ToMove = pos.Turn()
+		s.Ended = time.Time{}
+	}
+	return s
+}
+
+// keysOf returns the lower-cased userids of ids, each of which must have a
+// record (ErrNoUser).
+func keysOf(tx Tx, ids []string) ([]string, error) {
+	r := &request{tx: tx}
+	var keys []string
+	for _, id := range ids {
+		u, ok, err := r.loadUser(id)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, fmt.Errorf("%w: %q", ErrNoUser, id)
+		}
+		keys = append(keys, strings.ToLower(u.ID))
+	}
+	return keys, nil
+}
+
+// ListGames returns the games that pass f, in board order. An unknown
+// userid in f.Users is ErrNoUser, an unknown state ErrBadState.
+func ListGames(tx Tx, f GameFilter) ([]GameSummary, error) {
+	gs, err := filterGames(tx, f)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]GameSummary, 0, len(gs))
+	for _, g := range gs {
+		pos, err := position(g, -1)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, summary(g, &pos))
+	}
+	return out, nil
+}
+
+// History returns the finished games of the users (of everybody when none
+// is named), the last ended first. An unknown userid is ErrNoUser.
+func History(tx Tx, users ...string) ([]GameSummary, error) {
+	out, err := ListGames(tx, GameFilter{Users: users, State: StateFinished})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(out, func(a, b GameSummary) int {
+		return cmp.Or(b.Ended.Compare(a.Ended), cmp.Compare(b.Board, a.Board))
+	})
+	return out, nil
+}
+
+func filterGames(tx Tx, f GameFilter) ([]*game, error) {
+	state := f.State
+	switch state {
+	case "":
+		state = StateAll
+	case StateActive, StateFinished, StateAll, StateNext:
+	default:
+		return nil, fmt.Errorf("%w %q", ErrBadState, f.State)
+	}
+	keys, err := keysOf(tx, f.Users)
+	if err != nil {
+		return nil, err
+	}
+	return (&request{tx: tx}).selectGames(keys, state)
+}
+
+// ReadGame returns game board; ErrNoGame when there is none.
+func ReadGame(tx Tx, board int) (*GameDetail, error) {
+	g, ok, err := (&request{tx: tx}).loadGame(board)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, fmt.Errorf("%w: board %d", ErrNoGame, board)
+	}
+	pos, err := position(g, -1)
+	if err != nil {
+		return nil, err
+	}
+	d := &GameDetail{GameSummary: summary(g, &pos), MoveList: slices.Clone(g.Moves), g: g}
+	for _, t := range g.MoveTimes {
+		d.MoveTimes = append(d.MoveTimes, t.UTC())
+	}
+	for p := range 2 {
+		d.Claims[p] = pos.Claims(p + 1)
+		d.Removed[p] = pos.Removed(p + 1)
+	}
+	return d, nil
+}
+
+// Position returns the position after move k of MoveList (0: the start;
+// k < 0 or k = len(MoveList): now). A terminal entry leaves the position
+// as it was. Block writes it as the board mails do: pos.Board(d.Players).
+func (d *GameDetail) Position(k int) (lyngk.Game, error) {
+	if k > len(d.MoveList) {
+		return lyngk.Game{}, fmt.Errorf("engine: board %d has %d moves, not %d", d.Board, len(d.MoveList), k)
+	}
+	return position(d.g, k)
+}
+
+// ReadPlayer returns the user id (any case); ErrNoUser when there is none.
+// A signed-off user is returned with SignedOff set: their games stay on
+// record.
+func ReadPlayer(tx Tx, id string) (Player, error) {
+	u, ok, err := (&request{tx: tx}).loadUser(id)
+	if err != nil {
+		return Player{}, err
+	}
+	if !ok {
+		return Player{}, fmt.Errorf("%w: %q", ErrNoUser, id)
+	}
+	return player(u), nil
+}
+
+func player(u *user) Player {
+	return Player{ID: u.ID, Robot: u.Robot, SignedOff: !u.Left.IsZero(), Created: u.Created.UTC(),
+		Rating: roundRating(u.Rating), Provisional: u.rated() < provisionalGames,
+		Won: u.Won, Lost: u.Lost, Tied: u.Tied}
+}
+
+// Standings returns every player who has not signed off and has a finished
+// game, best rating first (ties by userid), ranked from 1.
+func Standings(tx Tx) ([]Standing, error) {
+	r := &request{tx: tx}
+	var us []*user
+	err := tx.ForEach(bucketUsers, func(key string, _ []byte) error {
+		u, _, err := r.loadUser(key)
+		if err == nil && u.Left.IsZero() && u.rated() > 0 {
+			us = append(us, u)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(us, func(a, b *user) int {
+		return cmp.Or(cmp.Compare(b.Rating, a.Rating), cmp.Compare(strings.ToLower(a.ID), strings.ToLower(b.ID)))
+	})
+	out := make([]Standing, len(us))
+	for i, u := range us {
+		out[i] = Standing{Rank: i + 1, Player: player(u)}
+	}
+	return out, nil
+}
+
+// GameVersion returns a number that changes with every change of game
+// board anybody can see (a move, a pass, a take-back, a resignation, a
+// draw, a forfeit, a cancellation): the web part polls it to tell its
+// watchers. It reads one record. ErrNoGame when there is none.
+func GameVersion(tx Tx, board int) (uint64, error) {
+	g, ok, err := (&request{tx: tx}).loadGame(board)
+	if err != nil {
+		return 0, err
+	}
+	if !ok {
+		return 0, fmt.Errorf("%w: board %d", ErrNoGame, board)
+	}
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d\x00%d\x00%s\x00%d\x00%s\x00%s", len(g.Moves), g.TakeBacks, g.Status, g.Winner, g.How,
+		g.Ended.UTC().Format(time.RFC3339Nano))
+	if n := len(g.Moves); n > 0 {
+		fmt.Fprintf(h, "\x00%s", g.Moves[n-1])
+	}
+	return h.Sum64(), nil
+}
