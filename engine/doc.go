@@ -107,6 +107,20 @@
 // error says to reply to the latest board mail or to send the full command. Tokens are 160 random bits,
 // base32; they are kept, so that a late reply gets this precise answer.
 //
+// Moves on the web. With Config.WebURL set (web_url, or local mode), every
+// board mail to a player of a running game (board, new game, reminder,
+// show, an error carrying a token) adds "Move on the web:" and, on the next
+// line, WebURL/play/TOKEN with that mail's own token, in both parts. The
+// page's move (PlayToken, play.go) runs the plain reply's code (replyWith):
+// the same token checks and refusals (as a *Refusal with the error mail's
+// text), the same board mails, one transaction, nothing written when
+// refused. It is spent as a reply is: it names one position, so once the
+// game moves on it is stale, by mail and on the web alike. The mover's own
+// board mail then answers no mail of theirs: it is auto-generated in the
+// game's thread, the one difference from a reply by mail. A web move does
+// not count against the sender's hourly rate (there is no sender address
+// to count): a token moves at most once, and a forged one costs one read.
+//
 // Board mails. Every player and subscriber gets one, the mover too, each
 // with its own token in the Message-ID <lyngk.TOKEN@DOMAIN>. A mail to the
 // sender of the command is a reply (In-Reply-To, References,

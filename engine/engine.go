@@ -73,6 +73,10 @@ type Config struct {
 	BcryptCost int
 	// RobotPlayer makes the built-in account RobotID play (robot.go).
 	RobotPlayer bool
+	// WebURL is the public base URL of the web part (no trailing slash):
+	// when set, every board mail to a player says "Move on the web:"
+	// WebURL/play/TOKEN in both parts (play.go). "" = no such line.
+	WebURL string
 }
 
 // Default timer periods (SPEC §3) and the interval of repeated reminders.
@@ -115,6 +119,7 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.ForfeitAfter == 0 {
 		cfg.ForfeitAfter = DefaultForfeitAfter
 	}
+	cfg.WebURL = strings.TrimRight(cfg.WebURL, "/")
 	if cfg.BcryptCost == 0 {
 		cfg.BcryptCost = bcrypt.DefaultCost
 	}

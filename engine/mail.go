@@ -37,7 +37,10 @@ type gameView struct {
 	Comment   *commentView
 	Timing    *timingView
 	Nag       *nagView
-	pos       *lyngk.Game // the position shown, for the picture
+	// Play is the page WebURL/play/TOKEN of a board mail to a player
+	// (Config.WebURL set), "" for none.
+	Play string
+	pos  *lyngk.Game // the position shown, for the picture
 }
 
 type ratingLine struct {
@@ -256,6 +259,9 @@ func (r *request) mailAbout(kind string, data any, e envelope) error {
 	if len(e.to) == 0 {
 		return nil
 	}
+	if e.reply && e.game != nil && r.e.cfg.WebURL != "" {
+		e.game.Play = playURL(r.e.cfg.WebURL, e.id)
+	}
 	subject, err := r.e.cfg.Templates.Render(kind+".subject", data)
 	if err != nil {
 		return err
@@ -355,24 +361,10 @@ type errorView struct {
 // offending command (never more: the rest of the mail may be long, or
 // not the sender's), at most MaxQuote bytes of it.
 func (r *request) refused(ref *refusal, quote bool) error {
-	// An argument echoed back is cut (MaxEcho): it may be a megabyte. A
-	// reason is ours, but may quote the argument in turn.
-	data := kv{}
-	for k, v := range ref.data {
-		if s, ok := v.(string); ok {
-			if k == "Reason" {
-				v = cutRunes(s, 4*MaxEcho)
-			} else {
-				v = echo(s)
-			}
-		}
-		data[k] = v
-	}
-	text, err := r.e.cfg.Templates.Render("err."+ref.key, data)
+	text, err := r.refusalText(ref)
 	if err != nil {
 		return err
 	}
-	text = templates.Wrap(text, templates.Width)
 	ev := errorView{Text: text}
 	e := envelope{to: []string{r.in.From}, intro: text}
 	// The game the error is about: the one whose summary it shows, else
@@ -421,6 +413,29 @@ func (r *request) refused(ref *refusal, quote bool) error {
 		e.quote = ev.Quote
 	}
 	return r.mailAbout("error", ev, e)
+}
+
+// refusalText is the text of ref, as the error mail says it and the play
+// page shows it, wrapped to templates.Width.
+func (r *request) refusalText(ref *refusal) (string, error) {
+	// An argument echoed back is cut (MaxEcho): it may be a megabyte. A
+	// reason is ours, but may quote the argument in turn.
+	data := kv{}
+	for k, v := range ref.data {
+		if s, ok := v.(string); ok {
+			if k == "Reason" {
+				v = cutRunes(s, 4*MaxEcho)
+			} else {
+				v = echo(s)
+			}
+		}
+		data[k] = v
+	}
+	text, err := r.e.cfg.Templates.Render("err."+ref.key, data)
+	if err != nil {
+		return "", err
+	}
+	return templates.Wrap(text, templates.Width), nil
 }
 
 // LongLines returns the lines of a mail's text wider than

@@ -24,30 +24,13 @@ func (r *request) reply(line string) error {
 		}
 		return refuse("unknown-command", kv{"Word": f[0]})
 	}
-	var rec token
-	found, err := load(r.tx, bucketTokens, tok, &rec)
-	if err != nil {
-		return err
-	}
-	if !found {
-		return refuse("token-unknown", nil)
-	}
-	g, found, err := r.loadGame(rec.Board)
-	switch {
-	case err != nil:
-		return err
-	case !found:
-		return refuse("token-unknown", nil)
-	case g.player(rec.User) == 0:
-		return refuse("token-not-player", kv{"User": rec.User, "Board": g.Board})
-	case g.over():
-		return refuse("token-over", kv{"Board": g.Board}).on(g.Board)
-	case rec.TakeBacks != g.TakeBacks:
-		return refuse("token-taken-back", kv{"Board": g.Board}).on(g.Board)
-	case rec.Moves != len(g.Moves):
-		return refuse("token-stale", kv{"Board": g.Board, "Sent": rec.Moves, "Now": len(g.Moves)}).on(g.Board)
-	}
-	u, err := r.player(rec.User)
+	return r.replyWith(tok, f)
+}
+
+// replyWith plays the words f of a reply with token tok: the path of a
+// plain reply by mail and of a move on the web page /play/TOKEN (play.go).
+func (r *request) replyWith(tok string, f []string) error {
+	g, u, err := r.tokenGame(tok)
 	if err != nil {
 		return err
 	}
@@ -72,6 +55,46 @@ func (r *request) reply(line string) error {
 	r.script.Comment = withoutRepeat(r.script.Comment, sent)
 	return r.play(g, u, f[0])
 }
+
+// tokenGame checks the reply token tok: it must be ours, for a player of
+// a running game, and from a board mail of the game's exact position.
+func (r *request) tokenGame(tok string) (*game, *user, error) {
+	if tok == "" || len(tok) > maxTokenLen {
+		return nil, nil, refuse("token-unknown", nil)
+	}
+	var rec token
+	found, err := load(r.tx, bucketTokens, tok, &rec)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !found {
+		return nil, nil, refuse("token-unknown", nil)
+	}
+	g, found, err := r.loadGame(rec.Board)
+	switch {
+	case err != nil:
+		return nil, nil, err
+	case !found:
+		return nil, nil, refuse("token-unknown", nil)
+	case g.player(rec.User) == 0:
+		return nil, nil, refuse("token-not-player", kv{"User": rec.User, "Board": g.Board})
+	case g.over():
+		return nil, nil, refuse("token-over", kv{"Board": g.Board}).on(g.Board)
+	case rec.TakeBacks != g.TakeBacks:
+		return nil, nil, refuse("token-taken-back", kv{"Board": g.Board}).on(g.Board)
+	case rec.Moves != len(g.Moves):
+		return nil, nil, refuse("token-stale", kv{"Board": g.Board, "Sent": rec.Moves, "Now": len(g.Moves)}).on(g.Board)
+	}
+	u, err := r.player(rec.User)
+	if err != nil {
+		return nil, nil, err
+	}
+	return g, u, nil
+}
+
+// maxTokenLen bounds a token looked up in the store: ours have 32
+// characters; anything much longer is not looked up at all.
+const maxTokenLen = 64
 
 // repeatRun is how many lines in a row (blank lines aside) must repeat
 // lines of the mail answered to count as its copy: a player's own line

@@ -1,0 +1,126 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"lyngk.example/lyngk/engine/lyngk"
+)
+
+// Moving on the web. A board mail to a player carries, with Config.WebURL
+// set, the page WebURL/play/TOKEN, TOKEN the mail's reply token (the one in
+// its Message-ID). The page (package engine/web) shows the game through
+// TokenGame and moves through PlayToken: the path of a plain reply by mail
+// (reply.go), with the same token checks, the same refusals, the same
+// board mails to everybody, and the token spent as a reply spends it (it
+// names one position: once the game has moved on, it is stale).
+
+// Refusal is bad input on the play page: Text is what the error mail
+// would say (the same template, wrapped the same way). Nothing was
+// changed.
+type Refusal struct {
+	Key  string // the template's name without "err."
+	Text string
+}
+
+func (r *Refusal) Error() string { return "engine: refused: " + r.Key }
+
+// TokenView is the game a reply token stands for, as the play page shows
+// it.
+type TokenView struct {
+	Board    int
+	User     string // the player the board mail went to, as written
+	Players  [2]string
+	Position *lyngk.Game // the game as it is now
+	// YourTurn says whether it is User's turn; Legal is then every legal
+	// move, as written in mail ("R,e4-e5").
+	YourTurn bool
+	Legal    []string
+}
+
+// TokenGame reads the game of reply token tok. A token the mail path would
+// refuse gets a *Refusal with the same text. It writes nothing.
+func (e *Engine) TokenGame(tx Tx, tok string) (*TokenView, error) {
+	r := &request{e: e, tx: newPending(tx), budget: budget{bounded: true}}
+	var v *TokenView
+	err := guard(func() error {
+		g, u, err := r.tokenGame(strings.ToLower(tok))
+		if err != nil {
+			return err
+		}
+		v, err = tokenView(g, u)
+		return err
+	})
+	return v, r.webError(err)
+}
+
+func tokenView(g *game, u *user) (*TokenView, error) {
+	pos, err := position(g, -1)
+	if err != nil {
+		return nil, err
+	}
+	v := &TokenView{Board: g.Board, User: u.ID, Players: g.Players, Position: &pos}
+	if p := g.player(strings.ToLower(u.ID)); pos.Status() == lyngk.Playing && pos.Turn() == p {
+		v.YourTurn = true
+		for _, m := range pos.Legal(nil) {
+			v.Legal = append(v.Legal, m.String())
+		}
+	}
+	return v, nil
+}
+
+// PlayToken applies move (what a reply would say on its first line: a
+// move, "resign", "propose", ...) for the player of reply token tok, and
+// returns the mails to send, the board mails to every player and
+// subscriber. Like Handle, it writes nothing unless it succeeds whole; a
+// refused move is a *Refusal with the error mail's text; any other error
+// is the store's or the engine's (the caller aborts the transaction).
+func (e *Engine) PlayToken(tx Tx, tok, move string, now time.Time) ([]Mail, error) {
+	p := newPending(tx)
+	r := &request{e: e, tx: p, now: now, budget: budget{bounded: true}}
+	line, _, _ := strings.Cut(move, "\n")
+	line = strings.TrimSpace(cutRunes(line, MaxEcho))
+	r.script = Script{Lines: []string{line}}
+	r.line = line
+	err := guard(func() error {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			return refuse("no-command", nil)
+		}
+		return r.replyWith(strings.ToLower(tok), f)
+	})
+	if p.storeErr != nil {
+		return nil, p.storeErr
+	}
+	if err := r.webError(err); err != nil {
+		return nil, err
+	}
+	if err := p.commit(); err != nil {
+		return nil, err
+	}
+	return r.out, nil
+}
+
+// webError turns a refusal into a *Refusal with its text.
+func (r *request) webError(err error) error {
+	var ref *refusal
+	if !errors.As(err, &ref) {
+		if err != nil {
+			return fmt.Errorf("engine: play page: %w", err)
+		}
+		return nil
+	}
+	text, terr := r.refusalText(ref)
+	if terr != nil {
+		return fmt.Errorf("engine: play page: %w", terr)
+	}
+	return &Refusal{Key: ref.key, Text: text}
+}
+
+// playURL is the play page of the board mail with Message-ID id.
+func playURL(base, id string) string {
+	local, _, _ := strings.Cut(id, "@")
+	return base + "/play/" + strings.TrimPrefix(local, tokenPrefix)
+}
