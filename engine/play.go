@@ -73,34 +73,55 @@ func tokenView(g *game, u *user) (*TokenView, error) {
 
 // PlayToken applies move (what a reply would say on its first line: a
 // move, "resign", "propose", ...) for the player of reply token tok, and
-// returns the mails to send, the board mails to every player and
-// subscriber. Like Handle, it writes nothing unless it succeeds whole; a
-// refused move is a *Refusal with the error mail's text; any other error
-// is the store's or the engine's (the caller aborts the transaction).
-func (e *Engine) PlayToken(tx Tx, tok, move string, now time.Time) ([]Mail, error) {
+// returns the game after it and the mails to send, the board mails to
+// every player and subscriber. Like Handle, it writes nothing unless it
+// succeeds whole; a refused move is a *Refusal with the error mail's text;
+// any other error is the store's or the engine's (the caller aborts the
+// transaction).
+func (e *Engine) PlayToken(tx Tx, tok, move string, now time.Time) (*TokenView, []Mail, error) {
 	p := newPending(tx)
 	r := &request{e: e, tx: p, now: now, budget: budget{bounded: true}}
 	line, _, _ := strings.Cut(move, "\n")
 	line = strings.TrimSpace(cutRunes(line, MaxEcho))
 	r.script = Script{Lines: []string{line}}
 	r.line = line
+	tok = strings.ToLower(tok)
+	var v *TokenView
 	err := guard(func() error {
 		f := strings.Fields(line)
 		if len(f) == 0 {
 			return refuse("no-command", nil)
 		}
-		return r.replyWith(strings.ToLower(tok), f)
+		if err := r.replyWith(tok, f); err != nil {
+			return err
+		}
+		// The game after the move: the token's record names the game
+		// and player still (it is stale now).
+		var rec token
+		if _, err := load(r.tx, bucketTokens, tok, &rec); err != nil {
+			return err
+		}
+		g, _, err := r.loadGame(rec.Board)
+		if err != nil {
+			return err
+		}
+		u, err := r.player(rec.User)
+		if err != nil {
+			return err
+		}
+		v, err = tokenView(g, u)
+		return err
 	})
 	if p.storeErr != nil {
-		return nil, p.storeErr
+		return nil, nil, p.storeErr
 	}
 	if err := r.webError(err); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := p.commit(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return r.out, nil
+	return v, r.out, nil
 }
 
 // webError turns a refusal into a *Refusal with its text.

@@ -30,7 +30,7 @@ func (v *env) playWeb(tok, move string) ([]engine.Mail, error) {
 	var refused error
 	err := v.db.Update(func(tx *store.Tx) error {
 		var err error
-		out, err = v.e.PlayToken(tx, tok, move, v.now)
+		_, out, err = v.e.PlayToken(tx, tok, move, v.now)
 		var r *engine.Refusal
 		if errors.As(err, &r) {
 			refused, err = r, nil
