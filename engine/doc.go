@@ -68,6 +68,53 @@
 // With subject "multiple" each command line stands alone: a refused line
 // does not undo the lines before it.
 //
+// # Read API
+//
+// What anybody may see of games and players (read.go, readjson.go) is one
+// exported API, used by the mail listings (games, history, standings and
+// show's selection) and by the web pages alike. Each function reads
+// through the Tx it is given (a store View) and nothing else reads the
+// engine's buckets:
+//
+//	ListGames(tx, GameFilter{Users, State})  games in board order; State
+//	                                        active, finished, all or next
+//	                                        (the mail's inactive is
+//	                                        finished)
+//	History(tx, users...)                   finished games, last ended first
+//	ReadGame(tx, board)                     one game: GameDetail with the
+//	                                        move list, claims and pieces
+//	                                        removed; Position(k) is the
+//	                                        position after move k, JSON()
+//	                                        the game as /game/N.json
+//	ReadPlayer(tx, id), Standings(tx)       rating, provisional, record
+//	GameVersion(tx, board)                  a number that changes with every
+//	                                        change of the game anybody can
+//	                                        see: the web's Server-Sent
+//	                                        Events poll it (one record read)
+//
+// Unknown games and users are ErrNoGame and ErrNoUser, a filter's unknown
+// state ErrBadState (errors.Is). What is public: userids, ratings, records,
+// games with their moves, times and results, whether an account is the
+// robot's or has signed off. Never public: addresses (confirmed or
+// pending), password hashes, reply tokens and confirmation codes, a game's
+// subscribers, a pending draw offer or take-back request (they are between
+// the players, so GameVersion does not move with them either), vacations,
+// mail preferences. A signed-off user stays readable (their games stay on
+// record) but leaves the standings, as in the standings mail.
+//
+// A game's status in the read API is the record's, with a win by
+// resignation or forfeit told apart: playing, won (by the rules), tie (by
+// the rules, or an agreed draw: How "draw"), cancelled (How says why),
+// resigned, forfeit; Winner is 1 or 2 (challenge order) for won, resigned
+// and forfeit. /game/N.json (GameJSON) carries the fields of `lyngk
+// analyze -json` with their meaning (Analysis, one definition for both)
+// for the current position, where status and winner are the game's (they
+// equal analyze's while the game runs and when the rules ended it); a game
+// over otherwise has turn 0 and no legal moves. Its moves are analyze's
+// (passes included; a terminal "resign" or "Forfeit" shows in status
+// only), positions[K] the board block after K of them, what `lyngk analyze
+// -seed N -players A,B -json` prints for those moves.
+//
 // # Decisions where the spec is silent
 //
 // Reading a mail. A Subject is a command when its first word is a command

@@ -98,14 +98,14 @@ func view(g *game, n, rows int) (*gameView, error) {
 		if w := pos.Winner(); w != 0 {
 			v.Winner = g.Players[w-1]
 		}
-	} else {
-		v.Over, v.Cancelled = g.over(), g.Status == statusCancelled
-		if g.Winner != 0 {
-			v.Winner = g.Players[g.Winner-1]
+		if !v.Over {
+			v.ToMove = g.Players[pos.Turn()-1]
 		}
-	}
-	if !v.Over {
-		v.ToMove = g.Players[pos.Turn()-1]
+	} else {
+		// The current state as the read API tells it (read.go).
+		s := summary(g, &pos)
+		v.Over, v.Cancelled = s.Over(), s.Status == StatusCancelled
+		v.Winner, v.ToMove = s.WinnerID(), s.ToMoveID()
 	}
 	v.Moved = len(moves) > 0
 	for i := 0; i < len(moves); i += 2 {

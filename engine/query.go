@@ -21,21 +21,19 @@ func takeFilter(args []string, def string) ([]string, string) {
 	return args, def
 }
 
-// users loads userids named in a listing (signed off ones included: their
-// games stay on record).
-func (r *request) users(ids []string) ([]string, error) {
-	var keys []string
+// known refuses a listing that names an unknown userid (signed off ones
+// are known: their games stay on record).
+func (r *request) known(ids []string) error {
 	for _, id := range ids {
-		u, ok, err := r.loadUser(id)
+		_, ok, err := r.loadUser(id)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if !ok {
-			return nil, refuse("unknown-user", kv{"User": id})
+			return refuse("unknown-user", kv{"User": id})
 		}
-		keys = append(keys, strings.ToLower(u.ID))
 	}
-	return keys, nil
+	return nil
 }
 
 // selectGames returns the games of the users (all games when keys is
@@ -94,14 +92,13 @@ func (r *request) show(c Command) error {
 		return refuse("usage", kv{"Name": "show"})
 	}
 	var list []shown
-	var keys []string
+	var ids []string
 	for _, a := range args {
 		if !unicode.IsDigit(rune(a[0])) {
-			k, err := r.users([]string{a})
-			if err != nil {
+			if err := r.known([]string{a}); err != nil {
 				return err
 			}
-			keys = append(keys, k...)
+			ids = append(ids, a)
 			continue
 		}
 		s, err := r.boardRef(a)
@@ -110,8 +107,8 @@ func (r *request) show(c Command) error {
 		}
 		list = append(list, s)
 	}
-	if len(keys) > 0 {
-		gs, err := r.selectGames(keys, apiState(filter))
+	if len(ids) > 0 {
+		gs, err := filterGames(r.tx, GameFilter{Users: ids, State: apiState(filter)})
 		if err != nil {
 			return err
 		}
@@ -208,7 +205,7 @@ func apiState(filter string) string {
 // games: lyngk games [USERID...] [FILTER], one mail listing them.
 func (r *request) games(c Command) error {
 	ids, filter := takeFilter(c.Args, "all")
-	if _, err := r.users(ids); err != nil {
+	if err := r.known(ids); err != nil {
 		return err
 	}
 	gs, err := ListGames(r.tx, GameFilter{Users: ids, State: apiState(filter)})
@@ -220,7 +217,7 @@ func (r *request) games(c Command) error {
 
 // history: lyngk history [USERID...], the finished games, newest first.
 func (r *request) history(c Command) error {
-	if _, err := r.users(c.Args); err != nil {
+	if err := r.known(c.Args); err != nil {
 		return err
 	}
 	gs, err := History(r.tx, c.Args...)
