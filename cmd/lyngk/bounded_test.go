@@ -48,7 +48,7 @@ func TestServeBigMailsBounded(t *testing.T) {
 	}
 	data := filepath.Join(dir, "data")
 	cmd := exec.Command(bin, "serve", "-config", conf, "-data", data,
-		"-local-smtp", freeAddr(t), "-local-imap", freeAddr(t))
+		"-local-smtp", freeAddr(t), "-local-imap", freeAddr(t), "-local-web", freeAddr(t))
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

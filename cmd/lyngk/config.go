@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -43,6 +45,15 @@ type config struct {
 	// RobotThink is its think time per move.
 	RobotPlayer bool
 	RobotThink  time.Duration
+
+	// WebAddr is the web part's listener (engine/web): "" = none in real
+	// mode; in local mode the -local-web flag sets it. WebURL is the
+	// public base URL of the pages, as players reach them (behind a
+	// reverse proxy, the proxy's): it goes into the mails. WebPublic
+	// serves the games and standings to anybody; false only /play/.
+	WebAddr   string
+	WebURL    string
+	WebPublic bool
 }
 
 // defaultConfig is what an empty file means: local all-in-one mode. The
@@ -59,6 +70,7 @@ func defaultConfig() config {
 		LogLevel:     "info",
 		RobotPlayer:  true,
 		RobotThink:   robotThink,
+		WebPublic:    true,
 	}
 }
 
@@ -115,6 +127,7 @@ func (c *config) set(key, val string) error {
 		"smtp_password": &c.SMTP.Password, "robot_address": &c.Robot, "domain": &c.Domain,
 		"data_dir": &c.DataDir, "templates_dir": &c.TemplatesDir, "log_format": &c.LogFormat,
 		"log_level": &c.LogLevel, "metrics_addr": &c.MetricsAddr,
+		"web_addr": &c.WebAddr, "web_url": &c.WebURL,
 	}
 	durs := map[string]*time.Duration{
 		"poll_interval": &c.IMAP.PollInterval, "nag_after": &c.NagAfter, "forfeit_after": &c.ForfeitAfter,
@@ -132,12 +145,16 @@ func (c *config) set(key, val string) error {
 			return fmt.Errorf("want a positive duration such as 90s or 168h, got %q", val)
 		}
 		*durs[key] = d
-	case key == "robot":
+	case key == "robot" || key == "web_public":
 		b, err := strconv.ParseBool(val)
 		if err != nil || (val != "true" && val != "false") {
 			return fmt.Errorf("want true or false, got %q", val)
 		}
-		c.RobotPlayer = b
+		if key == "robot" {
+			c.RobotPlayer = b
+		} else {
+			c.WebPublic = b
+		}
 	case key == "rate_per_hour":
 		n, err := strconv.Atoi(val)
 		if err != nil || n < 1 {
@@ -176,6 +193,9 @@ func (c *config) validate() error {
 	default:
 		return fmt.Errorf("%w: log_level must be debug, info, warn or error", errConfig)
 	}
+	if err := c.validateWeb(); err != nil {
+		return err
+	}
 	if c.local() {
 		return nil
 	}
@@ -205,4 +225,25 @@ func loadConfig(path string) (config, error) {
 	}
 	defer f.Close()
 	return parseConfig(f, os.Getenv)
+}
+
+// validateWeb checks web_addr (host:port) and web_url (an absolute http
+// or https URL without query or fragment; a trailing slash is dropped, so
+// that WebURL+"/game/1" is a good link).
+func (c *config) validateWeb() error {
+	if c.WebAddr != "" {
+		if _, _, err := net.SplitHostPort(c.WebAddr); err != nil {
+			return fmt.Errorf("%w: web_addr %q: want host:port, such as 127.0.0.1:8080", errConfig, c.WebAddr)
+		}
+	}
+	if c.WebURL == "" {
+		return nil
+	}
+	u, err := url.Parse(c.WebURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" ||
+		u.Fragment != "" || u.User != nil {
+		return fmt.Errorf("%w: web_url %q: want an http or https URL such as https://lyngk.example.org", errConfig, c.WebURL)
+	}
+	c.WebURL = strings.TrimRight(c.WebURL, "/")
+	return nil
 }

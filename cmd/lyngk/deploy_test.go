@@ -36,6 +36,7 @@ var configKeys = []string{
 	"rate_per_hour", "nag_after", "forfeit_after",
 	"address_mails_per_hour", "dead_letter_keep", "dedupe_keep",
 	"log_format", "log_level", "metrics_addr", "tls_ca_file", "robot", "robot_think",
+	"web_addr", "web_url", "web_public",
 }
 
 // systemdAnalyze returns the path of systemd-analyze, or skips the test.

@@ -30,7 +30,8 @@ func TestServeLocalKilled(t *testing.T) {
 	start := func() (*exec.Cmd, string, string) {
 		t.Helper()
 		smtpAddr, imapAddr := freeAddr(t), freeAddr(t)
-		cmd := exec.Command(bin, "serve", "-data", data, "-local-smtp", smtpAddr, "-local-imap", imapAddr)
+		cmd := exec.Command(bin, "serve", "-data", data, "-local-smtp", smtpAddr, "-local-imap", imapAddr,
+			"-local-web", freeAddr(t))
 		out := &lockedBuffer{}
 		cmd.Stdout, cmd.Stderr = out, out
 		outs = append(outs, out)

@@ -23,7 +23,7 @@ import (
 const usage = `usage: lyngk COMMAND [flags]
 
 commands:
-  serve    [-config FILE] [-data DIR] [-local-smtp ADDR] [-local-imap ADDR] [-check-config]
+  serve    [-config FILE] [-data DIR] [-local-smtp ADDR] [-local-imap ADDR] [-local-web ADDR] [-check-config]
   process  -db FILE [-mbox FILE|-] [-from ADDR]
   analyze  (-seed N | -position FILE) [-stack6] [-turn 1|2] [-players A,B] [-json] [MOVE…]
            [-robot [-think DURATION] [-playouts N]]

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"strconv"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -26,6 +27,8 @@ type metrics struct {
 	imapReconnects prometheus.Counter
 	replySeconds   prometheus.Histogram
 	inboxSeconds   prometheus.Histogram
+	webRequests    *prometheus.CounterVec
+	webSeconds     *prometheus.HistogramVec
 }
 
 func newMetrics(db *store.DB) *metrics {
@@ -54,11 +57,21 @@ func newMetrics(db *store.DB) *metrics {
 			Name: "lyngk_imap_reconnects_total",
 			Help: "IMAP connections made after the first.",
 		}),
+		webRequests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "lyngk_http_requests_total",
+			Help: "Requests to the web part by path (the route: /play/{token}, never a token) and status code.",
+		}, []string{"path", "status"}),
+		webSeconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "lyngk_http_request_seconds",
+			Help:    "Time to answer a request to the web part, by path (the route); an event stream counts when it closes.",
+			Buckets: []float64{.001, .002, .005, .01, .02, .05, .1, .25, 1, 10, 60},
+		}, []string{"path"}),
 	}
 	for _, o := range []outcome{outcomeApplied, outcomeDuplicate, outcomeIgnored, outcomeRejected, outcomeFailed} {
 		m.mails.WithLabelValues(string(o))
 	}
 	m.reg.MustRegister(m.mails, m.mailSeconds, m.replySeconds, m.inboxSeconds, m.imapReconnects,
+		m.webRequests, m.webSeconds,
 		prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}),
 		&storeCollector{db: db})
 	return m
@@ -93,6 +106,15 @@ func (m *metrics) reply(d time.Duration) {
 		return
 	}
 	m.replySeconds.Observe(d.Seconds())
+}
+
+// web records one request to the web part.
+func (m *metrics) web(route string, status int, d time.Duration) {
+	if m == nil {
+		return
+	}
+	m.webRequests.WithLabelValues(route, strconv.Itoa(status)).Inc()
+	m.webSeconds.WithLabelValues(route).Observe(d.Seconds())
 }
 
 // inbox records one mail's time in the poller's hands.

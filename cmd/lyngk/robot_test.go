@@ -33,7 +33,8 @@ type robotDaemon struct {
 func startRobotDaemon(t *testing.T, bin, conf, data, smtpAddr, imapAddr string) *robotDaemon {
 	t.Helper()
 	d := &robotDaemon{t: t, log: &lockedBuffer{}, exited: make(chan error, 1)}
-	d.cmd = exec.Command(bin, "serve", "-config", conf, "-data", data, "-local-smtp", smtpAddr, "-local-imap", imapAddr)
+	d.cmd = exec.Command(bin, "serve", "-config", conf, "-data", data, "-local-smtp", smtpAddr, "-local-imap", imapAddr,
+		"-local-web", freeAddr(t))
 	d.cmd.Stdout, d.cmd.Stderr = d.log, d.log
 	if err := d.cmd.Start(); err != nil {
 		t.Fatal(err)

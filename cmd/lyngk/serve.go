@@ -22,6 +22,9 @@ import (
 	"lyngk.example/lyngk/templates"
 )
 
+// defaultLocalWeb is the local mode's web listener.
+const defaultLocalWeb = "127.0.0.1:8080"
+
 // tickEvery is how often the daemon runs the game timers (reminders and
 // forfeits). Their periods are days, so a minute is precise enough.
 const tickEvery = time.Minute
@@ -35,6 +38,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	dataDir := fs.String("data", "", "state `DIR` (default data_dir of the config, else ./lyngk-data)")
 	localSMTP := fs.String("local-smtp", "127.0.0.1:2525", "local mode: SMTP listener `ADDR`")
 	localIMAP := fs.String("local-imap", "127.0.0.1:1143", "local mode: IMAP listener `ADDR`")
+	localWeb := fs.String("local-web", defaultLocalWeb, "local mode: web listener `ADDR` (\"\": none)")
 	check := fs.Bool("check-config", false, "validate the configuration and exit")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -50,6 +54,15 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 	if *dataDir != "" {
 		cfg.DataDir = *dataDir
+	}
+	// In local mode the web part is on: at web_addr when the file sets
+	// it, else (or when the flag is given) at -local-web.
+	if cfg.local() {
+		set := false
+		fs.Visit(func(f *flag.Flag) { set = set || f.Name == "local-web" })
+		if set || cfg.WebAddr == "" {
+			cfg.WebAddr = *localWeb
+		}
 	}
 	if *check {
 		if _, err := templates.Load(cfg.TemplatesDir); err != nil {
@@ -139,6 +152,18 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 		return err
 	}
 	defer db.Close()
+	// The web listener is opened first: in local mode its address is the
+	// base URL of the links in the mails.
+	var webLn net.Listener
+	if cfg.WebAddr != "" {
+		if webLn, err = listenWeb(cfg.WebAddr, cfg.local()); err != nil {
+			return err
+		}
+		defer webLn.Close()
+		if cfg.local() && cfg.WebURL == "" {
+			cfg.WebURL = "http://" + webLn.Addr().String()
+		}
+	}
 	eng, err := newEngine(cfg)
 	if err != nil {
 		return err
@@ -154,7 +179,7 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 		defer local.Close()
 		imapCfg.Addr, imapCfg.Username, imapCfg.Password, imapCfg.TLS = local.IMAPAddr(), cfg.Robot, local.RobotPassword(), mailer.TLSNone
 		smtpCfg.Addr, smtpCfg.TLS = local.SMTPAddr(), mailer.TLSNone
-		printLocalHelp(stdout, cfg, local.SMTPAddr(), local.IMAPAddr(), local.RobotPassword())
+		printLocalHelp(stdout, cfg, local.SMTPAddr(), local.IMAPAddr(), local.RobotPassword(), cfg.WebURL)
 	}
 
 	var m *metrics
@@ -168,15 +193,31 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 		log.Info("metrics listening", "addr", cfg.MetricsAddr)
 	}
 
+	// The web part tells its open game pages of every change.
+	webChanged := func() {}
+	if webLn != nil {
+		h, stop, err := serveWeb(ctx, webLn, db, cfg, m, log)
+		if err != nil {
+			return err
+		}
+		defer stop()
+		webChanged = h.Changed
+		log.Info("web listening", "addr", webLn.Addr().String(), "url", cfg.WebURL, "public", cfg.WebPublic)
+	}
+
 	a := &app{db: db, eng: eng, robot: cfg.Robot, log: log, metrics: m, now: time.Now,
 		checks: newCheckPool(checkWorkers()), lane: newLane()}
 	m.passwordChecks(a.checks, eng)
 	sender := mailer.NewSender(smtpCfg, &outboxQueue{db: db}, log)
-	robot := newRobotPlayer(a, cfg.RobotThink, sender.Wake)
+	robot := newRobotPlayer(a, cfg.RobotThink, func() {
+		sender.Wake()
+		webChanged()
+	})
 	// Whatever changed the store may have made a game wait for the robot.
 	changed := func() {
 		sender.Wake()
 		robot.Wake()
+		webChanged()
 	}
 	ctl, err := listenControl(ctx, a, changed)
 	if err != nil {
@@ -238,7 +279,12 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 		log.Info("no imap_addr: mail comes in through lyngk process", "socket", controlPath(db.Path()))
 	}
 	runTask("password lane", a.runLane)
-	runTask("timers", func(ctx context.Context) error { return a.timers(ctx, tickEvery, sender.Wake) })
+	runTask("timers", func(ctx context.Context) error {
+		return a.timers(ctx, tickEvery, func() {
+			sender.Wake()
+			webChanged()
+		})
+	})
 	if cfg.RobotPlayer {
 		log.Info("robot player on", "think", cfg.RobotThink, "searches_at_once", cap(robot.slots))
 		runTask("robot", robot.run)
@@ -283,7 +329,7 @@ func flush(db *store.DB, grace time.Duration) {
 
 // printLocalHelp tells how to connect. The robot's password goes to stdout,
 // the terminal of whoever started the daemon, never to the log.
-func printLocalHelp(w io.Writer, cfg config, smtpAddr, imapAddr, robotPassword string) {
+func printLocalHelp(w io.Writer, cfg config, smtpAddr, imapAddr, robotPassword, webURL string) {
 	host, smtpPort, _ := net.SplitHostPort(smtpAddr)
 	_, imapPort, _ := net.SplitHostPort(imapAddr)
 	fmt.Fprintf(w, `LYNGK by mail, local all-in-one mode (loopback only)
@@ -292,13 +338,21 @@ func printLocalHelp(w io.Writer, cfg config, smtpAddr, imapAddr, robotPassword s
   Incoming mail (IMAP): %s port %s, no TLS
   Mailboxes:            any NAME@localhost; login NAME@localhost, password NAME
   The robot:            %s (its mailbox: password %s, new at each start)
-
+%s
   To start: from alice@localhost, send "signup alice SECRET" to %s
   and reply to the Confirm mail that comes back; likewise bob; then
   "lyngk challenge alice bob". Games are kept in %s.
 %s  Stop with Ctrl-C.
 
-`, host, smtpPort, host, imapPort, cfg.Robot, robotPassword, cfg.Robot, cfg.DataDir, robotHelp(cfg))
+`, host, smtpPort, host, imapPort, cfg.Robot, robotPassword, webHelp(webURL), cfg.Robot, cfg.DataDir, robotHelp(cfg))
+}
+
+// webHelp is the local help's line on the web pages.
+func webHelp(webURL string) string {
+	if webURL == "" {
+		return ""
+	}
+	return fmt.Sprintf("  Web pages:            %s/\n", webURL)
 }
 
 // robotHelp is the local help's line on the robot player.

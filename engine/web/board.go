@@ -1,0 +1,76 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+
+	"lyngk.example/lyngk/engine/lyngk/picture"
+)
+
+// boardSVG is /game/N/board.svg[?after=K]: the picture of the mails, as
+// SVG.
+func (h *Handler) boardSVG(w http.ResponseWriter, r *http.Request) {
+	ref, ok := h.readGame(w, r, r.PathValue("n"))
+	if !ok {
+		return
+	}
+	data, err := picture.SVG(&ref.pos, ref.d.Players)
+	if err != nil {
+		h.serverError(w, r, err)
+		return
+	}
+	h.send(w, r, "image/svg+xml", data)
+}
+
+// boardPNG is /game/N/board.png[?after=K]: the very picture of the mails.
+func (h *Handler) boardPNG(w http.ResponseWriter, r *http.Request) {
+	ref, ok := h.readGame(w, r, r.PathValue("n"))
+	if !ok {
+		return
+	}
+	data, err := picture.PNG(&ref.pos, ref.d.Players)
+	if err != nil {
+		h.serverError(w, r, err)
+		return
+	}
+	h.send(w, r, "image/png", data)
+}
+
+// gameJSON is /game/N.json: engine.GameJSON, the fields of `lyngk analyze
+// -json` and the game's. It has no ?after=K: positions holds them all.
+func (h *Handler) gameJSON(w http.ResponseWriter, r *http.Request, n string) {
+	if _, set := r.URL.Query()["after"]; set {
+		h.fail(w, r, http.StatusBadRequest, "The JSON has every position in positions: no after=K.")
+		return
+	}
+	ref, ok := h.readGame(w, r, n)
+	if !ok {
+		return
+	}
+	j, err := ref.d.JSON()
+	if err != nil {
+		h.serverError(w, r, err)
+		return
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(j); err != nil {
+		h.serverError(w, r, err)
+		return
+	}
+	h.send(w, r, "application/json", b.Bytes())
+}
+
+// send writes data as the whole answer. Nothing is cached for long: a
+// take-back changes what "after move K" is.
+func (h *Handler) send(w http.ResponseWriter, r *http.Request, contentType string, data []byte) {
+	w.Header().Set("Content-Type", contentType)
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(http.StatusOK)
+	if r.Method != http.MethodHead {
+		w.Write(data)
+	}
+}

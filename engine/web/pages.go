@@ -1,0 +1,390 @@
+package web
+
+import (
+	"errors"
+	"fmt"
+	"html/template"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/lyngk"
+	"lyngk.example/lyngk/engine/lyngk/picture"
+	"lyngk.example/lyngk/store"
+)
+
+// recentFinished is how many finished games the front page lists.
+const recentFinished = 20
+
+// maxListed bounds a listing of games (/games, a player's page): the
+// newest first, with a note that there are more. It bounds the page, not
+// the reading, which the read API does for the whole list.
+const maxListed = 500
+
+// row is one game of a listing.
+type row struct {
+	engine.GameSummary
+	Status string // in words
+}
+
+func rows(gs []engine.GameSummary) []row {
+	out := make([]row, 0, len(gs))
+	for _, g := range gs {
+		out = append(out, row{GameSummary: g, Status: statusText(g)})
+	}
+	return out
+}
+
+// newestFirst reverses a listing in board order and keeps maxListed.
+func newestFirst(gs []engine.GameSummary) (out []engine.GameSummary, more int) {
+	for i := len(gs) - 1; i >= 0 && len(out) < maxListed; i-- {
+		out = append(out, gs[i])
+	}
+	return out, len(gs) - len(out)
+}
+
+// statusText says where a game stands, in the words of the board mails.
+func statusText(g engine.GameSummary) string {
+	loser := ""
+	if g.Winner != 0 {
+		loser = g.Players[2-g.Winner]
+	}
+	switch g.Status {
+	case engine.StatusPlaying:
+		return g.ToMoveID() + " to move"
+	case engine.StatusWon:
+		return g.WinnerID() + " won"
+	case engine.StatusTie:
+		if g.How == "draw" {
+			return "drawn by agreement"
+		}
+		return "tie"
+	case engine.StatusResigned:
+		return loser + " resigned; " + g.WinnerID() + " won"
+	case engine.StatusForfeit:
+		return loser + " forfeited; " + g.WinnerID() + " won"
+	case engine.StatusCancelled:
+		if g.How != "" {
+			return "cancelled (" + g.How + ")"
+		}
+		return "cancelled"
+	}
+	return g.Status
+}
+
+// indexView is the front page: the running games and the last finished.
+type indexView struct {
+	Running  []row
+	Finished []row
+}
+
+func (h *Handler) index(w http.ResponseWriter, r *http.Request) {
+	var v indexView
+	err := h.cfg.DB.View(func(tx *store.Tx) error {
+		running, err := engine.ListGames(tx, engine.GameFilter{State: engine.StateActive})
+		if err != nil {
+			return err
+		}
+		finished, err := engine.History(tx)
+		if err != nil {
+			return err
+		}
+		v.Running = rows(running)
+		v.Finished = rows(finished[:min(len(finished), recentFinished)])
+		return nil
+	})
+	if err != nil {
+		h.serverError(w, r, err)
+		return
+	}
+	h.render(w, r, http.StatusOK, "index.html", "LYNGK: games", v)
+}
+
+// gamesView is /games: the filter and the games that pass it.
+type gamesView struct {
+	User, State string
+	States      []string
+	Games       []row
+	More        int
+}
+
+func (h *Handler) games(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	v := gamesView{User: q.Get("user"), State: q.Get("state"),
+		States: []string{engine.StateActive, engine.StateFinished, engine.StateAll}}
+	if v.State == "" {
+		v.State = engine.StateAll
+	}
+	if v.State == engine.StateNext || !validState(v.State) {
+		h.fail(w, r, http.StatusBadRequest, "state is active, finished or all.")
+		return
+	}
+	f := engine.GameFilter{State: v.State}
+	if v.User != "" {
+		f.Users = []string{v.User}
+	}
+	var gs []engine.GameSummary
+	err := h.cfg.DB.View(func(tx *store.Tx) (err error) {
+		gs, err = engine.ListGames(tx, f)
+		return err
+	})
+	switch {
+	case errors.Is(err, engine.ErrNoUser):
+		h.fail(w, r, http.StatusNotFound, "There is no player "+strconv.Quote(v.User)+".")
+		return
+	case err != nil:
+		h.serverError(w, r, err)
+		return
+	}
+	gs, v.More = newestFirst(gs)
+	v.Games = rows(gs)
+	title := "LYNGK: " + v.State + " games"
+	if v.User != "" {
+		title += " of " + v.User
+	}
+	h.render(w, r, http.StatusOK, "games.html", title, v)
+}
+
+func validState(s string) bool {
+	return s == engine.StateActive || s == engine.StateFinished || s == engine.StateAll
+}
+
+func (h *Handler) standings(w http.ResponseWriter, r *http.Request) {
+	var st []engine.Standing
+	err := h.cfg.DB.View(func(tx *store.Tx) (err error) {
+		st, err = engine.Standings(tx)
+		return err
+	})
+	if err != nil {
+		h.serverError(w, r, err)
+		return
+	}
+	h.render(w, r, http.StatusOK, "standings.html", "LYNGK: standings", st)
+}
+
+// playerView is /player/ID.
+type playerView struct {
+	engine.Player
+	Games []row
+	More  int
+}
+
+func (h *Handler) player(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	var v playerView
+	err := h.cfg.DB.View(func(tx *store.Tx) error {
+		p, err := engine.ReadPlayer(tx, id)
+		if err != nil {
+			return err
+		}
+		gs, err := engine.ListGames(tx, engine.GameFilter{Users: []string{id}, State: engine.StateAll})
+		if err != nil {
+			return err
+		}
+		gs, v.More = newestFirst(gs)
+		v.Player, v.Games = p, rows(gs)
+		return nil
+	})
+	switch {
+	case errors.Is(err, engine.ErrNoUser):
+		h.fail(w, r, http.StatusNotFound, "There is no player "+strconv.Quote(id)+".")
+		return
+	case err != nil:
+		h.serverError(w, r, err)
+		return
+	}
+	h.render(w, r, http.StatusOK, "player.html", "LYNGK: "+v.ID, v)
+}
+
+// gameView is /game/N: the game, and the position shown (after move K).
+type gameView struct {
+	row
+	Version string
+	K       int  // the position shown is after move K
+	Latest  bool // K is the last move: the current position
+	// First, Prev, Next, Last are the links to the other positions, ""
+	// where there is none to go to.
+	First, Prev, Next, Last string
+	Players                 []playerLine
+	Moves                   []moveLine
+	Picture                 template.HTML
+	Block                   string
+	// Position says who is to move in the position shown.
+	Position string
+}
+
+type playerLine struct {
+	Name    string
+	ToMove  bool
+	Winner  bool
+	Claims  []chip
+	Removed int
+}
+
+// chip is a claimed colour as drawn: its name and the colours of its label.
+type chip struct{ Name, Hex, Ink string }
+
+type moveLine struct {
+	K    int
+	Move string
+	Link string
+	Here bool
+}
+
+// gameRef is a game read for one request, with the position asked for.
+type gameRef struct {
+	d       *engine.GameDetail
+	version uint64
+	k       int
+	pos     lyngk.Game
+}
+
+// readGame reads game {n} and its position after ?after=K (the current
+// one when absent) in one transaction. It answers the request itself
+// (400, 404, 500) and returns false when it cannot be served.
+func (h *Handler) readGame(w http.ResponseWriter, r *http.Request, n string) (*gameRef, bool) {
+	board, ok := number(n)
+	if !ok {
+		h.fail(w, r, http.StatusBadRequest, "A board number is a whole number, like /game/12.")
+		return nil, false
+	}
+	k := -1
+	if after, set := r.URL.Query()["after"]; set {
+		if k, ok = number(strings.Join(after, ",")); !ok {
+			h.fail(w, r, http.StatusBadRequest, "after=K wants the number of a move: 0 for the start, 1 for the first move.")
+			return nil, false
+		}
+	}
+	ref := &gameRef{k: k}
+	err := h.cfg.DB.View(func(tx *store.Tx) error {
+		d, err := engine.ReadGame(tx, board)
+		if err != nil {
+			return err
+		}
+		if ref.k > len(d.MoveList) {
+			return errNoPosition
+		}
+		if ref.k < 0 {
+			ref.k = len(d.MoveList)
+		}
+		ref.d = d
+		if ref.version, err = engine.GameVersion(tx, board); err != nil {
+			return err
+		}
+		ref.pos, err = d.Position(ref.k)
+		return err
+	})
+	switch {
+	case errors.Is(err, engine.ErrNoGame):
+		h.fail(w, r, http.StatusNotFound, fmt.Sprintf("There is no board %d.", board))
+		return nil, false
+	case errors.Is(err, errNoPosition):
+		h.fail(w, r, http.StatusNotFound, fmt.Sprintf("Board %d has no move %d yet.", board, k))
+		return nil, false
+	case err != nil:
+		h.serverError(w, r, err)
+		return nil, false
+	}
+	return ref, true
+}
+
+var errNoPosition = errors.New("web: no such position")
+
+// number reads a non-negative whole number written in digits only.
+func number(s string) (int, bool) {
+	if s == "" || len(s) > 9 || strings.TrimLeft(s, "0123456789") != "" {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s)
+	return n, err == nil
+}
+
+func (h *Handler) game(w http.ResponseWriter, r *http.Request) {
+	n := r.PathValue("n")
+	if num, ok := strings.CutSuffix(n, ".json"); ok {
+		h.gameJSON(w, r, num)
+		return
+	}
+	ref, ok := h.readGame(w, r, n)
+	if !ok {
+		return
+	}
+	d, k := ref.d, ref.k
+	base := fmt.Sprintf("/game/%d", d.Board)
+	at := func(k int) string { return fmt.Sprintf("%s?after=%d", base, k) }
+	last := len(d.MoveList)
+	v := gameView{row: row{GameSummary: d.GameSummary, Status: statusText(d.GameSummary)},
+		Version: strconv.FormatUint(ref.version, 10), K: k, Latest: k == last,
+		Block: ref.pos.Board(d.Players)}
+	if k > 0 {
+		v.First, v.Prev = at(0), at(k-1)
+	}
+	if k < last {
+		v.Next, v.Last = at(k+1), base
+	}
+	if k+1 == last {
+		v.Next = base
+	}
+	for i, m := range d.MoveList {
+		v.Moves = append(v.Moves, moveLine{K: i + 1, Move: m, Link: at(i + 1), Here: i+1 == k})
+	}
+	if v.Latest && len(v.Moves) > 0 {
+		v.Moves[last-1].Link = base
+	}
+	for i, name := range d.Players {
+		pl := playerLine{Name: name, ToMove: ref.pos.Turn() == i+1 && !(v.Latest && d.Over()),
+			Winner: d.Winner == i+1, Removed: ref.pos.Removed(i + 1)}
+		for _, c := range ref.pos.Claims(i + 1) {
+			pl.Claims = append(pl.Claims, chipOf(c))
+		}
+		v.Players = append(v.Players, pl)
+	}
+	switch to := ref.pos.Turn(); {
+	case v.Latest:
+		v.Position = v.Status
+	case to != 0:
+		v.Position = d.Players[to-1] + " to move"
+	default:
+		v.Position = "the game is over"
+	}
+	svg, err := picture.SVG(&ref.pos, d.Players)
+	if err != nil {
+		h.serverError(w, r, err)
+		return
+	}
+	v.Picture = inlineSVG(svg, fmt.Sprintf("Board %d after move %d: %s", d.Board, k, v.Position))
+	title := fmt.Sprintf("Board %d, move %d: %s · LYNGK", d.Board, k, v.Position)
+	if !v.Latest {
+		title = fmt.Sprintf("Board %d after move %d of %d: %s · LYNGK", d.Board, k, last, v.Position)
+	}
+	h.renderPage(w, r, http.StatusOK, "game.html", page{Title: title, Live: base + "/events", Data: v})
+}
+
+// chipOf is the label of a claimed colour: the piece's colour in the
+// picture, with dark ink on ivory.
+func chipOf(c lyngk.Color) chip {
+	col, _ := picture.Color(c.Letter())
+	ink := "#ffffff"
+	if c == lyngk.Ivory {
+		ink = "#111111"
+	}
+	return chip{c.Name(), fmt.Sprintf("#%02x%02x%02x", col.R, col.G, col.B), ink}
+}
+
+// inlineSVG makes the picture's SVG document an element of the page: no
+// XML declaration, a width that follows the page (the viewBox keeps the
+// drawing's proportions) and a title for screen readers. The drawing is
+// ours and escapes the names it writes.
+func inlineSVG(doc []byte, title string) template.HTML {
+	s := string(doc)
+	if i := strings.Index(s, "<svg"); i >= 0 {
+		s = s[i:]
+	}
+	s = strings.Replace(s, fmt.Sprintf(`width="%dpt" height="%dpt"`, picture.Width, picture.Height),
+		fmt.Sprintf(`width="%d" height="%d" role="img"`, picture.Width, picture.Height), 1)
+	if i := strings.IndexByte(s, '>'); i >= 0 {
+		s = s[:i+1] + "<title>" + template.HTMLEscapeString(title) + "</title>" + s[i+1:]
+	}
+	return template.HTML(s)
+}

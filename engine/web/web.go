@@ -1,0 +1,298 @@
+// Package web is the server on the web: an http.Handler that shows the
+// games, the players and the standings as HTML pages, the board as a
+// picture (SVG, PNG) and a game as JSON, tells a game page of each change
+// by Server-Sent Events, and lets a player move by click (/play/TOKEN,
+// play.go).
+//
+// It reads the store through the engine's read API only (engine/read.go),
+// each request in one read transaction, and opens no socket: cmd/lyngk
+// makes the listener and the http.Server (timeouts, size limits) and hands
+// requests to Handler. It sits under engine/ because it is a view of the
+// engine's games, like the mail templates, and imports nothing of cmd/.
+//
+// The paths are a contract (issue 14): /, /games?user=ID&state=S,
+// /standings, /player/ID, /game/N[?after=K], /game/N/board.svg[?after=K],
+// /game/N/board.png[?after=K], /game/N.json, /game/N/events and
+// /play/TOKEN. Every page is server-rendered (html/template, templates/web)
+// and complete without JavaScript; a small script only adds the live
+// update and the arrow keys.
+//
+// Status codes: an unknown game or player is 404; a malformed board
+// number, ?after=K or ?state= is 400; a K past the game's last move is 404
+// (that position does not exist). GET and HEAD only, except on /play/:
+// another method is 405 with an Allow header.
+package web
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"path"
+	"strings"
+	"sync"
+	"time"
+
+	"lyngk.example/lyngk/store"
+	"lyngk.example/lyngk/templates"
+)
+
+// Config configures a Handler.
+type Config struct {
+	DB *store.DB
+	// Public serves the games, the players and the standings to anybody
+	// (web_public, the default as on gamerz); false serves only the
+	// /play/ pages, every other path is 404.
+	Public bool
+	Log    *slog.Logger
+	// Observe, when set, is told of every request when it is done: its
+	// route (the path pattern, "/play/{token}" for a play page: a token
+	// never leaves the handler), status code and duration.
+	Observe func(route string, status int, d time.Duration)
+}
+
+// Handler serves the web part. It is safe for concurrent use.
+type Handler struct {
+	cfg   Config
+	log   *slog.Logger
+	pages map[string]*template.Template
+	mux   *http.ServeMux
+
+	// changed is closed (and replaced) by Changed: the event streams
+	// wait on it.
+	mu      sync.Mutex
+	changed chan struct{}
+	// streams bounds the event streams open at once (maxStreams).
+	streams chan struct{}
+}
+
+// maxStreams bounds the open event streams: each holds a connection and a
+// goroutine for as long as a page is open. Beyond it /events answers 503,
+// and the page still works by reload.
+const maxStreams = 512
+
+// New parses the page templates and builds the routes.
+func New(cfg Config) (*Handler, error) {
+	if cfg.DB == nil {
+		return nil, errors.New("web: no store")
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	pages, err := parsePages(templates.Web())
+	if err != nil {
+		return nil, err
+	}
+	h := &Handler{cfg: cfg, log: cfg.Log, pages: pages, mux: http.NewServeMux(),
+		changed: make(chan struct{}), streams: make(chan struct{}, maxStreams)}
+	if cfg.Public {
+		h.mux.HandleFunc("GET /{$}", h.index)
+		h.mux.HandleFunc("GET /games", h.games)
+		h.mux.HandleFunc("GET /standings", h.standings)
+		h.mux.HandleFunc("GET /player/{id}", h.player)
+		// {n} is "12" or "12.json": a pattern segment is a whole segment.
+		h.mux.HandleFunc("GET /game/{n}", h.game)
+		h.mux.HandleFunc("GET /game/{n}/board.svg", h.boardSVG)
+		h.mux.HandleFunc("GET /game/{n}/board.png", h.boardPNG)
+		h.mux.HandleFunc("GET /game/{n}/events", h.events)
+	}
+	// Moving by click is there whatever Public says (play.go).
+	h.mux.HandleFunc("GET /play/{token}", h.playPage)
+	h.mux.HandleFunc("POST /play/{token}", h.playMove)
+	h.mux.HandleFunc("/", h.notFound)
+	return h, nil
+}
+
+// notFound answers a path no route of its method matched: 405 when the
+// path has a route for another method, else 404.
+func (h *Handler) notFound(w http.ResponseWriter, r *http.Request) {
+	var allow []string
+	for _, m := range []string{http.MethodGet, http.MethodPost} {
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, p := h.mux.Handler(probe); p != "/" && p != "" {
+			allow = append(allow, m)
+			if m == http.MethodGet {
+				allow = append(allow, http.MethodHead)
+			}
+		}
+	}
+	if len(allow) > 0 {
+		w.Header().Set("Allow", strings.Join(allow, ", "))
+		h.fail(w, r, http.StatusMethodNotAllowed, "This page can only be read (GET).")
+		return
+	}
+	h.fail(w, r, http.StatusNotFound, "There is no such page.")
+}
+
+// parsePages parses web/layout.html with each other page of fsys into a
+// template of its own, named after the page's file.
+func parsePages(fsys fs.FS) (map[string]*template.Template, error) {
+	layout, err := template.New("layout.html").Funcs(funcs).ParseFS(fsys, "web/layout.html")
+	if err != nil {
+		return nil, fmt.Errorf("web: %w", err)
+	}
+	names, err := fs.Glob(fsys, "web/*.html")
+	if err != nil {
+		return nil, fmt.Errorf("web: %w", err)
+	}
+	pages := map[string]*template.Template{}
+	for _, name := range names {
+		base := path.Base(name)
+		if base == "layout.html" {
+			continue
+		}
+		t, err := template.Must(layout.Clone()).ParseFS(fsys, name)
+		if err != nil {
+			return nil, fmt.Errorf("web: %w", err)
+		}
+		pages[base] = t
+	}
+	return pages, nil
+}
+
+var funcs = template.FuncMap{
+	"add": func(a, b int) int { return a + b },
+	// when writes a time as the board mails do, in UTC.
+	"when": func(t time.Time) string {
+		if t.IsZero() {
+			return ""
+		}
+		return t.UTC().Format("2006-01-02 15:04")
+	},
+}
+
+// ServeHTTP serves r and records its route, status and duration. The log
+// and the metrics name the route, never the path: a /play/ path holds a
+// reply token.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	rec := &recorder{ResponseWriter: w, status: http.StatusOK}
+	h.mux.ServeHTTP(rec, r)
+	route := routeOf(r)
+	d := time.Since(start)
+	if h.cfg.Observe != nil {
+		h.cfg.Observe(route, rec.status, d)
+	}
+	h.log.Debug("web request", "method", r.Method, "route", route, "status", rec.status, "duration", d)
+}
+
+// routeOf is the label of r's route: its pattern without the method,
+// "/game/{n}.json" for the JSON, "other" for a path no route matched.
+func routeOf(r *http.Request) string {
+	p := r.Pattern
+	if _, rest, ok := strings.Cut(p, " "); ok {
+		p = rest
+	}
+	switch {
+	case p == "" || p == "/":
+		return "other"
+	case p == "/game/{n}" && strings.HasSuffix(r.PathValue("n"), ".json"):
+		return "/game/{n}.json"
+	case p == "/{$}":
+		return "/"
+	}
+	return p
+}
+
+// recorder remembers the status written. It passes Flush on, which the
+// event stream needs, and Unwrap for http.ResponseController.
+type recorder struct {
+	http.ResponseWriter
+	status int
+	wrote  bool
+}
+
+func (r *recorder) WriteHeader(code int) {
+	if !r.wrote {
+		r.status, r.wrote = code, true
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *recorder) Write(b []byte) (int, error) {
+	r.wrote = true
+	return r.ResponseWriter.Write(b)
+}
+
+func (r *recorder) Flush() {
+	r.wrote = true
+	if f, ok := r.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// Changed tells the event streams that the store changed: each looks
+// whether its game did. cmd/lyngk calls it after every committed change.
+func (h *Handler) Changed() {
+	h.mu.Lock()
+	close(h.changed)
+	h.changed = make(chan struct{})
+	h.mu.Unlock()
+}
+
+// waitChange returns a channel closed at the next Changed.
+func (h *Handler) waitChange() <-chan struct{} {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.changed
+}
+
+// page is what layout.html draws: the title, the heading, whether the
+// public pages are there to link to, and the page's own data.
+type page struct {
+	Title  string
+	Public bool
+	// Live is the event stream's URL on a game page, "" elsewhere.
+	Live string
+	Data any
+}
+
+// render draws the page name with data into the response, whole or not
+// at all: a template error is a 500, never half a page.
+func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, name, title string, data any) {
+	h.renderPage(w, r, status, name, page{Title: title, Public: h.cfg.Public, Data: data})
+}
+
+func (h *Handler) renderPage(w http.ResponseWriter, r *http.Request, status int, name string, p page) {
+	p.Public = h.cfg.Public
+	t, ok := h.pages[name]
+	var b bytes.Buffer
+	if !ok {
+		h.serverError(w, r, fmt.Errorf("web: no page %s", name))
+		return
+	}
+	if err := t.ExecuteTemplate(&b, "layout.html", p); err != nil {
+		h.serverError(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		w.Write(b.Bytes())
+	}
+}
+
+// failure is the data of error.html.
+type failure struct {
+	Status  int
+	Message string
+}
+
+// fail answers with status and a page saying msg.
+func (h *Handler) fail(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	h.render(w, r, status, "error.html", fmt.Sprintf("%d %s", status, http.StatusText(status)),
+		failure{Status: status, Message: msg})
+}
+
+// serverError logs err (the route, not the path) and answers 500.
+func (h *Handler) serverError(w http.ResponseWriter, r *http.Request, err error) {
+	h.log.Error("web: request failed", "route", routeOf(r), "error", err)
+	http.Error(w, "500 internal server error", http.StatusInternalServerError)
+}

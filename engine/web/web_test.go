@@ -1,0 +1,448 @@
+package web_test
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/lyngk"
+	"lyngk.example/lyngk/engine/web"
+	"lyngk.example/lyngk/store"
+	"lyngk.example/lyngk/templates"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// start is the fake clock's first reading.
+var start = time.Date(2026, time.November, 21, 22, 52, 0, 0, time.UTC)
+
+// site is a store with games in it, the engine that made them and the web
+// handler over it.
+type site struct {
+	t   *testing.T
+	db  *store.DB
+	e   *engine.Engine
+	now time.Time
+	seq int
+	h   *web.Handler
+	obs *observed
+}
+
+// observed records what the handler tells its Observe hook.
+type observed struct {
+	mu    sync.Mutex
+	calls []string
+}
+
+func (o *observed) add(route string, status int, _ time.Duration) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.calls = append(o.calls, fmt.Sprintf("%s %d", route, status))
+}
+
+func (o *observed) all() []string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return slices.Clone(o.calls)
+}
+
+func newSite(t *testing.T, public bool) *site {
+	t.Helper()
+	set, err := templates.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := engine.New(engine.Config{Robot: "lyngk@example.net", Templates: set,
+		Rand: rand.NewChaCha8([32]byte{1}), BcryptCost: bcrypt.MinCost})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := store.Open(filepath.Join(t.TempDir(), "lyngk.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	s := &site{t: t, db: db, e: e, now: start, obs: &observed{}}
+	s.h, err = web.New(web.Config{DB: db, Public: public, Observe: s.obs.add})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// games fills the store: alice, bob and carol; board 101 (alice–bob)
+// running after two moves; 102 (carol–alice) played out; 103 (bob–carol)
+// resigned by carol.
+func (s *site) games() {
+	s.t.Helper()
+	for _, n := range []string{"alice", "bob", "carol"} {
+		out := s.cmd(n, "signup "+n+" pw-"+n)
+		if len(out) != 1 {
+			s.t.Fatalf("signup %s: %+v", n, out)
+		}
+		s.mail(engine.Inbound{From: out[0].To[0], Subject: "Re: " + out[0].Subject, Body: "yes\n",
+			InReplyTo: []string{out[0].MessageID}})
+	}
+	s.cmd("carol", "lyngk challenge alice bob")
+	s.move(101, "alice", "G,f5-f4")
+	s.move(101, "bob", "b1-b2")
+	s.cmd("alice", "lyngk challenge carol alice")
+	s.playOut(102, [2]string{"carol", "alice"}, 7)
+	s.cmd("alice", "lyngk challenge bob carol")
+	pos := lyngk.New(103, lyngk.Standard)
+	for range 2 {
+		m := pos.LegalPlain(nil)[0]
+		s.move(103, [2]string{"bob", "carol"}[pos.Turn()-1], m.String())
+		if err := pos.Apply(m); err != nil {
+			s.t.Fatal(err)
+		}
+	}
+	s.cmd("carol", "lyngk resign 103 carol pw-carol")
+}
+
+func (s *site) mail(in engine.Inbound) []engine.Mail {
+	s.t.Helper()
+	s.seq++
+	in.MessageID = fmt.Sprintf("m%d@players.example", s.seq)
+	var out []engine.Mail
+	err := s.db.Update(func(tx *store.Tx) error {
+		var err error
+		var failed error
+		out, failed, err = s.e.Handle(tx, in, s.now)
+		if failed != nil {
+			s.t.Errorf("mail %q: %v", in.Subject, failed)
+		}
+		return err
+	})
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	s.now = s.now.Add(37 * time.Minute)
+	return out
+}
+
+func (s *site) cmd(from, subject string) []engine.Mail {
+	s.t.Helper()
+	return s.mail(engine.Inbound{From: from + "@players.example", Subject: subject})
+}
+
+func (s *site) move(board int, name, move string) {
+	s.t.Helper()
+	out := s.cmd(name, fmt.Sprintf("lyngk move %d %s pw-%s %s", board, name, name, move))
+	if len(out) == 0 || strings.Contains(out[0].Subject, "Error") {
+		s.t.Fatalf("move %s on %d by %s: %+v", move, board, name, out)
+	}
+}
+
+// anyMove plays the first legal plain move of board, in notation order.
+func (s *site) anyMove(board int) {
+	s.t.Helper()
+	var d *engine.GameDetail
+	var pos lyngk.Game
+	err := s.db.View(func(tx *store.Tx) (err error) {
+		if d, err = engine.ReadGame(tx, board); err != nil {
+			return err
+		}
+		pos, err = d.Position(-1)
+		return err
+	})
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	legal := pos.LegalPlain(nil)
+	slices.SortFunc(legal, func(a, b lyngk.Move) int { return strings.Compare(a.String(), b.String()) })
+	s.move(board, d.Players[pos.Turn()-1], legal[0].String())
+}
+
+// playOut plays board with seeded random moves until the game ends.
+func (s *site) playOut(board int, names [2]string, seed uint64) {
+	s.t.Helper()
+	pos := lyngk.New(board, lyngk.Standard)
+	rng := rand.New(rand.NewPCG(seed, 0))
+	for pos.Status() == lyngk.Playing {
+		legal := pos.Legal(nil)
+		slices.SortFunc(legal, func(a, b lyngk.Move) int { return strings.Compare(a.String(), b.String()) })
+		m := legal[rng.IntN(len(legal))]
+		s.move(board, names[pos.Turn()-1], m.String())
+		if err := pos.Apply(m); err != nil {
+			s.t.Fatal(err)
+		}
+	}
+}
+
+// get serves one request and returns the response and its body.
+func (s *site) get(method, target string) (*http.Response, string) {
+	s.t.Helper()
+	rec := httptest.NewRecorder()
+	s.h.ServeHTTP(rec, httptest.NewRequest(method, target, nil))
+	res := rec.Result()
+	body, _ := io.ReadAll(res.Body)
+	return res, string(body)
+}
+
+// TestPaths asks every path of the contract and checks the status code and
+// the content type, and that the metrics see the route, never a token.
+func TestPaths(t *testing.T) {
+	s := newSite(t, true)
+	s.games()
+	html, svg, png, jsn := "text/html; charset=utf-8", "image/svg+xml", "image/png", "application/json"
+	tests := []struct {
+		method, target string
+		status         int
+		ctype          string
+		route          string
+	}{
+		{"GET", "/", 200, html, "/"},
+		{"HEAD", "/", 200, html, "/"},
+		{"GET", "/games", 200, html, "/games"},
+		{"GET", "/games?user=alice&state=active", 200, html, "/games"},
+		{"GET", "/games?user=ALICE&state=finished", 200, html, "/games"},
+		{"GET", "/games?state=all", 200, html, "/games"},
+		{"GET", "/games?user=nobody", 404, html, "/games"},
+		{"GET", "/games?state=next", 400, html, "/games"},
+		{"GET", "/games?state=bogus", 400, html, "/games"},
+		{"GET", "/standings", 200, html, "/standings"},
+		{"GET", "/player/alice", 200, html, "/player/{id}"},
+		{"GET", "/player/Bob", 200, html, "/player/{id}"},
+		{"GET", "/player/nobody", 404, html, "/player/{id}"},
+		{"GET", "/game/101", 200, html, "/game/{n}"},
+		{"GET", "/game/101?after=0", 200, html, "/game/{n}"},
+		{"GET", "/game/101?after=2", 200, html, "/game/{n}"},
+		{"GET", "/game/101?after=3", 404, html, "/game/{n}"},
+		{"GET", "/game/101?after=-1", 400, html, "/game/{n}"},
+		{"GET", "/game/101?after=x", 400, html, "/game/{n}"},
+		{"GET", "/game/101?after=", 400, html, "/game/{n}"},
+		{"GET", "/game/999", 404, html, "/game/{n}"},
+		{"GET", "/game/abc", 400, html, "/game/{n}"},
+		{"GET", "/game/+101", 400, html, "/game/{n}"},
+		{"GET", "/game/102", 200, html, "/game/{n}"},
+		{"GET", "/game/103", 200, html, "/game/{n}"},
+		{"GET", "/game/101/board.svg", 200, svg, "/game/{n}/board.svg"},
+		{"GET", "/game/101/board.svg?after=1", 200, svg, "/game/{n}/board.svg"},
+		{"GET", "/game/101/board.svg?after=9", 404, html, "/game/{n}/board.svg"},
+		{"GET", "/game/999/board.svg", 404, html, "/game/{n}/board.svg"},
+		{"GET", "/game/101/board.png", 200, png, "/game/{n}/board.png"},
+		{"GET", "/game/101/board.png?after=0", 200, png, "/game/{n}/board.png"},
+		{"GET", "/game/101/board.png?after=k", 400, html, "/game/{n}/board.png"},
+		{"GET", "/game/101.json", 200, jsn, "/game/{n}.json"},
+		{"GET", "/game/999.json", 404, html, "/game/{n}.json"},
+		{"GET", "/game/101.json?after=1", 400, html, "/game/{n}.json"},
+		{"GET", "/game/999/events", 404, html, "/game/{n}/events"},
+		{"GET", "/game/x/events", 400, html, "/game/{n}/events"},
+		{"HEAD", "/game/101/events", 200, "text/event-stream", "/game/{n}/events"},
+		{"POST", "/", 405, html, "other"},
+		{"POST", "/game/101", 405, html, "other"},
+		{"DELETE", "/standings", 405, html, "other"},
+		{"PUT", "/game/101/board.svg", 405, html, "other"},
+		{"GET", "/nothing", 404, html, "other"},
+		{"GET", "/game/101/other", 404, html, "other"},
+		{"GET", "/play/SECRETTOKEN", 404, html, "/play/{token}"},
+	}
+	for _, tc := range tests {
+		res, body := s.get(tc.method, tc.target)
+		if res.StatusCode != tc.status {
+			t.Errorf("%s %s: status %d, want %d\n%.300s", tc.method, tc.target, res.StatusCode, tc.status, body)
+		}
+		if got := res.Header.Get("Content-Type"); got != tc.ctype {
+			t.Errorf("%s %s: Content-Type %q, want %q", tc.method, tc.target, got, tc.ctype)
+		}
+		if tc.status == 405 && res.Header.Get("Allow") == "" {
+			t.Errorf("%s %s: 405 without Allow", tc.method, tc.target)
+		}
+		if tc.method == "HEAD" && body != "" {
+			t.Errorf("HEAD %s: a body of %d bytes", tc.target, len(body))
+		}
+		calls := s.obs.all()
+		if want := fmt.Sprintf("%s %d", tc.route, tc.status); calls[len(calls)-1] != want {
+			t.Errorf("%s %s: observed %q, want %q", tc.method, tc.target, calls[len(calls)-1], want)
+		}
+	}
+	for _, c := range s.obs.all() {
+		if strings.Contains(c, "SECRET") {
+			t.Errorf("a token reached the metrics: %q", c)
+		}
+	}
+}
+
+// TestPrivate: with web_public = false only /play/ is served.
+func TestPrivate(t *testing.T) {
+	s := newSite(t, false)
+	s.games()
+	for _, target := range []string{"/", "/games", "/standings", "/player/alice", "/game/101", "/game/101.json",
+		"/game/101/board.svg", "/game/101/board.png", "/game/101/events"} {
+		res, body := s.get("GET", target)
+		if res.StatusCode != 404 {
+			t.Errorf("web_public=false: GET %s: status %d, want 404", target, res.StatusCode)
+		}
+		if strings.Contains(body, "alice") || strings.Contains(body, `href="/standings"`) {
+			t.Errorf("web_public=false: GET %s shows a player or links the public pages:\n%s", target, body)
+		}
+	}
+	if res, _ := s.get("GET", "/play/sometoken"); res.StatusCode == 405 || res.StatusCode >= 500 {
+		t.Errorf("web_public=false: /play/ answered %d", res.StatusCode)
+	}
+}
+
+// TestGolden pins the HTML of a few pages (rewritten with -update).
+func TestGolden(t *testing.T) {
+	s := newSite(t, true)
+	s.games()
+	for _, tc := range []struct{ name, target string }{
+		{"index", "/"},
+		{"game-101", "/game/101"},
+		{"game-101-after-1", "/game/101?after=1"},
+		{"game-103", "/game/103"},
+		{"standings", "/standings"},
+		{"player-alice", "/player/alice"},
+		{"games-finished", "/games?state=finished"},
+		{"not-found", "/game/999"},
+	} {
+		_, body := s.get("GET", tc.target)
+		golden(t, tc.name, body)
+	}
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".html")
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update)", err)
+	}
+	if got != string(want) {
+		w, g := strings.Split(string(want), "\n"), strings.Split(got, "\n")
+		for i := range min(len(w), len(g)) {
+			if w[i] != g[i] {
+				t.Errorf("%s differs from %s at line %d:\nwant %.200q\n got %.200q", name, path, i+1, w[i], g[i])
+				return
+			}
+		}
+		t.Errorf("%s differs from %s in length: %d lines, want %d", name, path, len(g), len(w))
+	}
+}
+
+// TestGamePage checks what the game page must hold: the position in the
+// title, the inline picture, the players with claims and score, the move
+// list, the links to the other positions and the event stream.
+func TestGamePage(t *testing.T) {
+	s := newSite(t, true)
+	s.games()
+	_, body := s.get("GET", "/game/101")
+	for _, want := range []string{
+		"<title>Board 101, move 2: alice to move · LYNGK</title>",
+		`<meta name="viewport" content="width=device-width, initial-scale=1">`,
+		`<svg width="600" height="600" role="img"`, "viewBox=\"0 0 600 600\"",
+		`<a href="/player/alice">alice</a> <span class="tomove">to move</span>`,
+		`>Green</span>`, // alice claimed green with G,f5-f4
+		`<a href="/game/101?after=1">G,f5-f4</a>`, `<li class="here"><a href="/game/101">b1-b2</a>`,
+		`<a href="/game/101?after=0">« First</a>`, `<a href="/game/101?after=1" rel="prev">`,
+		`<span>Next ›</span>`, `data-live="/game/101/events"`, `data-version="`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("/game/101 lacks %q", want)
+		}
+	}
+	_, body = s.get("GET", "/game/101?after=1")
+	for _, want := range []string{
+		"<title>Board 101 after move 1 of 2: bob to move · LYNGK</title>",
+		`<a href="/game/101" rel="next">Next ›</a>`, `<a href="/game/101">Last »</a>`,
+		`<a href="/game/101?after=0" rel="prev">`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("/game/101?after=1 lacks %q", want)
+		}
+	}
+	_, body = s.get("GET", "/games?state=finished")
+	if strings.Contains(body, `href="/game/101"`) || !strings.Contains(body, `href="/game/102"`) {
+		t.Errorf("/games?state=finished does not list exactly the finished games")
+	}
+	_, body = s.get("GET", "/game/103")
+	if !strings.Contains(body, "carol resigned; bob won") {
+		t.Errorf("/game/103 does not say who resigned and won")
+	}
+}
+
+// TestEvents opens a game's event stream over real HTTP, applies a move
+// through the engine and waits for the event.
+func TestEvents(t *testing.T) {
+	s := newSite(t, true)
+	s.games()
+	srv := httptest.NewServer(s.h)
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL+"/game/101/events", nil)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if ct := res.Header.Get("Content-Type"); ct != "text/event-stream" {
+		t.Fatalf("Content-Type %q", ct)
+	}
+	events := make(chan string, 10)
+	go func() {
+		sc := bufio.NewScanner(res.Body)
+		for sc.Scan() {
+			if v, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+				events <- v
+			}
+		}
+		close(events)
+	}()
+	next := func() string {
+		t.Helper()
+		select {
+		case v, ok := <-events:
+			if !ok {
+				t.Fatal("the stream ended")
+			}
+			return v
+		case <-ctx.Done():
+			t.Fatal("no event within 10s")
+		}
+		return ""
+	}
+	first := next()
+	_, page := s.get("GET", "/game/101")
+	if !strings.Contains(page, `data-version="`+first+`"`) {
+		t.Fatalf("the first event %q is not the page's data-version", first)
+	}
+	// A change elsewhere wakes the stream but sends nothing for 101.
+	s.cmd("carol", "lyngk challenge alice carol")
+	s.h.Changed()
+	s.anyMove(101)
+	s.h.Changed()
+	second := next()
+	if second == first {
+		t.Fatalf("the event after a move repeats the version %q", first)
+	}
+	_, page = s.get("GET", "/game/101")
+	if !strings.Contains(page, `data-version="`+second+`"`) {
+		t.Fatalf("the event %q is not the new page's data-version", second)
+	}
+}
