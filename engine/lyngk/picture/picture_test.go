@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"flag"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -287,6 +288,39 @@ func TestPNGIsDraw(t *testing.T) {
 		}
 		if !samePixels(t, b, want.Bytes()) {
 			t.Errorf("%s: PNG differs from Draw", tc.name)
+		}
+	}
+}
+
+// TestPNGConcurrent draws the golden positions from several goroutines at
+// once (the canvases, images and zlib writers are pooled): each picture is
+// byte for byte the one drawn alone.
+func TestPNGConcurrent(t *testing.T) {
+	want := make([][]byte, len(positions))
+	games := make([]lyngk.Game, len(positions))
+	for i, tc := range positions {
+		games[i] = play(t, tc.board, tc.variant, tc.moves)
+		b, err := PNG(&games[i], names)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = b
+	}
+	errs := make(chan error, 4*len(positions))
+	for range 4 {
+		for i := range positions {
+			go func() {
+				b, err := PNG(&games[i], names)
+				if err == nil && !bytes.Equal(b, want[i]) {
+					err = fmt.Errorf("%s: concurrent picture differs", positions[i].name)
+				}
+				errs <- err
+			}()
+		}
+	}
+	for range 4 * len(positions) {
+		if err := <-errs; err != nil {
+			t.Error(err)
 		}
 	}
 }
