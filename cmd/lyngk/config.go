@@ -227,9 +227,10 @@ func loadConfig(path string) (config, error) {
 	return parseConfig(f, os.Getenv)
 }
 
-// validateWeb checks web_addr (host:port) and web_url (an absolute http
-// or https URL without query or fragment; a trailing slash is dropped, so
-// that WebURL+"/game/1" is a good link).
+// validateWeb checks web_addr (host:port) and web_url: an http or https
+// URL of a host's root, since the pages link each other by absolute paths
+// (/game/1); a trailing slash is dropped, so that WebURL+"/game/1" is a
+// good link.
 func (c *config) validateWeb() error {
 	if c.WebAddr != "" {
 		if _, _, err := net.SplitHostPort(c.WebAddr); err != nil {
@@ -241,8 +242,8 @@ func (c *config) validateWeb() error {
 	}
 	u, err := url.Parse(c.WebURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" ||
-		u.Fragment != "" || u.User != nil {
-		return fmt.Errorf("%w: web_url %q: want an http or https URL such as https://lyngk.example.org", errConfig, c.WebURL)
+		u.Fragment != "" || u.User != nil || (u.Path != "" && u.Path != "/") {
+		return fmt.Errorf("%w: web_url %q: want the http or https URL of a host's root, such as https://lyngk.example.org", errConfig, c.WebURL)
 	}
 	c.WebURL = strings.TrimRight(c.WebURL, "/")
 	return nil

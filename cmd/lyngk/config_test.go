@@ -106,6 +106,19 @@ func TestParseConfig(t *testing.T) {
 			check: func(c config) bool { return !c.RobotPlayer && c.RobotThink == 500*time.Millisecond }},
 		{name: "bad robot switch", file: "robot = yes\n", env: env(), err: "line 1: robot: want true or false"},
 		{name: "bad robot think", file: "robot_think = 0s\n", env: env(), err: "positive duration"},
+		{name: "web off, public by default", file: "", env: env(),
+			check: func(c config) bool { return c.WebAddr == "" && c.WebURL == "" && c.WebPublic }},
+		{name: "web on, private, URL without its last slash",
+			file: "web_addr = 127.0.0.1:8081\nweb_url = https://lyngk.example.org/\nweb_public = false\n", env: env(),
+			check: func(c config) bool {
+				return c.WebAddr == "127.0.0.1:8081" && c.WebURL == "https://lyngk.example.org" && !c.WebPublic
+			}},
+		{name: "web URL under a path", file: "web_url = https://example.org/lyngk\n", env: env(), err: "web_url"},
+		{name: "bad web address", file: "web_addr = 8080\n", env: env(), err: "web_addr"},
+		{name: "web URL without scheme", file: "web_url = lyngk.example.org\n", env: env(), err: "web_url"},
+		{name: "web URL with a query", file: "web_url = https://lyngk.example.org/?x=1\n", env: env(), err: "web_url"},
+		{name: "web URL of another scheme", file: "web_url = ftp://lyngk.example.org\n", env: env(), err: "web_url"},
+		{name: "bad web_public", file: "web_public = yes\n", env: env(), err: "line 1: web_public: want true or false"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -446,3 +446,49 @@ func TestEvents(t *testing.T) {
 		t.Fatalf("the event %q is not the new page's data-version", second)
 	}
 }
+
+// TestStreamBound: at most 512 event streams at once; the next is 503
+// with Retry-After, and a stream that closes frees its place.
+func TestStreamBound(t *testing.T) {
+	s := newSite(t, true)
+	s.games()
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	defer func() { cancel(); wg.Wait() }()
+	open := func(ctx context.Context) {
+		defer wg.Done()
+		s.h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequestWithContext(ctx, "GET", "/game/101/events", nil))
+	}
+	firstCtx, closeFirst := context.WithCancel(ctx)
+	wg.Add(1)
+	go open(firstCtx)
+	for range 511 {
+		wg.Add(1)
+		go open(ctx)
+	}
+	// A probe whose client is gone already takes a place only for a moment.
+	gone, goneCancel := context.WithCancel(context.Background())
+	goneCancel()
+	probe := func() *http.Response {
+		rec := httptest.NewRecorder()
+		s.h.ServeHTTP(rec, httptest.NewRequestWithContext(gone, "GET", "/game/101/events", nil))
+		return rec.Result()
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for probe().StatusCode != http.StatusServiceUnavailable {
+		if time.Now().After(deadline) {
+			t.Fatal("the 513th event stream was never refused")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if res := probe(); res.Header.Get("Retry-After") == "" {
+		t.Error("503 without Retry-After")
+	}
+	closeFirst()
+	for probe().StatusCode != http.StatusOK {
+		if time.Now().After(deadline) {
+			t.Fatal("a closed stream did not free its place")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
