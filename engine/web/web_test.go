@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -41,6 +42,25 @@ type site struct {
 	seq int
 	h   *web.Handler
 	obs *observed
+	log *lockedBuffer
+}
+
+// lockedBuffer is the handler's log, read by the test.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // observed records what the handler tells its Observe hook.
@@ -77,8 +97,9 @@ func newSite(t *testing.T, public bool) *site {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	s := &site{t: t, db: db, e: e, now: start, obs: &observed{}}
-	s.h, err = web.New(web.Config{DB: db, Public: public, Observe: s.obs.add})
+	s := &site{t: t, db: db, e: e, now: start, obs: &observed{}, log: &lockedBuffer{}}
+	log := slog.New(slog.NewTextHandler(s.log, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	s.h, err = web.New(web.Config{DB: db, Public: public, Observe: s.obs.add, Log: log})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,6 +297,9 @@ func TestPaths(t *testing.T) {
 		if strings.Contains(c, "SECRET") {
 			t.Errorf("a token reached the metrics: %q", c)
 		}
+	}
+	if logs := s.log.String(); !strings.Contains(logs, `route=/play/{token} status=404`) || strings.Contains(logs, "SECRET") {
+		t.Errorf("the debug log does not name the play route, or names the token:\n%s", logs)
 	}
 }
 
