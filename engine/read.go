@@ -150,7 +150,8 @@ func publicStatus(g *game) string {
 	return g.Status
 }
 
-// summary builds the summary of g; pos is its current position.
+// summary builds the summary of g; pos is its current position (only
+// read while g runs).
 func summary(g *game, pos *lyngk.Game) GameSummary {
 	s := GameSummary{Board: g.Board, Variant: variantOf(g).String(), Players: g.Players,
 		Status: publicStatus(g), Winner: g.Winner, How: g.How, Moves: len(g.Moves),
@@ -194,9 +195,12 @@ func ListGames(tx Tx, f GameFilter) ([]GameSummary, error) {
 	}
 	out := make([]GameSummary, 0, len(gs))
 	for _, g := range gs {
-		pos, err := position(g, -1)
-		if err != nil {
-			return nil, err
+		var pos lyngk.Game
+		if !g.over() {
+			// Only a running game's summary needs its position (ToMove).
+			if pos, err = position(g, -1); err != nil {
+				return nil, err
+			}
 		}
 		out = append(out, summary(g, &pos))
 	}
