@@ -35,7 +35,7 @@ var start = time.Date(2026, time.November, 21, 22, 52, 0, 0, time.UTC)
 // site is a store with games in it, the engine that made them and the web
 // handler over it.
 type site struct {
-	t   *testing.T
+	t   testing.TB
 	db  *store.DB
 	e   *engine.Engine
 	now time.Time
@@ -81,7 +81,7 @@ func (o *observed) all() []string {
 	return slices.Clone(o.calls)
 }
 
-func newSite(t *testing.T, public bool) *site {
+func newSite(t testing.TB, public bool) *site {
 	t.Helper()
 	set, err := templates.Load("")
 	if err != nil {
