@@ -52,11 +52,15 @@ func BenchmarkApplyMove(b *testing.B) {
 		send("p0@example.com", fmt.Sprintf("lyngk challenge p%d p%d", 2*i, 2*i+1))
 		pos[i] = lyngk.New(101+i, lyngk.Standard)
 	}
-	// Empty the outbox as a sender would, so it does not grow without end.
+	// Empty the outbox as a sender would, so it does not grow without end;
+	// count the board mails' bytes on the way (mails, bytes).
+	var mails, size int
 	drain := func() {
 		err := db.Update(func(tx *store.Tx) error {
 			out, err := tx.Outbox()
 			for _, m := range out {
+				mails++
+				size += len(m.Data)
 				if err := tx.Sent(m.ID, time.Now()); err != nil {
 					return err
 				}
@@ -86,6 +90,7 @@ func BenchmarkApplyMove(b *testing.B) {
 		move()
 	}
 	drain()
+	mails, size = 0, 0
 	for b.Loop() {
 		g := &pos[i%games]
 		if g.Status() != lyngk.Playing {
@@ -101,4 +106,9 @@ func BenchmarkApplyMove(b *testing.B) {
 			b.StartTimer()
 		}
 	}
+	b.StopTimer()
+	drain()
+	// What each board mail costs on the wire (Postfix, the relay, the
+	// players' providers): the composed mail with its picture.
+	b.ReportMetric(float64(size)/float64(mails), "bytes/mail")
 }
