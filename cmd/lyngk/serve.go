@@ -128,6 +128,7 @@ func newEngine(cfg config) (*engine.Engine, error) {
 		NagAfter:     cfg.NagAfter,
 		ForfeitAfter: cfg.ForfeitAfter,
 		RobotPlayer:  cfg.RobotPlayer,
+		WebURL:       cfg.WebURL,
 	})
 }
 
@@ -193,10 +194,24 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 		log.Info("metrics listening", "addr", cfg.MetricsAddr)
 	}
 
+	a := &app{db: db, eng: eng, robot: cfg.Robot, log: log, metrics: m, now: time.Now,
+		checks: newCheckPool(checkWorkers()), lane: newLane()}
+	m.passwordChecks(a.checks, eng)
+	sender := mailer.NewSender(smtpCfg, &outboxQueue{db: db}, log)
 	// The web part tells its open game pages of every change.
 	webChanged := func() {}
+	robot := newRobotPlayer(a, cfg.RobotThink, func() {
+		sender.Wake()
+		webChanged()
+	})
 	if webLn != nil {
-		h, stop, err := serveWeb(ctx, webLn, db, cfg, m, log)
+		// A move on a play page wakes the sender and the robot; the
+		// handler tells its game pages itself.
+		mover := webMover{a: a, wake: func() {
+			sender.Wake()
+			robot.Wake()
+		}}
+		h, stop, err := serveWeb(ctx, webLn, db, cfg, m, mover, log)
 		if err != nil {
 			return err
 		}
@@ -204,15 +219,6 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 		webChanged = h.Changed
 		log.Info("web listening", "addr", webLn.Addr().String(), "url", cfg.WebURL, "public", cfg.WebPublic)
 	}
-
-	a := &app{db: db, eng: eng, robot: cfg.Robot, log: log, metrics: m, now: time.Now,
-		checks: newCheckPool(checkWorkers()), lane: newLane()}
-	m.passwordChecks(a.checks, eng)
-	sender := mailer.NewSender(smtpCfg, &outboxQueue{db: db}, log)
-	robot := newRobotPlayer(a, cfg.RobotThink, func() {
-		sender.Wake()
-		webChanged()
-	})
 	// Whatever changed the store may have made a game wait for the robot.
 	changed := func() {
 		sender.Wake()

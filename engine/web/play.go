@@ -1,14 +1,251 @@
 package web
 
-import "net/http"
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"net/http"
+	"strings"
 
-// The /play/TOKEN pages, moving by click, are helper play's (issue 14,
-// item 3): until they land, every token is unknown.
+	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/lyngk"
+	"lyngk.example/lyngk/engine/lyngk/picture"
+)
 
-func (h *Handler) playPage(w http.ResponseWriter, r *http.Request) {
-	h.fail(w, r, http.StatusNotFound, "This link is not (or no longer) valid.")
+// Moving by click: /play/TOKEN, TOKEN the reply token of a board mail to a
+// player ("Move on the web:" in the mail). GET shows the board with the
+// player's legal moves: a click on a stack, then on its destination, then
+// on a claim if one is possible (or none), fills in the move, which a last
+// click sends. Without JavaScript the page is two plain forms: a text field
+// (anything a reply by mail may say: a move, resign, propose, ...) and a
+// select of every legal move. POST (form field move) moves through the
+// path of a reply by mail (engine.PlayToken): the same refusals, with the
+// same text, the same board mails to every player, the token then spent.
+//
+// The token is the player's key: it never leaves this file but in the
+// page's own URL. The log and the metrics name the route, never the path;
+// the page sets Referrer-Policy: no-referrer, forbids framing (a framed
+// page could be clicked for the player), and is not cached. A POST from
+// another site is refused (Sec-Fetch-Site, Origin: http.CrossOriginProtection),
+// and the body is cut at maxPlayBody.
+//
+// Status codes: 200 for the page and for a move made; 404 for a token the
+// server never sent (forged, mistyped); 410 for a token that is no longer
+// good (the game moved on, a move was taken back, the game is over, the
+// player left it); 422 for a move refused (illegal, not your turn, bad
+// notation), with the page again; 403 for a cross-site POST; 413 for a
+// body over maxPlayBody.
+
+// Mover moves for the play pages: engine.TokenGame and engine.PlayToken,
+// each in one store transaction of the daemon, the mails of a move queued
+// in the transaction of the move (cmd/lyngk). Errors of a refused token or
+// move are *engine.Refusal.
+type Mover interface {
+	TokenGame(token string) (*engine.TokenView, error)
+	// PlayToken returns the game after the move and how many mails went
+	// out.
+	PlayToken(token, move string) (*engine.TokenView, int, error)
 }
 
+// maxPlayBody bounds the form of a move: a move is a few bytes, a comment
+// has no place here.
+const maxPlayBody = 4 << 10
+
+// crossOrigin refuses a POST another site's page makes a browser send.
+var crossOrigin = http.NewCrossOriginProtection()
+
+// playView is the data of play.html.
+type playView struct {
+	Board    int
+	User     string
+	Public   bool // /game/N is there to link to
+	Status   string
+	Picture  template.HTML
+	Spots    []spot
+	YourTurn bool
+	Running  bool // the game takes moves (else: it is over)
+	Legal    []string
+	Moves    string // the legal moves for the script, as JSON
+	Move     string // what the player sent, to show again after a refusal
+	Refusal  string // the refusal's text, as the error mail says it
+	Done     *doneView
+}
+
+// spot is a stack the script lets the player click: a circle over the
+// picture's stack at P.
+type spot struct {
+	P       string
+	X, Y, R float64
+}
+
+// doneView says a move was made.
+type doneView struct {
+	Move  string
+	Mails int
+}
+
+// legalMove is a legal move for the script: its text, stack from and to,
+// and the colour it claims ("" for none).
+type legalMove struct {
+	Move  string `json:"m"`
+	From  string `json:"f"`
+	To    string `json:"t"`
+	Claim string `json:"c,omitempty"`
+}
+
+// playPage is GET /play/TOKEN.
+func (h *Handler) playPage(w http.ResponseWriter, r *http.Request) {
+	w = playHeaders(w)
+	if h.cfg.Mover == nil {
+		h.fail(w, r, http.StatusNotFound, "This link is not (or no longer) valid.")
+		return
+	}
+	v, err := h.cfg.Mover.TokenGame(r.PathValue("token"))
+	if err != nil {
+		h.playRefused(w, r, err, nil, "")
+		return
+	}
+	h.renderPlay(w, r, http.StatusOK, v, "", "", nil)
+}
+
+// playMove is POST /play/TOKEN.
 func (h *Handler) playMove(w http.ResponseWriter, r *http.Request) {
-	h.fail(w, r, http.StatusNotFound, "This link is not (or no longer) valid.")
+	w = playHeaders(w)
+	if err := crossOrigin.Check(r); err != nil {
+		h.fail(w, r, http.StatusForbidden, "A move can only be sent from its own page, not from another site.")
+		return
+	}
+	if h.cfg.Mover == nil {
+		h.fail(w, r, http.StatusNotFound, "This link is not (or no longer) valid.")
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, maxPlayBody)
+	if err := r.ParseForm(); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			h.fail(w, r, http.StatusRequestEntityTooLarge, "The form is too large for a move.")
+			return
+		}
+		h.fail(w, r, http.StatusBadRequest, "The form could not be read.")
+		return
+	}
+	tok, move := r.PathValue("token"), strings.TrimSpace(r.PostForm.Get("move"))
+	v, mails, err := h.cfg.Mover.PlayToken(tok, move)
+	if err != nil {
+		h.playRefused(w, r, err, func() (*engine.TokenView, error) { return h.cfg.Mover.TokenGame(tok) }, move)
+		return
+	}
+	h.Changed()
+	h.renderPlay(w, r, http.StatusOK, v, "", "", &doneView{Move: move, Mails: mails})
+}
+
+// playRefused answers a refusal: for the token itself (404, 410) a page
+// with its text alone; for a move (422) the page again, with the text
+// above the board. again reads the game for that page.
+func (h *Handler) playRefused(w http.ResponseWriter, r *http.Request, err error, again func() (*engine.TokenView, error), move string) {
+	var ref *engine.Refusal
+	if !errors.As(err, &ref) {
+		h.serverError(w, r, err)
+		return
+	}
+	switch {
+	case ref.Key == "token-unknown":
+		h.fail(w, r, http.StatusNotFound, ref.Text)
+		return
+	case strings.HasPrefix(ref.Key, "token-"):
+		h.fail(w, r, http.StatusGone, ref.Text)
+		return
+	}
+	v, err := again()
+	if err != nil {
+		// The token went bad meanwhile (another move, by mail).
+		h.playRefused(w, r, err, nil, move)
+		return
+	}
+	h.renderPlay(w, r, http.StatusUnprocessableEntity, v, move, ref.Text, nil)
+}
+
+// renderPlay draws play.html for the game v.
+func (h *Handler) renderPlay(w http.ResponseWriter, r *http.Request, status int, v *engine.TokenView, move, refusal string, done *doneView) {
+	pos := v.Position
+	pv := playView{Board: v.Board, User: v.User, Public: h.cfg.Public, YourTurn: v.YourTurn,
+		Running: pos.Status() == lyngk.Playing, Legal: v.Legal, Move: move, Refusal: refusal, Done: done}
+	switch {
+	case pos.Status() == lyngk.Won:
+		pv.Status = "Game won by " + v.Players[pos.Winner()-1] + "."
+	case pos.Status() == lyngk.Tie:
+		pv.Status = "Game was a tie."
+	case v.YourTurn:
+		pv.Status = "It is your turn, " + v.User + "."
+	default:
+		pv.Status = "It is " + v.Players[pos.Turn()-1] + "'s turn."
+	}
+	var legal []legalMove
+	for _, s := range v.Legal {
+		m, _, err := lyngk.ParseMove(s)
+		if err != nil {
+			h.serverError(w, r, fmt.Errorf("web: legal move %q: %w", s, err))
+			return
+		}
+		lm := legalMove{Move: s, From: m.From.String(), To: m.To.String()}
+		if m.Claim != lyngk.NoColor {
+			lm.Claim = m.Claim.Name()
+		}
+		legal = append(legal, lm)
+	}
+	if done == nil {
+		for p := range lyngk.Point(lyngk.NumPoints) {
+			if h := pos.Height(p); h > 0 {
+				x, y := picture.Center(p)
+				pv.Spots = append(pv.Spots, spot{P: p.String(), X: x, Y: y, R: max(picture.Radius(h), 14)})
+			}
+		}
+	}
+	js, err := json.Marshal(legal)
+	if err != nil {
+		h.serverError(w, r, err)
+		return
+	}
+	pv.Moves = string(js)
+	svg, err := picture.SVG(pos, v.Players)
+	if err != nil {
+		h.serverError(w, r, err)
+		return
+	}
+	pv.Picture = inlineSVG(svg, fmt.Sprintf("Board %d after move %d: %s", v.Board, pos.MoveCount(), pv.Status))
+	title := fmt.Sprintf("Board %d, move %d: %s · LYNGK", v.Board, pos.MoveCount(), pv.Status)
+	h.render(w, r, status, "play.html", title, pv)
+}
+
+// playHeaders wraps w so that the page is never cached, framed, or named
+// in a Referer (its URL holds the token).
+func playHeaders(w http.ResponseWriter) http.ResponseWriter {
+	return &privateWriter{ResponseWriter: w}
+}
+
+// privateWriter sets the play page's headers as the answer starts, over
+// what the page renderer sets.
+type privateWriter struct {
+	http.ResponseWriter
+	started bool
+}
+
+func (p *privateWriter) WriteHeader(code int) {
+	if !p.started {
+		p.started = true
+		hd := p.Header()
+		hd.Set("Cache-Control", "no-store")
+		hd.Set("Referrer-Policy", "no-referrer")
+		hd.Set("X-Frame-Options", "DENY")
+		hd.Set("Content-Security-Policy", "frame-ancestors 'none'")
+	}
+	p.ResponseWriter.WriteHeader(code)
+}
+
+func (p *privateWriter) Write(b []byte) (int, error) {
+	if !p.started {
+		p.WriteHeader(http.StatusOK)
+	}
+	return p.ResponseWriter.Write(b)
 }

@@ -52,6 +52,9 @@ type Config struct {
 	// route (the path pattern, "/play/{token}" for a play page: a token
 	// never leaves the handler), status code and duration.
 	Observe func(route string, status int, d time.Duration)
+	// Mover moves for the /play/ pages (play.go); nil: every token is
+	// refused as unknown.
+	Mover Mover
 }
 
 // Handler serves the web part. It is safe for concurrent use.
