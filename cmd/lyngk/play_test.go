@@ -1,0 +1,121 @@
+package main
+
+import (
+	"io"
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"lyngk.example/lyngk/engine/lyngk"
+	"lyngk.example/lyngk/mailer"
+)
+
+// webGame is a `lyngk serve` in local mode with its web listener on a
+// free port, and a game of alice and bob, board 101, that alice is to
+// start: her new-game mail (the fourth of her INBOX) carries her link.
+type webGame struct {
+	s          *served
+	web        string // the base URL, http://127.0.0.1:PORT
+	alice, bob localPlayer
+	aliceMail  mailer.Inbound // alice's new-game mail
+}
+
+func startWebGame(t *testing.T) *webGame {
+	t.Helper()
+	cfg := defaultConfig()
+	cfg.DataDir = filepath.Join(t.TempDir(), "data")
+	cfg.WebAddr = freeAddr(t)
+	s := startServe(t, cfg)
+	g := &webGame{s: s, web: "http://" + cfg.WebAddr,
+		alice: localPlayer{t: t, name: "alice", smtp: s.smtp, imap: s.imap},
+		bob:   localPlayer{t: t, name: "bob", smtp: s.smtp, imap: s.imap}}
+	waitText(t, s.logs, `msg="web listening"`)
+	g.alice.signup("Sesame-8zq", 0)
+	g.bob.signup("Sesame-9xy", 0)
+	g.alice.send("lyngk challenge alice bob", "", "")
+	g.aliceMail = g.alice.await(3)
+	g.bob.await(3)
+	return g
+}
+
+// playLink is the link of a board mail's "Move on the web:" line.
+var playLink = regexp.MustCompile(`\nMove on the web:\n(http://\S+/play/([a-z2-7]{32}))\n`)
+
+// link returns the play link of board mail m, checking that it carries
+// the mail's own token.
+func (g *webGame) link(t *testing.T, m mailer.Inbound) string {
+	t.Helper()
+	f := playLink.FindStringSubmatch(m.Body)
+	if f == nil || !strings.HasPrefix(f[1], g.web+"/play/") {
+		t.Fatalf("mail %q: no link to %s/play/ in:\n%s", m.Subject, g.web, m.Body)
+	}
+	if want := "lyngk." + f[2] + "@localhost"; m.MessageID != want {
+		t.Fatalf("mail %q: link token %s, Message-ID %s", m.Subject, f[2], m.MessageID)
+	}
+	return f[1]
+}
+
+// TestServeLocalWebPlay: in local mode the board mails link the play page
+// (real TCP, the daemon's web listener); a POST from the page moves, both
+// players get their board mails by IMAP, and the token is spent: a second
+// POST gets 410, and a reply by mail to the same board mail the stale-token
+// error.
+func TestServeLocalWebPlay(t *testing.T) {
+	g := startWebGame(t)
+	link := g.link(t, g.aliceMail)
+	res, err := http.Get(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || !strings.Contains(string(page), "It is your turn, alice.") {
+		t.Fatalf("GET %s: %d\n%s", link, res.StatusCode, page)
+	}
+	pos := lyngk.New(101, lyngk.Standard)
+	move := pos.Legal(nil)[5]
+	post := func() (*http.Response, string) {
+		req, err := http.NewRequest("POST", link, strings.NewReader(url.Values{"move": {move.String()}}.Encode()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Origin", g.web)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res, string(b)
+	}
+	if res, body := post(); res.StatusCode != 200 || !strings.Contains(body, "was made") {
+		t.Fatalf("POST %s: %d\n%s", move, res.StatusCode, body)
+	}
+	if err := pos.Apply(move); err != nil {
+		t.Fatal(err)
+	}
+	names := [2]string{"alice", "bob"}
+	for _, p := range []localPlayer{g.alice, g.bob} {
+		m := p.await(4)
+		if m.Subject != "Lyngk Board 101 bob" || !strings.Contains(m.Body, pos.Board(names)) {
+			t.Errorf("%s's board mail after the web move: %q\n%s", p.name, m.Subject, m.Body)
+		}
+		if p.name == "bob" {
+			g.link(t, m) // bob's next move can be on the web too
+		}
+	}
+	if res, body := post(); res.StatusCode != http.StatusGone || !strings.Contains(body, "has moved on") {
+		t.Errorf("second POST: %d\n%s", res.StatusCode, body)
+	}
+	g.alice.send("Re: "+g.aliceMail.Subject, pos.Legal(nil)[0].String()+"\n", g.aliceMail.MessageID)
+	if m := g.alice.await(5); !strings.HasPrefix(m.Body, "Lyngk Board 101 has moved on since the board mail you replied to") {
+		t.Errorf("mail reply with the spent token: %q\n%s", m.Subject, m.Body)
+	}
+	if strings.Contains(g.s.logs.String(), strings.TrimPrefix(link, g.web+"/play/")) {
+		t.Errorf("the token reached the daemon's log")
+	}
+}
