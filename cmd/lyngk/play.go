@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/web"
 	"lyngk.example/lyngk/store"
@@ -22,28 +20,25 @@ var _ web.Mover = webMover{}
 
 func (m webMover) TokenGame(tok string) (*engine.TokenView, error) {
 	var v *engine.TokenView
-	var refused error
 	err := m.a.db.View(func(tx *store.Tx) error {
 		var err error
 		v, err = m.a.eng.TokenGame(tx, tok)
-		return keepRefusal(err, &refused)
+		return err
 	})
-	if err != nil {
-		return nil, err
-	}
-	return v, refused
+	return v, err
 }
 
+// PlayToken's transaction returns a refusal as its error, so that it is
+// rolled back, not committed: a refused move costs no write to the disk.
+// The store returns that error as it is, for the page.
 func (m webMover) PlayToken(tok, move string) (*engine.TokenView, int, error) {
 	now := m.a.now()
 	var v *engine.TokenView
-	var refused error
 	sent := 0
 	err := m.a.db.Update(func(tx *store.Tx) error {
 		var mails []engine.Mail
 		var err error
-		v, mails, err = m.a.eng.PlayToken(tx, tok, move, now)
-		if err := keepRefusal(err, &refused); err != nil || refused != nil {
+		if v, mails, err = m.a.eng.PlayToken(tx, tok, move, now); err != nil {
 			return err
 		}
 		for _, r := range mails {
@@ -64,21 +59,6 @@ func (m webMover) PlayToken(tok, move string) (*engine.TokenView, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	if refused != nil {
-		return nil, 0, refused
-	}
 	m.wake()
 	return v, sent, nil
-}
-
-// keepRefusal moves a refusal of the engine into *refused, so that the
-// transaction commits nothing and the refusal still reaches the page; any
-// other error is returned, to abort the transaction.
-func keepRefusal(err error, refused *error) error {
-	var r *engine.Refusal
-	if errors.As(err, &r) {
-		*refused = r
-		return nil
-	}
-	return err
 }

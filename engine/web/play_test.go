@@ -2,7 +2,6 @@ package web_test
 
 import (
 	"bytes"
-	"errors"
 	"html"
 	"io"
 	"log/slog"
@@ -30,46 +29,30 @@ type mover struct {
 
 func (m *mover) TokenGame(tok string) (*engine.TokenView, error) {
 	var v *engine.TokenView
-	var refused error
 	err := m.s.db.View(func(tx *store.Tx) error {
 		var err error
 		v, err = m.s.e.TokenGame(tx, tok)
-		return keep(err, &refused)
+		return err
 	})
-	if err != nil {
-		return nil, err
-	}
-	return v, refused
+	return v, err
 }
 
+// PlayToken rolls back a refused move (its error), as the daemon does.
 func (m *mover) PlayToken(tok, move string) (*engine.TokenView, int, error) {
 	var v *engine.TokenView
 	var out []engine.Mail
-	var refused error
 	err := m.s.db.Update(func(tx *store.Tx) error {
 		var err error
 		v, out, err = m.s.e.PlayToken(tx, tok, move, m.s.now)
-		return keep(err, &refused)
+		return err
 	})
 	if err != nil {
 		return nil, 0, err
-	}
-	if refused != nil {
-		return nil, 0, refused
 	}
 	m.mu.Lock()
 	m.mails = append(m.mails, out)
 	m.mu.Unlock()
 	return v, len(out), nil
-}
-
-func keep(err error, refused *error) error {
-	var r *engine.Refusal
-	if errors.As(err, &r) {
-		*refused = r
-		return nil
-	}
-	return err
 }
 
 // playSite is the site of TestPaths with its games and a Mover; logs are
