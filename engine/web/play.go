@@ -55,6 +55,12 @@ const maxPlayBody = 4 << 10
 // crossOrigin refuses a POST another site's page makes a browser send.
 var crossOrigin = http.NewCrossOriginProtection()
 
+// minSpot is the least radius of a stack's circle to click, in the
+// picture's pixels: more than a lone piece's disc (11), to be easier to
+// hit, and less than half the distance of two points (34), so that the
+// circles of neighbours never meet.
+const minSpot = 14
+
 // playView is the data of play.html.
 type playView struct {
 	Board    int
@@ -153,7 +159,9 @@ func (h *Handler) playRefused(w http.ResponseWriter, r *http.Request, err error,
 	case ref.Key == "token-unknown":
 		h.fail(w, r, http.StatusNotFound, ref.Text)
 		return
-	case strings.HasPrefix(ref.Key, "token-"):
+	case strings.HasPrefix(ref.Key, "token-") || again == nil:
+		// again is nil for the page itself: whatever is wrong with
+		// the token (its player signed off, say), the link is no good.
 		h.fail(w, r, http.StatusGone, ref.Text)
 		return
 	}
@@ -196,9 +204,9 @@ func (h *Handler) renderPlay(w http.ResponseWriter, r *http.Request, status int,
 	}
 	if done == nil {
 		for p := range lyngk.Point(lyngk.NumPoints) {
-			if h := pos.Height(p); h > 0 {
+			if height := pos.Height(p); height > 0 {
 				x, y := picture.Center(p)
-				pv.Spots = append(pv.Spots, spot{P: p.String(), X: x, Y: y, R: max(picture.Radius(h), 14)})
+				pv.Spots = append(pv.Spots, spot{P: p.String(), X: x, Y: y, R: max(picture.Radius(height), minSpot)})
 			}
 		}
 	}
