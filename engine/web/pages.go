@@ -160,7 +160,15 @@ func (h *Handler) standings(w http.ResponseWriter, r *http.Request) {
 		h.serverError(w, r, err)
 		return
 	}
-	h.render(w, r, http.StatusOK, "standings.html", "LYNGK: standings", st)
+	h.render(w, r, http.StatusOK, "standings.html", "LYNGK: standings",
+		standingsView{Rows: st, Provisional: engine.ProvisionalGames})
+}
+
+// standingsView is /standings: the players, and below how many finished
+// games a rating is provisional.
+type standingsView struct {
+	Rows        []engine.Standing
+	Provisional int
 }
 
 // playerView is /player/ID.
