@@ -503,14 +503,24 @@ func swatch(c vg.Canvas, pt vg.Point, l byte) {
 // anti-aliasing blends), each other pixel taking the nearest of them. The
 // drawing has a dozen flat colours, so nothing visible is lost, and the
 // PNG is a third of the size of an RGB one and quicker to write. Nearest
-// colours are remembered across pictures (up to maxRemembered).
+// colours are remembered across pictures, in a table of cacheSlots
+// (a colour that meets another's slot replaces it).
 type indexed struct {
-	pal color.Palette
-	mu  sync.Mutex
-	idx map[color.RGBA]uint8
+	pal   color.Palette
+	mu    sync.Mutex
+	cache [cacheSlots]slot
 }
 
-const maxRemembered = 1 << 16
+// slot is a remembered colour (RGBA packed in a uint32) and its index.
+type slot struct {
+	rgba uint32
+	idx  uint8
+	used bool
+}
+
+const cacheBits = 14
+
+const cacheSlots = 1 << cacheBits
 
 // paletteSize is the number of colours of the PNGs. 64 keep the
 // anti-aliased edges smooth (each blend takes the nearest of the commonest
@@ -555,7 +565,7 @@ var palette = sync.OnceValues(func() (*indexed, error) {
 		return cmp.Compare(uint32(a.R)<<24|uint32(a.G)<<16|uint32(a.B)<<8|uint32(a.A),
 			uint32(b.R)<<24|uint32(b.G)<<16|uint32(b.B)<<8|uint32(b.A))
 	})
-	p := &indexed{idx: map[color.RGBA]uint8{}}
+	p := &indexed{}
 	for _, c := range cols[:min(len(cols), paletteSize)] {
 		p.pal = append(p.pal, c)
 	}
@@ -569,7 +579,7 @@ func (p *indexed) convert(img, board *image.RGBA, boardIdx []uint8, out *image.P
 	b := img.Bounds()
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	last, li := color.RGBA{}, uint8(p.pal.Index(color.RGBA{}))
+	last, li := uint32(0), p.index(0)
 	for y := range b.Dy() {
 		o := y * img.Stride
 		row := img.Pix[o : o+4*b.Dx()]
@@ -583,20 +593,23 @@ func (p *indexed) convert(img, board *image.RGBA, boardIdx []uint8, out *image.P
 				orow[x/4] = boardIdx[y*b.Dx()+x/4]
 				continue
 			}
-			c := color.RGBA{row[x], row[x+1], row[x+2], row[x+3]}
-			if c != last {
-				i, ok := p.idx[c]
-				if !ok {
-					i = uint8(p.pal.Index(c))
-					if len(p.idx) < maxRemembered {
-						p.idx[c] = i
-					}
-				}
-				last, li = c, i
+			if c := binary.LittleEndian.Uint32(row[x:]); c != last {
+				last, li = c, p.index(c)
 			}
 			orow[x/4] = li
 		}
 	}
+}
+
+// index returns the palette index of the colour c (R, G, B, A from the
+// low byte up). p.mu must be held.
+func (p *indexed) index(c uint32) uint8 {
+	s := &p.cache[(c*0x9E3779B1)>>(32-cacheBits)]
+	if !s.used || s.rgba != c {
+		i := p.pal.Index(color.RGBA{uint8(c), uint8(c >> 8), uint8(c >> 16), uint8(c >> 24)})
+		*s = slot{rgba: c, idx: uint8(i), used: true}
+	}
+	return s.idx
 }
 
 func rect(x0, y0, x1, y1 vg.Length) vg.Path {
