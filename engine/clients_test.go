@@ -1,10 +1,16 @@
 package engine_test
 
 import (
+	"encoding/json"
+	"fmt"
+	"html"
+	"regexp"
 	"strings"
 	"testing"
 
 	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/store"
+	"lyngk.example/lyngk/templates"
 )
 
 // The quoted board mail as clients quote it, shortened.
@@ -80,5 +86,200 @@ func TestReplyCopyCut(t *testing.T) {
 		if !strings.Contains(m.Body, "alice writes:\nYour move, Bob.\n\n") || strings.Count(m.Body, "Available Colors") != 1 {
 			t.Errorf("bob's mail relays more than alice's words:\n%s", m.Body)
 		}
+	}
+}
+
+// aliceWrote is alice's comment on her first move in the copy tests: a
+// line long enough that clients re-wrap it, and two lines a player may
+// well write too.
+const aliceWrote = "Your turn, Bob. This line is long enough that every mail client wraps it when it quotes it again.\nthanks\na1-b2\n"
+
+// boardToBob starts board 101, alice moves G,c1-d1 with aliceWrote, and
+// returns the board mail bob got: the mail the copy tests answer.
+func boardToBob(t *testing.T) (*env, engine.Mail) {
+	t.Helper()
+	v := newEnv(t)
+	v.signup("alice", "bob")
+	v.cmd(addr("alice"), "lyngk challenge alice bob")
+	out := v.mail(engine.Inbound{From: addr("alice"), Subject: "lyngk move 101 alice pw-alice G,c1-d1", Body: aliceWrote})
+	for _, m := range out {
+		if m.To[0] == addr("bob") && m.HTML != "" {
+			return v, m
+		}
+	}
+	t.Fatalf("no board mail with an HTML part to bob:\n%s", format(out))
+	return nil, engine.Mail{}
+}
+
+// relayed is the comment of bob in the mail to alice among out ("" for
+// none), and that mail's subject.
+func relayed(t *testing.T, out []engine.Mail) (comment, subject string) {
+	t.Helper()
+	for _, m := range out {
+		if m.To[0] != addr("alice") {
+			continue
+		}
+		if strings.Contains(m.Subject, "Error") {
+			t.Fatalf("alice got an error:\n%s", m.Body)
+		}
+		_, c, _ := strings.Cut(m.Body, "bob writes:\n")
+		if c == "" {
+			_, c, _ = strings.Cut(m.Body, "bob writes about Lyngk Board 101:\n")
+			c, _, _ = strings.Cut(strings.TrimLeft(c, "\n"), "\nTo answer: ")
+		}
+		if c = strings.TrimRight(c, "\n"); c != "" {
+			c += "\n"
+		}
+		return c, m.Subject
+	}
+	t.Fatalf("no mail to alice:\n%s", format(out))
+	return "", ""
+}
+
+// clientText renders an HTML part of ours as a mail client shows it in a
+// plain-text reply, as Outlook and Thunderbird do and unlike the server:
+// table cells apart by a tab, the comment's lines (white-space:pre-wrap)
+// kept, no white space collapsed.
+func clientText(h string) string {
+	h = regexp.MustCompile(`(?s)<head>.*</head>`).ReplaceAllString(h, "")
+	h = regexp.MustCompile(`</t[dh]>`).ReplaceAllString(h, "\t")
+	h = regexp.MustCompile(`</?(p|h1|tr|table|pre)\b[^>]*>|<br>`).ReplaceAllString(h, "\n")
+	h = regexp.MustCompile(`<[^>]*>`).ReplaceAllString(h, "")
+	return html.UnescapeString(h)
+}
+
+// TestReplyCopies: however a client pastes the board mail answered,
+// without quote marks, above or below the player's words, re-wrapped, or
+// the text of its HTML part, the opponent gets exactly what the player
+// wrote, and a line of the player's that is also a line of the mail (a
+// move, "thanks") stays. On the main before this, a copy above the move
+// was read as the move, a full command relayed the copy whole, and a copy
+// of the HTML part relayed its first lines.
+func TestReplyCopies(t *testing.T) {
+	_, sent := boardToBob(t)
+	text := sent.Body
+	quoted := "> " + strings.ReplaceAll(strings.TrimSuffix(text, "\n"), "\n", "\n> ") + "\n"
+	tests := []struct {
+		name, body, comment string
+		chat                bool
+	}{
+		{"copy below", "B,b1-b2\nNice.\n\n" + text, "Nice.\n", false},
+		{"copy above", text + "\nB,b1-b2\nNice.\n", "Nice.\n", false},
+		{"copy above, no blank line", text + "B,b1-b2\nNice.\n", "Nice.\n", false},
+		{"copy above and below", text + "\nB,b1-b2 Nice.\n\n" + text, "Nice.\n", false},
+		{"copy in CRLF", strings.ReplaceAll("B,b1-b2\nNice.\n\n"+text, "\n", "\r\n"), "Nice.\n", false},
+		{"copy re-wrapped at 76", "B,b1-b2\nNice.\n\n" + templates.Wrap(text, 76), "Nice.\n", false},
+		{"copy re-wrapped at 40", "B,b1-b2\nNice.\n\n" + templates.Wrap(text, 40), "Nice.\n", false},
+		{"copy of the HTML part", "B,b1-b2\nNice.\n\n" + clientText(sent.HTML), "Nice.\n", false},
+		{"copy of the HTML part re-wrapped", "B,b1-b2\nNice.\n\n" + templates.Wrap(clientText(sent.HTML), 76), "Nice.\n", false},
+		{"copy of the HTML part above", clientText(sent.HTML) + "\nB,b1-b2\nNice.\n", "Nice.\n", false},
+		{"quoted copy re-wrapped", "B,b1-b2\nNice.\n\n" + templates.Wrap(quoted, 60), "Nice.\n", false},
+		{"full command, copy below", "lyngk move 101 bob pw-bob B,b1-b2\nNice.\n\n" + text, "Nice.\n", false},
+		{"full command, copy above", text + "\nlyngk move 101 bob pw-bob B,b1-b2\nNice.\n", "Nice.\n", false},
+		{"chat, copy below", "lyngk chat 101 bob pw-bob\nNice.\n\n" + text, "Nice.\n", true},
+		{"own lines that are the mail's", "B,b1-b2\nthanks\n\na1-b2\n\n" + text, "thanks\n\na1-b2\n", false},
+		{"own line next to the copy", "B,b1-b2\nthanks\n" + text, "thanks\n", false},
+		{"own line after the copy", "B,b1-b2\n" + text + "thanks\n", "thanks\n", false},
+		{"own lines only", "B,b1-b2\nthanks\na1-b2 to you too\n", "thanks\na1-b2 to you too\n", false},
+		{"only the copy", "B,b1-b2\n\n" + text, "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, sent := boardToBob(t)
+			out := v.reply(sent, addr("bob"), tt.body)
+			got, subject := relayed(t, out)
+			if got != tt.comment {
+				t.Errorf("alice got bob's comment %q, want %q", got, tt.comment)
+			}
+			if !tt.chat && (tt.comment != "") != strings.HasSuffix(subject, " **") {
+				t.Errorf("subject %q", subject)
+			}
+		})
+	}
+}
+
+// TestReplyCopiesOldToken: a token recorded before the server kept what
+// it sent has no lines; a plain reply's copy is then cut as the board mail
+// would be written now, and a full command's comment is relayed as it is,
+// as before.
+func TestReplyCopiesOldToken(t *testing.T) {
+	for _, tt := range []struct {
+		name, body, comment string
+		copied              bool
+	}{
+		{"plain reply", "B,b1-b2\nNice.\n\n", "Nice.\n", false},
+		{"full command", "lyngk move 101 bob pw-bob B,b1-b2\nNice.\n\n", "Nice.\n\nSummary of Lyngk Board 101\n", true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			v, sent := boardToBob(t)
+			tok := strings.TrimPrefix(strings.Split(sent.MessageID, "@")[0], "lyngk.")
+			err := v.db.Update(func(tx *store.Tx) error {
+				b, err := tx.Get(store.BucketTokens, tok)
+				if err != nil {
+					return err
+				}
+				var rec map[string]any
+				if err := json.Unmarshal(b, &rec); err != nil {
+					return err
+				}
+				if rec["text"] == nil || rec["html"] == nil {
+					t.Errorf("token record without the mail's lines: %s", b)
+				}
+				delete(rec, "text")
+				delete(rec, "html")
+				b, _ = json.Marshal(rec)
+				return tx.Put(store.BucketTokens, tok, b)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := relayed(t, v.reply(sent, addr("bob"), tt.body+sent.Body))
+			if copied := strings.Contains(got, "Summary of Lyngk Board 101\n"); !strings.HasPrefix(got, tt.comment) || copied != tt.copied {
+				t.Errorf("alice got bob's comment %q", got)
+			}
+		})
+	}
+}
+
+// TestSentLinesBound: what a token keeps of its mail is at most 96 line
+// hashes of each part, 8 bytes each, however long the mail (a comment of
+// 500 lines); a copy of such a mail is still cut where its lines are kept.
+func TestSentLinesBound(t *testing.T) {
+	v := newEnv(t)
+	v.signup("alice", "bob")
+	v.cmd(addr("alice"), "lyngk challenge alice bob")
+	var long strings.Builder
+	for i := range 500 {
+		fmt.Fprintf(&long, "line %d of a long comment\n", i)
+	}
+	var sent engine.Mail
+	for _, m := range v.mail(engine.Inbound{From: addr("alice"), Subject: "lyngk move 101 alice pw-alice G,c1-d1", Body: long.String()}) {
+		if m.To[0] == addr("bob") {
+			sent = m
+		}
+	}
+	tok := strings.TrimPrefix(strings.Split(sent.MessageID, "@")[0], "lyngk.")
+	var raw []byte
+	err := v.db.View(func(tx *store.Tx) error {
+		var err error
+		raw, err = tx.Get(store.BucketTokens, tok)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec struct{ Text, HTML []byte }
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Text) != 96*8 || len(rec.HTML) == 0 || len(rec.HTML) > 96*8 {
+		t.Errorf("kept %d and %d bytes of hashes, want 768 and 1 to 768", len(rec.Text), len(rec.HTML))
+	}
+	if len(raw) > 2048+200 {
+		t.Errorf("token record of %d bytes: %s", len(raw), raw)
+	}
+	got, _ := relayed(t, v.reply(sent, addr("bob"), "B,b1-b2\nNice.\n\n"+sent.Body))
+	if !strings.HasPrefix(got, "Nice.\n\n") || strings.Contains(got, "Summary of Lyngk Board") || strings.Count(got, "\n") > 500 {
+		t.Errorf("alice got bob's comment %q", got)
 	}
 }

@@ -199,7 +199,7 @@ func (e *Engine) unanswerable(in Inbound) bool {
 // handle runs the commands of r's mail; r.out collects the mails.
 func (r *request) handle() error {
 	if !r.in.TooBig {
-		r.script = ReadMail(r.in.Subject, r.in.Body)
+		r.script = ReadMail(r.in.Subject, r.withoutCopies(r.in.Body))
 	}
 	allowed, notice, err := r.throttle(max(1, len(r.script.Lines)))
 	if err != nil {

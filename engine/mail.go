@@ -282,6 +282,13 @@ func (r *request) mailAbout(kind string, data any, e envelope) error {
 			}
 		}
 	}
+	if e.id != "" {
+		// A mail with a reply token: its lines are kept to recognise a
+		// copy of it in a reply (reply.go).
+		if err := r.keepSent(e.id, &m); err != nil {
+			return err
+		}
+	}
 	return r.send(m, e)
 }
 

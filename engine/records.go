@@ -160,6 +160,14 @@ type token struct {
 	// earlier token, even one whose number of moves the game reaches again.
 	TakeBacks int       `json:"take_backs,omitempty"`
 	Sent      time.Time `json:"sent"`
+	// Text and HTML are what the mail said (reply.go, keepSent): the
+	// FNV-1a hashes of its normalised lines that are not blank, 8 bytes
+	// each, of its text part and of its HTML part's text, at most
+	// maxSentLines of each (1536 bytes in all, 2048 in JSON). Both are
+	// absent in records written before they existed; HTML is absent for a
+	// text-only mail.
+	Text []byte `json:"text,omitempty"`
+	HTML []byte `json:"html,omitempty"`
 }
 
 // rateCount is a record of bucket rate, keyed by the lower-cased sender.

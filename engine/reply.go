@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"encoding/binary"
+	"html"
 	"slices"
 	"strings"
 
@@ -41,18 +43,21 @@ func (r *request) replyWith(tok string, f []string) error {
 	if len(f) > 1 {
 		r.script.Comment = strings.Join(f[1:], " ") + "\n" + r.script.Comment
 	}
-	// A client that copies the mail answered without quote marks or an
-	// attribution: the server knows what that mail said (the game as it is
-	// now), so the copy is cut from the comment.
-	v, err := r.boardView(g)
-	if err != nil {
-		return err
+	if rec.Text == nil && rec.HTML == nil {
+		// A token recorded before the server kept what it sent
+		// (withoutCopies): a copy of the mail answered, without quote
+		// marks or an attribution, is cut as the board mail would be
+		// written now.
+		v, err := r.boardView(g)
+		if err != nil {
+			return err
+		}
+		sent, err := r.e.cfg.Templates.Render("board.body", v)
+		if err != nil {
+			return err
+		}
+		r.script.Comment = withoutRepeat(r.script.Comment, sent)
 	}
-	sent, err := r.e.cfg.Templates.Render("board.body", v)
-	if err != nil {
-		return err
-	}
-	r.script.Comment = withoutRepeat(r.script.Comment, sent)
 	return r.play(g, u, f[0])
 }
 
@@ -97,8 +102,9 @@ func (r *request) tokenGame(tok string) (*game, *user, error) {
 const maxTokenLen = 64
 
 // repeatRun is how many lines in a row (blank lines aside) must repeat
-// lines of the mail answered to count as its copy: a player's own line
-// may happen to equal one, three in a row do not.
+// lines of the mail answered to count as its copy, for a token recorded
+// before the server kept what it sent: a player's own line may happen to
+// equal one, three in a row do not.
 const repeatRun = 3
 
 // withoutRepeat cuts comment at the first run of repeatRun lines that are
@@ -157,4 +163,289 @@ func (r *request) replyToken() (tok string, ours bool) {
 		}
 	}
 	return "", false
+}
+
+// Copies of the mail answered. A client may paste the mail a player
+// answers without quote marks and without an attribution, above or below
+// what the player writes, re-wrapped, or the text of its HTML part instead
+// of its text part. The server keeps, with the reply token of every mail it
+// sends, a hash of each line of the mail as sent (keepSent); a mail that
+// answers that token loses every run of lines that repeats it
+// (withoutCopies) before its command and comment are read.
+const (
+	// maxSentLines bounds the lines kept of each part of a mail (text,
+	// and the HTML part's text): at most 2*maxSentLines*8 bytes of hashes
+	// a token, whatever the mail (a long comment in it, say).
+	maxSentLines = 96
+	// maxJoin is how many lines of a reply may make up one line of the
+	// mail, re-wrapped by the client; each of them at most maxPiece bytes
+	// (clients wrap at 72 to 78 columns, an HTML table's cells take a line
+	// each in some).
+	maxJoin  = 8
+	maxPiece = 200
+	// maxCandidates bounds the places of the mail where a copy starting at
+	// one line is looked for (a line that the mail holds many times).
+	maxCandidates = 4
+	// copyScanLines and copyScanBytes bound the part of a mail searched for
+	// copies: its first lines, within the size of any mail we send.
+	copyScanLines = 2000
+	copyScanBytes = MaxReply
+)
+
+// keepSent records in the token of the Message-ID id (if it is one) the
+// hashes of the lines of m as it is sent: its text part and the text of
+// its HTML part, as two lists.
+func (r *request) keepSent(id string, m *Mail) error {
+	local, _, _ := strings.Cut(id, "@")
+	tok, ok := strings.CutPrefix(local, tokenPrefix)
+	if !ok {
+		return nil
+	}
+	var rec token
+	found, err := load(r.tx, bucketTokens, tok, &rec)
+	if err != nil || !found {
+		return err
+	}
+	rec.Text = lineHashes(m.Body)
+	if m.HTML != "" {
+		rec.HTML = lineHashes(htmlText(m.HTML))
+	}
+	return save(r.tx, bucketTokens, tok, rec)
+}
+
+// lineHashes returns the hashes of the first maxSentLines lines of text
+// that are not blank once normalised (copyLine), 8 bytes each.
+func lineHashes(text string) []byte {
+	var out []byte
+	for l := range strings.Lines(text) {
+		if s := copyLine(l); s != "" && len(out) < 8*maxSentLines {
+			out = binary.BigEndian.AppendUint64(out, fnvAdd(fnvOffset, s))
+		}
+	}
+	return out
+}
+
+// copyLine is a line as compared with the mail answered: without quote
+// marks (">", "|") in front, white space of any kind collapsed to one
+// space, none at the ends.
+func copyLine(l string) string {
+	l = strings.TrimLeft(l, "> |\t\u00a0")
+	return strings.Join(strings.Fields(l), " ")
+}
+
+// FNV-1a, 64 bits: a join of lines hashes on from the state of its first.
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+func fnvAdd(h uint64, s string) uint64 {
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= fnvPrime
+	}
+	return h
+}
+
+// htmlText is the text a reader sees of an HTML part of ours, as a client
+// renders it and as mailer renders an HTML reply: tags dropped, entities
+// decoded, line breaks only at <br>, block elements and inside <pre>, table
+// cells side by side; title, style and script skipped.
+func htmlText(s string) string {
+	var b strings.Builder
+	pre := false
+	for s != "" {
+		i := strings.IndexByte(s, '<')
+		if i < 0 {
+			i = len(s)
+		}
+		t := html.UnescapeString(s[:i])
+		if !pre {
+			t = strings.NewReplacer("\r", " ", "\n", " ").Replace(t)
+		}
+		b.WriteString(t)
+		s = s[i:]
+		j := strings.IndexByte(s, '>')
+		if j < 0 {
+			break
+		}
+		tag := s[1:j]
+		s = s[j+1:]
+		end := strings.HasPrefix(tag, "/")
+		name, _, _ := strings.Cut(strings.ToLower(strings.TrimPrefix(tag, "/")), " ")
+		switch {
+		case !end && (name == "title" || name == "style" || name == "script"):
+			if k := strings.Index(s, "</"); k >= 0 {
+				s = s[k:]
+			}
+		case name == "pre":
+			pre = !end
+			b.WriteByte('\n')
+		case name == "td" || name == "th":
+			b.WriteByte(' ')
+		case name == "br" || htmlBlocks[name]:
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+var htmlBlocks = map[string]bool{"p": true, "div": true, "h1": true, "h2": true, "h3": true, "h4": true,
+	"h5": true, "h6": true, "table": true, "tr": true, "li": true, "ul": true, "ol": true, "hr": true, "blockquote": true}
+
+// withoutCopies returns the body of r's mail without the runs of lines
+// that repeat the mail it answers, when that mail is one of ours with a
+// reply token recorded with its lines (keepSent); else the body as it is.
+// A record that cannot be read is no reason to refuse the mail: the body
+// is then left as it is (a store failure still fails the transaction).
+func (r *request) withoutCopies(body string) string {
+	tok, ours := r.replyToken()
+	if !ours {
+		return body
+	}
+	var rec token
+	if found, err := load(r.tx, bucketTokens, tok, &rec); err != nil || !found || rec.Text == nil && rec.HTML == nil {
+		return body
+	}
+	return cutCopies(body, [][]byte{rec.Text, rec.HTML})
+}
+
+// cutCopies drops from body every run of lines that repeats lines of one
+// part of the sent mail in their order: each line of the run (or up to
+// maxJoin lines joined, as a client re-wraps a long line) is the next line
+// of that part, or the one after it (a line the client left out), blank
+// lines aside. A run counts only if two of its lines follow each other
+// without a blank line between, or one line of the mail takes two lines of
+// it: a line of the player's that happens to be one of the mail's (a move,
+// "thanks") stays, next to a copy too. Blank lines after a run go with it.
+func cutCopies(body string, parts [][]byte) string {
+	scan, rest := body, ""
+	if len(scan) > copyScanBytes {
+		i := strings.LastIndexByte(scan[:copyScanBytes], '\n')
+		scan, rest = scan[:i+1], scan[i+1:]
+	}
+	lines := strings.SplitAfter(scan, "\n")
+	if len(lines) > copyScanLines {
+		rest = strings.Join(lines[copyScanLines:], "") + rest
+		lines = lines[:copyScanLines]
+	}
+	f := newCopyFinder(lines, parts)
+	drop := make([]bool, len(lines))
+	dropped := false
+	for i := 0; i < len(lines); {
+		end := f.run(i)
+		if end == i {
+			i++
+			continue
+		}
+		for ; end < len(lines) && f.n[end] == 0; end++ {
+		}
+		for ; i < end; i++ {
+			drop[i] = true
+		}
+		dropped = true
+	}
+	if !dropped {
+		return body
+	}
+	var b strings.Builder
+	for i, l := range lines {
+		if !drop[i] {
+			b.WriteString(l)
+		}
+	}
+	b.WriteString(rest)
+	return b.String()
+}
+
+// copyFinder holds the lines of a reply and the sent mail's line hashes.
+type copyFinder struct {
+	// joins[i][k] is the hash of lines i to i+k joined by a space, n[i]
+	// how many of them there are (0 for a blank line).
+	joins [][maxJoin]uint64
+	n     []int
+	sent  [][]uint64
+	at    map[uint64][][2]int // hash -> part and index in sent
+}
+
+func newCopyFinder(lines []string, parts [][]byte) *copyFinder {
+	f := &copyFinder{joins: make([][maxJoin]uint64, len(lines)), n: make([]int, len(lines)), at: map[uint64][][2]int{}}
+	for p, b := range parts {
+		var hs []uint64
+		for ; len(b) >= 8; b = b[8:] {
+			h := binary.BigEndian.Uint64(b)
+			f.at[h] = append(f.at[h], [2]int{p, len(hs)})
+			hs = append(hs, h)
+		}
+		f.sent = append(f.sent, hs)
+	}
+	norm := make([]string, len(lines))
+	for i, l := range lines {
+		norm[i] = copyLine(l)
+	}
+	for i := range lines {
+		h := uint64(fnvOffset)
+		for k := 0; k < maxJoin && i+k < len(lines) && norm[i+k] != ""; k++ {
+			if k > 0 {
+				if len(norm[i]) > maxPiece || len(norm[i+k]) > maxPiece {
+					break
+				}
+				h = fnvAdd(h, " ")
+			}
+			h = fnvAdd(h, norm[i+k])
+			f.joins[i][k], f.n[i] = h, k+1
+		}
+	}
+	return f
+}
+
+// run returns the end of the longest run of copied lines that starts at
+// line i and counts, i when there is none.
+func (f *copyFinder) run(i int) int {
+	best, tried := i, 0
+	for k := range f.n[i] {
+		for _, at := range f.at[f.joins[i][k]] {
+			if tried++; tried > maxCandidates {
+				return best
+			}
+			if end, ok := f.chain(i+k+1, at[0], at[1], k > 0); ok && end > best {
+				best = end
+			}
+		}
+	}
+	return best
+}
+
+// chain follows a copy of part p whose line q ends before line end: it
+// returns where the copy ends and whether it counts.
+func (f *copyFinder) chain(end, p, q int, counts bool) (int, bool) {
+	for {
+		j := end
+		for j < len(f.n) && f.n[j] == 0 {
+			j++
+		}
+		k, next := f.next(j, p, q)
+		if k == 0 {
+			return end, counts
+		}
+		counts = counts || j == end || k > 1
+		end, q = j+k, next
+	}
+}
+
+// next matches the lines from j (one, or up to maxJoin joined) with line
+// q+1 or q+2 of part p: it returns how many lines and the line of p, 0
+// when neither matches.
+func (f *copyFinder) next(j, p, q int) (int, int) {
+	if j == len(f.n) {
+		return 0, 0
+	}
+	for next := q + 1; next <= q+2 && next < len(f.sent[p]); next++ {
+		for k := range f.n[j] {
+			if f.joins[j][k] == f.sent[p][next] {
+				return k + 1, next
+			}
+		}
+	}
+	return 0, 0
 }
