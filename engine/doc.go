@@ -26,7 +26,9 @@
 //	                            nagged, subscribers, pending proposal, ratings
 //	                            after the game, number of accepted take-backs
 //	tokens  reply token         token: board, user, number of moves and of
-//	                            take-backs when sent
+//	                            take-backs when sent; text, html: hashes of
+//	                            the mail's lines as sent (absent in older
+//	                            records)
 //	rate    lower-cased sender  rate window: start, count, notified
 //	        "password USERID"   wrong-password window of the lower-cased
 //	                            userid: start, count (no address has a space)
@@ -129,13 +131,42 @@
 // an attribution, the signature separator "-- " (or "--"), a phone
 // sign-off ("Sent from my iPhone", "Von meinem iPhone gesendet", ...), an
 // Outlook "From: / Sent:" block or an "Original Message" line in any of
-// those languages. A plain reply's comment also ends where three lines in a
-// row repeat the board mail answered (a client that pastes it unquoted).
-// What follows the
+// those languages. What follows the
 // command up to there is the comment; a body line that repeats the
 // subject's command is dropped, so a password typed twice is not passed on.
 // Subject "multiple": the body lines up to the first blank line are the
 // commands, and the text after the blank line is the comment.
+//
+// Copies of the mail answered (reply.go). Some clients paste the mail a
+// player answers with no quote mark and no attribution, above or below the
+// player's words, re-wrapped at 72 to 78 columns, or the text of its HTML
+// part instead of its text part. So every mail sent with a reply token
+// keeps in the token's record what it said: the 64-bit FNV-1a hashes of
+// its lines, normalised (quote marks in front dropped, white space
+// collapsed), blank ones left out, in order, of the text part and of the
+// HTML part's text (as a client or mailer renders it: cells side by side,
+// lines at blocks and <br>) apart, at most 96 of each: 1536 bytes at most
+// (2 KB in JSON); a board mail with a comment keeps 58 lines, a token
+// record of 716 bytes in JSON. Before a mail that answers
+// such a token (In-Reply-To, else References) is read for commands and
+// comment, any run of its lines that repeats one part in order is dropped,
+// with the blank lines after it, whatever command the mail then holds
+// (plain reply, full command, chat). Each line of a run is the next line
+// of the part or the one after it (one line left out by the client), or
+// up to 8 lines of at most 200 characters that make one when joined (a
+// re-wrapped line, or a table row whose cells take a line each); blank
+// lines inside a run do not break it. A run counts only from two lines in
+// a row that repeat the mail with no blank line between them, or one line
+// of the mail of at least 60 characters that takes two lines or more of the
+// reply: a player's own line that is also a line of the mail ("thanks", a
+// move, a row of the board) is relayed, even next to a copy (the copy
+// starts elsewhere in the mail), and so are two such lines apart. The first
+// 2000 lines and 64 KB of a mail are searched, each line as the start of a
+// copy in at most 4 places of the mail (at most 12 ms for the worst 64 KB,
+// BenchmarkCutCopiesHostile). A token recorded before the lines were kept
+// has none: a plain reply's comment then ends where three lines in a row
+// repeat the board mail as it would be written now, and other commands'
+// comments are relayed as they are, as before.
 //
 // Comments go after a line of 60 '*' as "USERID writes:" in the board mails
 // of the other players and subscribers (subject + " **"); the writer's own

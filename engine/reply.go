@@ -183,6 +183,10 @@ const (
 	// each in some).
 	maxJoin  = 8
 	maxPiece = 200
+	// minWrapped is the shortest line of the mail whose re-wrapped copy
+	// counts as a copy by itself: clients wrap lines of 72 columns and
+	// more; shorter ones are as likely a player's own few words.
+	minWrapped = 60
 	// maxCandidates bounds the places of the mail where a copy starting at
 	// one line is looked for (a line that the mail holds many times).
 	maxCandidates = 4
@@ -315,9 +319,11 @@ func (r *request) withoutCopies(body string) string {
 // maxJoin lines joined, as a client re-wraps a long line) is the next line
 // of that part, or the one after it (a line the client left out), blank
 // lines aside. A run counts only if two of its lines follow each other
-// without a blank line between, or one line of the mail takes two lines of
-// it: a line of the player's that happens to be one of the mail's (a move,
-// "thanks") stays, next to a copy too. Blank lines after a run go with it.
+// without a blank line between, or a line of the mail of at least
+// minWrapped characters takes two or more of its lines: a line of the
+// player's that happens to be one of the mail's (a move, "thanks") stays,
+// next to a copy too, and so do two short lines that make one (a row of
+// the board, "G I"). Blank lines after a run go with it.
 func cutCopies(body string, parts [][]byte) string {
 	scan, rest := body, ""
 	if len(scan) > copyScanBytes {
@@ -361,15 +367,18 @@ func cutCopies(body string, parts [][]byte) string {
 // copyFinder holds the lines of a reply and the sent mail's line hashes.
 type copyFinder struct {
 	// joins[i][k] is the hash of lines i to i+k joined by a space, n[i]
-	// how many of them there are (0 for a blank line).
+	// how many of them there are (0 for a blank line); size[i] is the
+	// length of line i normalised.
 	joins [][maxJoin]uint64
 	n     []int
+	size  []int
 	sent  [][]uint64
 	at    map[uint64][][2]int // hash -> part and index in sent
 }
 
 func newCopyFinder(lines []string, parts [][]byte) *copyFinder {
-	f := &copyFinder{joins: make([][maxJoin]uint64, len(lines)), n: make([]int, len(lines)), at: map[uint64][][2]int{}}
+	f := &copyFinder{joins: make([][maxJoin]uint64, len(lines)), n: make([]int, len(lines)), size: make([]int, len(lines)),
+		at: map[uint64][][2]int{}}
 	for p, b := range parts {
 		var hs []uint64
 		for ; len(b) >= 8; b = b[8:] {
@@ -382,6 +391,7 @@ func newCopyFinder(lines []string, parts [][]byte) *copyFinder {
 	norm := make([]string, len(lines))
 	for i, l := range lines {
 		norm[i] = copyLine(l)
+		f.size[i] = len(norm[i])
 	}
 	for i := range lines {
 		h := uint64(fnvOffset)
@@ -408,7 +418,7 @@ func (f *copyFinder) run(i int) int {
 			if tried++; tried > maxCandidates {
 				return best
 			}
-			if end, ok := f.chain(i+k+1, at[0], at[1], k > 0); ok && end > best {
+			if end, ok := f.chain(i+k+1, at[0], at[1], f.wrapped(i, k+1)); ok && end > best {
 				best = end
 			}
 		}
@@ -428,9 +438,22 @@ func (f *copyFinder) chain(end, p, q int, counts bool) (int, bool) {
 		if k == 0 {
 			return end, counts
 		}
-		counts = counts || j == end || k > 1
+		counts = counts || j == end || f.wrapped(j, k)
 		end, q = j+k, next
 	}
+}
+
+// wrapped reports whether the k lines from i, joined, are a line of the
+// mail that counts by itself as a copy.
+func (f *copyFinder) wrapped(i, k int) bool {
+	if k < 2 {
+		return false
+	}
+	n := k - 1
+	for _, s := range f.size[i : i+k] {
+		n += s
+	}
+	return n >= minWrapped
 }
 
 // next matches the lines from j (one, or up to maxJoin joined) with line
