@@ -43,7 +43,7 @@ func (r *request) replyWith(tok string, f []string) error {
 	if len(f) > 1 {
 		r.script.Comment = strings.Join(f[1:], " ") + "\n" + r.script.Comment
 	}
-	if rec.Text == nil && rec.HTML == nil {
+	if !r.keptLines(tok) {
 		// A token recorded before the server kept what it sent
 		// (withoutCopies): a copy of the mail answered, without quote
 		// marks or an attribution, is cut as the board mail would be
@@ -297,6 +297,14 @@ func htmlText(s string) string {
 var htmlBlocks = map[string]bool{"p": true, "div": true, "h1": true, "h2": true, "h3": true, "h4": true,
 	"h5": true, "h6": true, "table": true, "tr": true, "li": true, "ul": true, "ol": true, "hr": true, "blockquote": true}
 
+// keptLines reports whether the record of token tok holds the lines of
+// its mail (keepSent); false for one recorded before they were kept.
+func (r *request) keptLines(tok string) bool {
+	var rec token
+	found, err := load(r.tx, bucketTokens, tok, &rec)
+	return err == nil && found && (rec.Text != nil || rec.HTML != nil)
+}
+
 // withoutCopies returns the body of r's mail without the runs of lines
 // that repeat the mail it answers, when that mail is one of ours with a
 // reply token recorded with its lines (keepSent); else the body as it is.
@@ -304,7 +312,7 @@ var htmlBlocks = map[string]bool{"p": true, "div": true, "h1": true, "h2": true,
 // is then left as it is (a store failure still fails the transaction).
 func (r *request) withoutCopies(body string) string {
 	tok, ours := r.replyToken()
-	if !ours {
+	if !ours || len(tok) > maxTokenLen {
 		return body
 	}
 	var rec token
