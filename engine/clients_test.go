@@ -44,6 +44,13 @@ func TestClientReplies(t *testing.T) {
 		{"Libero (Italian)", "e4-e5\nTocca a te.\n\nIl giorno sab 21 nov 2026 alle ore 22:52 PBeM Server <lyngk@example.net> ha scritto:\n\n" + quotedBoard, "Tocca a te.\n"},
 		{"Proton Mail", "e4-e5\nGG\n\nSent with Proton Mail secure email.\n\nOn Saturday, November 21st, 2026 at 22:52, PBeM Server <lyngk@example.net> wrote:\n\n" + quotedBoard, "GG\n"},
 		{"K-9 Mail, pipe quotes", "e4-e5\nok\n\nPBeM Server <lyngk@example.net> schrieb am 21. November 2026 22:52:07 MEZ:\n| Summary of Lyngk Board 101\n| It is bob's turn.\n", "ok\n"},
+		{"Outlook HTML reply, read as text", "e4-e5\nWell played.\n\nFrom: PBeM Server <lyngk@example.net>\nSent: Saturday, November 21, 2026 10:52 PM\nTo: bob@example.org\nSubject: Lyngk Board 101 bob\n\nSummary of Lyngk Board 101\n", "Well played.\n"},
+		{"Outlook (German)", "e4-e5\nGut gespielt.\n\nVon: PBeM Server <lyngk@example.net>\nGesendet: Samstag, 21. November 2026 22:52\nAn: bob@example.org\nBetreff: Lyngk Board 101 bob\n\nSummary of Lyngk Board 101\n", "Gut gespielt.\n"},
+		{"Apple Mail, attribution wrapped", "e4-e5\nHa!\n\nOn 21 Nov 2026, at 22:52, PBeM Server <lyngk@example.net>\nwrote:\n\n" + quotedBoard, "Ha!\n"},
+		{"Apple Mail iOS (French)", "e4-e5\nÀ toi.\n\nEnvoyé de mon iPhone\n\nLe 21 nov. 2026 à 22:52, PBeM Server <lyngk@example.net> a écrit :\n\n" + quotedBoard, "À toi.\n"},
+		{"Apple Mail iOS (Italian)", "e4-e5\nTocca a te.\n\nInviato da iPhone\n\nIl giorno 21 nov 2026, alle ore 22:52, PBeM Server <lyngk@example.net> ha scritto:\n\n" + quotedBoard, "Tocca a te.\n"},
+		{"Samsung Email (Spanish)", "e4-e5\nTe toca.\n\nEnviado desde mi Samsung Galaxy\n\n-------- Mensaje original --------\nDe: PBeM Server <lyngk@example.net>\nFecha: 21/11/26 22:52 (GMT+00:00)\n\nSummary of Lyngk Board 101\n", "Te toca.\n"},
+		{"Evolution, signature without its space", "e4-e5\nok\n\n--\nBob Example\n\nOn Sat, 2026-11-21 at 22:52 +0000, PBeM Server wrote:\n" + quotedBoard, "ok\n"},
 		{"Thunderbird forward-style", "e4-e5\nSee below.\n\n-------- Original Message --------\nSubject: Lyngk Board 101 bob\nDate: Sat, 21 Nov 2026 22:52:07 +0000\n\nSummary of Lyngk Board 101\n", "See below.\n"},
 	}
 	for _, tt := range tests {
