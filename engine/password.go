@@ -44,7 +44,7 @@ func (e *Engine) Checks(tx Tx, in Inbound, now time.Time) ([]Check, error) {
 	var out []Check
 	left := map[string]int{}       // lower-cased userid -> wrong passwords left
 	listed := map[[2]string]bool{} // (hash, password) already in out
-	for _, line := range ReadMail(in.Subject, in.Body).Lines {
+	for _, line := range ReadMail(in.Subject, r.withoutCopies(in.Body)).Lines {
 		if !isCommandLine(line) {
 			continue
 		}
