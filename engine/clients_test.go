@@ -149,6 +149,18 @@ func relayed(t *testing.T, out []engine.Mail) (comment, subject string) {
 // kept, no white space collapsed.
 func clientText(h string) string {
 	h = regexp.MustCompile(`(?s)<head>.*</head>`).ReplaceAllString(h, "")
+	h = regexp.MustCompile(`<img[^>]*>`).ReplaceAllString(h, "")
+	return plainText(h)
+}
+
+// gmailText is clientText as Gmail shows the picture: "[image: ALT]".
+func gmailText(h string) string {
+	h = regexp.MustCompile(`(?s)<head>.*</head>`).ReplaceAllString(h, "")
+	h = regexp.MustCompile(`<img[^>]* alt="([^"]*)"[^>]*>`).ReplaceAllString(h, "\n[image: $1]\n")
+	return plainText(h)
+}
+
+func plainText(h string) string {
 	h = regexp.MustCompile(`</t[dh]>`).ReplaceAllString(h, "\t")
 	h = regexp.MustCompile(`</?(p|h1|tr|table|pre)\b[^>]*>|<br>`).ReplaceAllString(h, "\n")
 	h = regexp.MustCompile(`<[^>]*>`).ReplaceAllString(h, "")
@@ -179,6 +191,7 @@ func TestReplyCopies(t *testing.T) {
 		{"copy re-wrapped at 40", "B,b1-b2\nNice.\n\n" + templates.Wrap(text, 40), "Nice.\n", false},
 		{"copy of the HTML part", "B,b1-b2\nNice.\n\n" + clientText(sent.HTML), "Nice.\n", false},
 		{"copy of the HTML part re-wrapped", "B,b1-b2\nNice.\n\n" + templates.Wrap(clientText(sent.HTML), 76), "Nice.\n", false},
+		{"copy of the HTML part, as Gmail shows the picture", "B,b1-b2\nNice.\n\n" + templates.Wrap(gmailText(sent.HTML), 76), "Nice.\n", false},
 		{"copy of the HTML part above", clientText(sent.HTML) + "\nB,b1-b2\nNice.\n", "Nice.\n", false},
 		{"quoted copy re-wrapped", "B,b1-b2\nNice.\n\n" + templates.Wrap(quoted, 60), "Nice.\n", false},
 		{"full command, copy below", "lyngk move 101 bob pw-bob B,b1-b2\nNice.\n\n" + text, "Nice.\n", false},

@@ -143,12 +143,12 @@
 // part instead of its text part. So every mail sent with a reply token
 // keeps in the token's record what it said: the 64-bit FNV-1a hashes of
 // its lines, normalised (quote marks in front dropped, white space
-// collapsed), blank ones left out, in order, of the text part and of the
-// HTML part's text (as a client or mailer renders it: cells side by side,
-// lines at blocks and <br>) apart, at most 96 of each: 1536 bytes at most
-// (2 KB in JSON); a board mail with a comment keeps 58 lines, a token
-// record of 716 bytes in JSON. Before a mail that answers
-// such a token (In-Reply-To, else References) is read for commands and
+// collapsed, Gmail's "[image: ALT]" read as ALT), blank ones left out, in
+// order, of the text part and of the HTML part's text (as a client or
+// mailer renders it: cells side by side, lines at blocks and <br>, the
+// picture's alt text on a line) apart, at most 96 of each: 1536 bytes at
+// most (2 KB in JSON); a board mail with a comment keeps 59 lines, a token
+// record of 724 bytes in JSON. Before a mail that answers such a token (In-Reply-To, else References) is read for commands and
 // comment, any run of its lines that repeats one part in order is dropped,
 // with the blank lines after it, whatever command the mail then holds
 // (plain reply, full command, chat). Each line of a run is the next line

@@ -231,10 +231,14 @@ func lineHashes(text string) []byte {
 
 // copyLine is a line as compared with the mail answered: without quote
 // marks (">", "|") in front, white space of any kind collapsed to one
-// space, none at the ends.
+// space, none at the ends; a picture shown as Gmail does, "[image: ALT]",
+// is its ALT.
 func copyLine(l string) string {
-	l = strings.TrimLeft(l, "> |\t\u00a0")
-	return strings.Join(strings.Fields(l), " ")
+	l = strings.Join(strings.Fields(strings.TrimLeft(l, "> |\t\u00a0")), " ")
+	if alt, ok := strings.CutPrefix(l, "[image: "); ok && strings.HasSuffix(alt, "]") {
+		l = alt[:len(alt)-1]
+	}
+	return l
 }
 
 // FNV-1a, 64 bits: a join of lines hashes on from the state of its first.
@@ -254,7 +258,8 @@ func fnvAdd(h uint64, s string) uint64 {
 // htmlText is the text a reader sees of an HTML part of ours, as a client
 // renders it and as mailer renders an HTML reply: tags dropped, entities
 // decoded, line breaks only at <br>, block elements and inside <pre>, table
-// cells side by side; title, style and script skipped.
+// cells side by side, a picture's alt text on a line of its own; title,
+// style and script skipped.
 func htmlText(s string) string {
 	var b strings.Builder
 	pre := false
@@ -287,6 +292,13 @@ func htmlText(s string) string {
 			b.WriteByte('\n')
 		case name == "td" || name == "th":
 			b.WriteByte(' ')
+		case name == "img":
+			// Gmail shows a picture as "[image: ALT]" on a line of its
+			// own; others show nothing, a line a copy may leave out.
+			if _, alt, ok := strings.Cut(tag, ` alt="`); ok {
+				alt, _, _ = strings.Cut(alt, `"`)
+				b.WriteString("\n" + html.UnescapeString(alt) + "\n")
+			}
 		case name == "br" || htmlBlocks[name]:
 			b.WriteByte('\n')
 		}
