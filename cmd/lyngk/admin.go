@@ -137,14 +137,20 @@ func stamp(t time.Time) string {
 	return t.UTC().Format("2006-01-02 15:04:05Z")
 }
 
-// countGames counts the games ever started and those finished.
-func countGames(tx *store.Tx) (started, finished int, err error) {
+// countGames counts the games ever started, those played to an end (the
+// rules, an agreed draw, resignation or forfeit) and those cancelled, which
+// count for nobody and are not finished games.
+func countGames(tx *store.Tx) (started, finished, cancelled int, err error) {
 	gs, err := engine.Games(tx)
 	for _, g := range gs {
 		started++
-		if g.Status != "playing" {
+		switch g.Status {
+		case engine.StatusPlaying:
+		case engine.StatusCancelled:
+			cancelled++
+		default:
 			finished++
 		}
 	}
-	return started, finished, err
+	return started, finished, cancelled, err
 }

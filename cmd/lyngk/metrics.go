@@ -151,7 +151,7 @@ func (m *metrics) serve(addr string, log *slog.Logger) (*http.Server, error) {
 }
 
 // storeCollector reads gauges from the store at scrape time: outbox depth
-// and age, dead letters, games started and finished.
+// and age, dead letters, games started, finished and cancelled.
 type storeCollector struct{ db *store.DB }
 
 var (
@@ -159,8 +159,9 @@ var (
 	descOldest    = prometheus.NewDesc("lyngk_outbox_oldest_age_seconds", "Age of the oldest queued mail (0 when empty).", nil, nil)
 	descDead      = prometheus.NewDesc("lyngk_outbox_dead_letters", "Mails given up after a permanent failure.", nil, nil)
 	descGames     = prometheus.NewDesc("lyngk_games_started_total", "Games started since the store was created.", nil, nil)
-	descFinished  = prometheus.NewDesc("lyngk_games_finished_total", "Games finished since the store was created.", nil, nil)
-	storeDescList = []*prometheus.Desc{descOutbox, descOldest, descDead, descGames, descFinished}
+	descFinished  = prometheus.NewDesc("lyngk_games_finished_total", "Games played to an end (won, tie, agreed draw, resigned, forfeit) since the store was created.", nil, nil)
+	descCancelled = prometheus.NewDesc("lyngk_games_cancelled_total", "Games cancelled (declined, resigned or drawn before both moved, timed out unplayed) since the store was created.", nil, nil)
+	storeDescList = []*prometheus.Desc{descOutbox, descOldest, descDead, descGames, descFinished, descCancelled}
 )
 
 func (c *storeCollector) Describe(ch chan<- *prometheus.Desc) {
@@ -179,7 +180,7 @@ func (c *storeCollector) Collect(ch chan<- prometheus.Metric) {
 		if queued > 0 {
 			age = time.Since(oldest).Seconds()
 		}
-		started, finished, err := countGames(tx)
+		started, finished, cancelled, err := countGames(tx)
 		if err != nil {
 			return err
 		}
@@ -188,6 +189,7 @@ func (c *storeCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(descDead, prometheus.GaugeValue, float64(dead))
 		ch <- prometheus.MustNewConstMetric(descGames, prometheus.CounterValue, float64(started))
 		ch <- prometheus.MustNewConstMetric(descFinished, prometheus.CounterValue, float64(finished))
+		ch <- prometheus.MustNewConstMetric(descCancelled, prometheus.CounterValue, float64(cancelled))
 		return nil
 	})
 }
