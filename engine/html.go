@@ -63,7 +63,7 @@ func (r *request) htmlPart(m *Mail, kind string, e envelope) error {
 		hv.Heading = fmt.Sprintf("Summary of Lyngk Board %d", v.Board)
 	}
 	for i, name := range v.Players {
-		pv := playerView{Name: name, ToMove: pos.Turn() == i+1, Removed: pos.Removed(i + 1)}
+		pv := playerView{Name: name, ToMove: pos.Turn() == i+1 && !v.Over, Removed: pos.Removed(i + 1)}
 		for _, c := range pos.Claims(i + 1) {
 			col, _ := picture.Color(c.Letter())
 			ink := "#ffffff"
@@ -79,10 +79,26 @@ func (r *request) htmlPart(m *Mail, kind string, e envelope) error {
 		return err
 	}
 	hv.Alt = fmt.Sprintf("Picture of Lyngk Board %d after %d moves. %s", v.Board, len(pos.Moves()), status)
-	cacheKey := fmt.Sprintf("%d %v", v.Board, pos.Moves())
+	// An ended game's picture says how it ended for each player, which
+	// its position cannot show after a resignation, forfeit, agreed draw
+	// or cancellation.
+	var opts []picture.Option
+	if v.Over {
+		marks := [2]string{"tie", "tie"}
+		switch {
+		case v.Cancelled:
+			marks = [2]string{"cancelled", "cancelled"}
+		case v.Winner == v.Players[0]:
+			marks = [2]string{"won", "lost"}
+		case v.Winner != "":
+			marks = [2]string{"lost", "won"}
+		}
+		opts = append(opts, picture.Over(marks))
+	}
+	cacheKey := fmt.Sprintf("%d %v %t", v.Board, pos.Moves(), v.Over)
 	png, ok := r.pictures[cacheKey]
 	if !ok {
-		if png, err = picture.PNG(pos, v.Players); err != nil {
+		if png, err = picture.PNG(pos, v.Players, opts...); err != nil {
 			return fmt.Errorf("engine: board %d: %w", v.Board, err)
 		}
 		if r.pictures == nil {

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"image/png"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/engine/lyngk/picture"
 )
 
@@ -211,5 +213,60 @@ func TestErrorMailAnswerable(t *testing.T) {
 	out = v.reply(out[0], addr("alice"), "c2-c3\n")
 	if len(out) != 1 || out[0].Subject != "Lyngk Board 101 Error" {
 		t.Fatalf("alice replying to bob's error: %s", format(out))
+	}
+}
+
+// TestHTMLPartEnded: the HTML part and the picture of the mails that end a
+// game by resignation or by a decline say the result as the text does, not
+// whose turn it is (the old main drew "to move" and wrote "(to move)" by
+// the name of the player whose turn the position has, and "Game was a
+// tie." for a cancelled game).
+func TestHTMLPartEnded(t *testing.T) {
+	v := newEnv(t)
+	v.signup("alice", "bob")
+	v.cmd(addr("alice"), "lyngk challenge alice bob")
+	v.firstMoves(101, [2]string{"alice", "bob"})
+	resigned := v.cmd(addr("alice"), "lyngk resign 101 alice pw-alice")
+	v.cmd(addr("alice"), "lyngk challenge alice bob")
+	declined := v.cmd(addr("bob"), "lyngk decline 102 bob pw-bob")
+
+	pos := lyngk.New(101, lyngk.Standard)
+	for range 2 {
+		legal := pos.LegalPlain(nil)
+		slices.SortFunc(legal, func(a, b lyngk.Move) int { return strings.Compare(a.String(), b.String()) })
+		if err := pos.Apply(legal[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	names, fresh := [2]string{"alice", "bob"}, lyngk.New(102, lyngk.Standard)
+	for _, tc := range []struct {
+		name   string
+		out    []engine.Mail
+		pos    *lyngk.Game
+		result string
+		marks  [2]string
+	}{
+		{"resigned", resigned, &pos, "Game won by bob.", [2]string{"lost", "won"}},
+		{"declined", declined, &fresh, "Game cancelled.", [2]string{"cancelled", "cancelled"}},
+	} {
+		if len(tc.out) == 0 {
+			t.Fatalf("%s: no mail", tc.name)
+		}
+		for _, m := range tc.out {
+			if m.HTML == "" || !strings.Contains(m.HTML, tc.result) || strings.Contains(m.HTML, "to move") {
+				t.Errorf("%s: HTML to %s lacks %q or says who is to move:\n%s", tc.name, m.To[0], tc.result, m.HTML)
+			}
+			want, err := picture.PNG(tc.pos, names, picture.Over(tc.marks))
+			if err != nil {
+				t.Fatal(err)
+			}
+			running, err := picture.PNG(tc.pos, names)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(m.Picture, want) || bytes.Equal(m.Picture, running) {
+				t.Errorf("%s: the picture to %s does not say %q", tc.name, m.To[0], tc.marks)
+			}
+		}
 	}
 }

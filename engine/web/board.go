@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/lyngk/picture"
 )
 
@@ -15,7 +16,7 @@ func (h *Handler) boardSVG(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	data, err := picture.SVG(&ref.pos, ref.d.Players)
+	data, err := picture.SVG(&ref.pos, ref.d.Players, ref.legend()...)
 	if err != nil {
 		h.serverError(w, r, err)
 		return
@@ -29,12 +30,40 @@ func (h *Handler) boardPNG(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	data, err := picture.PNG(&ref.pos, ref.d.Players)
+	data, err := picture.PNG(&ref.pos, ref.d.Players, ref.legend()...)
 	if err != nil {
 		h.serverError(w, r, err)
 		return
 	}
 	h.send(w, r, "image/png", data)
+}
+
+// legend is what the picture of ref says beyond its position: how the game
+// ended for each player, by their names, when it is the last position of
+// an ended game (the words of statusText), which the position alone cannot
+// tell after a resignation, forfeit, agreed draw or cancellation.
+func (ref *gameRef) legend() []picture.Option {
+	d := ref.d
+	if ref.k != len(d.MoveList) || !d.Over() {
+		return nil
+	}
+	var marks [2]string
+	switch d.Status {
+	case engine.StatusCancelled:
+		marks = [2]string{"cancelled", "cancelled"}
+	case engine.StatusTie:
+		marks = [2]string{"tie", "tie"}
+		if d.How == "draw" {
+			marks = [2]string{"drawn by agreement", "drawn by agreement"}
+		}
+	default:
+		loser := map[string]string{engine.StatusResigned: "resigned", engine.StatusForfeit: "forfeited"}[d.Status]
+		if loser == "" {
+			loser = "lost"
+		}
+		marks[d.Winner-1], marks[2-d.Winner] = "won", loser
+	}
+	return []picture.Option{picture.Over(marks)}
 }
 
 // gameJSON is /game/N.json: engine.GameJSON, the fields of `lyngk analyze

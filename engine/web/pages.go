@@ -356,7 +356,7 @@ func (h *Handler) game(w http.ResponseWriter, r *http.Request) {
 	default:
 		v.Position = "the game is over"
 	}
-	svg, err := picture.SVG(&ref.pos, d.Players)
+	svg, err := picture.SVG(&ref.pos, d.Players, ref.legend()...)
 	if err != nil {
 		h.serverError(w, r, err)
 		return

@@ -516,3 +516,28 @@ func TestStreamBound(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+// TestBoardPictureEnded: the picture of an ended game's last position says
+// its result, not whose turn it is, though the position alone has a
+// player to move after a resignation or a cancellation (the old main drew
+// "to move"); an earlier position of it still says whose turn it was.
+func TestBoardPictureEnded(t *testing.T) {
+	s := newSite(t, true)
+	s.games()
+	s.cmd("alice", "lyngk challenge alice bob")
+	if out := s.cmd("bob", "lyngk decline 104 bob pw-bob"); len(out) != 2 || strings.Contains(out[0].Subject, "Error") {
+		t.Fatalf("decline: %+v", out)
+	}
+	for _, tc := range []struct{ path, want, not string }{
+		{"/game/103/board.svg", ">resigned</text>", ">to move</text>"},
+		{"/game/103/board.svg", ">won</text>", ">to move</text>"},
+		{"/game/104/board.svg", ">cancelled</text>", ">to move</text>"},
+		{"/game/103", ">resigned</text>", ">to move</text>"},
+		{"/game/103/board.svg?after=1", ">to move</text>", "resigned"},
+	} {
+		resp, body := s.get("GET", tc.path)
+		if resp.StatusCode != http.StatusOK || !strings.Contains(body, tc.want) || strings.Contains(body, tc.not) {
+			t.Errorf("%s: status %d, want %q and not %q in:\n%s", tc.path, resp.StatusCode, tc.want, tc.not, body)
+		}
+	}
+}

@@ -132,7 +132,7 @@ func face(name string, size float64) font.Face {
 // with its palette indices, and copied (Draw paints the same pixels). The
 // canvases and the paletted images are reused across calls, so a picture
 // allocates little more than its PNG bytes.
-func PNG(g *lyngk.Game, names [2]string) ([]byte, error) {
+func PNG(g *lyngk.Game, names [2]string, opts ...Option) ([]byte, error) {
 	r, err := pngRenderer()
 	if err != nil {
 		return nil, err
@@ -144,7 +144,7 @@ func PNG(g *lyngk.Game, names [2]string) ([]byte, error) {
 	defer r.canvases.Put(c)
 	img := c.Image().(*image.RGBA)
 	copy(img.Pix, r.board.Pix)
-	drawPosition(c, g, names)
+	drawPosition(c, g, names, legendOf(opts))
 	out, _ := r.images.Get().(*image.Paletted)
 	if out == nil {
 		out = image.NewPaletted(img.Bounds(), r.pal.pal)
@@ -254,10 +254,36 @@ var pngRenderer = sync.OnceValues(func() (*renderer, error) {
 	return r, nil
 })
 
+// An Option changes what the legend of a picture says.
+type Option func(*legend)
+
+// legend is what the legend says beyond the position.
+type legend struct {
+	over  bool
+	marks [2]string // by each player's name when over
+}
+
+// Over says the game is over: the legend writes marks[i] by the name of
+// player i+1 (e.g. "resigned" and "won", or "cancelled" for both) instead
+// of whose turn it is. The position alone cannot tell a game ended by a
+// resignation, a forfeit, an agreed draw or a cancellation: its rules
+// status still says the game goes on, and a player is to move.
+func Over(marks [2]string) Option {
+	return func(l *legend) { l.over, l.marks = true, marks }
+}
+
+func legendOf(opts []Option) legend {
+	var l legend
+	for _, o := range opts {
+		o(&l)
+	}
+	return l
+}
+
 // SVG returns the picture of g as an SVG document (Width×Height pt).
-func SVG(g *lyngk.Game, names [2]string) ([]byte, error) {
+func SVG(g *lyngk.Game, names [2]string, opts ...Option) ([]byte, error) {
 	c := vgsvg.New(Width, Height)
-	if err := Draw(c, g, names); err != nil {
+	if err := Draw(c, g, names, opts...); err != nil {
 		return nil, err
 	}
 	var b bytes.Buffer
@@ -269,12 +295,12 @@ func SVG(g *lyngk.Game, names [2]string) ([]byte, error) {
 
 // Draw paints the picture of g on c, which must be Width×Height points with
 // its origin at the bottom left (every vg canvas is).
-func Draw(c vg.Canvas, g *lyngk.Game, names [2]string) error {
+func Draw(c vg.Canvas, g *lyngk.Game, names [2]string, opts ...Option) error {
 	if _, err := fonts(); err != nil {
 		return err
 	}
 	drawBoardOnly(c)
-	drawPosition(c, g, names)
+	drawPosition(c, g, names, legendOf(opts))
 	return nil
 }
 
@@ -288,14 +314,14 @@ func drawBoardOnly(c vg.Canvas) {
 }
 
 // drawPosition paints the stacks, the last move and the legend of g.
-func drawPosition(c vg.Canvas, g *lyngk.Game, names [2]string) {
+func drawPosition(c vg.Canvas, g *lyngk.Game, names [2]string, l legend) {
 	for p := range lyngk.Point(lyngk.NumPoints) {
 		if s := g.Stack(p); s != "" {
 			drawStack(c, center(p), s)
 		}
 	}
 	drawLastMove(c, g)
-	drawLegend(c, g, names)
+	drawLegend(c, g, names, l)
 }
 
 // drawBoard paints the board's hexagon, the lines between neighbours and a
@@ -437,8 +463,9 @@ func drawLastMove(c vg.Canvas, g *lyngk.Game) {
 }
 
 // drawLegend writes, under the board, each player's claimed colours and
-// removed stacks, and the colours still free.
-func drawLegend(c vg.Canvas, g *lyngk.Game, names [2]string) {
+// removed stacks, who is to move or how each ended, and the colours still
+// free.
+func drawLegend(c vg.Canvas, g *lyngk.Game, names [2]string, l legend) {
 	f := face("regular", 15)
 	b := face("bold", 15)
 	y := vg.Length(56)
@@ -449,7 +476,11 @@ func drawLegend(c vg.Canvas, g *lyngk.Game, names [2]string) {
 		}
 		c.SetColor(textColor)
 		left(c, b, vg.Point{X: x, Y: y}, name)
-		if g.Turn() == i+1 {
+		switch {
+		case l.over:
+			c.SetColor(labelColor)
+			left(c, f, vg.Point{X: x + b.Width(name) + 8, Y: y}, l.marks[i])
+		case g.Turn() == i+1:
 			c.SetColor(labelColor)
 			left(c, f, vg.Point{X: x + b.Width(name) + 8, Y: y}, "to move")
 		}
