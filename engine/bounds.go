@@ -242,6 +242,28 @@ func pruneWindows(tx Tx, now time.Time) error {
 	return nil
 }
 
+// pruneConfirms deletes the confirmation codes sent confirmKeep ago or
+// earlier, used or not, and any that does not decode.
+func pruneConfirms(tx Tx, now time.Time) error {
+	var old []string
+	err := tx.ForEach(bucketConfirms, func(key string, val []byte) error {
+		var c confirmation
+		if json.Unmarshal(val, &c) != nil || now.Sub(c.Sent) >= confirmKeep {
+			old = append(old, key)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, k := range old {
+		if err := tx.Delete(bucketConfirms, k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // summaryView is the data of the summary mail (templates/lists.tmpl).
 type summaryView struct {
 	Mails, MB   int

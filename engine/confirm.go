@@ -17,6 +17,12 @@ import (
 const (
 	confirmsPerDay = 3
 	confirmWindow  = 24 * time.Hour
+	// confirmKeep is how long a confirmation code is kept, used or not:
+	// an unused one confirms nothing after it (a new one comes with
+	// change address), a used one answers a late second use "already
+	// confirmed" until then. Tick deletes older ones (pruneConfirms), so
+	// signups leave no record for good.
+	confirmKeep = 7 * 24 * time.Hour
 	// confirmPrefix begins the Message-ID of a confirmation mail:
 	// <lyngk-confirm.CODE@DOMAIN>, the code being 160 random bits as a
 	// reply token's.
@@ -181,8 +187,10 @@ func (r *request) confirm(id, code string) error {
 	if err != nil {
 		return err
 	}
-	if !found || (id != "" && !strings.EqualFold(id, rec.User)) {
-		return refuse("confirm-unknown", nil)
+	if !found || (id != "" && !strings.EqualFold(id, rec.User)) || r.now.Sub(rec.Sent) >= confirmKeep {
+		// A code past confirmKeep that Tick has not deleted yet gets
+		// the answer it will get once deleted.
+		return refuse("confirm-unknown", kv{"Days": int(confirmKeep / (24 * time.Hour))})
 	}
 	u, err := r.player(rec.User)
 	if err != nil {

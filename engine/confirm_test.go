@@ -206,3 +206,54 @@ func setSchema(t *testing.T, path, version string) {
 		t.Fatal(err)
 	}
 }
+
+// TestConfirmExpiry: confirmation codes, used or not, are kept 7 days:
+// within them a second use of a used code is answered "already
+// confirmed"; at 7 days an unused code confirms nothing and is answered
+// that codes are kept 7 days (before and after the timer deletes it), and
+// the timer's Tick deletes every code (the old main kept them for good).
+// change address then sends a new code that works.
+func TestConfirmExpiry(t *testing.T) {
+	v := newEnv(t)
+	alice := v.cmd(addr("alice"), "signup alice pw-alice")
+	v.confirm(alice[0])
+	bob := v.cmd(addr("bob"), "signup bob pw-bob")
+	count := func() int { return strings.Count(v.dump(store.BucketConfirms), "\n") }
+
+	v.now = v.now.Add(7*24*time.Hour - time.Minute)
+	v.tick()
+	if n := count(); n != 2 {
+		t.Fatalf("%d codes kept before 7 days, want 2", n)
+	}
+	if again := v.confirm(alice[0]); len(again) != 1 || !strings.HasPrefix(again[0].Body, addr("alice")+" is already confirmed for alice.") {
+		t.Errorf("second use within 7 days:\n%s", format(again))
+	}
+
+	v.now = v.now.Add(time.Minute)
+	expired := "is more than 7 days old (codes are kept 7 days)"
+	before := v.dump(store.BucketUsers, store.BucketAddresses)
+	if out := v.confirm(bob[0]); len(out) != 1 || !strings.Contains(out[0].Body, expired) {
+		t.Errorf("use of a code 7 days old, before the tick:\n%s", format(out))
+	}
+	v.tick()
+	if n := count(); n != 0 {
+		t.Errorf("%d codes kept after 7 days and a tick, want none:\n%s", n, v.dump(store.BucketConfirms))
+	}
+	if out := v.cmd(addr("bob"), "confirm bob "+confirmCode(t, bob[0])); len(out) != 1 || !strings.Contains(out[0].Body, expired) ||
+		!strings.Contains(out[0].Body, "change address USERID PASSWORD ADDRESS") {
+		t.Errorf("confirm command after the tick:\n%s", format(out))
+	}
+	if out := v.confirm(alice[0]); len(out) != 1 || !strings.Contains(out[0].Body, expired) {
+		t.Errorf("late use of a used code after the tick:\n%s", format(out))
+	}
+	if after := v.dump(store.BucketUsers, store.BucketAddresses); after != before {
+		t.Errorf("expired codes changed the state:\n%s", diff(before, after))
+	}
+	ask := v.cmd(addr("bob"), "change address bob pw-bob "+addr("bob"))
+	if len(ask) != 1 {
+		t.Fatalf("change address for a new code:\n%s", format(ask))
+	}
+	if out := v.confirm(ask[0]); len(out) != 1 || out[0].Subject != "Lyngk signup bob" {
+		t.Errorf("the new code:\n%s", format(out))
+	}
+}

@@ -243,8 +243,11 @@
 // token's. A mail whose In-Reply-To or References names such a code
 // confirms that address, whatever its text and sender (the code is the
 // proof that the address received it), and so does "confirm USERID CODE".
-// A code stays on record (at most 3 an address a day), so a second use is
-// answered "already confirmed". All mail to a user goes to the confirmed
+// A code stays on record for 7 days (confirmKeep; at most 3 an address a
+// day), used or not: a second use within them is answered "already
+// confirmed"; after them the code confirms nothing and is answered as
+// unknown, saying codes are kept 7 days and how to get a new one (change
+// address), and Tick deletes it, so a signup leaves no record for good. All mail to a user goes to the confirmed
 // addresses only; an account can be named in a challenge only once it has
 // one (user.canPlay, the one place that decides). The first confirmation
 // of a signup brings the welcome mail; a later one a notice to the old and

@@ -27,7 +27,7 @@
 //	                                              move: the number of moves then
 //	addresses  lower-cased address                address record (confirmed for whom,     engine (JSON)
 //	                                              confirmation mails sent)
-//	confirms   confirmation code                  confirmation record                      engine (JSON)
+//	confirms   confirmation code                  confirmation record (kept 7 days)        engine (JSON)
 //	seen       dedupe key of a processed mail     time processed, 8-byte big-endian        store
 //	           (Message-ID and a digest of        int64 Unix nanoseconds
 //	           sender and text, cmd/lyngk)
