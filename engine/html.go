@@ -84,16 +84,7 @@ func (r *request) htmlPart(m *Mail, kind string, e envelope) error {
 	// or cancellation.
 	var opts []picture.Option
 	if v.Over {
-		marks := [2]string{"tie", "tie"}
-		switch {
-		case v.Cancelled:
-			marks = [2]string{"cancelled", "cancelled"}
-		case v.Winner == v.Players[0]:
-			marks = [2]string{"won", "lost"}
-		case v.Winner != "":
-			marks = [2]string{"lost", "won"}
-		}
-		opts = append(opts, picture.Over(marks))
+		opts = append(opts, picture.Over(v.marks))
 	}
 	cacheKey := fmt.Sprintf("%d %v %t", v.Board, pos.Moves(), v.Over)
 	png, ok := r.pictures[cacheKey]

@@ -246,7 +246,7 @@ func TestHTMLPartEnded(t *testing.T) {
 		result string
 		marks  [2]string
 	}{
-		{"resigned", resigned, &pos, "Game won by bob.", [2]string{"lost", "won"}},
+		{"resigned", resigned, &pos, "Game won by bob.", [2]string{"resigned", "won"}},
 		{"declined", declined, &fresh, "Game cancelled.", [2]string{"cancelled", "cancelled"}},
 	} {
 		if len(tc.out) == 0 {

@@ -26,9 +26,10 @@ type gameView struct {
 	ToMove    string // "" when the game is over
 	Moved     bool   // a move was made (else "Please start the game")
 	Over      bool
-	Cancelled bool   // over before every player moved: counts for nobody
-	Winner    string // "" for a tie
-	Historic  bool   // show BOARD#N: the position after move After
+	Cancelled bool      // over before every player moved: counts for nobody
+	Winner    string    // "" for a tie
+	marks     [2]string // by the names in the picture when Over (GameSummary.Marks)
+	Historic  bool      // show BOARD#N: the position after move After
 	After     int
 	Ratings   []ratingLine
 	Rows      []moveRow
@@ -97,6 +98,9 @@ func view(g *game, n, rows int) (*gameView, error) {
 		v.Over = pos.Status() != lyngk.Playing
 		if w := pos.Winner(); w != 0 {
 			v.Winner = g.Players[w-1]
+			v.marks[w-1], v.marks[2-w] = "won", "lost"
+		} else if v.Over {
+			v.marks = [2]string{"tie", "tie"}
 		}
 		if !v.Over {
 			v.ToMove = g.Players[pos.Turn()-1]
@@ -105,7 +109,7 @@ func view(g *game, n, rows int) (*gameView, error) {
 		// The current state as the read API tells it (read.go).
 		s := summary(g, &pos)
 		v.Over, v.Cancelled = s.Over(), s.Status == StatusCancelled
-		v.Winner, v.ToMove = s.WinnerID(), s.ToMoveID()
+		v.Winner, v.ToMove, v.marks = s.WinnerID(), s.ToMoveID(), s.Marks()
 	}
 	v.Moved = len(moves) > 0
 	for i := 0; i < len(moves); i += 2 {

@@ -80,6 +80,31 @@ type GameSummary struct {
 // Over reports whether the game has ended (cancelled included).
 func (s GameSummary) Over() bool { return s.Status != StatusPlaying }
 
+// Marks says how the game ended for each player, in the words the board
+// picture writes by their names (picture.Over): "won" for the winner and
+// "resigned", "forfeited" or "lost" for the loser; "drawn by agreement",
+// "tie" or "cancelled" for both. Empty while the game runs.
+func (s GameSummary) Marks() [2]string {
+	switch s.Status {
+	case StatusPlaying:
+		return [2]string{}
+	case StatusCancelled:
+		return [2]string{"cancelled", "cancelled"}
+	case StatusTie:
+		if s.How == "draw" {
+			return [2]string{"drawn by agreement", "drawn by agreement"}
+		}
+		return [2]string{"tie", "tie"}
+	}
+	loser := map[string]string{StatusResigned: "resigned", StatusForfeit: "forfeited"}[s.Status]
+	if loser == "" {
+		loser = "lost"
+	}
+	var m [2]string
+	m[s.Winner-1], m[2-s.Winner] = "won", loser
+	return m
+}
+
 // WinnerID is the winner's userid, "" for none.
 func (s GameSummary) WinnerID() string {
 	if s.Winner == 0 {

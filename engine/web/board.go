@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 
-	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/lyngk/picture"
 )
 
@@ -39,31 +38,14 @@ func (h *Handler) boardPNG(w http.ResponseWriter, r *http.Request) {
 }
 
 // legend is what the picture of ref says beyond its position: how the game
-// ended for each player, by their names, when it is the last position of
-// an ended game (the words of statusText), which the position alone cannot
+// ended for each player, by their names (engine.GameSummary.Marks), when it
+// is the last position of an ended game, which the position alone cannot
 // tell after a resignation, forfeit, agreed draw or cancellation.
 func (ref *gameRef) legend() []picture.Option {
-	d := ref.d
-	if ref.k != len(d.MoveList) || !d.Over() {
+	if ref.k != len(ref.d.MoveList) || !ref.d.Over() {
 		return nil
 	}
-	var marks [2]string
-	switch d.Status {
-	case engine.StatusCancelled:
-		marks = [2]string{"cancelled", "cancelled"}
-	case engine.StatusTie:
-		marks = [2]string{"tie", "tie"}
-		if d.How == "draw" {
-			marks = [2]string{"drawn by agreement", "drawn by agreement"}
-		}
-	default:
-		loser := map[string]string{engine.StatusResigned: "resigned", engine.StatusForfeit: "forfeited"}[d.Status]
-		if loser == "" {
-			loser = "lost"
-		}
-		marks[d.Winner-1], marks[2-d.Winner] = "won", loser
-	}
-	return []picture.Option{picture.Over(marks)}
+	return []picture.Option{picture.Over(ref.d.Marks())}
 }
 
 // gameJSON is /game/N.json: engine.GameJSON, the fields of `lyngk analyze
