@@ -296,6 +296,27 @@ func (e *e2eEnv) signup(p *e2ePlayer, d time.Duration) error {
 	return err
 }
 
+// startGame signs up alice and bob, each watching their INBOX every
+// interval, and starts a game of theirs that alice challenges, the test's
+// copy playing with seed.
+func (e *e2eEnv) startGame(tb testing.TB, interval time.Duration, seed uint64) (alice, bob *e2ePlayer, gm *e2eGame) {
+	tb.Helper()
+	alice = &e2ePlayer{user: "alice", password: "alice-pw", addr: e.addr("alice"),
+		box: e.watch(tb, "alice", "INBOX", interval)}
+	bob = &e2ePlayer{user: "bob", password: "bob-pw", addr: e.addr("bob"),
+		box: e.watch(tb, "bob", "INBOX", interval)}
+	for _, p := range []*e2ePlayer{alice, bob} {
+		if err := e.signup(p, e2eMoveWait); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	gm, err := e.challenge(alice, bob, seed, 0, e2eMoveWait)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return alice, bob, gm
+}
+
 // challenge starts a game between a and b by mail (sent by a) and waits for
 // both new-game mails of a board numbered above after (the pair may have
 // played before).

@@ -54,19 +54,7 @@ const (
 func TestE2EGame(t *testing.T) {
 	e := e2eSetup(t)
 	srv := e.startServer(t, e2eTLS)
-	alice := &e2ePlayer{user: "alice", password: "alice-pw", addr: e.addr("alice"),
-		box: e.watch(t, "alice", "INBOX", 25*time.Millisecond)}
-	bob := &e2ePlayer{user: "bob", password: "bob-pw", addr: e.addr("bob"),
-		box: e.watch(t, "bob", "INBOX", 25*time.Millisecond)}
-	for _, p := range []*e2ePlayer{alice, bob} {
-		if err := e.signup(p, e2eMoveWait); err != nil {
-			t.Fatal(err)
-		}
-	}
-	gm, err := e.challenge(alice, bob, 1, 0, e2eMoveWait)
-	if err != nil {
-		t.Fatal(err)
-	}
+	alice, bob, gm := e.startGame(t, 25*time.Millisecond, 1)
 	t.Logf("board %d started", gm.board)
 	// The robot's Processed folder shows when a mail has been applied.
 	processed := e.watch(t, "lyngk", "Processed", 25*time.Millisecond)
@@ -229,19 +217,8 @@ func BenchmarkE2ELatency(b *testing.B) {
 	for _, u := range []string{"alice", "bob"} {
 		e.clearMailbox(b, u, "INBOX") // mail of an earlier run must not be taken for an answer
 	}
-	alice := &e2ePlayer{user: "alice", password: "alice-pw", addr: e.addr("alice"),
-		box: e.watch(b, "alice", "INBOX", 5*time.Millisecond)}
-	bob := &e2ePlayer{user: "bob", password: "bob-pw", addr: e.addr("bob"),
-		box: e.watch(b, "bob", "INBOX", 5*time.Millisecond)}
-	for _, p := range []*e2ePlayer{alice, bob} {
-		if err := e.signup(p, e2eMoveWait); err != nil {
-			b.Fatal(err)
-		}
-	}
-	gm, err := e.challenge(alice, bob, 2, 0, e2eMoveWait)
-	if err != nil {
-		b.Fatal(err)
-	}
+	alice, bob, gm := e.startGame(b, 5*time.Millisecond, 2)
+	var err error
 	var lat []time.Duration
 	k := 0
 	logFrom := e2eLogSize(b, srv.logPath) // the server's share is measured on moves only

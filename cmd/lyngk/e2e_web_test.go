@@ -26,19 +26,7 @@ func TestE2EWeb(t *testing.T) {
 	addr := freeAddr(t)
 	base := "http://" + addr
 	e.startServer(t, e2ePlain, "web_addr = "+addr, "web_url = "+base+"/")
-	alice := &e2ePlayer{user: "alice", password: "alice-pw", addr: e.addr("alice"),
-		box: e.watch(t, "alice", "INBOX", 25*time.Millisecond)}
-	bob := &e2ePlayer{user: "bob", password: "bob-pw", addr: e.addr("bob"),
-		box: e.watch(t, "bob", "INBOX", 25*time.Millisecond)}
-	for _, p := range []*e2ePlayer{alice, bob} {
-		if err := e.signup(p, e2eMoveWait); err != nil {
-			t.Fatal(err)
-		}
-	}
-	gm, err := e.challenge(alice, bob, 1, 0, e2eMoveWait)
-	if err != nil {
-		t.Fatal(err)
-	}
+	alice, bob, gm := e.startGame(t, 25*time.Millisecond, 1)
 	f := e2eWebLink.FindStringSubmatch(gm.last[0].Body)
 	if f == nil || !strings.HasPrefix(f[1], base+"/play/") {
 		t.Fatalf("alice's new-game mail has no link to %s/play/:\n%s", base, gm.last[0].Body)
