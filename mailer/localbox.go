@@ -67,6 +67,8 @@ type boxMsg struct {
 
 // localBoxes is the mailbox store. mu orders every change with the updates
 // it queues for the sessions (their trackers), and every read with both.
+// Neither mu nor a bbolt transaction is ever held while writing to a
+// client: one that stops reading would hold up every delivery.
 type localBoxes struct {
 	db *bolt.DB
 	mu sync.RWMutex

@@ -251,9 +251,8 @@ func (s *localIMAPSession) List(w *imapserver.ListWriter, ref string, patterns [
 	if len(patterns) == 0 {
 		return w.WriteList(&imap.ListData{Attrs: []imap.MailboxAttr{imap.MailboxAttrNoSelect}, Delim: boxDelim})
 	}
-	s.x.mu.RLock()
-	defer s.x.mu.RUnlock()
 	var list []imap.ListData
+	s.x.mu.RLock()
 	err := s.x.db.View(func(tx *bolt.Tx) error {
 		return userBucket(tx, s.user).ForEachBucket(func(k []byte) error {
 			name := string(k)
@@ -287,6 +286,7 @@ func (s *localIMAPSession) List(w *imapserver.ListWriter, ref string, patterns [
 			return nil
 		})
 	})
+	s.x.mu.RUnlock() // before writing: the client may not be reading
 	if err != nil {
 		return err
 	}
@@ -452,9 +452,18 @@ func (s *localIMAPSession) Fetch(w *imapserver.FetchWriter, numSet imap.NumSet, 
 			return err
 		}
 	}
+	// The mails to answer are listed under the lock; then each is read in
+	// a transaction of its own and written after the lock and the
+	// transaction are released, so that a client that stops reading holds
+	// up only itself (neither deliveries nor other sessions, nor bbolt's
+	// growth, which waits for every read transaction).
+	type item struct {
+		seq uint32 // in the client's view
+		m   boxMsg
+	}
+	var items []item
 	s.x.mu.RLock()
-	defer s.x.mu.RUnlock()
-	return s.x.db.View(func(tx *bolt.Tx) error {
+	err := s.x.db.View(func(tx *bolt.Tx) error {
 		b := box(tx, s.user, s.sel.name)
 		if b == nil {
 			return nil
@@ -464,9 +473,47 @@ func (s *localIMAPSession) Fetch(w *imapserver.FetchWriter, numSet imap.NumSet, 
 			return err
 		}
 		return s.inSet(ms, numSet, func(seq uint32, m boxMsg) error {
-			return fetchOne(w.CreateMessage(s.sel.st.EncodeSeqNum(seq)), m, body(b, m.UID), opts)
+			items = append(items, item{s.sel.st.EncodeSeqNum(seq), m})
+			return nil
 		})
 	})
+	s.x.mu.RUnlock()
+	if err != nil {
+		return err
+	}
+	needBody := opts.Envelope || opts.BodyStructure != nil || len(opts.BodySection) > 0 ||
+		len(opts.BinarySection) > 0 || len(opts.BinarySectionSize) > 0
+	for _, it := range items {
+		var buf []byte
+		if needBody {
+			if buf, err = s.body(it.m.UID); err != nil {
+				return err
+			}
+			if buf == nil {
+				// Expunged since it was listed: this session hears of
+				// that at its next poll; there is nothing left to send.
+				continue
+			}
+		}
+		if err := fetchOne(w.CreateMessage(it.seq), it.m, buf, opts); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// body returns a copy of mail uid of the selected mailbox (nil if gone).
+func (s *localIMAPSession) body(uid imap.UID) ([]byte, error) {
+	s.x.mu.RLock()
+	defer s.x.mu.RUnlock()
+	var buf []byte
+	err := s.x.db.View(func(tx *bolt.Tx) error {
+		if b := box(tx, s.user, s.sel.name); b != nil {
+			buf = slices.Clone(body(b, uid))
+		}
+		return nil
+	})
+	return buf, err
 }
 
 func fetchOne(w *imapserver.FetchResponseWriter, m boxMsg, buf []byte, opts *imap.FetchOptions) error {
@@ -643,12 +690,14 @@ func (s *localIMAPSession) Move(w *imapserver.MoveWriter, numSet imap.NumSet, de
 	}
 	defer s.l.changes.notify()
 	s.x.mu.Lock()
-	defer s.x.mu.Unlock()
 	d, gone, err := s.copy(numSet, dest, true)
+	if err == nil {
+		s.queueExpunges(s.sel.name, gone)
+	}
+	s.x.mu.Unlock() // before writing: the client may not be reading
 	if err != nil {
 		return err
 	}
-	s.queueExpunges(s.sel.name, gone)
 	return w.WriteCopyData(d)
 }
 
