@@ -1,0 +1,223 @@
+// Package games is the contract between the server (package engine and its
+// web part) and each game it offers. A game brings its rules (Rules and
+// Position: the positions, the notation, the text board), and may bring a
+// picture (Picture), clicks for the play page (Input) and a robot player
+// (Robot); Game puts them together under the game's word. The engine knows
+// no game but through these interfaces: only cmd/lyngk builds the list of
+// games the server offers and hands it to the engine (engine.Config.Games).
+//
+// A rules package implements Rules and Position and imports nothing of the
+// server but this package; its picture and robot are siblings that import
+// it. This package imports the standard library only.
+package games
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Outcome is where a game stands by its rules.
+type Outcome uint8
+
+// The outcomes.
+const (
+	Playing Outcome = iota
+	Won
+	Tie
+)
+
+// String returns "playing", "won" or "tie": the words of the records, the
+// JSON and `lyngk analyze`.
+func (o Outcome) String() string {
+	switch o {
+	case Won:
+		return "won"
+	case Tie:
+		return "tie"
+	}
+	return "playing"
+}
+
+// Move is a move of some game, parsed against a position (Position.Parse).
+// String is its normalised notation, as the record stores it.
+type Move interface {
+	String() string
+}
+
+// Pass is the record's entry for an automatic pass, in every game: a
+// player who cannot move does not, and the record says so.
+const Pass = "--"
+
+// Errors a Position returns, wrapped in a *MoveError.
+var (
+	ErrNotation = errors.New("games: bad move notation")
+	ErrIllegal  = errors.New("games: illegal move")
+)
+
+// MoveError is a move refused by the rules or by its notation. Reason is
+// what the player reads, capitalised, in the game's own words; Move is the
+// move as written (bad notation) or normalised (illegal).
+type MoveError struct {
+	Err    error // ErrNotation or ErrIllegal
+	Move   string
+	Reason string
+}
+
+func (e *MoveError) Error() string { return fmt.Sprintf("%v %q: %s", e.Err, e.Move, e.Reason) }
+func (e *MoveError) Unwrap() error { return e.Err }
+
+// Rules is a game's entry: its word, its variants and new positions.
+type Rules interface {
+	// Name is the game's word, lower case: the first word of its
+	// commands ("lyngk move 101 ..."), and its name in the records.
+	Name() string
+	// Title is the game's name in subjects and headings ("Lyngk").
+	Title() string
+	// Variant reads an option of the challenge command ("-stack6", any
+	// prefix the game allows) and returns the variant it selects; "" is
+	// the default variant. ok is false for an option the game does not
+	// know.
+	Variant(option string) (variant string, ok bool)
+	// New returns the start of game board (the board number may seed the
+	// start, as LYNGK's) in variant, one Variant returned.
+	New(board int, variant string) (Position, error)
+	// MoveWords is the number of leading words (at least 1 when words is
+	// not empty) that make up the move a player wrote, when a move is
+	// written in several words ("R, e4-e5 #7"): joined without spaces,
+	// they are the move; the words after it open the player's comment.
+	MoveWords(words []string) int
+	// LooksLikeMove reports whether s reads as a move of the game,
+	// legal or not: a plain reply without a board mail to answer is then
+	// told how to move rather than that it is no command.
+	LooksLikeMove(s string) bool
+}
+
+// Position is a game's position with its record of moves. The engine holds
+// a position only for the request at hand: it is replayed from the stored
+// moves each time.
+type Position interface {
+	// Turn is 1 or 2, the player to move; 0 when the game is over.
+	Turn() int
+	Outcome() Outcome
+	// Winner is 1 or 2 when won, else 0.
+	Winner() int
+	// Parse reads a move as a player writes it, optionally followed by
+	// "#n", the move number the player believes it is (num 0 when
+	// absent). Errors are *MoveError with ErrNotation.
+	Parse(s string) (m Move, num int, err error)
+	// Play applies m, then any automatic passes that follow it. Errors
+	// are *MoveError with ErrIllegal; the position is unchanged then.
+	Play(m Move) error
+	// Moves is the record: normalised moves, Pass for the automatic
+	// passes.
+	Moves() []string
+	// Legal is every legal move as written in the mails, in the game's
+	// order; none when the game is over.
+	Legal() []string
+	// Board is the text board of the mails, naming the players (challenge
+	// order).
+	Board(names [2]string) string
+	// Fields are the position's own fields of the JSON (`lyngk analyze
+	// -json`, /game/N.json), after status and winner, in order.
+	Fields() []Field
+	// Clone returns an independent copy.
+	Clone() Position
+}
+
+// Side is what one player has beside the board: labels (LYNGK: the colours
+// claimed) and a count (LYNGK: the stacks removed).
+type Side struct {
+	Labels []Label
+	Count  int
+}
+
+// Label is a named thing a player holds, with the colours it is drawn in:
+// Hex the background, Ink the text ("#rrggbb").
+type Label struct{ Name, Hex, Ink string }
+
+// Field is one named value of a position's JSON.
+type Field struct {
+	Name  string
+	Value any
+}
+
+// Picture draws a game's positions, for the mails' HTML part (PNG) and the
+// web pages (SVG, PNG).
+type Picture interface {
+	// Size is the picture's size in pixels.
+	Size() (width, height int)
+	// PNG and SVG draw p with the players' names. marks, when set, say
+	// how an ended game ended for each player ("won", "resigned", ...),
+	// which the position alone cannot tell.
+	PNG(p Position, names [2]string, marks *[2]string) ([]byte, error)
+	SVG(p Position, names [2]string, marks *[2]string) ([]byte, error)
+	// Sides is what each player has beside the board, as the picture's
+	// legend shows it: what the mails' HTML part and the game page list
+	// under the players.
+	Sides(p Position) [2]Side
+}
+
+// Input is what the play page needs to let a player move by clicking the
+// picture.
+type Input interface {
+	// Spots are the points of p a player may click, in the picture's
+	// pixels.
+	Spots(p Position) []Spot
+	// Clicks says how legal move m of p is clicked.
+	Clicks(p Position, m string) (Click, error)
+}
+
+// Spot is a point of the picture to click: a circle of radius R at X, Y.
+type Spot struct {
+	Point   string
+	X, Y, R float64
+}
+
+// Click is how a move is made by clicks: From, then To, then Choice when
+// the move has one (LYNGK: the colour claimed); the JSON is the play page
+// script's.
+type Click struct {
+	Move   string `json:"m"`
+	From   string `json:"f"`
+	To     string `json:"t"`
+	Choice string `json:"c,omitempty"`
+}
+
+// Robot is a game's robot player.
+type Robot interface {
+	// Think chooses a move for the player to move in p within the budget
+	// of o. It returns ctx.Err() when ctx ends first.
+	Think(ctx context.Context, p Position, o Think) (Thought, error)
+	// AcceptDraw says whether the robot, player `player` of p, accepts a
+	// draw offered now.
+	AcceptDraw(p Position, player int) bool
+}
+
+// Think is the budget of a robot's search: Playouts in all when above 0
+// (deterministic for a Seed), else as many as fit in Time.
+type Think struct {
+	Playouts int
+	Time     time.Duration
+	Workers  int
+	Seed     uint64
+}
+
+// Thought is the robot's choice.
+type Thought struct {
+	Move     Move
+	Playouts int
+	Value    float64 // the mean result of Move for the robot, 0..1
+}
+
+// Game is one game the server offers: its rules, and what it brings
+// beyond them (nil when it has none: no picture, then text mails only; no
+// input, then the play page's forms only; no robot, then nobody can
+// challenge the robot player to it).
+type Game struct {
+	Rules
+	Picture Picture
+	Input   Input
+	Robot   Robot
+}
