@@ -51,6 +51,29 @@ func TestClientReplies(t *testing.T) {
 		{"Apple Mail iOS (Italian)", "e4-e5\nTocca a te.\n\nInviato da iPhone\n\nIl giorno 21 nov 2026, alle ore 22:52, PBeM Server <lyngk@example.net> ha scritto:\n\n" + quotedBoard, "Tocca a te.\n"},
 		{"Samsung Email (Spanish)", "e4-e5\nTe toca.\n\nEnviado desde mi Samsung Galaxy\n\n-------- Mensaje original --------\nDe: PBeM Server <lyngk@example.net>\nFecha: 21/11/26 22:52 (GMT+00:00)\n\nSummary of Lyngk Board 101\n", "Te toca.\n"},
 		{"Evolution, signature without its space", "e4-e5\nok\n\n--\nBob Example\n\nOn Sat, 2026-11-21 at 22:52 +0000, PBeM Server wrote:\n" + quotedBoard, "ok\n"},
+		// Issue 22: NeoMutt's widespread attribution "* %n <%a> [%{...}]:" and
+		// its default; mutt, alpine, Evolution, KMail, Roundcube, Outlook
+		// for iOS and Android, Spark, Proton and Fastmail as they are.
+		{"NeoMutt, attribution * name <addr> [date]:", "e4-e5\nTake that.\n\n* PBeM Server <lyngk@example.org> [2026-11-26 11:58]:\n" + quotedBoard, "Take that.\n"},
+		{"NeoMutt, attribution * name [date]:", "e4-e5\nTake that.\n\n* PBeM Server [2026-11-26 11:58 +0000]:\n\n" + quotedBoard, "Take that.\n"},
+		{"NeoMutt default", "e4-e5\nTake that.\n\nOn Thu, Nov 26, 2026 at 11:58:07AM +0000, PBeM Server wrote:\n" + quotedBoard, "Take that.\n"},
+		{"mutt default", "e4-e5\nTake that.\n\nOn Thu, Nov 26, 2026 at 11:58:07AM +0000, PBeM Server wrote:\n" + quotedBoard, "Take that.\n"},
+		{"mutt, name and date only", "e4-e5\nTake that.\n\nPBeM Server, 26.11.2026 11:58:\n" + quotedBoard, "Take that.\n"},
+		{"alpine", "e4-e5\nDone.\n\nOn Thu, 26 Nov 2026, PBeM Server wrote:\n\n" + quotedBoard, "Done.\n"},
+		{"Evolution", "e4-e5\nDone.\n\nOn Thu, 2026-11-26 at 11:58 +0000, PBeM Server wrote:\n" + quotedBoard, "Done.\n"},
+		{"KMail", "e4-e5\nDone.\n\nOn Thursday, 26 November 2026 11:58:07 CET PBeM Server wrote:\n" + quotedBoard, "Done.\n"},
+		{"KMail (German)", "e4-e5\nErledigt.\n\nAm Donnerstag, 26. November 2026, 11:58:07 CET schrieb PBeM Server:\n" + quotedBoard, "Erledigt.\n"},
+		{"Roundcube", "e4-e5\nDone.\n\nOn 2026-11-26 11:58, PBeM Server wrote:\n" + quotedBoard, "Done.\n"},
+		{"Outlook for iOS", "e4-e5\nWell played.\n\nGet Outlook for iOS<https://aka.ms/o0ukef>\n________________________________\nFrom: PBeM Server <lyngk@example.net>\nSent: Thursday, November 26, 2026 11:58:07 AM\nTo: bob@example.org <bob@example.org>\nSubject: Lyngk Board 101 bob\n\nSummary of Lyngk Board 101\n", "Well played.\n"},
+		{"Outlook for Android", "e4-e5\nWell played.\n\nGet Outlook for Android<https://aka.ms/AAb9ysg>\n\n________________________________\nFrom: PBeM Server <lyngk@example.net>\nSent: Thursday, November 26, 2026 11:58:07 AM\n\nSummary of Lyngk Board 101\n", "Well played.\n"},
+		{"Outlook for iOS, bottom-posted quote", "e4-e5\nWell played.\n\nGet Outlook for iOS <https://aka.ms/o0ukef>\n\nOn Thu, Nov 26, 2026 at 11:58 AM, PBeM Server <lyngk@example.net> wrote:\n" + quotedBoard, "Well played.\n"},
+		{"Windows Mail", "e4-e5\nWell played.\n\nSent from Mail<https://go.microsoft.com/fwlink/?LinkId=550986> for Windows\n\nFrom: PBeM Server<mailto:lyngk@example.net>\nSent: Thursday, 26 November 2026 11:58\n\nSummary of Lyngk Board 101\n", "Well played.\n"},
+		{"Spark", "e4-e5\nYour go.\n\nSent with Spark\nOn 26 Nov 2026 at 11:58 +0000, PBeM Server <lyngk@example.net>, wrote:\n" + quotedBoard, "Your go.\n"},
+		{"Spark, linked", "e4-e5\nYour go.\n\nSent with [Spark](https://sparkmailapp.com/source?from=signature)\n\nOn 26 Nov 2026 at 11:58 +0000, PBeM Server <lyngk@example.net>, wrote:\n" + quotedBoard, "Your go.\n"},
+		{"Proton Mail, linked", "e4-e5\nGG\n\nSent with [Proton Mail](https://proton.me/mail/home) secure email.\n\nOn Thursday, November 26th, 2026 at 11:58, PBeM Server <lyngk@example.net> wrote:\n\n" + quotedBoard, "GG\n"},
+		{"Fastmail", "e4-e5\nGG\n\nOn Thu, Nov 26, 2026, at 11:58, PBeM Server wrote:\n" + quotedBoard, "GG\n"},
+		{"Fastmail, own language", "e4-e5\nGG\n\nTor 26 nov. 2026 kl. 11:58 skrev PBeM Server:\n" + quotedBoard, "GG\n"},
+		{"unknown client, any language", "e4-e5\nGG\n\n2026年11月26日(木) 11:58 PBeM Server <lyngk@example.net>:\n\n" + quotedBoard, "GG\n"},
 		{"Thunderbird forward-style", "e4-e5\nSee below.\n\n-------- Original Message --------\nSubject: Lyngk Board 101 bob\nDate: Sat, 21 Nov 2026 22:52:07 +0000\n\nSummary of Lyngk Board 101\n", "See below.\n"},
 	}
 	for _, tt := range tests {
@@ -68,7 +91,7 @@ func TestClientReplies(t *testing.T) {
 			}
 		})
 	}
-	if len(tests) < 12 {
+	if len(tests) < 48 {
 		t.Errorf("%d clients", len(tests))
 	}
 }
@@ -316,5 +339,37 @@ func TestSentLinesBound(t *testing.T) {
 	got, _ := relayed(t, v.reply(sent, addr("bob"), "B,b1-b2\nNice.\n\n"+sent.Body))
 	if !strings.HasPrefix(got, "Nice.\n\n") || strings.Contains(got, "Summary of Lyngk Board") || strings.Count(got, "\n") > 500 {
 		t.Errorf("alice got bob's comment %q", got)
+	}
+}
+
+// TestReplyAttributionRelayed: the issue 22 finding through the server. A
+// NeoMutt reply with the attribution "* PBeM Server <addr> [date]:" and
+// Outlook for iOS's linked sign-off relay only the player's words; a reply
+// holding only a move relays nothing and gets no "**" subject. On the main
+// before, the attribution line was relayed as bob's comment (with "**").
+func TestReplyAttributionRelayed(t *testing.T) {
+	for _, tt := range []struct {
+		name, body, comment string
+	}{
+		{"NeoMutt, only a move", "B,b1-b2\n\n* PBeM Server <lyngk@example.org> [2026-11-26 11:58]:\n", ""},
+		{"NeoMutt, a comment", "B,b1-b2\nYour turn.\n\n* PBeM Server <lyngk@example.org> [2026-11-26 11:58]:\n", "Your turn.\n"},
+		{"NeoMutt default, only a move", "B,b1-b2\n\nOn Thu, Nov 26, 2026 at 11:58:07AM +0000, PBeM Server wrote:\n", ""},
+		{"Outlook for iOS, only a move", "B,b1-b2\n\nGet Outlook for iOS<https://aka.ms/o0ukef>\n________________________________\nFrom: PBeM Server <lyngk@example.net>\nSent: Thursday, November 26, 2026 11:58:07 AM\n\n", ""},
+		{"Outlook for Android, a comment", "B,b1-b2\nGood one.\n\nGet Outlook for Android<https://aka.ms/AAb9ysg>\n", "Good one.\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			v, sent := boardToBob(t)
+			quoted := "> " + strings.ReplaceAll(strings.TrimSuffix(sent.Body, "\n"), "\n", "\n> ") + "\n"
+			if strings.Contains(tt.body, "Outlook") {
+				quoted = sent.Body // Outlook pastes the mail unquoted below its header
+			}
+			got, subject := relayed(t, v.reply(sent, addr("bob"), tt.body+quoted))
+			if got != tt.comment {
+				t.Errorf("alice got bob's comment %q, want %q", got, tt.comment)
+			}
+			if (tt.comment != "") != strings.HasSuffix(subject, " **") {
+				t.Errorf("subject %q", subject)
+			}
+		})
 	}
 }

@@ -276,14 +276,37 @@ func endOfText(lines []string, i int) bool {
 	t := strings.TrimSpace(lines[i])
 	return quoted(lines[i]) || isSignature(lines[i]) || attribution(lines, i) > 0 ||
 		originalMessage.MatchString(t) || strings.HasPrefix(t, "________________") ||
-		outlookHeader(lines, i) || mobileSignature.MatchString(t)
+		outlookHeader(lines, i) || isMobileSignature(t)
 }
 
-// mobileSignature matches the line that phone mail apps add under what the
-// player wrote ("Sent from my iPhone", "Get Outlook for Android"): it is no
-// comment for the opponent.
+// isMobileSignature reports whether t is the line that phone and webmail
+// apps add under what the player wrote ("Sent from my iPhone", "Get Outlook
+// for Android"): it is no comment for the opponent. The apps link their
+// name in the HTML part, which their text part writes out:
+// "Get Outlook for iOS<https://aka.ms/o0ukef>", "Sent with [Proton
+// Mail](https://proton.me/mail/home) secure email.", "Sent from
+// Mail<https://go.microsoft.com/...> for Windows"; the links are dropped
+// before the words are matched.
+func isMobileSignature(t string) bool {
+	if len(t) > 200 {
+		return false // no sign-off is that long
+	}
+	if strings.Contains(t, "http") {
+		t = markdownLink.ReplaceAllString(t, "$1")
+		t = strings.Join(strings.Fields(signatureLink.ReplaceAllString(t, " ")), " ")
+	}
+	return mobileSignature.MatchString(t)
+}
+
+var (
+	// markdownLink is "[words](url)", signatureLink "<url>" or a bare URL.
+	markdownLink  = regexp.MustCompile(`\[([^\]]*)\]\(https?://[^)\s]*\)`)
+	signatureLink = regexp.MustCompile(`<(https?|mailto):[^>\s]*>|https?://\S+`)
+)
+
+// mobileSignature matches the sign-off lines, their links removed.
 var mobileSignature = regexp.MustCompile(`^(?i:sent from my [\w .-]+|get outlook for (ios|android)|sent from (outlook|mail|yahoo mail) for [\w .-]+|` +
-	`sent from (gmail mobile|yahoo mail|proton mail [\w .-]+)|sent with proton mail secure email\.?|` +
+	`sent (from|with) spark|sent from (gmail mobile|yahoo mail|proton mail [\w .-]+)|sent with proton mail secure email\.?|` +
 	`envoyé de mon [\w .-]+|von meinem [\w .-]+ gesendet|inviato da [\w .-]+|enviado desde mi [\w .-]+|verzonden (vanaf|met) (mijn )?[\w .-]+)$`)
 
 // quoted reports whether a line is quoted text: "> ", ">", "| " (some
@@ -308,7 +331,13 @@ func isSignature(line string) bool {
 	return line == "-- " || line == "--"
 }
 
-// attribution recognises the line a client puts above the mail it quotes:
+// attribution recognises the line a client puts above the mail it quotes.
+// Any line that ends in ":" right above a quoted block (blank lines between
+// allowed) and names an address, a date or time, or the robot
+// (RobotName) is one, in any language or format: NeoMutt's widespread
+// "* PBeM Server <lyngk@example.org> [2026-11-26 11:58]:", Fastmail's
+// Swedish "Tor 26 nov. 2026 kl. 11:58 skrev PBeM Server:". Without the
+// quoted block below, the known forms:
 // "On <date>, <name> wrote:" (Apple: "On <date>, at <time>, <name>
 // wrote:"), also when a client wrapped it over two lines; its French,
 // German, Spanish, Dutch and Italian forms ("Le … a écrit :", "Am …
@@ -326,9 +355,37 @@ func attribution(lines []string, i int) int {
 		return 1
 	case start && i+1 < len(lines) && attributionEnd.MatchString(strings.TrimSpace(lines[i+1])):
 		return 2
+	case strings.HasSuffix(t, ":") && aboveQuote(lines, i) && namesSender(t):
+		return 1
 	}
 	return 0
 }
+
+// RobotName is the display name of the server's mails, as gamerz's: the
+// name a client writes in its attribution line.
+const RobotName = "PBeM Server"
+
+// aboveQuote reports whether the next line after lines[i] that is not blank
+// is quoted.
+func aboveQuote(lines []string, i int) bool {
+	for j := i + 1; j < len(lines); j++ {
+		if strings.TrimSpace(lines[j]) != "" {
+			return quoted(lines[j])
+		}
+	}
+	return false
+}
+
+// namesSender reports whether an attribution-like line names an address,
+// the robot or a date: what a player's own line ending in ":" above a quote
+// ("I agree with this:") does not.
+func namesSender(t string) bool {
+	return strings.Contains(t, "@") || strings.Contains(strings.ToLower(t), strings.ToLower(RobotName)) || dateOrTime.MatchString(t)
+}
+
+// dateOrTime is a time ("11:58"), a year ("2026") or a numeric date
+// ("26.11.26", "11/26/2026").
+var dateOrTime = regexp.MustCompile(`\d{1,2}:\d{2}|(^|\D)(19|20)\d{2}(\D|$)|\d{1,2}[./-]\d{1,2}[./-]\d{2}`)
 
 var (
 	attributionStart = regexp.MustCompile(`^(On|Le|Am|El|Op|Il) `)

@@ -334,6 +334,22 @@ func (r *request) withoutCopies(body string) string {
 	return cutCopies(body, [][]byte{rec.Text, rec.HTML})
 }
 
+// lineAbove is the index of the last line before lines[i] that is not
+// blank, -1 for none.
+func lineAbove(lines []string, i int) int {
+	for i--; i >= 0 && strings.TrimSpace(lines[i]) == ""; i-- {
+	}
+	return i
+}
+
+// copyAttribution reports whether a line right above a copy of our mail is
+// the client's attribution: it ends in ":" and names an address, the robot
+// or a date, as attribution (parse.go) asks of a line above a quote.
+func copyAttribution(line string) bool {
+	t := strings.TrimSpace(line)
+	return strings.HasSuffix(t, ":") && !quoted(line) && namesSender(t)
+}
+
 // cutCopies drops from body every run of lines that repeats lines of one
 // part of the sent mail in their order: each line of the run (or up to
 // maxJoin lines joined, as a client re-wraps a long line) is the next line
@@ -365,6 +381,11 @@ func cutCopies(body string, parts [][]byte) string {
 			continue
 		}
 		for ; end < len(lines) && f.n[end] == 0; end++ {
+		}
+		// The attribution line above the copy goes with it: once the copy
+		// is cut, it no longer stands above a quoted block (parse.go).
+		if a := lineAbove(lines, i); a >= 0 && !drop[a] && copyAttribution(lines[a]) {
+			drop[a] = true
 		}
 		for ; i < end; i++ {
 			drop[i] = true

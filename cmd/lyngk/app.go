@@ -345,9 +345,6 @@ func guard(f func() error) (err error) {
 	return f()
 }
 
-// robotName is the display name of our mails, as gamerz's.
-const robotName = "PBeM Server"
-
 // compose turns one of the engine's mails into RFC 5322 bytes from us.
 func (a *app) compose(m engine.Mail, now time.Time) ([]byte, error) {
 	var inline []mailer.InlinePart
@@ -356,7 +353,7 @@ func (a *app) compose(m engine.Mail, now time.Time) ([]byte, error) {
 		inline = append(inline, mailer.InlinePart{ContentID: m.PictureID, ContentType: "image/png", Filename: name + ".png", Data: m.Picture})
 	}
 	return mailer.Compose(mailer.Outgoing{
-		From:          robotName + " <" + a.robot + ">",
+		From:          engine.RobotName + " <" + a.robot + ">",
 		To:            m.To,
 		Subject:       m.Subject,
 		Body:          m.Body,
