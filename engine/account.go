@@ -165,14 +165,24 @@ func (r *request) signup(c Command) error {
 	if err := r.confirmsAllowed(addrs); err != nil {
 		return err
 	}
+	if err := r.signupsAllowed(0); err != nil {
+		return err
+	}
+	if err := r.spend(hashWork(id)); err != nil {
+		return err
+	}
 	h, err := r.hash(pw)
 	if err != nil {
 		return err
 	}
 	// The account plays once an address is confirmed; the welcome mail
 	// comes then.
+	r.madeHash(id, pw)
 	u := &user{ID: id, Hash: h, Pending: addrs, Created: r.now, Rating: startRating}
 	if err := r.saveUser(u); err != nil {
+		return err
+	}
+	if err := r.countSignup(); err != nil {
 		return err
 	}
 	return r.askConfirm(u, addrs, true)
@@ -186,9 +196,13 @@ func (r *request) changePassword(c Command) error {
 	if !validPassword(c.Args[2]) {
 		return refuse("bad-new-password", nil)
 	}
+	if err := r.spend(hashWork(u.ID)); err != nil {
+		return err
+	}
 	if u.Hash, err = r.hash(c.Args[2]); err != nil {
 		return err
 	}
+	r.madeHash(u.ID, c.Args[2])
 	if err := r.saveUser(u); err != nil {
 		return err
 	}

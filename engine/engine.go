@@ -65,6 +65,10 @@ type Config struct {
 	Domain      string // right-hand side of our Message-IDs; "" = Robot's domain
 	Templates   *templates.Set
 	RatePerHour int       // commands per sender and hour; 0 = no limit
+	// SignupsPerHour bounds the new accounts in all per hour (a window
+	// that opens with the first); a signup beyond it is refused with the
+	// time to send it again. 0 = no limit.
+	SignupsPerHour int
 	Rand        io.Reader // reply tokens; nil = crypto/rand
 	// NagAfter and ForfeitAfter are the timer periods; zero means the
 	// defaults of SPEC §3 (7 and 21 days).
@@ -126,7 +130,7 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.BcryptCost < bcrypt.MinCost || cfg.BcryptCost > bcrypt.MaxCost {
 		return nil, fmt.Errorf("engine: bcrypt cost %d outside %d..%d", cfg.BcryptCost, bcrypt.MinCost, bcrypt.MaxCost)
 	}
-	if cfg.RatePerHour < 0 || cfg.NagAfter < 0 || cfg.ForfeitAfter < 0 {
+	if cfg.RatePerHour < 0 || cfg.SignupsPerHour < 0 || cfg.NagAfter < 0 || cfg.ForfeitAfter < 0 {
 		return nil, errors.New("engine: negative rate or timer period")
 	}
 	auth, err := newAuthCache()
@@ -149,6 +153,10 @@ type request struct {
 	// pictures are the PNGs drawn for this request's mails, by board and
 	// moves: every recipient's mail shows the same picture.
 	pictures map[string][]byte
+	// work is the password work of this mail so far (spend): each
+	// password check and new hash, once however often it is asked.
+	work map[string]bool
+	free map[string]bool // checks of the passwords this mail hashed
 }
 
 // Handle executes the commands of one mail against tx and returns the mails

@@ -16,6 +16,44 @@ const (
 	LockoutWindow     = time.Hour
 )
 
+// MaxChecks bounds the password work one mail may ask for: password
+// checks and new password hashes, each counted once however often the mail
+// repeats it (one player's commands with his password are one check). The
+// commands past it are refused without a bcrypt run, so a mail of a
+// hundred password lines costs what one of five does.
+const MaxChecks = 5
+
+// checkWork and hashWork name a unit of password work for spend.
+func checkWork(id, pw string) string { return "check " + strings.ToLower(id) + " " + pw }
+func hashWork(id string) string      { return "hash " + strings.ToLower(id) }
+
+// spend counts the password work w against the mail's MaxChecks; work
+// already counted costs nothing more, and neither does the check of a
+// password this mail has just hashed (signup carol PW, then a command with
+// carol's PW).
+func (r *request) spend(w string) error {
+	if r.work[w] || r.free[w] {
+		return nil
+	}
+	if len(r.work) >= MaxChecks {
+		return refuse("too-many-checks", kv{"Max": MaxChecks})
+	}
+	if r.work == nil {
+		r.work = map[string]bool{}
+	}
+	r.work[w] = true
+	return nil
+}
+
+// madeHash notes that this mail hashed pw for id: checking it costs no
+// bcrypt run (the cache knows it), so it is free of MaxChecks.
+func (r *request) madeHash(id, pw string) {
+	if r.free == nil {
+		r.free = map[string]bool{}
+	}
+	r.free[checkWork(id, pw)] = true
+}
+
 // Check is one bcrypt run that a mail's commands will need: a password
 // compared with an account's hash, or a new password (signup, change
 // password) hashed. List them with [Engine.Checks] in a read transaction,
@@ -31,20 +69,29 @@ type Check struct {
 // passwords of the commands that take one, for existing accounts that are
 // not locked out, minus those memory can already answer, at most as many
 // per userid as it has wrong passwords left before the lockout; and the
-// new passwords of signup (a free userid) and change password (after an
-// old password that may be right).
+// new passwords of signup (a free userid, once per userid, within the
+// signups of the hour) and change password (after an old password that
+// may be right). Whatever Handle would refuse unchecked costs nothing
+// here: a mail past the sender's hourly commands gets no check at all, and
+// one mail at most MaxChecks.
 // It only reads tx. It is a forecast: a check it misses (say, a password
 // changed by another mail in between) is still run by Handle, inside the
 // transaction, and counted by [Engine.InlineChecks].
 func (e *Engine) Checks(tx Tx, in Inbound, now time.Time) ([]Check, error) {
-	if in.Auto != "" || in.TooBig || strings.TrimSpace(in.From) == "" || strings.EqualFold(strings.TrimSpace(in.From), e.cfg.Robot) {
+	in.From = strings.TrimSpace(in.From)
+	if e.unanswerable(in) || in.TooBig {
 		return nil, nil
 	}
 	r := &request{e: e, tx: tx, in: in, now: now}
+	script := ReadMail(in.Subject, r.withoutCopies(in.Body))
+	if ok, err := r.mayRun(max(1, len(script.Lines))); err != nil || !ok {
+		return nil, err
+	}
 	var out []Check
 	left := map[string]int{}       // lower-cased userid -> wrong passwords left
 	listed := map[[2]string]bool{} // (hash, password) already in out
-	for _, line := range ReadMail(in.Subject, r.withoutCopies(in.Body)).Lines {
+	signups := map[string]bool{}   // lower-cased userids signed up by this mail
+	for _, line := range script.Lines {
 		if !isCommandLine(line) {
 			continue
 		}
@@ -54,7 +101,8 @@ func (e *Engine) Checks(tx Tx, in Inbound, now time.Time) ([]Check, error) {
 		}
 		if c.Name == "signup" {
 			id, pw := c.Args[0], c.Args[1]
-			if !validUserID(id) || !validPassword(pw) {
+			if !validUserID(id) || !validPassword(pw) || signups[strings.ToLower(id)] ||
+				(e.cfg.RobotPlayer && strings.EqualFold(id, RobotID)) {
 				continue
 			}
 			if _, taken, err := r.loadUser(id); err != nil || taken {
@@ -63,6 +111,23 @@ func (e *Engine) Checks(tx Tx, in Inbound, now time.Time) ([]Check, error) {
 				}
 				continue
 			}
+			addrs, err := r.addresses(c.Args[2:])
+			if err == nil {
+				err = r.confirmsAllowed(addrs)
+			}
+			if err == nil {
+				err = r.signupsAllowed(len(signups))
+			}
+			if err == nil {
+				err = r.spend(hashWork(id))
+			}
+			if ref := new(refusal); errors.As(err, &ref) {
+				continue
+			} else if err != nil {
+				return nil, err
+			}
+			signups[strings.ToLower(id)] = true
+			r.madeHash(id, pw)
 			out = append(out, Check{User: id, password: pw})
 			continue
 		}
@@ -71,7 +136,8 @@ func (e *Engine) Checks(tx Tx, in Inbound, now time.Time) ([]Check, error) {
 			continue
 		}
 		newHash := func(u *user) {
-			if c.Name == "change password" && validPassword(c.Args[2]) {
+			if c.Name == "change password" && validPassword(c.Args[2]) && r.spend(hashWork(u.ID)) == nil {
+				r.madeHash(u.ID, c.Args[2])
 				out = append(out, Check{User: u.ID, password: c.Args[2]})
 			}
 		}
@@ -103,7 +169,7 @@ func (e *Engine) Checks(tx Tx, in Inbound, now time.Time) ([]Check, error) {
 				n = 0
 			}
 		}
-		if n <= 0 {
+		if n <= 0 || r.spend(checkWork(u.ID, pw)) != nil {
 			continue
 		}
 		if ok, known := e.auth.lookup(u.Hash, pw); known {
@@ -144,7 +210,7 @@ func (e *Engine) InlineChecks() int64 { return e.inline.Load() }
 // them, and the board argument of the game commands.
 func passwordArgs(c Command) (id, pw, board string, ok bool) {
 	switch c.Name {
-	case "change password", "change address", "signoff", "vacation":
+	case "change password", "change address", "change format", "signoff", "vacation":
 		return c.Args[0], c.Args[1], "", true
 	case "move", "resign", "subscribe", "unsubscribe", "chat":
 		return c.Args[1], c.Args[2], c.Args[0], true
@@ -194,6 +260,9 @@ func (r *request) authenticate(id, password string) (*user, error) {
 	}
 	if l.locked() {
 		return nil, refuse("locked-out", kv{"User": u.ID, "Until": l.until().UTC().Format("15:04 MST")})
+	}
+	if err := r.spend(checkWork(u.ID, password)); err != nil {
+		return nil, err
 	}
 	ok, known := r.e.auth.lookup(u.Hash, password)
 	if !known {

@@ -32,11 +32,14 @@ type config struct {
 	DataDir      string
 	TemplatesDir string
 	RatePerHour  int
-	NagAfter     time.Duration
-	ForfeitAfter time.Duration
-	LogFormat    string
-	LogLevel     string
-	MetricsAddr  string
+	// SignupsPerHour bounds the new accounts per hour in all
+	// (engine.Config.SignupsPerHour).
+	SignupsPerHour int
+	NagAfter       time.Duration
+	ForfeitAfter   time.Duration
+	LogFormat      string
+	LogLevel       string
+	MetricsAddr    string
 
 	// Store bounds the mail let out per address and how long records are
 	// kept; the store owns their defaults (a zero field) and validation.
@@ -60,17 +63,18 @@ type config struct {
 // mail settings are left unset for mailer's defaults.
 func defaultConfig() config {
 	return config{
-		Robot:        "lyngk@localhost",
-		Domain:       "localhost",
-		DataDir:      "lyngk-data",
-		RatePerHour:  60,
-		NagAfter:     7 * 24 * time.Hour,
-		ForfeitAfter: 21 * 24 * time.Hour,
-		LogFormat:    "text",
-		LogLevel:     "info",
-		RobotPlayer:  true,
-		RobotThink:   robotThink,
-		WebPublic:    true,
+		Robot:          "lyngk@localhost",
+		Domain:         "localhost",
+		DataDir:        "lyngk-data",
+		RatePerHour:    60,
+		SignupsPerHour: 60,
+		NagAfter:       7 * 24 * time.Hour,
+		ForfeitAfter:   21 * 24 * time.Hour,
+		LogFormat:      "text",
+		LogLevel:       "info",
+		RobotPlayer:    true,
+		RobotThink:     robotThink,
+		WebPublic:      true,
 	}
 }
 
@@ -161,6 +165,12 @@ func (c *config) set(key, val string) error {
 			return fmt.Errorf("want a whole number of at least 1, got %q", val)
 		}
 		c.RatePerHour = n
+	case key == "signups_per_hour":
+		n, err := strconv.Atoi(val)
+		if err != nil || n < 1 {
+			return fmt.Errorf("want a whole number of at least 1, got %q", val)
+		}
+		c.SignupsPerHour = n
 	case key == "address_mails_per_hour":
 		n, err := strconv.Atoi(val)
 		if err != nil {

@@ -33,7 +33,7 @@ var configKeys = []string{
 	"imap_mailbox", "imap_processed", "imap_rejected", "poll_interval",
 	"smtp_addr", "smtp_tls", "smtp_user", "smtp_password",
 	"robot_address", "domain", "data_dir", "templates_dir",
-	"rate_per_hour", "nag_after", "forfeit_after",
+	"rate_per_hour", "signups_per_hour", "nag_after", "forfeit_after",
 	"address_mails_per_hour", "dead_letter_keep", "dedupe_keep",
 	"log_format", "log_level", "metrics_addr", "tls_ca_file", "robot", "robot_think",
 	"web_addr", "web_url", "web_public",

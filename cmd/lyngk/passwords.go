@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -40,7 +41,11 @@ import (
 // nothing (the mail is unseen and not yet committed, or committed and
 // recognised). A sender with a mail in the lane has his later mails put
 // in the lane too, so one player's mails keep their order. At most
-// laneDepth mails wait in the lane; beyond that the poller waits.
+// laneDepth mails wait in the lane; when it is full, a password mail is set
+// aside: it stays unseen, the poller goes on with the mails after it, and
+// the lane's next recheck (when it has run dry) offers it again. Mails of a
+// sender with a mail set aside are set aside too, and come back in their
+// order. So a flood of password mail never holds mail that needs no check.
 
 // checkWorkers is how many password checks run at once: one fewer than
 // the cores, at least one, so that one core is left for mail without
@@ -136,14 +141,71 @@ type lane struct {
 	recheck, wake func()
 
 	mu       sync.Mutex
-	inflight map[string]bool    // dedupe keys in the queue or in hand
-	senders  map[string]int     // lower-cased sender -> mails in flight
-	settled  map[string]outcome // applied, not yet reported to the poller
+	inflight map[string]bool      // dedupe keys in the queue or in hand
+	senders  map[string]int       // lower-cased sender -> mails in flight
+	settled  map[string]outcome   // applied, not yet reported to the poller
+	aside    map[string][]string  // lower-cased sender -> dedupe keys set aside, in order
+	asideAt  map[string]time.Time // dedupe key set aside -> when last offered
+	retry    *time.Timer          // a recheck for mails set aside while the lane is idle
 }
 
 func newLane() *lane {
 	return &lane{queue: make(chan parsed, laneDepth), inflight: map[string]bool{},
-		senders: map[string]int{}, settled: map[string]outcome{}}
+		senders: map[string]int{}, settled: map[string]outcome{},
+		aside: map[string][]string{}, asideAt: map[string]time.Time{}}
+}
+
+// asideKeep is how long a mail set aside is waited for: one not offered
+// again for that long has left the mailbox (an operator moved it), and its
+// sender's later mails no longer wait for it.
+const asideKeep = time.Hour
+
+// offered notes that the poller offers m again, or for the first time, and
+// says whether it must wait (set aside again): a mail set aside before it
+// from the same sender is still waiting.
+func (l *lane) offered(m *parsed, now time.Time) (wait bool) {
+	s := sender(m)
+	ids := l.aside[s]
+	if _, ok := l.asideAt[m.id]; ok {
+		l.asideAt[m.id] = now
+		return ids[0] != m.id
+	}
+	return len(ids) > 0
+}
+
+// setAside keeps m unseen for a later recheck, after the sender's other
+// mails set aside (or first again, if it was the first of them).
+func (l *lane) setAside(m *parsed, now time.Time) {
+	s := sender(m)
+	if _, ok := l.asideAt[m.id]; !ok {
+		l.aside[s] = append(l.aside[s], m.id)
+	}
+	l.asideAt[m.id] = now
+}
+
+// pruneAside forgets the mails set aside that were not offered again for
+// asideKeep.
+func (l *lane) pruneAside(now time.Time) {
+	for k, at := range l.asideAt {
+		if now.Sub(at) >= asideKeep {
+			l.forgetAside(k)
+		}
+	}
+}
+
+// forgetAside drops key from the mails set aside.
+func (l *lane) forgetAside(key string) {
+	delete(l.asideAt, key)
+	for s, ids := range l.aside {
+		if i := slices.Index(ids, key); i >= 0 {
+			if ids = slices.Delete(ids, i, i+1); len(ids) == 0 {
+				delete(l.aside, s)
+			} else {
+				l.aside[s] = ids
+			}
+			return
+		}
+	}
 }
 
 // handle is the daemon's poller handler (see the comment at the top). As
@@ -175,8 +237,17 @@ func (a *app) handle(ctx context.Context, raws [][]byte) ([]outcome, error) {
 	l.mu.Unlock()
 
 	slow := make([]bool, len(ms))
+	wait := make([]bool, len(ms)) // set aside again: an earlier mail of the sender waits
 	slowFrom := map[string]bool{} // senders with a mail in the lane or going there
 	now := a.now()
+	l.mu.Lock()
+	l.pruneAside(start)
+	for _, i := range fresh {
+		if ms[i].bad == nil {
+			wait[i] = l.offered(&ms[i], start)
+		}
+	}
+	l.mu.Unlock()
 	err := a.db.View(func(tx *store.Tx) error {
 		l.mu.Lock()
 		defer l.mu.Unlock()
@@ -185,8 +256,9 @@ func (a *app) handle(ctx context.Context, raws [][]byte) ([]outcome, error) {
 			if m.bad != nil {
 				continue
 			}
-			if s := sender(m); l.senders[s] > 0 || slowFrom[s] {
+			if s := sender(m); wait[i] || l.senders[s] > 0 || slowFrom[s] || len(l.aside[s]) > 0 {
 				slow[i] = true // keep the sender's order
+				slowFrom[s] = true
 				continue
 			}
 			cs, err := a.checksOf(tx, m, now)
@@ -233,17 +305,32 @@ func (a *app) handle(ctx context.Context, raws [][]byte) ([]outcome, error) {
 			continue
 		}
 		m := ms[i]
+		out[i] = outcomeDeferred
 		l.mu.Lock()
+		full := len(l.queue) == cap(l.queue)
+		if wait[i] || full {
+			// Only this goroutine fills the queue, so it stays full or
+			// drains: never blocking here keeps the poller going. The
+			// lane asks for a recheck when it runs dry; an idle lane
+			// (the mail waits for one set aside before it) in a while.
+			l.setAside(&m, start)
+			if len(l.queue) == 0 && l.retry == nil {
+				l.retry = time.AfterFunc(laneRetry, func() {
+					l.mu.Lock()
+					l.retry = nil
+					l.mu.Unlock()
+					l.recheck()
+				})
+			}
+			l.mu.Unlock()
+			a.log.LogAttrs(ctx, slog.LevelDebug, "mail set aside: the password lane is full", slog.String("message_id", m.id))
+			continue
+		}
+		l.forgetAside(m.id)
 		l.inflight[m.id] = true
 		l.senders[sender(&m)]++
 		l.mu.Unlock()
-		select {
-		case l.queue <- m:
-		case <-ctx.Done():
-			l.release(&m)
-			return out[:i], ctx.Err()
-		}
-		out[i] = outcomeDeferred
+		l.queue <- m
 		a.log.LogAttrs(ctx, slog.LevelDebug, "mail waits for password checks", slog.String("message_id", m.id))
 	}
 	return out, nil

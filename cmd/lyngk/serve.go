@@ -121,14 +121,15 @@ func newEngine(cfg config) (*engine.Engine, error) {
 		return nil, err
 	}
 	return engine.New(engine.Config{
-		Robot:        cfg.Robot,
-		Domain:       cfg.Domain,
-		Templates:    tpl,
-		RatePerHour:  cfg.RatePerHour,
-		NagAfter:     cfg.NagAfter,
-		ForfeitAfter: cfg.ForfeitAfter,
-		RobotPlayer:  cfg.RobotPlayer,
-		WebURL:       cfg.WebURL,
+		Robot:          cfg.Robot,
+		Domain:         cfg.Domain,
+		Templates:      tpl,
+		RatePerHour:    cfg.RatePerHour,
+		SignupsPerHour: cfg.SignupsPerHour,
+		NagAfter:       cfg.NagAfter,
+		ForfeitAfter:   cfg.ForfeitAfter,
+		RobotPlayer:    cfg.RobotPlayer,
+		WebURL:         cfg.WebURL,
 	})
 }
 
