@@ -64,12 +64,12 @@ type Config struct {
 	Robot       string // our own address: mail from it is never answered
 	Domain      string // right-hand side of our Message-IDs; "" = Robot's domain
 	Templates   *templates.Set
-	RatePerHour int       // commands per sender and hour; 0 = no limit
+	RatePerHour int // commands per sender and hour; 0 = no limit
 	// SignupsPerHour bounds the new accounts in all per hour (a window
 	// that opens with the first); a signup beyond it is refused with the
 	// time to send it again. 0 = no limit.
 	SignupsPerHour int
-	Rand        io.Reader // reply tokens; nil = crypto/rand
+	Rand           io.Reader // reply tokens; nil = crypto/rand
 	// NagAfter and ForfeitAfter are the timer periods; zero means the
 	// defaults of SPEC §3 (7 and 21 days).
 	NagAfter, ForfeitAfter time.Duration
