@@ -11,6 +11,7 @@ require (
 	go.etcd.io/bbolt v1.5.0
 	golang.org/x/crypto v0.58.0
 	golang.org/x/image v0.47.0
+	golang.org/x/oauth2 v0.38.0
 	gonum.org/v1/plot v0.17.0
 )
 

@@ -59,6 +59,10 @@ type IMAPConfig struct {
 	Addr     string // host:port
 	Username string
 	Password string
+	// Auth is AuthPassword (LOGIN with Password, the default),
+	// AuthXOAuth2 or AuthOAuthBearer (a token of Tokens).
+	Auth   string
+	Tokens TokenSource
 	// TLS is TLSImplicit, TLSStartTLS or TLSNone (loopback addresses only);
 	// unset, DefaultTLS of Addr.
 	TLS string
@@ -87,6 +91,9 @@ func (cfg IMAPConfig) WithDefaults() IMAPConfig {
 	if cfg.TLS == "" {
 		cfg.TLS = DefaultTLS(cfg.Addr)
 	}
+	if cfg.Auth == "" {
+		cfg.Auth = AuthPassword
+	}
 	if cfg.Mailbox == "" {
 		cfg.Mailbox = DefaultMailbox
 	}
@@ -111,11 +118,8 @@ func (cfg IMAPConfig) Validate() error {
 	if err := checkTransport("IMAP", cfg.Addr, cfg.TLS); err != nil {
 		return err
 	}
-	if cfg.Username == "" {
-		return fmt.Errorf("%w: IMAP username missing", ErrBadConfig)
-	}
-	if cfg.Password == "" {
-		return fmt.Errorf("%w: IMAP password missing", ErrBadConfig)
+	if err := checkAuth("IMAP", cfg.Auth, cfg.Username, cfg.Password, cfg.Tokens, false); err != nil {
+		return err
 	}
 	if cfg.PollInterval < 0 || cfg.CommandTimeout < 0 {
 		return fmt.Errorf("%w: IMAP negative interval", ErrBadConfig)
@@ -133,6 +137,10 @@ type SMTPConfig struct {
 	Addr     string // host:port
 	Username string // AUTH PLAIN when set
 	Password string
+	// Auth is AuthPassword (AUTH PLAIN when Username is set, the
+	// default), AuthXOAuth2 or AuthOAuthBearer (a token of Tokens).
+	Auth   string
+	Tokens TokenSource
 	// TLS is TLSImplicit, TLSStartTLS or TLSNone (loopback addresses only);
 	// unset, DefaultTLS of Addr.
 	TLS string
@@ -153,6 +161,9 @@ func (cfg SMTPConfig) WithDefaults() SMTPConfig {
 	if cfg.HeloName == "" {
 		cfg.HeloName = DefaultHeloName
 	}
+	if cfg.Auth == "" {
+		cfg.Auth = AuthPassword
+	}
 	return cfg
 }
 
@@ -162,8 +173,11 @@ func (cfg SMTPConfig) Validate() error {
 	if err := checkTransport("SMTP", cfg.Addr, cfg.TLS); err != nil {
 		return err
 	}
-	if (cfg.Username == "") != (cfg.Password == "") {
+	if cfg.Auth == AuthPassword && (cfg.Username == "") != (cfg.Password == "") {
 		return fmt.Errorf("%w: SMTP username and password go together (AUTH PLAIN), or neither is set", ErrBadConfig)
+	}
+	if err := checkAuth("SMTP", cfg.Auth, cfg.Username, cfg.Password, cfg.Tokens, true); err != nil {
+		return err
 	}
 	_, err := cfg.tlsConfig()
 	return err

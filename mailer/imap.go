@@ -180,7 +180,7 @@ func (p *Poller) session(ctx context.Context) (established bool, err error) {
 		return false, err
 	}
 	defer c.Close()
-	idle, err := p.setup(c)
+	idle, err := p.setup(ctx, c)
 	if err != nil {
 		return false, err
 	}
@@ -269,8 +269,8 @@ func (p *Poller) connect(ctx context.Context) (*imapclient.Client, error) {
 
 // setup logs in, creates the destination folders when missing and selects
 // the mailbox. It tells whether the server offers IDLE.
-func (p *Poller) setup(c *imapclient.Client) (idle bool, err error) {
-	if err := p.do(c, "LOGIN", func() error { return c.Login(p.cfg.Username, p.cfg.Password).Wait() }); err != nil {
+func (p *Poller) setup(ctx context.Context, c *imapclient.Client) (idle bool, err error) {
+	if err := p.login(ctx, c); err != nil {
 		return false, err
 	}
 	for _, name := range []string{p.cfg.Processed, p.cfg.Rejected} {
@@ -302,6 +302,49 @@ func (p *Poller) setup(c *imapclient.Client) (idle bool, err error) {
 		return false, err
 	}
 	return caps.Has(imap.CapIdle), nil
+}
+
+// login authenticates by the configured method: LOGIN with the password,
+// or AUTHENTICATE with a fresh OAuth2 access token.
+func (p *Poller) login(ctx context.Context, c *imapclient.Client) error {
+	if p.cfg.Auth == AuthPassword {
+		return p.do(c, "LOGIN", func() error { return c.Login(p.cfg.Username, p.cfg.Password).Wait() })
+	}
+	tctx, cancel := context.WithTimeout(ctx, p.cfg.CommandTimeout)
+	token, err := p.cfg.Tokens(tctx)
+	cancel()
+	if err != nil {
+		return fmt.Errorf("mailer: IMAP %s: access token: %w", p.cfg.Auth, err)
+	}
+	sc := newOAuthClient(p.cfg.Auth, p.cfg.Username, token, p.cfg.Addr)
+	err = guard(p.cfg.CommandTimeout, c.Close, "IMAP AUTHENTICATE", func() error { return c.Authenticate(sc) })
+	if err != nil && !errors.Is(err, ErrNoAnswer) {
+		var ierr *imap.Error
+		if errors.As(err, &ierr) {
+			return fmt.Errorf("mailer: IMAP %w", sc.refused(err))
+		}
+		return fmt.Errorf("mailer: IMAP AUTHENTICATE: %w", err)
+	}
+	return err
+}
+
+// CheckIMAP connects as the poller would, logs in and out: what an operator
+// runs to see that the settings work. It reports the step that failed.
+func CheckIMAP(ctx context.Context, cfg IMAPConfig) error {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	p := NewPoller(cfg, nil, nil)
+	c, err := p.connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if err := p.login(ctx, c); err != nil {
+		return err
+	}
+	p.logout(c)
+	return nil
 }
 
 func (p *Poller) ensureMailbox(c *imapclient.Client, name string) error {

@@ -416,17 +416,63 @@ func (s *Sender) dial(ctx context.Context) (*smtp.Client, error) {
 		c.Close()
 		return nil, fmt.Errorf("mailer: SMTP EHLO: %w", err)
 	}
-	if s.cfg.Username != "" {
-		if !c.SupportsAuth("PLAIN") {
-			c.Close()
-			return nil, fmt.Errorf("mailer: SMTP server at %s does not offer AUTH PLAIN", s.cfg.Addr)
-		}
-		if err := c.Auth(sasl.NewPlainClient("", s.cfg.Username, s.cfg.Password)); err != nil {
-			c.Close()
-			return nil, fmt.Errorf("mailer: SMTP AUTH: %w", err)
-		}
+	if err := s.login(ctx, c); err != nil {
+		c.Close()
+		return nil, err
 	}
 	return c, nil
+}
+
+// login authenticates by the configured method: AUTH PLAIN with the
+// password (when a username is set), or XOAUTH2/OAUTHBEARER with a fresh
+// OAuth2 access token.
+func (s *Sender) login(ctx context.Context, c *smtp.Client) error {
+	if s.cfg.Auth != AuthPassword {
+		sc := newOAuthClient(s.cfg.Auth, s.cfg.Username, "", s.cfg.Addr)
+		if !c.SupportsAuth(sc.mech) {
+			return fmt.Errorf("mailer: SMTP server at %s does not offer AUTH %s", s.cfg.Addr, sc.mech)
+		}
+		tctx, cancel := context.WithTimeout(ctx, smtpCommandTimeout)
+		token, err := s.cfg.Tokens(tctx)
+		cancel()
+		if err != nil {
+			return fmt.Errorf("mailer: SMTP %s: access token: %w", s.cfg.Auth, err)
+		}
+		sc = newOAuthClient(s.cfg.Auth, s.cfg.Username, token, s.cfg.Addr)
+		if err := c.Auth(sc); err != nil {
+			var serr *smtp.SMTPError
+			if errors.As(err, &serr) {
+				return fmt.Errorf("mailer: SMTP %w", sc.refused(err))
+			}
+			return fmt.Errorf("mailer: SMTP AUTH: %w", err)
+		}
+		return nil
+	}
+	if s.cfg.Username != "" {
+		if !c.SupportsAuth("PLAIN") {
+			return fmt.Errorf("mailer: SMTP server at %s does not offer AUTH PLAIN", s.cfg.Addr)
+		}
+		if err := c.Auth(sasl.NewPlainClient("", s.cfg.Username, s.cfg.Password)); err != nil {
+			return fmt.Errorf("mailer: SMTP AUTH: %w", err)
+		}
+	}
+	return nil
+}
+
+// CheckSMTP connects as the sender would, logs in and quits: what an
+// operator runs to see that the settings work. It reports the step that
+// failed.
+func CheckSMTP(ctx context.Context, cfg SMTPConfig) error {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	s := NewSender(cfg, nil, nil)
+	c, err := s.dial(ctx)
+	if err != nil {
+		return err
+	}
+	s.quit(c)
+	return nil
 }
 
 func (s *Sender) quit(c *smtp.Client) {

@@ -8,24 +8,32 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"lyngk.example/lyngk/mailer"
+	"lyngk.example/lyngk/oauth"
 	"lyngk.example/lyngk/store"
 )
 
 // config is the daemon's configuration. The file format is deliberately
 // small: `key = value` lines, `#` comments and blank lines. Secrets may come
 // from the file or from the environment (LYNGK_IMAP_PASSWORD,
-// LYNGK_SMTP_PASSWORD), never from the command line, where any user of the
-// machine could read them in the process list.
+// LYNGK_SMTP_PASSWORD, LYNGK_OAUTH2_CLIENT_SECRET,
+// LYNGK_OAUTH2_REFRESH_TOKEN), never from the command line, where any user
+// of the machine could read them in the process list.
 type config struct {
 	// The mail settings are mailer's own: it owns their defaults and their
 	// validation, and this file only maps keys onto them.
 	IMAP mailer.IMAPConfig
 	SMTP mailer.SMTPConfig
+	// OAuth2 is the client registration at the issuer when imap_auth or
+	// smtp_auth is xoauth2 or oauthbearer; OAuth2Refresh a refresh token
+	// from the environment, used instead of the data directory's file.
+	OAuth2        oauth.Config
+	OAuth2Refresh string
 
 	Robot        string
 	Domain       string
@@ -119,6 +127,11 @@ func parseConfig(r io.Reader, getenv func(string) string) (config, error) {
 	if v := getenv("LYNGK_SMTP_PASSWORD"); v != "" {
 		c.SMTP.Password = v
 	}
+	if v := getenv("LYNGK_OAUTH2_CLIENT_SECRET"); v != "" {
+		c.OAuth2.ClientSecret = v
+	}
+	c.OAuth2Refresh = getenv("LYNGK_OAUTH2_REFRESH_TOKEN")
+	c.wireTokens()
 	return c, c.validate()
 }
 
@@ -132,6 +145,10 @@ func (c *config) set(key, val string) error {
 		"data_dir": &c.DataDir, "templates_dir": &c.TemplatesDir, "log_format": &c.LogFormat,
 		"log_level": &c.LogLevel, "metrics_addr": &c.MetricsAddr,
 		"web_addr": &c.WebAddr, "web_url": &c.WebURL,
+		"imap_auth": &c.IMAP.Auth, "smtp_auth": &c.SMTP.Auth,
+		"oauth2_provider": &c.OAuth2.Provider, "oauth2_tenant": &c.OAuth2.Tenant,
+		"oauth2_client_id": &c.OAuth2.ClientID, "oauth2_client_secret": &c.OAuth2.ClientSecret,
+		"oauth2_token_url": &c.OAuth2.TokenURL, "oauth2_device_url": &c.OAuth2.DeviceURL,
 	}
 	durs := map[string]*time.Duration{
 		"poll_interval": &c.IMAP.PollInterval, "nag_after": &c.NagAfter, "forfeit_after": &c.ForfeitAfter,
@@ -141,6 +158,8 @@ func (c *config) set(key, val string) error {
 	switch {
 	case strs[key] != nil:
 		*strs[key] = val
+	case key == "oauth2_scopes":
+		c.OAuth2.Scopes = strings.Fields(val)
 	case key == "tls_ca_file":
 		c.IMAP.CAFile, c.SMTP.CAFile = val, val
 	case durs[key] != nil:
@@ -212,6 +231,11 @@ func (c *config) validate() error {
 	if c.SMTP.Addr == "" {
 		return fmt.Errorf("%w: real mode needs smtp_addr to send its replies", errConfig)
 	}
+	if c.usesOAuth2() {
+		if err := c.OAuth2.Validate(); err != nil {
+			return fmt.Errorf("%w: oauth2_* settings: %w", errConfig, err)
+		}
+	}
 	if err := c.SMTP.Validate(); err != nil {
 		return fmt.Errorf("%w: smtp_* settings: %w", errConfig, err)
 	}
@@ -223,6 +247,33 @@ func (c *config) validate() error {
 		}
 	}
 	return nil
+}
+
+// usesOAuth2 reports whether a login takes an OAuth2 access token.
+func (c *config) usesOAuth2() bool { return isOAuth2(c.IMAP.Auth) || isOAuth2(c.SMTP.Auth) }
+
+func isOAuth2(method string) bool {
+	return method == mailer.AuthXOAuth2 || method == mailer.AuthOAuthBearer
+}
+
+// tokenFile is where the refresh token lives: in the data directory.
+func (c *config) tokenFile() string { return filepath.Join(c.DataDir, oauth.TokenFile) }
+
+// wireTokens gives the OAuth2 logins their token source, one for both (the
+// providers' scopes cover IMAP and SMTP together). Called again when -data
+// moves the data directory.
+func (c *config) wireTokens() {
+	c.IMAP.Tokens, c.SMTP.Tokens = nil, nil
+	if !c.usesOAuth2() {
+		return
+	}
+	src := oauth.NewSource(c.OAuth2, c.tokenFile(), c.OAuth2Refresh)
+	if isOAuth2(c.IMAP.Auth) {
+		c.IMAP.Tokens = src.Token
+	}
+	if isOAuth2(c.SMTP.Auth) {
+		c.SMTP.Tokens = src.Token
+	}
 }
 
 func loadConfig(path string) (config, error) {

@@ -119,6 +119,24 @@ func TestParseConfig(t *testing.T) {
 		{name: "web URL with a query", file: "web_url = https://lyngk.example.org/?x=1\n", env: env(), err: "web_url"},
 		{name: "web URL of another scheme", file: "web_url = ftp://lyngk.example.org\n", env: env(), err: "web_url"},
 		{name: "bad web_public", file: "web_public = yes\n", env: env(), err: "line 1: web_public: want true or false"},
+		// OAuth2: no password needed, the secrets from the environment, one
+		// token source for both logins, refreshed from the data directory.
+		{name: "OAuth2 with the Microsoft preset", file: real + "imap_auth = xoauth2\nsmtp_auth = xoauth2\nsmtp_user = lyngk@example.org\n" +
+			"oauth2_provider = microsoft\noauth2_client_id = 0a1b\noauth2_scopes = a b\n",
+			env: env("LYNGK_OAUTH2_CLIENT_SECRET", "cs", "LYNGK_OAUTH2_REFRESH_TOKEN", "rt"),
+			check: func(c config) bool {
+				return c.IMAP.Auth == mailer.AuthXOAuth2 && c.IMAP.Tokens != nil && c.SMTP.Tokens != nil &&
+					c.OAuth2.ClientSecret == "cs" && c.OAuth2Refresh == "rt" && len(c.OAuth2.Scopes) == 2 &&
+					c.tokenFile() == filepath.Join("lyngk-data", "oauth2-token.json")
+			}},
+		{name: "OAuth2 for SMTP only", file: real + "smtp_auth = oauthbearer\nsmtp_user = lyngk@example.org\n" +
+			"oauth2_client_id = x\noauth2_token_url = https://id.example.org/token\n", env: env("LYNGK_IMAP_PASSWORD", "s3cret"),
+			check: func(c config) bool { return c.IMAP.Tokens == nil && c.SMTP.Tokens != nil }},
+		{name: "OAuth2 without a client", file: real + "imap_auth = xoauth2\noauth2_provider = gmail\n", env: env(),
+			err: "oauth2_client_id missing"},
+		{name: "OAuth2 of an unknown provider", file: real + "imap_auth = oauthbearer\noauth2_provider = yahoo\noauth2_client_id = x\n", env: env(),
+			err: `oauth2_provider "yahoo"`},
+		{name: "unknown login method", file: real + "imap_auth = cram-md5\n", env: env(), err: `IMAP login "cram-md5"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

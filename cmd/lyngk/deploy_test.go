@@ -37,6 +37,8 @@ var configKeys = []string{
 	"address_mails_per_hour", "dead_letter_keep", "dedupe_keep",
 	"log_format", "log_level", "metrics_addr", "tls_ca_file", "robot", "robot_think",
 	"web_addr", "web_url", "web_public",
+	"imap_auth", "smtp_auth", "oauth2_provider", "oauth2_tenant", "oauth2_client_id",
+	"oauth2_client_secret", "oauth2_token_url", "oauth2_device_url", "oauth2_scopes",
 }
 
 // systemdAnalyze returns the path of systemd-analyze, or skips the test.

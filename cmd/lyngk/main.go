@@ -6,6 +6,7 @@
 //	lyngk analyze …                          the rules engine on the command line
 //	lyngk backup -db FILE OUT                consistent online copy of the store
 //	lyngk admin -db FILE users|games|game N|outbox   look into the store
+//	lyngk oauth2 login -config FILE          the mailbox's OAuth2 refresh token
 //
 // This package only wires the others together: flags, configuration,
 // logging and signals; and it decides how mail meets the store (app.go:
@@ -29,6 +30,7 @@ commands:
            [-robot [-think DURATION] [-playouts N]]
   backup   -db FILE OUT
   admin    -db FILE users | games | game N | outbox
+  oauth2   login -config FILE [-data DIR]   get the mailbox's OAuth2 refresh token (device grant)
 
 Run "lyngk COMMAND -h" for the flags of one command.
 `
@@ -56,6 +58,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runBackup(rest, stdout, stderr)
 	case "admin":
 		return runAdmin(rest, stdout, stderr)
+	case "oauth2":
+		return runOAuth2(rest, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

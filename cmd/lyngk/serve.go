@@ -54,6 +54,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 	if *dataDir != "" {
 		cfg.DataDir = *dataDir
+		cfg.wireTokens()
 	}
 	// In local mode the web part is on: at web_addr when the file sets
 	// it, else (or when the flag is given) at -local-web.
