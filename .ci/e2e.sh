@@ -7,6 +7,7 @@
 #   .ci/e2e.sh            tests, then the benchmarks
 #   E2E_BENCH=0 .ci/e2e.sh   tests only
 #   E2E_KEEP=1 .ci/e2e.sh    keep the server directory (logs; mail in DIR/disk.img) afterwards
+#   E2E_RUN=TestE2EOAuth2 .ci/e2e.sh   only the tests that match (go test -run; default E2E)
 #
 # Exit status: that of go test. On a machine that cannot run the suite (not
 # root, or no Debian packaging) it says SKIP and exits 0, so that `make test`
@@ -77,7 +78,7 @@ start=$(date +%s)
 .ci/mailservers.sh start "$DIR"
 
 export LYNGK_E2E=1 LYNGK_E2E_DIR="$DIR"
-go test -count=1 -timeout 12m -run 'E2E' -v ./cmd/lyngk/ || status=$?
+go test -count=1 -timeout 12m -run "${E2E_RUN:-E2E}" -v ./cmd/lyngk/ || status=$?
 # bench NAME BENCHTIME: one benchmark on fresh mail servers, so that its
 # figures do not depend on what ran before (mailboxes and Postfix's queue).
 # b.Loop benchmarks: -benchtime Nx is N moves (latency) or N bursts of

@@ -27,7 +27,13 @@
 # stands for players whose mail is hosted elsewhere, as almost all players'
 # is: Postfix relays it over SMTP to 127.0.0.1:REMOTE_PORT, where the
 # throughput test listens (while no one listens it waits in Postfix's queue).
-# Any other domain bounces: nothing leaves the machine. Users: lyngk (the robot), alice, bob, carol and load0..load3 (mailboxes
+# Any other domain bounces: nothing leaves the machine.
+#
+# OAuth2: besides passwords, Dovecot (IMAP, and Postfix's submission through
+# its SASL) takes XOAUTH2 and OAUTHBEARER with an access token, which it
+# checks by token introspection (RFC 7662, a POST) at
+# http://127.0.0.1:OAUTH_PORT/introspect: the issuer the test serves there
+# (oauth/oauthtest). Without it, every token is refused. Users: lyngk (the robot), alice, bob, carol and load0..load3 (mailboxes
 # that take load0+anything@e2e.test etc., for the throughput test), all @e2e.test.
 #
 # Mail and Postfix's queue live in DIR/disk: a journaled ext4 image mounted
@@ -39,7 +45,8 @@
 #
 # Needs root (Postfix does). Ports come from the environment when set:
 # E2E_SMTP_PORT (12525), E2E_SUBMISSION_PORT (12587), E2E_IMAP_PORT (11143),
-# E2E_IMAPS_PORT (11993), E2E_LMTP_PORT (12424), E2E_REMOTE_PORT (12526).
+# E2E_IMAPS_PORT (11993), E2E_LMTP_PORT (12424), E2E_REMOTE_PORT (12526),
+# E2E_OAUTH_PORT (12580).
 set -euo pipefail
 
 DOMAIN=e2e.test
@@ -231,6 +238,7 @@ write_env() {
 	E2E_IMAPS_PORT=${E2E_IMAPS_PORT:-11993}
 	E2E_LMTP_PORT=${E2E_LMTP_PORT:-12424}
 	E2E_REMOTE_PORT=${E2E_REMOTE_PORT:-12526}
+	E2E_OAUTH_PORT=${E2E_OAUTH_PORT:-12580}
 	{
 		echo "# written by .ci/mailservers.sh; shell syntax, one KEY=VALUE a line"
 		echo "E2E_DIR=$DIR"
@@ -244,11 +252,13 @@ write_env() {
 		echo "E2E_LMTP_ADDR=127.0.0.1:$E2E_LMTP_PORT"
 		echo "E2E_REMOTE_DOMAIN=$REMOTE_DOMAIN"
 		echo "E2E_REMOTE_ADDR=127.0.0.1:$E2E_REMOTE_PORT"
+		echo "E2E_OAUTH_ADDR=127.0.0.1:$E2E_OAUTH_PORT"
 		echo "E2E_SMTP_PORT=$E2E_SMTP_PORT"
 		echo "E2E_SUBMISSION_PORT=$E2E_SUBMISSION_PORT"
 		echo "E2E_IMAP_PORT=$E2E_IMAP_PORT"
 		echo "E2E_IMAPS_PORT=$E2E_IMAPS_PORT"
 		echo "E2E_LMTP_PORT=$E2E_LMTP_PORT"
+		echo "E2E_OAUTH_PORT=$E2E_OAUTH_PORT"
 		echo "E2E_USERS=\"$USERS\""
 		local u
 		for u in $USERS; do
@@ -310,6 +320,17 @@ write_dovecot_conf() {
 	chown root:dovecot "$d/users.tmp"
 	chmod 640 "$d/users.tmp"
 	mv "$d/users.tmp" "$d/users"
+	cat >"$d/oauth2.conf.ext" <<EOF
+# The test's issuer (oauth/oauthtest): RFC 7662 introspection by POST,
+# which answers {"active": true, "username": "lyngk@e2e.test"} for a token
+# it issued.
+introspection_mode = post
+introspection_url = http://$E2E_OAUTH_ADDR/introspect
+force_introspection = yes
+username_attribute = username
+active_attribute = active
+active_value = true
+EOF
 	cat >"$d/dovecot.conf" <<EOF
 # Throw-away Dovecot for the lyngk end-to-end tests (written by mailservers.sh).
 instance_name = lyngk-e2e
@@ -324,7 +345,7 @@ ssl = yes
 ssl_cert = <$DIR/tls/server.pem
 ssl_key = <$DIR/tls/server.key
 disable_plaintext_auth = no
-auth_mechanisms = plain login
+auth_mechanisms = plain login xoauth2 oauthbearer
 mail_location = sdbox:~/sdbox
 first_valid_uid = $MAIL_UID
 first_valid_gid = $MAIL_GID
@@ -353,7 +374,14 @@ namespace inbox {
 }
 passdb {
   driver = passwd-file
+  mechanisms = plain login
   args = scheme=PLAIN username_format=%u $d/users
+}
+# Access tokens, checked with the test's issuer (oauth2.conf.ext).
+passdb {
+  driver = oauth2
+  mechanisms = xoauth2 oauthbearer
+  args = $d/oauth2.conf.ext
 }
 userdb {
   driver = passwd-file

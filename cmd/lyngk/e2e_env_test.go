@@ -41,8 +41,11 @@ type e2eEnv struct {
 	// hosted elsewhere (startRemote listens there).
 	remoteDomain string
 	remoteAddr   string
-	script       string // .ci/mailservers.sh
-	password     map[string]string
+	// oauthAddr is where Dovecot asks about access tokens (RFC 7662
+	// introspection): the issuer of TestE2EOAuth2 listens there.
+	oauthAddr string
+	script    string // .ci/mailservers.sh
+	password  map[string]string
 }
 
 // e2eSetup skips the test unless the suite was asked for, and reads DIR/env.
@@ -72,6 +75,7 @@ func e2eSetup(tb testing.TB) *e2eEnv {
 		lmtpAddr:       vals["E2E_LMTP_ADDR"],
 		remoteDomain:   vals["E2E_REMOTE_DOMAIN"],
 		remoteAddr:     vals["E2E_REMOTE_ADDR"],
+		oauthAddr:      vals["E2E_OAUTH_ADDR"],
 		script:         vals["E2E_SCRIPT"],
 		password:       map[string]string{},
 	}
@@ -85,7 +89,7 @@ func e2eSetup(tb testing.TB) *e2eEnv {
 	}
 	if e.domain == "" || e.smtpAddr == "" || e.imapAddr == "" || e.lmtpAddr == "" || e.script == "" ||
 		e.remoteDomain == "" || e.remoteAddr == "" || e.imapsAddr == "" || e.submissionAddr == "" ||
-		e.caFile == "" || e.otherCAFile == "" {
+		e.caFile == "" || e.otherCAFile == "" || e.oauthAddr == "" {
 		tb.Fatalf("%s/env is incomplete: %v", dir, vals)
 	}
 	return e
