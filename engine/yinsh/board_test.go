@@ -1,0 +1,79 @@
+package yinsh
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+var players = [2]string{"alice", "bob"}
+
+// TestBoardEmpty: the first 24 lines of the empty board are the block of
+// yinsh-board.md byte for byte (copied to testdata/empty-board.txt).
+func TestBoardEmpty(t *testing.T) {
+	want, err := os.ReadFile("testdata/empty-board.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := New(Normal)
+	got := g.Board(players)
+	lines := strings.SplitAfter(got, "\n")
+	if block := strings.Join(lines[:24], ""); block != string(want) {
+		t.Errorf("empty board:\n%s\nwant\n%s", block, want)
+	}
+	golden(t, "board-start.golden", got)
+}
+
+// TestBoardPoints puts a piece on every point in turn and checks where it
+// lands: point (i, n) at column 4+3i of line 19+i-2n, a ring's parentheses
+// either side, and nothing else changed.
+func TestBoardPoints(t *testing.T) {
+	start := New(Normal)
+	empty := strings.Split(start.Board(players), "\n")
+	for p := range Point(NumPoints) {
+		for _, kind := range []string{"o", "x", "(o)", "(x)"} {
+			g := New(Normal)
+			c := 0
+			if strings.Contains(kind, "x") {
+				c = 1
+			}
+			if kind[0] == '(' {
+				g.b.rings[c].add(p)
+			} else {
+				g.b.markers[c].add(p)
+			}
+			lines := strings.Split(g.Board(players), "\n")
+			y, x := 18+p.Column()-2*p.Number(), 4+3*p.Column()
+			if kind[0] == '(' {
+				x--
+			}
+			line := lines[y]
+			if len(line) < x+len(kind) || line[x:x+len(kind)] != kind {
+				t.Fatalf("%s as %s: line %d is %q", p, kind, y+1, line)
+			}
+			for i := range 24 {
+				if i != y && lines[i] != empty[i] {
+					t.Fatalf("%s as %s changes line %d", p, kind, i+1)
+				}
+			}
+			if strings.TrimRight(line, " ") != line {
+				t.Fatalf("trailing space on line %d", y+1)
+			}
+		}
+	}
+}
+
+func TestBoardGoldens(t *testing.T) {
+	g := New(Normal)
+	mustApply(t, &g, examplePlacements...)
+	mustApply(t, &g, "h7-g7")
+	golden(t, "board-example.golden", g.Board(players))
+
+	g = build(t, bothRows([2]uint8{}, Normal))
+	mustApply(t, &g, "e3-e6;xa4-e4;xk9")
+	golden(t, "board-owed.golden", g.Board(players))
+
+	g = build(t, bothRows([2]uint8{}, Blitz))
+	mustApply(t, &g, "e3-e6;xa4-e4;xk9")
+	golden(t, "board-blitz-won.golden", g.Board([2]string{"carol", "robot"}))
+}
