@@ -153,8 +153,7 @@ func (p Point) appendTo(b []byte) []byte {
 	return strconv.AppendInt(b, int64(geo.num[p]), 10)
 }
 
-// Column and Number return the point's column index (a = 0 ... k = 10) and
-// number.
+// Column returns the point's column index (a = 0 ... k = 10).
 func (p Point) Column() int { return int(geo.col[p]) }
 
 // Number returns the point's number (1..11).
