@@ -178,8 +178,9 @@ func (r *request) record(g *game, pos *lyngk.Game) {
 
 // moved saves g and mails the board to everybody after a change, with the
 // comment of the player who made it and a notice of what happened ("" for
-// a plain move).
+// a plain move). The change spends every reply token sent before it.
 func (r *request) moved(g *game, c *commentView, notice string) error {
+	g.Changes++
 	switch {
 	case g.Status == statusCancelled:
 		line, err := r.notice("cancelled", nil)

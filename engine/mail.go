@@ -173,7 +173,7 @@ func (r *request) messageID(g *game, key string) (string, error) {
 		}
 		return "", err
 	}
-	rec := token{V: recordVersion, Board: g.Board, User: key, Moves: len(g.Moves), TakeBacks: g.TakeBacks, Sent: r.now}
+	rec := token{V: recordVersion, Board: g.Board, User: key, Moves: len(g.Moves), TakeBacks: g.TakeBacks, Changes: g.Changes, Sent: r.now}
 	return tokenPrefix + tok + "@" + r.e.cfg.Domain, save(r.tx, bucketTokens, tok, rec)
 }
 

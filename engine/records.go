@@ -100,6 +100,14 @@ type game struct {
 	// move list only grows, so (TakeBacks, len(Moves)) names one position
 	// of the game: what a reply token is valid for.
 	TakeBacks int `json:"take_backs,omitempty"`
+	// Changes counts the changes of the game's state (moved: a move, a
+	// proposal, an answer to one, a resignation, a decline, a forfeit): a
+	// reply token is spent by any of them, not only by a move.
+	Changes int `json:"changes,omitempty"`
+	// Offers counts each player's draw offers and take-back requests in
+	// the day that opened with OffersDay (MaxOffersPerDay).
+	Offers    [2]int    `json:"offers,omitzero"`
+	OffersDay time.Time `json:"offers_day,omitzero"`
 }
 
 // proposal is a pending draw offer or take-back request.
@@ -159,6 +167,7 @@ type token struct {
 	// TakeBacks is game.TakeBacks when sent: a take-back voids every
 	// earlier token, even one whose number of moves the game reaches again.
 	TakeBacks int       `json:"take_backs,omitempty"`
+	Changes   int       `json:"changes,omitempty"` // game.Changes when sent
 	Sent      time.Time `json:"sent"`
 	// Text and HTML are what the mail said (reply.go, keepSent): the
 	// FNV-1a hashes of its normalised lines that are not blank, 8 bytes

@@ -89,6 +89,8 @@ func (r *request) tokenGame(tok string) (*game, *user, error) {
 		return nil, nil, refuse("token-taken-back", kv{"Board": g.Board}).on(g.Board)
 	case rec.Moves != len(g.Moves):
 		return nil, nil, refuse("token-stale", kv{"Board": g.Board, "Sent": rec.Moves, "Now": len(g.Moves)}).on(g.Board)
+	case rec.Changes != g.Changes:
+		return nil, nil, refuse("token-spent", kv{"Board": g.Board}).on(g.Board)
 	}
 	u, err := r.player(rec.User)
 	if err != nil {

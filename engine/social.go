@@ -122,6 +122,12 @@ func lastMove(g *game) int {
 	return -1
 }
 
+// MaxOffersPerDay bounds each player's draw offers and take-back requests
+// in one game, in a day that opens with the first: each one mails the
+// board to both players, so without it two words (propose, reject) would
+// send mail without end.
+const MaxOffersPerDay = 3
+
 // propose handles the words propose, undo, accept and reject, written as a
 // move (pbmserv): a draw offer or a take-back request waits for the
 // opponent, who accepts or rejects it; the proposer may withdraw it with
@@ -139,6 +145,14 @@ func (r *request) propose(g *game, p int, word string, c *commentView) error {
 		if pending != nil && pending.By != p {
 			return refuse("proposal-pending", kv{"User": other, "Kind": pending.Kind}).on(g.Board)
 		}
+		if r.now.Sub(g.OffersDay) >= 24*time.Hour || r.now.Before(g.OffersDay) {
+			g.Offers, g.OffersDay = [2]int{}, r.now
+		}
+		if g.Offers[p-1] >= MaxOffersPerDay {
+			return refuse("offers-limit", kv{"Board": g.Board, "Max": MaxOffersPerDay,
+				"Until": g.OffersDay.Add(24 * time.Hour).UTC().Format("2006-01-02 15:04 MST")}).on(g.Board)
+		}
+		g.Offers[p-1]++
 		if word == "propose" {
 			g.Proposal, key = &proposal{Kind: "draw", By: p, Moves: len(g.Moves)}, "draw-proposed"
 			break

@@ -4,9 +4,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/lyngk"
+	"lyngk.example/lyngk/store"
 )
 
 func recipientsOf(out []engine.Mail) []string {
@@ -107,4 +109,39 @@ func TestStandingsHistory(t *testing.T) {
 	golden(t, "games-inactive", format(v.cmd("zoe@elsewhere.example", "lyngk games alice inactive")))
 	v.signupAt("zoe@elsewhere.example", "zoe", "pw-zoe")
 	golden(t, "show-user-all", format(v.cmd("zoe@elsewhere.example", "lyngk show alice all")))
+}
+
+// TestOffersPerDay: each offer mails the board to both players, so a
+// player makes at most MaxOffersPerDay (3) draw offers and take-back
+// requests per game in a day: the 4th is refused and changes nothing; the
+// opponent's own allowance is untouched, and the next day it starts anew.
+// (Old main took any number: propose, reject, propose ... each two mails.)
+func TestOffersPerDay(t *testing.T) {
+	v := newEnv(t)
+	v.signup("alice", "bob")
+	v.cmd(addr("alice"), "lyngk challenge alice bob")
+	for i := range engine.MaxOffersPerDay {
+		if out := v.cmd(addr("alice"), "lyngk move 101 alice pw-alice propose"); len(out) != 2 {
+			t.Fatalf("offer %d:\n%s", i+1, format(out))
+		}
+		if out := v.cmd(addr("alice"), "lyngk move 101 alice pw-alice reject"); len(out) != 2 {
+			t.Fatalf("withdrawal %d:\n%s", i+1, format(out))
+		}
+	}
+	before := v.dump(store.BucketGames)
+	out := v.cmd(addr("alice"), "lyngk move 101 alice pw-alice propose")
+	if len(out) != 1 || !strings.Contains(out[0].Body, "You have made 3 draw offers or take-back requests in Lyngk Board 101") {
+		t.Fatalf("the 4th offer:\n%s", format(out))
+	}
+	if v.dump(store.BucketGames) != before {
+		t.Error("the refused offer changed the game")
+	}
+	if out := v.cmd(addr("bob"), "lyngk move 101 bob pw-bob propose"); len(out) != 2 {
+		t.Fatalf("bob's first offer:\n%s", format(out))
+	}
+	v.cmd(addr("bob"), "lyngk move 101 bob pw-bob reject")
+	v.now = v.now.Add(24 * time.Hour)
+	if out := v.cmd(addr("alice"), "lyngk move 101 alice pw-alice propose"); len(out) != 2 {
+		t.Fatalf("alice's offer the next day:\n%s", format(out))
+	}
 }

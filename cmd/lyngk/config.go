@@ -65,24 +65,28 @@ type config struct {
 	WebAddr   string
 	WebURL    string
 	WebPublic bool
+	// WebPostsPerGameHour bounds the moves from the /play/ pages of one
+	// game per hour (web.Config.PostsPerGameHour).
+	WebPostsPerGameHour int
 }
 
 // defaultConfig is what an empty file means: local all-in-one mode. The
 // mail settings are left unset for mailer's defaults.
 func defaultConfig() config {
 	return config{
-		Robot:          "lyngk@localhost",
-		Domain:         "localhost",
-		DataDir:        "lyngk-data",
-		RatePerHour:    60,
-		SignupsPerHour: 60,
-		NagAfter:       7 * 24 * time.Hour,
-		ForfeitAfter:   21 * 24 * time.Hour,
-		LogFormat:      "text",
-		LogLevel:       "info",
-		RobotPlayer:    true,
-		RobotThink:     robotThink,
-		WebPublic:      true,
+		Robot:               "lyngk@localhost",
+		Domain:              "localhost",
+		DataDir:             "lyngk-data",
+		RatePerHour:         60,
+		SignupsPerHour:      60,
+		WebPostsPerGameHour: 60,
+		NagAfter:            7 * 24 * time.Hour,
+		ForfeitAfter:        21 * 24 * time.Hour,
+		LogFormat:           "text",
+		LogLevel:            "info",
+		RobotPlayer:         true,
+		RobotThink:          robotThink,
+		WebPublic:           true,
 	}
 }
 
@@ -184,12 +188,16 @@ func (c *config) set(key, val string) error {
 			return fmt.Errorf("want a whole number of at least 1, got %q", val)
 		}
 		c.RatePerHour = n
-	case key == "signups_per_hour":
+	case key == "signups_per_hour" || key == "web_posts_per_game_hour":
 		n, err := strconv.Atoi(val)
 		if err != nil || n < 1 {
 			return fmt.Errorf("want a whole number of at least 1, got %q", val)
 		}
-		c.SignupsPerHour = n
+		if key == "signups_per_hour" {
+			c.SignupsPerHour = n
+		} else {
+			c.WebPostsPerGameHour = n
+		}
 	case key == "address_mails_per_hour":
 		n, err := strconv.Atoi(val)
 		if err != nil {

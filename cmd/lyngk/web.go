@@ -47,7 +47,8 @@ func listenWeb(addr string, local bool) (net.Listener, error) {
 // context ends with ctx too, so the open event streams close and Shutdown
 // returns at once.
 func serveWeb(ctx context.Context, ln net.Listener, db *store.DB, cfg config, m *metrics, mover web.Mover, log *slog.Logger) (*web.Handler, func(), error) {
-	h, err := web.New(web.Config{DB: db, Public: cfg.WebPublic, Log: log, Observe: m.web, Mover: mover})
+	h, err := web.New(web.Config{DB: db, Public: cfg.WebPublic, Log: log, Observe: m.web, Mover: mover,
+		PostsPerGameHour: cfg.WebPostsPerGameHour})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"html/template"
 	"net/http"
+	"strconv"
 	"strings"
+	"time"
 
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/lyngk"
@@ -35,7 +37,8 @@ import (
 // good (the game moved on, a move was taken back, the game is over, the
 // player left it); 422 for a move refused (illegal, not your turn, bad
 // notation), with the page again; 403 for a cross-site POST; 413 for a
-// body over maxPlayBody.
+// body over maxPlayBody; 429 for a POST past the game's PostsPerGameHour
+// (web_posts_per_game_hour), with Retry-After.
 
 // Mover moves for the play pages: engine.TokenGame and engine.PlayToken,
 // each in one store transaction of the daemon, the mails of a move queued
@@ -137,6 +140,20 @@ func (h *Handler) playMove(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	tok, move := r.PathValue("token"), strings.TrimSpace(r.PostForm.Get("move"))
+	if h.cfg.PostsPerGameHour > 0 {
+		g, err := h.cfg.Mover.TokenGame(tok)
+		if err != nil {
+			h.playRefused(w, r, err, nil, move)
+			return
+		}
+		if until, ok := h.post(g.Board, time.Now()); !ok {
+			w.Header().Set("Retry-After", strconv.Itoa(int(time.Until(until).Seconds())+1))
+			h.fail(w, r, http.StatusTooManyRequests, fmt.Sprintf("Lyngk Board %d had %d moves from the web in an hour, "+
+				"as many as a game takes. Nothing was changed: reply to the board mail, or try again after %s.",
+				g.Board, h.cfg.PostsPerGameHour, until.UTC().Format("15:04 MST")))
+			return
+		}
+	}
 	v, mails, err := h.cfg.Mover.PlayToken(tok, move)
 	if err != nil {
 		h.playRefused(w, r, err, func() (*engine.TokenView, error) { return h.cfg.Mover.TokenGame(tok) }, move)
@@ -144,6 +161,35 @@ func (h *Handler) playMove(w http.ResponseWriter, r *http.Request) {
 	}
 	h.Changed()
 	h.renderPlay(w, r, http.StatusOK, v, "", "", &doneView{Move: move, Mails: mails})
+}
+
+// postWindow is one game's count of POSTs in the hour from Start.
+type postWindow struct {
+	Start time.Time
+	Count int
+}
+
+// post counts a POST for board and says whether it is within
+// PostsPerGameHour; when not, until is the end of the window. Windows
+// that are over are dropped, so the map holds the games of the last hour.
+func (h *Handler) post(board int, now time.Time) (until time.Time, ok bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for b, w := range h.posts {
+		if now.Sub(w.Start) >= time.Hour {
+			delete(h.posts, b)
+		}
+	}
+	w, found := h.posts[board]
+	if !found {
+		w = postWindow{Start: now}
+	}
+	if w.Count >= h.cfg.PostsPerGameHour {
+		return w.Start.Add(time.Hour), false
+	}
+	w.Count++
+	h.posts[board] = w
+	return time.Time{}, true
 }
 
 // playRefused answers a refusal: for the token itself (404, 410) a page

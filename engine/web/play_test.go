@@ -290,3 +290,62 @@ func TestPlayRefused(t *testing.T) {
 		t.Errorf("resign without Origin (not a browser): %d\n%s", res.StatusCode, body)
 	}
 }
+
+// TestPlayTokenSpentByProposal is the measured case of issue 19: propose
+// then reject left the move count as it was, so one token stayed good: 400
+// POSTs made 406 board mails. Now any change spends the token: of 400
+// POSTs alternating propose and reject with alice's token, the first makes
+// its 2 board mails and the other 399 get 410, changing nothing.
+func TestPlayTokenSpentByProposal(t *testing.T) {
+	s, m, _ := playSite(t)
+	tok := s.boardToken("alice")
+	gone := 0
+	for i := range 400 {
+		word := "propose"
+		if i%2 == 1 {
+			word = "reject"
+		}
+		res, body := s.post(tok, url.Values{"move": {word}}, nil)
+		switch {
+		case i == 0 && res.StatusCode == http.StatusOK:
+		case i > 0 && res.StatusCode == http.StatusGone &&
+			strings.Contains(pageText(body), "Lyngk Board 101 has changed since the board mail you replied to"):
+			gone++
+		default:
+			t.Fatalf("POST %d (%s): %d\n%s", i, word, res.StatusCode, body)
+		}
+	}
+	mails := 0
+	for _, out := range m.mails {
+		mails += len(out)
+	}
+	if mails != 2 || gone != 399 {
+		t.Fatalf("%d board mails and %d refusals, want 2 and 399", mails, gone)
+	}
+}
+
+// TestPlayPostsPerGameHour: with PostsPerGameHour 2, the third move of the
+// hour from the play pages of one game, with a fresh token, is refused
+// with 429 and Retry-After, and changes nothing.
+func TestPlayPostsPerGameHour(t *testing.T) {
+	s, m, _ := playSite(t)
+	h, err := web.New(web.Config{DB: s.db, Public: true, Mover: m, PostsPerGameHour: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.h = h
+	for i, p := range []struct{ name, word string }{{"alice", "propose"}, {"alice", "reject"}} {
+		if res, body := s.post(s.boardToken(p.name), url.Values{"move": {p.word}}, nil); res.StatusCode != http.StatusOK {
+			t.Fatalf("POST %d: %d\n%s", i, res.StatusCode, body)
+		}
+	}
+	before := s.state()
+	res, body := s.post(s.boardToken("alice"), url.Values{"move": {"propose"}}, nil)
+	if res.StatusCode != http.StatusTooManyRequests || res.Header.Get("Retry-After") == "" ||
+		!strings.Contains(pageText(body), "Lyngk Board 101 had 2 moves from the web in an hour") {
+		t.Fatalf("the third POST: %d %q\n%s", res.StatusCode, res.Header.Get("Retry-After"), body)
+	}
+	if s.state() != before {
+		t.Error("the refused POST changed the game")
+	}
+}

@@ -55,6 +55,10 @@ type Config struct {
 	// Mover moves for the /play/ pages (play.go); nil: every token is
 	// refused as unknown.
 	Mover Mover
+	// PostsPerGameHour bounds the moves sent from the /play/ pages of one
+	// game per hour, in a window that opens with the first (play.go); 0 =
+	// no limit.
+	PostsPerGameHour int
 }
 
 // Handler serves the web part. It is safe for concurrent use.
@@ -70,6 +74,8 @@ type Handler struct {
 	changed chan struct{}
 	// streams bounds the event streams open at once (maxStreams).
 	streams chan struct{}
+	// posts counts the POSTs to /play/ per game (Config.PostsPerGameHour).
+	posts map[int]postWindow
 }
 
 // maxStreams bounds the open event streams: each holds a connection and a
@@ -90,7 +96,8 @@ func New(cfg Config) (*Handler, error) {
 		return nil, err
 	}
 	h := &Handler{cfg: cfg, log: cfg.Log, pages: pages, mux: http.NewServeMux(),
-		changed: make(chan struct{}), streams: make(chan struct{}, maxStreams)}
+		changed: make(chan struct{}), streams: make(chan struct{}, maxStreams),
+		posts: map[int]postWindow{}}
 	if cfg.Public {
 		h.mux.HandleFunc("GET /{$}", h.index)
 		h.mux.HandleFunc("GET /games", h.games)
