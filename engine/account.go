@@ -178,7 +178,7 @@ func (r *request) signup(c Command) error {
 	// The account plays once an address is confirmed; the welcome mail
 	// comes then.
 	r.madeHash(id, pw)
-	u := &user{ID: id, Hash: h, Pending: addrs, Created: r.now, Rating: startRating}
+	u := &user{ID: id, Hash: h, Pending: addrs, Created: r.now, standing: standing{Rating: startRating}}
 	if err := r.saveUser(u); err != nil {
 		return err
 	}

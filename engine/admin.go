@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"lyngk.example/lyngk/engine/games"
 )
 
 // UserInfo is a user as an operator sees it (never the password hash).
@@ -26,9 +28,9 @@ type GameInfo struct {
 	Variant  string
 	Players  [2]string
 	Moves    []string
-	Status   string // "playing", "won", "tie", "cancelled"
+	Status   Status // StatusPlaying, StatusWon, StatusTie or StatusCancelled
 	Winner   int    // 1 or 2 when won
-	How      string // "resign", "forfeit", "draw" or "" (by the rules); cancelled: "declined", "resign", "draw", "timeout"
+	How      Ending
 	Started  time.Time
 	LastMove time.Time
 	Ended    time.Time
@@ -46,7 +48,7 @@ func Users(tx Tx) ([]UserInfo, error) {
 			return fmt.Errorf("engine: users/%s: record version %d, this binary knows %d", key, u.V, recordVersion)
 		}
 		out = append(out, UserInfo{ID: u.ID, Addresses: u.Addresses, Created: u.Created, Left: u.Left,
-			Rating: roundRating(u.Rating), Won: u.Won, Lost: u.Lost, Tied: u.Tied})
+			Rating: roundRating(u.Rating), Won: u.Won, Lost: u.Lost, Tied: u.Tied}) // the first game's
 		return nil
 	})
 	return out, err
@@ -67,9 +69,17 @@ func Games(tx Tx) ([]GameInfo, error) {
 	return out, nil
 }
 
-// GameRecord returns one game and its current board block as mailed.
-func GameRecord(tx Tx, board int) (GameInfo, string, error) {
-	r := &request{tx: tx}
+// GameRecord returns one game and its current board block as mailed;
+// offered are the games of the server (Config.Games).
+func GameRecord(tx Tx, offered []games.Game, board int) (GameInfo, string, error) {
+	e := &Engine{games: map[string]games.Game{}}
+	for _, g := range offered {
+		e.games[g.Name()] = g
+	}
+	if len(offered) > 0 {
+		e.first = offered[0].Name()
+	}
+	r := &request{e: e, tx: tx}
 	g, ok, err := r.loadGame(board)
 	if err != nil {
 		return GameInfo{}, "", err
@@ -77,7 +87,7 @@ func GameRecord(tx Tx, board int) (GameInfo, string, error) {
 	if !ok {
 		return GameInfo{}, "", fmt.Errorf("engine: no board %d", board)
 	}
-	pos, err := position(g, -1)
+	pos, err := e.position(g, -1)
 	if err != nil {
 		return GameInfo{}, "", err
 	}
@@ -92,12 +102,12 @@ func info(g *game) GameInfo {
 
 // String is the one-line summary used in listings.
 func (g GameInfo) String() string {
-	state := g.Status
-	if g.Status == statusWon {
+	state := string(g.Status)
+	if g.Status == StatusWon {
 		state = "won by " + g.Players[g.Winner-1]
 	}
 	if g.How != "" {
-		state += " (" + g.How + ")"
+		state += " (" + string(g.How) + ")"
 	}
 	return fmt.Sprintf("%d %s %s-%s %d moves %s", g.Board, g.Variant, g.Players[0], g.Players[1],
 		len(g.Moves), strings.TrimSpace(state))

@@ -2,23 +2,23 @@ package engine_test
 
 import (
 	"testing"
-
-	"lyngk.example/lyngk/engine"
 )
 
 func BenchmarkParseCommand(b *testing.B) {
+	e := parser(b)
 	for b.Loop() {
-		if _, err := engine.ParseCommand("lyngk move 101 alice secret R,e4-e5#12"); err != nil {
+		if _, err := e.ParseCommand("lyngk move 101 alice secret R,e4-e5#12"); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
 func BenchmarkReadMail(b *testing.B) {
+	e := parser(b)
 	body := "R,e4-e5\nNice try.\n\nOn Sat, Nov 21, 2026 at 10:52 PM PBeM Server <lyngk@example.net> wrote:\n" +
 		"> Summary of Lyngk Board 101\n>\n> It is bob's turn.\n"
 	for b.Loop() {
-		engine.ReadMail("Re: Lyngk Board 101 bob", body)
+		e.ReadMail("Re: Lyngk Board 101 bob", body)
 	}
 }
 

@@ -21,6 +21,7 @@ const quotedBoard = "> Summary of Lyngk Board 101\n>\n> It is bob's turn.\n>\n> 
 // and signatures, as captured from each) and checks the exact comment that
 // would be relayed to the opponent: only what the player wrote.
 func TestClientReplies(t *testing.T) {
+	e := parser(t)
 	tests := []struct {
 		client, body, comment string
 	}{
@@ -78,7 +79,7 @@ func TestClientReplies(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.client, func(t *testing.T) {
-			s := engine.ReadMail("Re: Lyngk Board 101 bob", tt.body)
+			s := e.ReadMail("Re: Lyngk Board 101 bob", tt.body)
 			if len(s.Lines) != 1 || s.Lines[0] != "e4-e5" && s.Lines[0] != "e4-e5 good luck" {
 				t.Errorf("command lines %q", s.Lines)
 			}

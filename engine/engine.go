@@ -5,12 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
 
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/templates"
 )
 
@@ -61,6 +64,11 @@ type Mail struct {
 
 // Config configures an Engine.
 type Config struct {
+	// Games are the games the server offers, at least one. The first is
+	// the game of the records that name none: LYNGK, the game of every
+	// record written before the server offered others (cmd/lyngk keeps it
+	// first).
+	Games       []games.Game
 	Robot       string // our own address: mail from it is never answered
 	Domain      string // right-hand side of our Message-IDs; "" = Robot's domain
 	Templates   *templates.Set
@@ -94,9 +102,14 @@ const (
 // in the store, so one Engine serves any number of transactions, one at a
 // time or concurrently.
 type Engine struct {
-	cfg    Config
-	auth   *authCache
-	inline atomic.Int64 // bcrypt runs inside Handle (see InlineChecks)
+	cfg   Config
+	games map[string]games.Game // by word
+	first string                // the word of Games[0]
+	// ownSubject matches the subjects of the server's own mails
+	// (ownSubjectRE).
+	ownSubject *regexp.Regexp
+	auth       *authCache
+	inline     atomic.Int64 // bcrypt runs inside Handle (see InlineChecks)
 }
 
 // New checks cfg and fills in its defaults.
@@ -106,6 +119,20 @@ func New(cfg Config) (*Engine, error) {
 	}
 	if cfg.Robot == "" {
 		return nil, errors.New("engine: no robot address")
+	}
+	if len(cfg.Games) == 0 {
+		return nil, errors.New("engine: no games")
+	}
+	byName := map[string]games.Game{}
+	for _, g := range cfg.Games {
+		name := g.Name()
+		if !validGameWord(name) {
+			return nil, fmt.Errorf("engine: game word %q: not a lower-case word of letters and digits, or one of the common commands", name)
+		}
+		if _, dup := byName[name]; dup {
+			return nil, fmt.Errorf("engine: game %q offered twice", name)
+		}
+		byName[name] = g
 	}
 	if cfg.Domain == "" {
 		_, d, ok := strings.Cut(cfg.Robot, "@")
@@ -137,7 +164,51 @@ func New(cfg Config) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("engine: %w", err)
 	}
-	return &Engine{cfg: cfg, auth: auth}, nil
+	var titles []string
+	for _, g := range cfg.Games {
+		titles = append(titles, g.Title())
+	}
+	return &Engine{cfg: cfg, auth: auth, games: byName, first: cfg.Games[0].Name(), ownSubject: ownSubjectRE(titles)}, nil
+}
+
+// Games returns the games the server offers, in the order of Config.Games.
+func (e *Engine) Games() []games.Game { return slices.Clone(e.cfg.Games) }
+
+// Game returns the game of word name (any case).
+func (e *Engine) Game(name string) (games.Game, bool) {
+	g, ok := e.games[strings.ToLower(name)]
+	return g, ok
+}
+
+// gameOf returns the game of record g.
+func (e *Engine) gameOf(g *game) (games.Game, error) {
+	name := g.Game
+	if name == "" {
+		name = e.first
+	}
+	gm, ok := e.games[name]
+	if !ok {
+		return games.Game{}, fmt.Errorf("engine: board %d: game %q is not offered by this server", g.Board, name)
+	}
+	return gm, nil
+}
+
+// gameName is the word of the game of record g.
+func (e *Engine) gameName(g *game) string {
+	if g.Game == "" {
+		return e.first
+	}
+	return g.Game
+}
+
+// validGameWord: a game's word is the first word of its commands, so it is
+// a lower-case word of letters and digits that no common command starts
+// with.
+func validGameWord(s string) bool {
+	if s == "" || strings.TrimLeft(s, "abcdefghijklmnopqrstuvwxyz0123456789") != "" {
+		return false
+	}
+	return !slices.Contains(topWords, s)
 }
 
 // request is the work on one incoming mail (or one timer tick).
@@ -207,7 +278,7 @@ func (e *Engine) unanswerable(in Inbound) bool {
 // handle runs the commands of r's mail; r.out collects the mails.
 func (r *request) handle() error {
 	if !r.in.TooBig {
-		r.script = ReadMail(r.in.Subject, r.withoutCopies(r.in.Body))
+		r.script = r.e.ReadMail(r.in.Subject, r.withoutCopies(r.in.Body))
 	}
 	allowed, notice, err := r.throttle(max(1, len(r.script.Lines)))
 	if err != nil {
@@ -282,7 +353,7 @@ func (e *Engine) InternalError(tx Tx, in Inbound, now time.Time) ([]Mail, error)
 	p := newPending(tx)
 	r := &request{e: e, tx: p, in: in, now: now, budget: budget{bounded: true}}
 	if !in.TooBig {
-		r.script = ReadMail(in.Subject, in.Body)
+		r.script = e.ReadMail(in.Subject, in.Body)
 	}
 	if len(r.script.Lines) > 0 {
 		r.line = r.script.Lines[0]
@@ -308,13 +379,13 @@ func (e *Engine) InternalError(tx Tx, in Inbound, now time.Time) ([]Mail, error)
 
 // run executes one command line, or a plain reply.
 func (r *request) run(line string) error {
-	if !isCommandLine(line) {
+	if !r.e.isCommandLine(line) {
 		if r.script.Multiple {
 			return refuse("unknown-command", kv{"Word": strings.Fields(line)[0]})
 		}
 		return r.reply(line)
 	}
-	c, err := ParseCommand(line)
+	c, err := r.e.ParseCommand(line)
 	if err != nil {
 		return err
 	}
@@ -358,7 +429,7 @@ func (r *request) run(line string) error {
 	case "history":
 		return r.history(c)
 	case "standings":
-		return r.standings()
+		return r.standings(c)
 	case "subscribe":
 		return r.subscribe(c)
 	case "unsubscribe":

@@ -5,10 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
-	"lyngk.example/lyngk/engine/lyngk"
+	"lyngk.example/lyngk/engine/games"
 )
 
 // challenge starts a game. Anybody may challenge, as in pbmserv: the game
@@ -37,16 +35,20 @@ func (r *request) challenge(c Command) error {
 	if err != nil {
 		return err
 	}
-	v := lyngk.Standard
-	if c.Stack6 {
-		v = lyngk.Stack6
+	gm := r.e.games[c.Game]
+	variant := c.Variant
+	if variant == "" {
+		variant, _ = gm.Variant("")
 	}
-	g := &game{Board: board, Variant: v.String(), Players: [2]string{p1.ID, p2.ID},
-		Status: statusPlaying, Started: r.now}
+	g := &game{Board: board, Variant: variant, Players: [2]string{p1.ID, p2.ID},
+		Status: StatusPlaying, Started: r.now}
+	if c.Game != r.e.first {
+		g.Game = c.Game
+	}
 	if err := r.saveGame(g); err != nil {
 		return err
 	}
-	gv, err := view(g, -1, 0)
+	gv, err := r.e.view(g, -1, 0)
 	if err != nil {
 		return err
 	}
@@ -134,45 +136,46 @@ func (r *request) play(g *game, u *user, text string) error {
 	case "propose", "accept", "reject", "undo":
 		return r.propose(g, p, word, r.commentBy(u))
 	}
-	pos, err := position(g, -1)
+	pos, err := r.e.position(g, -1)
 	if err != nil {
 		return err
 	}
 	if pos.Turn() != p {
 		return refuse("not-your-turn", nil).on(g.Board)
 	}
-	m, num, err := lyngk.ParseMove(text)
-	if err != nil {
-		return refuse("notation", kv{"Move": text, "Reason": notationReason(err)}).on(g.Board)
+	m, num, err := pos.Parse(text)
+	var me *games.MoveError
+	if errors.As(err, &me) {
+		return refuse("notation", kv{"Move": text, "Reason": me.Reason}).on(g.Board)
+	} else if err != nil {
+		return err
 	}
 	if num != 0 && num != len(g.Moves)+1 {
 		return refuse("move-number", kv{"Given": num, "Want": len(g.Moves) + 1}).on(g.Board)
 	}
-	if err := pos.Apply(m); err != nil {
-		var me *lyngk.MoveError
-		if errors.As(err, &me) {
-			return refuse("illegal", kv{"Move": m.String(), "Reason": me.Reason}).on(g.Board)
-		}
+	if err := pos.Play(m); errors.As(err, &me) {
+		return refuse("illegal", kv{"Move": me.Move, "Reason": me.Reason}).on(g.Board)
+	} else if err != nil {
 		return err
 	}
 	g.Proposal = nil
-	r.record(g, &pos)
+	r.record(g, pos)
 	return r.moved(g, r.commentBy(u), "")
 }
 
 // record appends the moves the replay made (the move and any automatic
 // passes) and ends the game when the rules say so.
-func (r *request) record(g *game, pos *lyngk.Game) {
+func (r *request) record(g *game, pos games.Position) {
 	for _, m := range pos.Moves()[len(g.Moves):] {
-		g.Moves = append(g.Moves, m.String())
+		g.Moves = append(g.Moves, m)
 		g.MoveTimes = append(g.MoveTimes, r.now)
 	}
 	g.LastMove = r.now
-	switch pos.Status() {
-	case lyngk.Won:
-		r.finish(g, statusWon, pos.Winner(), "")
-	case lyngk.Tie:
-		r.finish(g, statusTie, 0, "")
+	switch pos.Outcome() {
+	case games.Won:
+		r.finish(g, StatusWon, pos.Winner(), EndRules)
+	case games.Tie:
+		r.finish(g, StatusTie, 0, EndRules)
 	}
 }
 
@@ -182,7 +185,7 @@ func (r *request) record(g *game, pos *lyngk.Game) {
 func (r *request) moved(g *game, c *commentView, notice string) error {
 	g.Changes++
 	switch {
-	case g.Status == statusCancelled:
+	case g.Status == StatusCancelled:
 		line, err := r.notice("cancelled", nil)
 		if err != nil {
 			return err
@@ -208,9 +211,9 @@ func (r *request) moved(g *game, c *commentView, notice string) error {
 // while the game runs, all of it with the timing once it is over.
 func (r *request) boardView(g *game) (*gameView, error) {
 	if g.over() {
-		return view(g, -1, 0)
+		return r.e.view(g, -1, 0)
 	}
-	return view(g, -1, boardMailRows)
+	return r.e.view(g, -1, boardMailRows)
 }
 
 // commentBy returns the mail's comment as written by u, nil if none. The
@@ -228,7 +231,7 @@ func (r *request) commentBy(u *user) *commentView {
 // the move list cannot show in p's column, so then only the result records
 // it. The resigned player stays on as a subscriber of the finished game.
 func (r *request) resign(g *game, p int, c *commentView) error {
-	pos, err := position(g, -1)
+	pos, err := r.e.position(g, -1)
 	if err != nil {
 		return err
 	}
@@ -238,7 +241,7 @@ func (r *request) resign(g *game, p int, c *commentView) error {
 		g.LastMove = r.now
 	}
 	g.Proposal = nil
-	r.finish(g, statusWon, 3-p, "resign")
+	r.finish(g, StatusWon, 3-p, EndResign)
 	key := strings.ToLower(g.Players[p-1])
 	if !slices.Contains(g.Subscribers, key) {
 		g.Subscribers = append(g.Subscribers, key)
@@ -253,9 +256,9 @@ func (r *request) resign(g *game, p int, c *commentView) error {
 // finish marks g as over. A game that ends before every player has moved
 // (a resignation, an agreed draw) is cancelled instead: nobody is made to
 // play, so it counts for nobody.
-func (r *request) finish(g *game, status string, winner int, how string) {
+func (r *request) finish(g *game, status Status, winner int, how Ending) {
 	if !g.started() {
-		status, winner = statusCancelled, 0
+		status, winner = StatusCancelled, 0
 	}
 	g.Status, g.Winner, g.How, g.Ended = status, winner, how, r.now
 	g.Nagged = time.Time{}
@@ -268,32 +271,10 @@ func (r *request) decline(g *game, p int, c *commentView) error {
 		return refuse("decline-moved", kv{"Board": g.Board}).on(g.Board)
 	}
 	g.Proposal = nil
-	r.finish(g, statusCancelled, 0, "declined")
+	r.finish(g, StatusCancelled, 0, EndDeclined)
 	notice, err := r.notice("declined", kv{"User": g.Players[p-1]})
 	if err != nil {
 		return err
 	}
 	return r.moved(g, c, notice)
-}
-
-// notationReason is what is wrong with a move's notation. lyngk's error
-// ends with a short form of the notation ("; write R,b1-b2 ..."), which is
-// cut: the error mail explains the notation in full right below.
-func notationReason(err error) string {
-	s := reason(err, lyngk.ErrNotation)
-	for _, sep := range []string{"; write ", ": write "} {
-		if i := strings.LastIndex(s, sep); i >= 0 {
-			return s[:i]
-		}
-	}
-	return s
-}
-
-// reason is the text of err without the package prefix and the sentinel's
-// own text, capitalised: what a player should read.
-func reason(err, sentinel error) string {
-	s := strings.TrimSuffix(err.Error(), ": "+sentinel.Error())
-	s = strings.TrimPrefix(s, "lyngk: ")
-	first, n := utf8.DecodeRuneInString(s)
-	return string(unicode.ToUpper(first)) + s[n:]
 }

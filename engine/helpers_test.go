@@ -14,7 +14,10 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
+	"lyngk.example/lyngk/engine/lyngk/picture"
+	"lyngk.example/lyngk/engine/lyngk/search"
 	"lyngk.example/lyngk/store"
 	"lyngk.example/lyngk/templates"
 )
@@ -22,6 +25,25 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 const robot = "lyngk@example.net"
+
+// offered are the games of the tests, as cmd/lyngk offers them: LYNGK.
+func offered() []games.Game {
+	return []games.Game{{Rules: lyngk.Rules{}, Picture: picture.Pictures{}, Input: picture.Pictures{}, Robot: search.Robot{}}}
+}
+
+// parser is an engine for the tests of its parsers, which need no store.
+func parser(t testing.TB) *engine.Engine {
+	t.Helper()
+	set, err := templates.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := engine.New(engine.Config{Games: offered(), Robot: robot, Templates: set})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
 
 // start is the fake clock's first reading.
 var start = time.Date(2026, time.November, 21, 22, 52, 0, 0, time.UTC)
@@ -44,7 +66,7 @@ func newEnv(t testing.TB, opts ...func(*engine.Config)) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := engine.Config{Robot: robot, Templates: set, Rand: rand.NewChaCha8([32]byte{1}),
+	cfg := engine.Config{Games: offered(), Robot: robot, Templates: set, Rand: rand.NewChaCha8([32]byte{1}),
 		BcryptCost: bcrypt.MinCost}
 	for _, o := range opts {
 		o(&cfg)

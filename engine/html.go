@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"lyngk.example/lyngk/engine/lyngk"
-	"lyngk.example/lyngk/engine/lyngk/picture"
+	"lyngk.example/lyngk/engine/games"
 )
 
 // htmlView is the data of the HTML part of a mail that shows a board
@@ -22,26 +21,29 @@ type htmlView struct {
 	Quote         []string
 }
 
+// playerView is a player with what they have beside the board
+// (games.Picture.Sides; LYNGK: Claims are the colours claimed, each in the
+// piece's colour of the picture, Removed the stacks removed).
 type playerView struct {
 	Name    string
 	ToMove  bool
-	Claims  []colorView
+	Claims  []games.Label
 	Removed int
 }
-
-// colorView is a claimed colour: its name and the colours of its label,
-// the piece's colour in the picture.
-type colorView struct{ Name, Hex, Ink string }
 
 // maxHTMLComment bounds the comment in an HTML part, in bytes.
 const maxHTMLComment = 16 << 10
 
 // htmlPart adds to m the HTML alternative of the board mail of kind that
 // e describes, and the picture of its board. The picture of one position
-// is drawn once per request, whatever the number of recipients.
+// is drawn once per request, whatever the number of recipients. A game
+// without a picture has no HTML part.
 func (r *request) htmlPart(m *Mail, kind string, e envelope) error {
 	v := e.game
-	pos := v.pos
+	pos, pic := v.pos, v.game.Picture
+	if pic == nil {
+		return nil
+	}
 	if c := v.Comment; c != nil && len(c.Text) > maxHTMLComment {
 		// The text part is cut to MaxReply on its way out (bounds.go);
 		// the HTML part's copy of a long comment is cut here, so that the
@@ -52,44 +54,38 @@ func (r *request) htmlPart(m *Mail, kind string, e envelope) error {
 	}
 	hv := htmlView{
 		Game: v, Intro: e.intro, Reply: e.reply, Quote: e.quote,
-		Width: picture.Width, Height: picture.Height,
 	}
+	hv.Width, hv.Height = pic.Size()
 	switch {
 	case kind == "new-game":
-		hv.Heading = fmt.Sprintf("A new Lyngk board (%d) has been started", v.Board)
+		hv.Heading = fmt.Sprintf("A new %s board (%d) has been started", v.Title, v.Board)
 	case v.Historic:
-		hv.Heading = fmt.Sprintf("Position of Lyngk Board %d after move %d", v.Board, v.After)
+		hv.Heading = fmt.Sprintf("Position of %s Board %d after move %d", v.Title, v.Board, v.After)
 	default:
-		hv.Heading = fmt.Sprintf("Summary of Lyngk Board %d", v.Board)
+		hv.Heading = fmt.Sprintf("Summary of %s Board %d", v.Title, v.Board)
 	}
+	sides := pic.Sides(pos)
 	for i, name := range v.Players {
-		pv := playerView{Name: name, ToMove: pos.Turn() == i+1 && !v.Over, Removed: pos.Removed(i + 1)}
-		for _, c := range pos.Claims(i + 1) {
-			col, _ := picture.Color(c.Letter())
-			ink := "#ffffff"
-			if c == lyngk.Ivory {
-				ink = "#111111"
-			}
-			pv.Claims = append(pv.Claims, colorView{c.Name(), fmt.Sprintf("#%02x%02x%02x", col.R, col.G, col.B), ink})
-		}
-		hv.Players = append(hv.Players, pv)
+		hv.Players = append(hv.Players, playerView{Name: name, ToMove: pos.Turn() == i+1 && !v.Over,
+			Claims: sides[i].Labels, Removed: sides[i].Count})
 	}
 	status, err := r.e.cfg.Templates.Render("status", v)
 	if err != nil {
 		return err
 	}
-	hv.Alt = fmt.Sprintf("Picture of Lyngk Board %d after %d moves. %s", v.Board, len(pos.Moves()), status)
+	moves := pos.Moves()
+	hv.Alt = fmt.Sprintf("Picture of %s Board %d after %d moves. %s", v.Title, v.Board, len(moves), status)
 	// An ended game's picture says how it ended for each player, which
 	// its position cannot show after a resignation, forfeit, agreed draw
 	// or cancellation.
-	var opts []picture.Option
+	var marks *[2]string
 	if v.Over {
-		opts = append(opts, picture.Over(v.marks))
+		marks = &v.marks
 	}
-	cacheKey := fmt.Sprintf("%d %v %t", v.Board, pos.Moves(), v.Over)
+	cacheKey := fmt.Sprintf("%d %v %t", v.Board, moves, v.Over)
 	png, ok := r.pictures[cacheKey]
 	if !ok {
-		if png, err = picture.PNG(pos, v.Players, opts...); err != nil {
+		if png, err = pic.PNG(pos, v.Players, marks); err != nil {
 			return fmt.Errorf("engine: board %d: %w", v.Board, err)
 		}
 		if r.pictures == nil {
@@ -97,7 +93,7 @@ func (r *request) htmlPart(m *Mail, kind string, e envelope) error {
 		}
 		r.pictures[cacheKey] = png
 	}
-	hv.Picture = fmt.Sprintf("board-%d-%d@%s", v.Board, len(pos.Moves()), r.e.cfg.Domain)
+	hv.Picture = fmt.Sprintf("board-%d-%d@%s", v.Board, len(moves), r.e.cfg.Domain)
 	html, err := r.e.cfg.Templates.RenderHTML("mail.html", hv)
 	if err != nil {
 		return err

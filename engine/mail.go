@@ -10,7 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"lyngk.example/lyngk/engine/lyngk"
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/templates"
 )
 
@@ -22,6 +22,7 @@ const boardMailRows = 4
 // gameView is the data of the board mails (templates/board.tmpl).
 type gameView struct {
 	Board     int
+	Title     string // the game's (games.Rules.Title): "Lyngk"
 	Players   [2]string
 	ToMove    string // "" when the game is over
 	Moved     bool   // a move was made (else "Please start the game")
@@ -41,7 +42,8 @@ type gameView struct {
 	// Play is the page WebURL/play/TOKEN of a board mail to a player
 	// (Config.WebURL set), "" for none.
 	Play string
-	pos  *lyngk.Game // the position shown, for the picture
+	pos  games.Position // the position shown, for the picture
+	game games.Game     // the game, for the picture
 }
 
 type ratingLine struct {
@@ -85,17 +87,21 @@ func used(name string, d time.Duration) usedView {
 
 // view builds the board view of g: the current state (n < 0) or the
 // position after move n; rows > 0 keeps only the last rows of the move list.
-func view(g *game, n, rows int) (*gameView, error) {
-	pos, err := position(g, n)
+func (e *Engine) view(g *game, n, rows int) (*gameView, error) {
+	gm, err := e.gameOf(g)
 	if err != nil {
 		return nil, err
 	}
-	v := &gameView{Board: g.Board, Players: g.Players, Block: pos.Board(g.Players), pos: &pos}
+	pos, err := e.position(g, n)
+	if err != nil {
+		return nil, err
+	}
+	v := &gameView{Board: g.Board, Title: gm.Title(), Players: g.Players, Block: pos.Board(g.Players), pos: pos, game: gm}
 	moves := g.Moves
 	if n >= 0 {
 		v.Historic, v.After = true, n
 		moves = moves[:n]
-		v.Over = pos.Status() != lyngk.Playing
+		v.Over = pos.Outcome() != games.Playing
 		if w := pos.Winner(); w != 0 {
 			v.Winner = g.Players[w-1]
 			v.marks[w-1], v.marks[2-w] = "won", "lost"
@@ -107,7 +113,7 @@ func view(g *game, n, rows int) (*gameView, error) {
 		}
 	} else {
 		// The current state as the read API tells it (read.go).
-		s := summary(g, &pos)
+		s := e.summary(g, pos)
 		v.Over, v.Cancelled = s.Over(), s.Status == StatusCancelled
 		v.Winner, v.ToMove, v.marks = s.WinnerID(), s.ToMoveID(), s.Marks()
 	}
@@ -399,7 +405,7 @@ func (r *request) refused(ref *refusal, quote bool) error {
 				e.key, e.html = strings.ToLower(u.ID), u.html()
 			}
 			if ref.board != 0 {
-				if ev.Game, err = view(g, -1, boardMailRows); err != nil {
+				if ev.Game, err = r.e.view(g, -1, boardMailRows); err != nil {
 					return err
 				}
 				e.game = ev.Game

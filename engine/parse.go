@@ -5,20 +5,26 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"lyngk.example/lyngk/engine/games"
 )
 
 // Command is one parsed command line. Keywords are matched in any case and
 // stored in their canonical form; arguments keep the case they were written in.
 type Command struct {
+	// Game is the game word the command was written after ("lyngk"), ""
+	// for the common commands.
+	Game string
 	// Name is the canonical command: "help", "signup", "confirm", "change password",
 	// "change address", "signoff", "vacation", or one of the game commands
 	// "challenge", "move", "resign", "decline", "show", "games", "history", "standings",
-	// "subscribe", "unsubscribe", "chat" (written after "lyngk").
+	// "subscribe", "unsubscribe", "chat" (written after a game word).
 	Name string
 	// Args are the arguments in order, options removed.
 	Args []string
-	// Stack6 is the -stack6 option of challenge.
-	Stack6 bool
+	// Variant is the variant a challenge's option selected ("stack6"),
+	// "" for the game's default.
+	Variant string
 }
 
 // spec says where a command is written and how many arguments it takes;
@@ -56,30 +62,25 @@ var specs = map[string]spec{
 // synonyms of game command words, as pbmserv accepts them.
 var synonyms = map[string]string{"board": "move", "mvoe": "move"}
 
-// topWords are the first words of a command line ("multiple" only as a
-// subject). A line that starts with anything else is not a command.
-var topWords = []string{"help", "signup", "confirm", "change", "signoff", "vacation", "lyngk"}
+// topWords are the first words of the common commands ("multiple" only as
+// a subject); the game words are the others. A line that starts with
+// anything else is not a command.
+var topWords = []string{"help", "signup", "confirm", "change", "signoff", "vacation"}
 
-// stack6Option is the one option; any prefix of it down to "-s" selects it.
-const stack6Option = "-stack6"
-
-// joinMove puts a move written in several words back together: a claim
-// apart from its move ("R, e4-e5") and a move number apart ("e4-e5 #7")
-// belong to the move, as players type them.
-func joinMove(words []string) []string {
-	if len(words) > 1 && len(words[0]) == 2 && strings.HasSuffix(words[0], ",") {
-		words = append([]string{words[0] + words[1]}, words[2:]...)
+// joinMove puts a move of game gm written in several words back together
+// (games.Rules.MoveWords), as players type them.
+func joinMove(gm games.Rules, words []string) []string {
+	n := gm.MoveWords(words)
+	if n <= 1 || n > len(words) {
+		return words
 	}
-	if len(words) > 1 && strings.HasPrefix(words[1], "#") {
-		words = append([]string{words[0] + words[1]}, words[2:]...)
-	}
-	return words
+	return append([]string{strings.Join(words[:n], "")}, words[n:]...)
 }
 
 // ParseCommand parses one command line. Errors are refusals: the text of the
 // error mail comes from the templates ("err.unknown-command", "err.usage",
 // "err.bad-option").
-func ParseCommand(line string) (Command, error) {
+func (e *Engine) ParseCommand(line string) (Command, error) {
 	f := strings.Fields(line)
 	if len(f) == 0 {
 		return Command{}, refuse("no-command", nil)
@@ -87,8 +88,9 @@ func ParseCommand(line string) (Command, error) {
 	word := strings.ToLower(f[0])
 	var c Command
 	var args []string
-	switch word {
-	case "change":
+	gm, isGame := e.games[word]
+	switch {
+	case word == "change":
 		if len(f) < 2 {
 			return Command{}, refuse("usage", kv{"Name": "change"})
 		}
@@ -97,10 +99,11 @@ func ParseCommand(line string) (Command, error) {
 			return Command{}, refuse("usage", kv{"Name": "change"})
 		}
 		args = f[2:]
-	case "lyngk":
+	case isGame:
 		if len(f) < 2 {
-			return Command{}, refuse("usage", kv{"Name": "lyngk"})
+			return Command{}, refuse("usage", kv{"Name": word})
 		}
+		c.Game = word
 		c.Name = strings.ToLower(f[1])
 		if s, ok := synonyms[c.Name]; ok {
 			c.Name = s
@@ -118,12 +121,12 @@ func ParseCommand(line string) (Command, error) {
 	}
 	if c.Name == "challenge" {
 		var err error
-		if args, c.Stack6, err = options(args); err != nil {
+		if args, c.Variant, err = options(gm, args); err != nil {
 			return Command{}, err
 		}
 	}
 	if c.Name == "move" && len(args) > 3 {
-		args = append(args[:3:3], joinMove(args[3:])...)
+		args = append(args[:3:3], joinMove(gm, args[3:])...)
 	}
 	s := specs[c.Name]
 	hi := s.max
@@ -139,31 +142,32 @@ func ParseCommand(line string) (Command, error) {
 	return c, nil
 }
 
-// options takes the options out of a challenge's arguments; they may stand
-// anywhere and be abbreviated down to "-s".
-func options(args []string) (rest []string, stack6 bool, err error) {
+// options takes the options out of a challenge's arguments of game gm;
+// they may stand anywhere (games.Rules.Variant).
+func options(gm games.Rules, args []string) (rest []string, variant string, err error) {
 	for _, a := range args {
 		if !strings.HasPrefix(a, "-") {
 			rest = append(rest, a)
 			continue
 		}
-		if len(a) < 2 || !strings.HasPrefix(stack6Option, strings.ToLower(a)) {
-			return nil, false, refuse("bad-option", kv{"Option": a})
+		v, ok := gm.Variant(a)
+		if !ok || a == "" {
+			return nil, "", refuse("bad-option", kv{"Option": a})
 		}
-		stack6 = true
+		variant = v
 	}
-	return rest, stack6, nil
+	return rest, variant, nil
 }
 
 // String formats c as a command line that ParseCommand reads back to c.
 func (c Command) String() string {
 	var b strings.Builder
-	if specs[c.Name].game {
-		b.WriteString("lyngk ")
+	if c.Game != "" {
+		b.WriteString(c.Game + " ")
 	}
 	b.WriteString(c.Name)
-	if c.Stack6 {
-		b.WriteString(" " + stack6Option)
+	if c.Variant != "" {
+		b.WriteString(" -" + c.Variant)
 	}
 	for _, a := range c.Args {
 		b.WriteString(" " + a)
@@ -171,20 +175,37 @@ func (c Command) String() string {
 	return b.String()
 }
 
-// isCommandLine reports whether line starts with a command word: such a line
-// is a command (maybe a malformed one), anything else is not.
-func isCommandLine(line string) bool {
+// isCommandLine reports whether line starts with a command word (a common
+// command's or a game's): such a line is a command (maybe a malformed one),
+// anything else is not.
+func (e *Engine) isCommandLine(line string) bool {
 	f := strings.Fields(line)
-	return len(f) > 0 && slices.Contains(topWords, strings.ToLower(f[0]))
+	if len(f) == 0 {
+		return false
+	}
+	w := strings.ToLower(f[0])
+	_, game := e.games[w]
+	return game || slices.Contains(topWords, w)
 }
 
-// ownSubject matches the subjects of our own mails, which a reply carries
+// ownSubjectRE matches the subjects of our own mails, which a reply carries
 // (often without "Re:") and which are never commands: "Lyngk Board 101 bob",
 // "Lyngk Board 101 bob **", "Lyngk Board 101 Error", "Lyngk Board 101 chat
 // bob", "Lyngk error", and the subjects of the help, account and
-// confirmation mails ("Confirm Lyngk signup bob").
+// confirmation mails ("Confirm Lyngk signup bob"); the board mails of
+// every game start with its title ("Yinsh Board 102 bob"), the server's
+// own with "Lyngk".
 // None of them is a complete command: a move by "lyngk board" takes six words.
-var ownSubject = regexp.MustCompile(`(?i)^(confirm\s+)?lyngk\s+(board\s+\d+(\s+\S+){0,2}|error|help(\s+\S+)?|signup\s+\S+|address\s+\S+|account\s+\S+)$`)
+func ownSubjectRE(titles []string) *regexp.Regexp {
+	alts := []string{"lyngk"}
+	for _, t := range titles {
+		if w := regexp.QuoteMeta(strings.ToLower(t)); !slices.Contains(alts, w) {
+			alts = append(alts, w)
+		}
+	}
+	return regexp.MustCompile(`(?i)^(confirm\s+)?(` + strings.Join(alts, "|") +
+		`)\s+(board\s+\d+(\s+\S+){0,2}|error|help(\s+\S+)?|signup\s+\S+|address\s+\S+|account\s+\S+)$`)
+}
 
 // Script is what one mail asks for.
 type Script struct {
@@ -205,7 +226,7 @@ type Script struct {
 // the first quoted line (">"), reply attribution ("On ... wrote:") or
 // signature separator ("-- "); quoted text and attributions before the first
 // text line are skipped, so bottom-posted replies work as well.
-func ReadMail(subject, body string) Script {
+func (e *Engine) ReadMail(subject, body string) Script {
 	subject = strings.TrimSpace(subject)
 	lines := strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n")
 	var s Script
@@ -220,10 +241,10 @@ func ReadMail(subject, body string) Script {
 			}
 			s.Lines = append(s.Lines, line)
 		}
-	case isCommandLine(subject) && !ownSubject.MatchString(subject):
+	case e.isCommandLine(subject) && !e.ownSubject.MatchString(subject):
 		s.Lines, s.FromSubject = []string{subject}, true
 		// A body that repeats the command must not pass its password on.
-		if i < len(lines) && isCommandLine(lines[i]) {
+		if i < len(lines) && e.isCommandLine(lines[i]) {
 			i++
 		}
 	case i < len(lines):

@@ -9,6 +9,7 @@ import (
 )
 
 func TestParseCommand(t *testing.T) {
+	e := parser(t)
 	tests := []struct {
 		line string
 		want engine.Command
@@ -26,30 +27,30 @@ func TestParseCommand(t *testing.T) {
 		{line: "change", bad: true},
 		{line: "signoff alice pw", want: engine.Command{Name: "signoff", Args: []string{"alice", "pw"}}},
 		{line: "vacation alice pw on", want: engine.Command{Name: "vacation", Args: []string{"alice", "pw", "on"}}},
-		{line: "lyngk challenge alice bob", want: engine.Command{Name: "challenge", Args: []string{"alice", "bob"}}},
-		{line: "LYNGK Challenge -stack6 alice bob", want: engine.Command{Name: "challenge", Args: []string{"alice", "bob"}, Stack6: true}},
-		{line: "lyngk challenge alice -s bob", want: engine.Command{Name: "challenge", Args: []string{"alice", "bob"}, Stack6: true}},
-		{line: "lyngk challenge alice bob -STACK", want: engine.Command{Name: "challenge", Args: []string{"alice", "bob"}, Stack6: true}},
+		{line: "lyngk challenge alice bob", want: engine.Command{Game: "lyngk", Name: "challenge", Args: []string{"alice", "bob"}}},
+		{line: "LYNGK Challenge -stack6 alice bob", want: engine.Command{Game: "lyngk", Name: "challenge", Args: []string{"alice", "bob"}, Variant: "stack6"}},
+		{line: "lyngk challenge alice -s bob", want: engine.Command{Game: "lyngk", Name: "challenge", Args: []string{"alice", "bob"}, Variant: "stack6"}},
+		{line: "lyngk challenge alice bob -STACK", want: engine.Command{Game: "lyngk", Name: "challenge", Args: []string{"alice", "bob"}, Variant: "stack6"}},
 		{line: "lyngk challenge -x alice bob", bad: true},
 		{line: "lyngk challenge - alice bob", bad: true},
 		{line: "lyngk challenge alice", bad: true},
-		{line: "lyngk move 101 alice pw R,e4-e5", want: engine.Command{Name: "move", Args: []string{"101", "alice", "pw", "R,e4-e5"}}},
-		{line: "lyngk board 101 alice pw e4-e5#3", want: engine.Command{Name: "move", Args: []string{"101", "alice", "pw", "e4-e5#3"}}},
-		{line: "lyngk mvoe 101 alice pw e4-e5 #3", want: engine.Command{Name: "move", Args: []string{"101", "alice", "pw", "e4-e5#3"}}},
-		{line: "lyngk move 101 alice pw r, e4-e5 #3", want: engine.Command{Name: "move", Args: []string{"101", "alice", "pw", "r,e4-e5#3"}}},
-		{line: "lyngk move 101 alice pw R, e4-e5", want: engine.Command{Name: "move", Args: []string{"101", "alice", "pw", "R,e4-e5"}}},
+		{line: "lyngk move 101 alice pw R,e4-e5", want: engine.Command{Game: "lyngk", Name: "move", Args: []string{"101", "alice", "pw", "R,e4-e5"}}},
+		{line: "lyngk board 101 alice pw e4-e5#3", want: engine.Command{Game: "lyngk", Name: "move", Args: []string{"101", "alice", "pw", "e4-e5#3"}}},
+		{line: "lyngk mvoe 101 alice pw e4-e5 #3", want: engine.Command{Game: "lyngk", Name: "move", Args: []string{"101", "alice", "pw", "e4-e5#3"}}},
+		{line: "lyngk move 101 alice pw r, e4-e5 #3", want: engine.Command{Game: "lyngk", Name: "move", Args: []string{"101", "alice", "pw", "r,e4-e5#3"}}},
+		{line: "lyngk move 101 alice pw R, e4-e5", want: engine.Command{Game: "lyngk", Name: "move", Args: []string{"101", "alice", "pw", "R,e4-e5"}}},
 		{line: "lyngk move 101 alice pw", bad: true},
-		{line: "lyngk resign 101 alice pw", want: engine.Command{Name: "resign", Args: []string{"101", "alice", "pw"}}},
-		{line: "lyngk show 101 102#4", want: engine.Command{Name: "show", Args: []string{"101", "102#4"}}},
+		{line: "lyngk resign 101 alice pw", want: engine.Command{Game: "lyngk", Name: "resign", Args: []string{"101", "alice", "pw"}}},
+		{line: "lyngk show 101 102#4", want: engine.Command{Game: "lyngk", Name: "show", Args: []string{"101", "102#4"}}},
 		{line: "lyngk show", bad: true},
-		{line: "lyngk games", want: engine.Command{Name: "games"}},
-		{line: "lyngk games alice next", want: engine.Command{Name: "games", Args: []string{"alice", "next"}}},
-		{line: "lyngk standings", want: engine.Command{Name: "standings"}},
+		{line: "lyngk games", want: engine.Command{Game: "lyngk", Name: "games"}},
+		{line: "lyngk games alice next", want: engine.Command{Game: "lyngk", Name: "games", Args: []string{"alice", "next"}}},
+		{line: "lyngk standings", want: engine.Command{Game: "lyngk", Name: "standings"}},
 		{line: "lyngk standings x", bad: true},
-		{line: "lyngk history bob", want: engine.Command{Name: "history", Args: []string{"bob"}}},
-		{line: "lyngk subscribe 101 carol pw", want: engine.Command{Name: "subscribe", Args: []string{"101", "carol", "pw"}}},
-		{line: "lyngk unsubscribe 101 carol pw", want: engine.Command{Name: "unsubscribe", Args: []string{"101", "carol", "pw"}}},
-		{line: "lyngk chat 101 carol pw", want: engine.Command{Name: "chat", Args: []string{"101", "carol", "pw"}}},
+		{line: "lyngk history bob", want: engine.Command{Game: "lyngk", Name: "history", Args: []string{"bob"}}},
+		{line: "lyngk subscribe 101 carol pw", want: engine.Command{Game: "lyngk", Name: "subscribe", Args: []string{"101", "carol", "pw"}}},
+		{line: "lyngk unsubscribe 101 carol pw", want: engine.Command{Game: "lyngk", Name: "unsubscribe", Args: []string{"101", "carol", "pw"}}},
+		{line: "lyngk chat 101 carol pw", want: engine.Command{Game: "lyngk", Name: "chat", Args: []string{"101", "carol", "pw"}}},
 		{line: "lyngk", bad: true},
 		{line: "lyngk help", bad: true},
 		{line: "lyngk signup a b", bad: true},
@@ -58,7 +59,7 @@ func TestParseCommand(t *testing.T) {
 		{line: "", bad: true},
 	}
 	for _, tt := range tests {
-		got, err := engine.ParseCommand(tt.line)
+		got, err := e.ParseCommand(tt.line)
 		if tt.bad {
 			if err == nil {
 				t.Errorf("ParseCommand(%q) = %+v, want an error", tt.line, got)
@@ -76,7 +77,7 @@ func TestParseCommand(t *testing.T) {
 }
 
 func TestCommandString(t *testing.T) {
-	c := engine.Command{Name: "challenge", Args: []string{"alice", "bob"}, Stack6: true}
+	c := engine.Command{Game: "lyngk", Name: "challenge", Args: []string{"alice", "bob"}, Variant: "stack6"}
 	if got, want := c.String(), "lyngk challenge -stack6 alice bob"; got != want {
 		t.Errorf("String() = %q, want %q", got, want)
 	}
@@ -87,17 +88,18 @@ func TestCommandString(t *testing.T) {
 }
 
 func FuzzParseCommand(f *testing.F) {
+	e := parser(f)
 	for _, s := range []string{"help rules", "signup alice pw a@b.c", "change password a b c",
 		"lyngk challenge -s alice bob", "lyngk mvoe 101 a pw R,e4-e5 #2", "lyngk show 101#3 bob all",
 		"LYNGK games", "change address a b", "lyngk chat 1 a b", "vacation a b on", "\u00a0help\u0085x"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
-		c, err := engine.ParseCommand(line)
+		c, err := e.ParseCommand(line)
 		if err != nil {
 			return
 		}
-		again, err := engine.ParseCommand(c.String())
+		again, err := e.ParseCommand(c.String())
 		if err != nil {
 			t.Fatalf("ParseCommand(%q) = %#v, whose String %q does not parse: %v", line, c, c.String(), err)
 		}
@@ -108,6 +110,7 @@ func FuzzParseCommand(f *testing.F) {
 }
 
 func TestReadMail(t *testing.T) {
+	e := parser(t)
 	tests := []struct {
 		name, subject, body string
 		want                engine.Script
@@ -148,7 +151,7 @@ func TestReadMail(t *testing.T) {
 		{"only quotes", "Re: x", "> a\n> b\n", engine.Script{}},
 	}
 	for _, tt := range tests {
-		got := engine.ReadMail(tt.subject, tt.body)
+		got := e.ReadMail(tt.subject, tt.body)
 		if !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%s: ReadMail = %#v, want %#v", tt.name, got, tt.want)
 		}
@@ -156,12 +159,13 @@ func TestReadMail(t *testing.T) {
 }
 
 func FuzzReadMail(f *testing.F) {
+	e := parser(f)
 	f.Add("Re: Lyngk Board 101 bob", "e4-e5\nhi\n\nOn Mon, X wrote:\n> y\n")
 	f.Add("multiple", "help\nlyngk games\n\ncomment\n-- \nsig")
 	f.Add("lyngk move 1 a b c", "lyngk move 1 a b c\r\ntext\r\n")
 	f.Add("x", "On a\n")
 	f.Fuzz(func(t *testing.T, subject, body string) {
-		s := engine.ReadMail(subject, body)
+		s := e.ReadMail(subject, body)
 		for _, l := range s.Lines {
 			if l == "" || l != strings.TrimSpace(l) || strings.Contains(l, "\n") {
 				t.Fatalf("command line %q is blank, untrimmed or has a line break", l)

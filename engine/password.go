@@ -83,7 +83,7 @@ func (e *Engine) Checks(tx Tx, in Inbound, now time.Time) ([]Check, error) {
 		return nil, nil
 	}
 	r := &request{e: e, tx: tx, in: in, now: now}
-	script := ReadMail(in.Subject, r.withoutCopies(in.Body))
+	script := e.ReadMail(in.Subject, r.withoutCopies(in.Body))
 	if ok, err := r.mayRun(max(1, len(script.Lines))); err != nil || !ok {
 		return nil, err
 	}
@@ -92,10 +92,10 @@ func (e *Engine) Checks(tx Tx, in Inbound, now time.Time) ([]Check, error) {
 	listed := map[[2]string]bool{} // (hash, password) already in out
 	signups := map[string]bool{}   // lower-cased userids signed up by this mail
 	for _, line := range script.Lines {
-		if !isCommandLine(line) {
+		if !e.isCommandLine(line) {
 			continue
 		}
-		c, err := ParseCommand(line)
+		c, err := e.ParseCommand(line)
 		if err != nil {
 			continue
 		}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"lyngk.example/lyngk/engine/lyngk"
+	"lyngk.example/lyngk/engine/games"
 )
 
 // Moving on the web. A board mail to a player carries, with Config.WebURL
@@ -31,9 +31,10 @@ func (r *Refusal) Error() string { return "engine: refused: " + r.Key }
 // it.
 type TokenView struct {
 	Board    int
-	User     string // the player the board mail went to, as written
+	Game     games.Game // the board's game
+	User     string     // the player the board mail went to, as written
 	Players  [2]string
-	Position *lyngk.Game // the game as it is now
+	Position games.Position // the game as it is now
 	// YourTurn says whether it is User's turn; Legal is then every legal
 	// move, as written in mail ("R,e4-e5").
 	YourTurn bool
@@ -50,23 +51,25 @@ func (e *Engine) TokenGame(tx Tx, tok string) (*TokenView, error) {
 		if err != nil {
 			return err
 		}
-		v, err = tokenView(g, u)
+		v, err = e.tokenView(g, u)
 		return err
 	})
 	return v, r.webError(err)
 }
 
-func tokenView(g *game, u *user) (*TokenView, error) {
-	pos, err := position(g, -1)
+func (e *Engine) tokenView(g *game, u *user) (*TokenView, error) {
+	gm, err := e.gameOf(g)
 	if err != nil {
 		return nil, err
 	}
-	v := &TokenView{Board: g.Board, User: u.ID, Players: g.Players, Position: &pos}
-	if p := g.player(strings.ToLower(u.ID)); pos.Status() == lyngk.Playing && pos.Turn() == p {
+	pos, err := e.position(g, -1)
+	if err != nil {
+		return nil, err
+	}
+	v := &TokenView{Board: g.Board, Game: gm, User: u.ID, Players: g.Players, Position: pos}
+	if p := g.player(strings.ToLower(u.ID)); pos.Outcome() == games.Playing && pos.Turn() == p {
 		v.YourTurn = true
-		for _, m := range pos.Legal(nil) {
-			v.Legal = append(v.Legal, m.String())
-		}
+		v.Legal = pos.Legal()
 	}
 	return v, nil
 }
@@ -109,7 +112,7 @@ func (e *Engine) PlayToken(tx Tx, tok, move string, now time.Time) (*TokenView, 
 		if err != nil {
 			return err
 		}
-		v, err = tokenView(g, u)
+		v, err = e.tokenView(g, u)
 		return err
 	})
 	if p.storeErr != nil {

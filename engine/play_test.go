@@ -97,7 +97,7 @@ func TestPlayTokenSpent(t *testing.T) {
 	if err != nil || !v.YourTurn || len(v.Legal) == 0 || v.User != "alice" || v.Board != 101 {
 		t.Fatalf("token game: %+v, %v", v, err)
 	}
-	if want := len(v.Position.Legal(nil)); len(v.Legal) != want {
+	if want := len(v.Position.Legal()); len(v.Legal) != want {
 		t.Errorf("%d legal moves listed, want %d", len(v.Legal), want)
 	}
 	tok := tokenOf(t, w.fresh)

@@ -62,7 +62,7 @@ func (r *request) selectGames(keys []string, state string) ([]*game, error) {
 				continue
 			}
 			if len(keys) > 0 {
-				pos, err := position(g, -1)
+				pos, err := r.e.position(g, -1)
 				if err != nil {
 					return nil, err
 				}
@@ -108,7 +108,7 @@ func (r *request) show(c Command) error {
 		list = append(list, s)
 	}
 	if len(ids) > 0 {
-		gs, err := filterGames(r.tx, GameFilter{Users: ids, State: apiState(filter)})
+		gs, err := r.e.filterGames(r.tx, GameFilter{Users: ids, State: apiState(filter)})
 		if err != nil {
 			return err
 		}
@@ -123,7 +123,7 @@ func (r *request) show(c Command) error {
 		if !r.roomFor(s.g.Board) {
 			continue
 		}
-		v, err := view(s.g, s.n, 0)
+		v, err := r.e.view(s.g, s.n, 0)
 		if err != nil {
 			return err
 		}
@@ -208,7 +208,7 @@ func (r *request) games(c Command) error {
 	if err := r.known(ids); err != nil {
 		return err
 	}
-	gs, err := ListGames(r.tx, GameFilter{Users: ids, State: apiState(filter)})
+	gs, err := r.e.ListGames(r.tx, GameFilter{Users: ids, State: apiState(filter)})
 	if err != nil {
 		return err
 	}
@@ -220,7 +220,7 @@ func (r *request) history(c Command) error {
 	if err := r.known(c.Args); err != nil {
 		return err
 	}
-	gs, err := History(r.tx, c.Args...)
+	gs, err := r.e.History(r.tx, c.Args...)
 	if err != nil {
 		return err
 	}
@@ -233,9 +233,10 @@ type standingsView struct {
 	Rows        []Standing
 }
 
-// standings: every player with a finished game, best rating first.
-func (r *request) standings() error {
-	rows, err := Standings(r.tx)
+// standings: every player with a finished game of c's game, best rating
+// first.
+func (r *request) standings(c Command) error {
+	rows, err := r.e.Standings(r.tx, c.Game)
 	if err != nil {
 		return err
 	}

@@ -16,8 +16,8 @@ const (
 	kEstablished     = 20
 )
 
-func kFactor(u *user) float64 {
-	if u.rated() < provisionalGames {
+func kFactor(s standing) float64 {
+	if s.rated() < provisionalGames {
 		return kProvisional
 	}
 	return kEstablished
@@ -28,10 +28,13 @@ func expected(a, b float64) float64 { return 1 / (1 + math.Pow(10, (b-a)/400)) }
 
 func roundRating(x float64) int { return int(math.Round(x)) }
 
-// updateRatings rates a finished game: every finished game counts,
-// whatever ended it (rules, resignation, forfeit, agreed draw).
+// updateRatings rates a finished game in its game's ratings: every
+// finished game counts, whatever ended it (rules, resignation, forfeit,
+// agreed draw).
 func (r *request) updateRatings(g *game) error {
 	var us [2]*user
+	var ss [2]standing
+	name := r.e.gameName(g)
 	for i, p := range g.Players {
 		u, ok, err := r.loadUser(p)
 		if err != nil {
@@ -40,7 +43,7 @@ func (r *request) updateRatings(g *game) error {
 		if !ok {
 			return fmt.Errorf("engine: board %d: player %q has no record", g.Board, p)
 		}
-		us[i] = u
+		us[i], ss[i] = u, u.in(name, r.e.first)
 	}
 	score := 0.5
 	switch g.Winner {
@@ -49,20 +52,22 @@ func (r *request) updateRatings(g *game) error {
 	case 2:
 		score = 0
 	}
-	e := expected(us[0].Rating, us[1].Rating)
-	k0, k1 := kFactor(us[0]), kFactor(us[1])
-	us[0].Rating += k0 * (score - e)
-	us[1].Rating += k1 * ((1 - score) - (1 - e))
+	e := expected(ss[0].Rating, ss[1].Rating)
+	k0, k1 := kFactor(ss[0]), kFactor(ss[1])
+	ss[0].Rating += k0 * (score - e)
+	ss[1].Rating += k1 * ((1 - score) - (1 - e))
 	for i, u := range us {
+		s := &ss[i]
 		switch {
 		case g.Winner == 0:
-			u.Tied++
+			s.Tied++
 		case g.Winner == i+1:
-			u.Won++
+			s.Won++
 		default:
-			u.Lost++
+			s.Lost++
 		}
-		g.Ratings[i] = rating{Value: roundRating(u.Rating), Provisional: u.rated() < provisionalGames}
+		g.Ratings[i] = rating{Value: roundRating(s.Rating), Provisional: s.rated() < provisionalGames}
+		u.set(name, r.e.first, *s)
 		if err := r.saveUser(u); err != nil {
 			return err
 		}

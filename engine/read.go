@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"lyngk.example/lyngk/engine/lyngk"
+	"lyngk.example/lyngk/engine/games"
 )
 
 // The read API: what anybody may see of the server's games and players,
@@ -36,15 +36,36 @@ const (
 	StateNext     = "next"
 )
 
-// The statuses of a game in the read API: the record's status, with a game
-// won by resignation or by forfeit told apart from one won by the rules.
+// Status is where a game stands. A record holds StatusPlaying, StatusWon,
+// StatusTie or StatusCancelled, and Ending says how a game ended other
+// than by the rules; the read API tells a game won by resignation or by
+// forfeit apart from one won by the rules (StatusResigned, StatusForfeit).
+type Status string
+
+// The statuses.
 const (
-	StatusPlaying   = "playing"
-	StatusWon       = "won" // by the rules
-	StatusTie       = "tie" // by the rules or an agreed draw (How "draw")
-	StatusCancelled = "cancelled"
-	StatusResigned  = "resigned"
-	StatusForfeit   = "forfeit"
+	StatusPlaying   Status = "playing"
+	StatusWon       Status = "won" // by the rules
+	StatusTie       Status = "tie" // by the rules or an agreed draw (EndDraw)
+	StatusCancelled Status = "cancelled"
+	StatusResigned  Status = "resigned"
+	StatusForfeit   Status = "forfeit"
+)
+
+// Ending is how a game ended other than by the rules.
+type Ending string
+
+// The endings: EndRules for a game that runs or ended by the rules; a
+// won game may end by EndResign or EndForfeit, a tie by EndDraw (agreed),
+// and a cancelled game (over before every player moved) by EndDeclined,
+// EndResign, EndDraw or EndTimeout (a player never moved).
+const (
+	EndRules    Ending = ""
+	EndResign   Ending = "resign"
+	EndForfeit  Ending = "forfeit"
+	EndDraw     Ending = "draw"
+	EndDeclined Ending = "declined"
+	EndTimeout  Ending = "timeout"
 )
 
 // GameFilter selects games for ListGames.
@@ -60,14 +81,16 @@ type GameFilter struct {
 // GameSummary is one game in a listing.
 type GameSummary struct {
 	Board   int
-	Variant string    // "standard" or "stack6"
+	Game    string    // the game's word (games.Rules.Name): "lyngk"
+	Title   string    // the game's name in headings (games.Rules.Title): "Lyngk"
+	Variant string    // the game's variant: LYNGK "standard" or "stack6"
 	Players [2]string // userids as signed up, challenge order
-	Status  string    // StatusPlaying … StatusForfeit
+	Status  Status    // StatusPlaying … StatusForfeit
 	Winner  int       // 1 or 2, 0 for none (running, tie, cancelled)
 	// How is why a game ended other than by the rules: "resign",
 	// "forfeit", "draw" (agreed); for a cancelled game "declined",
 	// "resign", "draw" or "timeout" (a player never moved); else "".
-	How    string
+	How    Ending
 	ToMove int // 1 or 2 while running, else 0
 	// Moves is the length of the move record: moves, automatic passes
 	// ("--") and a terminal entry ("resign", "Forfeit") counted.
@@ -91,12 +114,12 @@ func (s GameSummary) Marks() [2]string {
 	case StatusCancelled:
 		return [2]string{"cancelled", "cancelled"}
 	case StatusTie:
-		if s.How == "draw" {
+		if s.How == EndDraw {
 			return [2]string{"drawn by agreement", "drawn by agreement"}
 		}
 		return [2]string{"tie", "tie"}
 	}
-	loser := map[string]string{StatusResigned: "resigned", StatusForfeit: "forfeited"}[s.Status]
+	loser := map[Status]string{StatusResigned: "resigned", StatusForfeit: "forfeited"}[s.Status]
 	if loser == "" {
 		loser = "lost"
 	}
@@ -129,11 +152,12 @@ type GameDetail struct {
 	// when a game ended so. Move K (1-based) is MoveList[K-1].
 	MoveList  []string
 	MoveTimes []time.Time // when each entry of MoveList was made
-	// Claims and Removed are those of the current position, per player:
-	// the colours claimed and the pieces removed (the score).
-	Claims  [2][]lyngk.Color
-	Removed [2]int
-	g       *game
+	// Sides are what each player has beside the board in the current
+	// position (games.Picture.Sides; LYNGK: the colours claimed and the
+	// stacks removed), none for a game without a picture.
+	Sides [2]games.Side
+	g     *game
+	e     *Engine
 }
 
 // Player is a user as anybody may see them.
@@ -160,15 +184,16 @@ const ProvisionalGames = provisionalGames
 type Standing struct {
 	Rank int // 1 for the best rating
 	Player
+	rating float64 // unrounded, for the order
 }
 
 // publicStatus is the read API's status of g.
-func publicStatus(g *game) string {
-	if g.Status == statusWon {
+func publicStatus(g *game) Status {
+	if g.Status == StatusWon {
 		switch g.How {
-		case "resign":
+		case EndResign:
 			return StatusResigned
-		case "forfeit":
+		case EndForfeit:
 			return StatusForfeit
 		}
 	}
@@ -177,8 +202,8 @@ func publicStatus(g *game) string {
 
 // summary builds the summary of g; pos is its current position (only
 // read while g runs).
-func summary(g *game, pos *lyngk.Game) GameSummary {
-	s := GameSummary{Board: g.Board, Variant: variantOf(g).String(), Players: g.Players,
+func (e *Engine) summary(g *game, pos games.Position) GameSummary {
+	s := GameSummary{Board: g.Board, Game: e.gameName(g), Title: e.games[e.gameName(g)].Title(), Variant: g.Variant, Players: g.Players,
 		Status: publicStatus(g), Winner: g.Winner, How: g.How, Moves: len(g.Moves),
 		Started: g.Started.UTC(), LastActivity: g.Started.UTC(), Ended: g.Ended.UTC()}
 	if !g.LastMove.IsZero() {
@@ -213,29 +238,29 @@ func keysOf(tx Tx, ids []string) ([]string, error) {
 
 // ListGames returns the games that pass f, in board order. An unknown
 // userid in f.Users is ErrNoUser, an unknown state ErrBadState.
-func ListGames(tx Tx, f GameFilter) ([]GameSummary, error) {
-	gs, err := filterGames(tx, f)
+func (e *Engine) ListGames(tx Tx, f GameFilter) ([]GameSummary, error) {
+	gs, err := e.filterGames(tx, f)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]GameSummary, 0, len(gs))
 	for _, g := range gs {
-		var pos lyngk.Game
+		var pos games.Position
 		if !g.over() {
 			// Only a running game's summary needs its position (ToMove).
-			if pos, err = position(g, -1); err != nil {
+			if pos, err = e.position(g, -1); err != nil {
 				return nil, err
 			}
 		}
-		out = append(out, summary(g, &pos))
+		out = append(out, e.summary(g, pos))
 	}
 	return out, nil
 }
 
 // History returns the finished games of the users (of everybody when none
 // is named), the last ended first. An unknown userid is ErrNoUser.
-func History(tx Tx, users ...string) ([]GameSummary, error) {
-	out, err := ListGames(tx, GameFilter{Users: users, State: StateFinished})
+func (e *Engine) History(tx Tx, users ...string) ([]GameSummary, error) {
+	out, err := e.ListGames(tx, GameFilter{Users: users, State: StateFinished})
 	if err != nil {
 		return nil, err
 	}
@@ -245,7 +270,7 @@ func History(tx Tx, users ...string) ([]GameSummary, error) {
 	return out, nil
 }
 
-func filterGames(tx Tx, f GameFilter) ([]*game, error) {
+func (e *Engine) filterGames(tx Tx, f GameFilter) ([]*game, error) {
 	state := f.State
 	switch state {
 	case "":
@@ -258,84 +283,90 @@ func filterGames(tx Tx, f GameFilter) ([]*game, error) {
 	if err != nil {
 		return nil, err
 	}
-	return (&request{tx: tx}).selectGames(keys, state)
+	return (&request{e: e, tx: tx}).selectGames(keys, state)
 }
 
 // ReadGame returns game board; ErrNoGame when there is none.
-func ReadGame(tx Tx, board int) (*GameDetail, error) {
-	g, ok, err := (&request{tx: tx}).loadGame(board)
+func (e *Engine) ReadGame(tx Tx, board int) (*GameDetail, error) {
+	g, ok, err := (&request{e: e, tx: tx}).loadGame(board)
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
 		return nil, fmt.Errorf("%w: board %d", ErrNoGame, board)
 	}
-	pos, err := position(g, -1)
+	pos, err := e.position(g, -1)
 	if err != nil {
 		return nil, err
 	}
-	d := &GameDetail{GameSummary: summary(g, &pos), MoveList: slices.Clone(g.Moves), g: g}
+	d := &GameDetail{GameSummary: e.summary(g, pos), MoveList: slices.Clone(g.Moves), g: g, e: e}
 	for _, t := range g.MoveTimes {
 		d.MoveTimes = append(d.MoveTimes, t.UTC())
 	}
-	for p := range 2 {
-		d.Claims[p] = pos.Claims(p + 1)
-		d.Removed[p] = pos.Removed(p + 1)
+	if gm, err := e.gameOf(g); err == nil && gm.Picture != nil {
+		d.Sides = gm.Picture.Sides(pos)
 	}
 	return d, nil
 }
 
 // Position returns the position after move k of MoveList (0: the start;
 // k < 0 or k = len(MoveList): now). A terminal entry leaves the position
-// as it was. Block writes it as the board mails do: pos.Board(d.Players).
-func (d *GameDetail) Position(k int) (lyngk.Game, error) {
+// as it was. Board writes it as the board mails do: pos.Board(d.Players).
+func (d *GameDetail) Position(k int) (games.Position, error) {
 	if k > len(d.MoveList) {
-		return lyngk.Game{}, fmt.Errorf("engine: board %d has %d moves, not %d", d.Board, len(d.MoveList), k)
+		return nil, fmt.Errorf("engine: board %d has %d moves, not %d", d.Board, len(d.MoveList), k)
 	}
-	return position(d.g, k)
+	return d.e.position(d.g, k)
 }
 
-// ReadPlayer returns the user id (any case); ErrNoUser when there is none.
-// A signed-off user is returned with SignedOff set: their games stay on
-// record.
-func ReadPlayer(tx Tx, id string) (Player, error) {
-	u, ok, err := (&request{tx: tx}).loadUser(id)
+// Rules returns the game of d.
+func (d *GameDetail) Rules() (games.Game, error) { return d.e.gameOf(d.g) }
+
+// ReadPlayer returns the user id (any case) with their rating and record
+// in game (a game word; "" for the first game of Config.Games); ErrNoUser
+// when there is none. A signed-off user is returned with SignedOff set:
+// their games stay on record.
+func (e *Engine) ReadPlayer(tx Tx, id, game string) (Player, error) {
+	u, ok, err := (&request{e: e, tx: tx}).loadUser(id)
 	if err != nil {
 		return Player{}, err
 	}
 	if !ok {
 		return Player{}, fmt.Errorf("%w: %q", ErrNoUser, id)
 	}
-	return player(u), nil
+	return player(u, u.in(game, e.first)), nil
 }
 
-func player(u *user) Player {
+func player(u *user, s standing) Player {
 	return Player{ID: u.ID, Robot: u.Robot, SignedOff: !u.Left.IsZero(), Created: u.Created.UTC(),
-		Rating: roundRating(u.Rating), Provisional: u.rated() < provisionalGames,
-		Won: u.Won, Lost: u.Lost, Tied: u.Tied}
+		Rating: roundRating(s.Rating), Provisional: s.rated() < provisionalGames,
+		Won: s.Won, Lost: s.Lost, Tied: s.Tied}
 }
 
-// Standings returns every player who has not signed off and has a finished
-// game, best rating first (ties by userid), ranked from 1.
-func Standings(tx Tx) ([]Standing, error) {
-	r := &request{tx: tx}
-	var us []*user
+// Standings returns the standings of game (a game word; "" for the first
+// game of Config.Games): every player who has not signed off and has a
+// finished game of it, best rating first (ties by userid), ranked from 1.
+func (e *Engine) Standings(tx Tx, game string) ([]Standing, error) {
+	r := &request{e: e, tx: tx}
+	var out []Standing
 	err := tx.ForEach(bucketUsers, func(key string, _ []byte) error {
 		u, _, err := r.loadUser(key)
-		if err == nil && u.Left.IsZero() && u.rated() > 0 {
-			us = append(us, u)
+		if err != nil {
+			return err
 		}
-		return err
+		if s := u.in(game, e.first); u.Left.IsZero() && s.rated() > 0 {
+			out = append(out, Standing{Player: player(u, s), rating: s.Rating})
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	slices.SortStableFunc(us, func(a, b *user) int {
-		return cmp.Or(cmp.Compare(b.Rating, a.Rating), cmp.Compare(strings.ToLower(a.ID), strings.ToLower(b.ID)))
+	slices.SortStableFunc(out, func(a, b Standing) int {
+		return cmp.Or(cmp.Compare(b.rating, a.rating), cmp.Compare(strings.ToLower(a.ID), strings.ToLower(b.ID)))
 	})
-	out := make([]Standing, len(us))
-	for i, u := range us {
-		out[i] = Standing{Rank: i + 1, Player: player(u)}
+	for i := range out {
+		out[i].Rank = i + 1
 	}
 	return out, nil
 }

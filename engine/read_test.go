@@ -116,7 +116,7 @@ func TestReadListGames(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%v/%s", tc.users, tc.state), func(t *testing.T) {
 			v.view(func(tx engine.Tx) error {
-				gs, err := engine.ListGames(tx, engine.GameFilter{Users: tc.users, State: tc.state})
+				gs, err := v.e.ListGames(tx, engine.GameFilter{Users: tc.users, State: tc.state})
 				if !errors.Is(err, tc.err) {
 					t.Fatalf("error %v, want %v", err, tc.err)
 				}
@@ -134,9 +134,9 @@ func TestReadGame(t *testing.T) {
 	var ended101 time.Time
 	for _, tc := range []struct {
 		board  int
-		status string
+		status engine.Status
 		winner int
-		how    string
+		how    engine.Ending
 		toMove string
 		last   string // last entry of the move list
 	}{
@@ -149,17 +149,18 @@ func TestReadGame(t *testing.T) {
 	} {
 		t.Run(fmt.Sprint(tc.board), func(t *testing.T) {
 			v.view(func(tx engine.Tx) error {
-				d, err := engine.ReadGame(tx, tc.board)
+				d, err := v.e.ReadGame(tx, tc.board)
 				if err != nil {
 					t.Fatal(err)
 				}
-				pos, err := d.Position(-1)
+				gp, err := d.Position(-1)
 				if err != nil {
 					t.Fatal(err)
 				}
+				pos, _ := lyngk.Of(gp)
 				if tc.board == 101 {
 					// The random game may end in a win or a tie.
-					tc.status, tc.winner = pos.Status().String(), pos.Winner()
+					tc.status, tc.winner = engine.Status(pos.Status().String()), pos.Winner()
 					ended101 = d.Ended
 				}
 				if d.Status != tc.status || d.Winner != tc.winner || d.How != tc.how || d.ToMoveID() != tc.toMove {
@@ -176,9 +177,17 @@ func TestReadGame(t *testing.T) {
 					t.Errorf("over %v, ended %v, started %v, last activity %v", d.Over(), d.Ended, d.Started, d.LastActivity)
 				}
 				for p := range 2 {
-					if d.Removed[p] != pos.Removed(p+1) || !slices.Equal(d.Claims[p], pos.Claims(p+1)) {
+					var names []string
+					for _, c := range pos.Claims(p + 1) {
+						names = append(names, c.Name())
+					}
+					var labels []string
+					for _, l := range d.Sides[p].Labels {
+						labels = append(labels, l.Name)
+					}
+					if d.Sides[p].Count != pos.Removed(p+1) || !slices.Equal(labels, names) {
 						t.Errorf("player %d: removed %d claims %v, the position says %d %v",
-							p+1, d.Removed[p], d.Claims[p], pos.Removed(p+1), pos.Claims(p+1))
+							p+1, d.Sides[p].Count, labels, pos.Removed(p+1), names)
 					}
 				}
 				// Every earlier position is the replay of the moves before it.
@@ -211,11 +220,11 @@ func TestReadGame(t *testing.T) {
 		})
 	}
 	v.view(func(tx engine.Tx) error {
-		if _, err := engine.ReadGame(tx, 107); !errors.Is(err, engine.ErrNoGame) {
+		if _, err := v.e.ReadGame(tx, 107); !errors.Is(err, engine.ErrNoGame) {
 			t.Errorf("board 107: %v, want ErrNoGame", err)
 		}
 		// History: finished games, the last ended first.
-		h, err := engine.History(tx, "bob")
+		h, err := v.e.History(tx, "bob")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -232,7 +241,7 @@ func TestReadGame(t *testing.T) {
 func TestReadPlayersAndStandings(t *testing.T) {
 	v := readWorld(t)
 	v.view(func(tx engine.Tx) error {
-		st, err := engine.Standings(tx)
+		st, err := v.e.Standings(tx, "lyngk")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -243,7 +252,7 @@ func TestReadPlayersAndStandings(t *testing.T) {
 			if s.Rank != i+1 || (i > 0 && s.Rating > st[i-1].Rating) || !s.Provisional {
 				t.Errorf("row %d: %+v", i, s)
 			}
-			p, err := engine.ReadPlayer(tx, strings.ToUpper(s.ID))
+			p, err := v.e.ReadPlayer(tx, strings.ToUpper(s.ID), "")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -255,7 +264,7 @@ func TestReadPlayersAndStandings(t *testing.T) {
 		if want := []string{"alice", "bob", "carol"}; !slices.Equal(ids, want) {
 			t.Errorf("standings of %v, want %v", ids, want)
 		}
-		bob, err := engine.ReadPlayer(tx, "bob")
+		bob, err := v.e.ReadPlayer(tx, "bob", "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -263,14 +272,14 @@ func TestReadPlayersAndStandings(t *testing.T) {
 		if bob.Games() != 3 || bob.Lost < 1 || bob.Won < 1 || bob.SignedOff || bob.Robot {
 			t.Errorf("bob %+v", bob)
 		}
-		dave, err := engine.ReadPlayer(tx, "dave")
+		dave, err := v.e.ReadPlayer(tx, "dave", "")
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !dave.SignedOff || dave.Lost != 1 || dave.Games() != 1 || dave.Rating >= 1600 {
 			t.Errorf("dave %+v", dave)
 		}
-		if _, err := engine.ReadPlayer(tx, "zoe"); !errors.Is(err, engine.ErrNoUser) {
+		if _, err := v.e.ReadPlayer(tx, "zoe", ""); !errors.Is(err, engine.ErrNoUser) {
 			t.Errorf("zoe: %v, want ErrNoUser", err)
 		}
 		return nil

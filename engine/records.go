@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"lyngk.example/lyngk/engine/lyngk"
+	"lyngk.example/lyngk/engine/games"
 )
 
 // The engine's buckets (store.BucketUsers etc.; the engine does not import
@@ -50,10 +50,12 @@ type user struct {
 	Left     time.Time `json:"left,omitzero"` // signed off; the userid stays taken
 	Vacation bool      `json:"vacation,omitempty"`
 	Back     time.Time `json:"back,omitzero"` // end of the last vacation
-	Rating   float64   `json:"rating"`
-	Won      int       `json:"won,omitempty"`
-	Lost     int       `json:"lost,omitempty"`
-	Tied     int       `json:"tied,omitempty"`
+	// standing is the rating and record of the first game of
+	// Config.Games (LYNGK), in the fields the records had before the
+	// server offered other games; Games holds every other game's, by its
+	// word, once the user has one.
+	standing
+	Games map[string]*standing `json:"games,omitempty"`
 	// Format is how the user's mails showing a board are written: "" (the
 	// default, also for records written before the field existed) both a
 	// text and an HTML part with the picture; "text" the text part only.
@@ -69,25 +71,63 @@ const formatText = "text"
 // html reports whether u's mails showing a board carry the HTML part.
 func (u *user) html() bool { return u.Format != formatText }
 
-// rated is the number of finished games of u.
-func (u *user) rated() int { return u.Won + u.Lost + u.Tied }
+// standing is a user's rating and record in one game.
+type standing struct {
+	Rating float64 `json:"rating"`
+	Won    int     `json:"won,omitempty"`
+	Lost   int     `json:"lost,omitempty"`
+	Tied   int     `json:"tied,omitempty"`
+}
+
+// rated is the number of finished games.
+func (s *standing) rated() int { return s.Won + s.Lost + s.Tied }
+
+// in returns u's standing in game name; first is the name of the first
+// game (Config.Games), whose standing is u's own fields. A user without a
+// standing in a game has the start rating and no games.
+func (u *user) in(name, first string) standing {
+	if name == first || name == "" {
+		return u.standing
+	}
+	if s := u.Games[name]; s != nil {
+		return *s
+	}
+	return standing{Rating: startRating}
+}
+
+// set stores s as u's standing in game name (first as for in).
+func (u *user) set(name, first string, s standing) {
+	if name == first || name == "" {
+		u.standing = s
+		return
+	}
+	if u.Games == nil {
+		u.Games = map[string]*standing{}
+	}
+	u.Games[name] = &s
+}
 
 // game is a record of bucket games, keyed by "%08d" of the board number.
 type game struct {
-	V       int       `json:"v"`
-	Board   int       `json:"board"`
-	Variant string    `json:"variant"` // "standard" or "stack6"
+	V     int `json:"v"`
+	Board int `json:"board"`
+	// Game is the game's word (games.Rules.Name); "" for the first game
+	// of Config.Games (LYNGK), which records written before the server
+	// offered other games are, and which new records of it keep writing,
+	// so that its records are as they always were.
+	Game    string    `json:"game,omitempty"`
+	Variant string    `json:"variant"` // the game's variant: LYNGK "standard" or "stack6"
 	Players [2]string `json:"players"` // userids as signed up, challenge order
 	// Moves holds the normalised moves, "--" for passes, and at most one
 	// terminal entry: "resign" (by the player to move) or "Forfeit".
 	Moves     []string    `json:"moves"`
 	MoveTimes []time.Time `json:"move_times"`
-	Status    string      `json:"status"` // "playing", "won", "tie", "cancelled"
+	Status    Status      `json:"status"` // StatusPlaying, StatusWon, StatusTie, StatusCancelled
 	Winner    int         `json:"winner,omitempty"`
 	// How says why a game ended other than by the rules: "resign",
 	// "forfeit", "draw" (agreed) or "" ; for a cancelled game "declined",
 	// "resign", "draw" or "timeout" (a player never moved).
-	How         string    `json:"how,omitempty"`
+	How         Ending    `json:"how,omitempty"`
 	Started     time.Time `json:"started"`
 	LastMove    time.Time `json:"last_move,omitzero"`
 	Ended       time.Time `json:"ended,omitzero"`
@@ -123,13 +163,13 @@ type rating struct {
 	Provisional bool `json:"provisional,omitempty"`
 }
 
-func (g *game) over() bool { return g.Status != statusPlaying }
+func (g *game) over() bool { return g.Status != StatusPlaying }
 
 // moved reports whether player p (1 or 2) has made a move: the move list's
 // columns are the turns, and a pass or a terminal entry is no move.
 func (g *game) moved(p int) bool {
 	for i := p - 1; i < len(g.Moves); i += 2 {
-		if g.Moves[i] != "--" && !isTerminal(g.Moves[i]) {
+		if g.Moves[i] != games.Pass && !isTerminal(g.Moves[i]) {
 			return true
 		}
 	}
@@ -149,13 +189,6 @@ func (g *game) player(key string) int {
 	}
 	return 0
 }
-
-const (
-	statusPlaying   = "playing"
-	statusWon       = "won"
-	statusTie       = "tie"
-	statusCancelled = "cancelled"
-)
 
 // token is a record of bucket tokens: who a board mail went to, and at
 // which point of the game.
@@ -298,28 +331,28 @@ func (r *request) nextBoard() (int, error) {
 	return n, save(r.tx, bucketMeta, keyNextBoard, n+1)
 }
 
-func variantOf(g *game) lyngk.Variant {
-	if g.Variant == lyngk.Stack6.String() {
-		return lyngk.Stack6
-	}
-	return lyngk.Standard
-}
-
-// position replays the first n stored moves (n < 0: all). Passes are
+// position replays the first n stored moves of g (n < 0: all). Passes are
 // automatic, so "--" is skipped; a terminal entry ends the replay.
-func position(g *game, n int) (lyngk.Game, error) {
-	pos := lyngk.New(g.Board, variantOf(g))
+func (e *Engine) position(g *game, n int) (games.Position, error) {
+	gm, err := e.gameOf(g)
+	if err != nil {
+		return nil, err
+	}
+	pos, err := gm.New(g.Board, g.Variant)
+	if err != nil {
+		return nil, fmt.Errorf("engine: board %d: %w", g.Board, err)
+	}
 	moves := g.Moves
 	if n >= 0 && n < len(moves) {
 		moves = moves[:n]
 	}
 	for i, s := range moves {
-		if s == "--" || isTerminal(s) {
+		if s == games.Pass || isTerminal(s) {
 			continue
 		}
-		m, _, err := lyngk.ParseMove(s)
+		m, _, err := pos.Parse(s)
 		if err == nil {
-			err = pos.Apply(m)
+			err = pos.Play(m)
 		}
 		if err != nil {
 			return pos, fmt.Errorf("engine: board %d: stored move %d %q: %w", g.Board, i+1, s, err)

@@ -5,8 +5,6 @@ import (
 	"html"
 	"slices"
 	"strings"
-
-	"lyngk.example/lyngk/engine/lyngk"
 )
 
 // reply handles a mail whose text starts with something other than a
@@ -21,12 +19,22 @@ func (r *request) reply(line string) error {
 	if !ours {
 		// A move without a board mail to answer: say how to move, rather
 		// than that a move is no command.
-		if _, _, err := lyngk.ParseMove(f[0]); err == nil || slices.Contains(moveWords, strings.ToLower(f[0])) {
+		if r.looksLikeMove(f[0]) || slices.Contains(moveWords, strings.ToLower(f[0])) {
 			return refuse("token-unknown", nil)
 		}
 		return refuse("unknown-command", kv{"Word": f[0]})
 	}
 	return r.replyWith(tok, f)
+}
+
+// looksLikeMove reports whether s reads as a move of one of the games.
+func (r *request) looksLikeMove(s string) bool {
+	for _, gm := range r.e.cfg.Games {
+		if gm.LooksLikeMove(s) {
+			return true
+		}
+	}
+	return false
 }
 
 // replyWith plays the words f of a reply with token tok: the path of a
@@ -38,7 +46,11 @@ func (r *request) replyWith(tok string, f []string) error {
 	}
 	// "R, e4-e5 #7": a claim or move number written apart belongs to the
 	// move, as in the full command; it is no comment.
-	f = joinMove(f)
+	gm, err := r.e.gameOf(g)
+	if err != nil {
+		return err
+	}
+	f = joinMove(gm, f)
 	// Words after the move on its line open the comment.
 	if len(f) > 1 {
 		r.script.Comment = strings.Join(f[1:], " ") + "\n" + r.script.Comment

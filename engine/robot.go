@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"lyngk.example/lyngk/engine/lyngk"
+	"lyngk.example/lyngk/engine/games"
 )
 
 // RobotID is the userid of the built-in robot player (Config.RobotPlayer):
@@ -36,7 +36,7 @@ func (r *request) robotUser() (*user, bool, error) {
 	if err != nil || ok || !r.e.cfg.RobotPlayer {
 		return u, ok && u.Robot, err
 	}
-	u = &user{ID: RobotID, Robot: true, Created: r.now, Rating: startRating}
+	u = &user{ID: RobotID, Robot: true, Created: r.now, standing: standing{Rating: startRating}}
 	return u, true, r.saveUser(u)
 }
 
@@ -58,7 +58,7 @@ func (r *request) indexRobot(g *game) error {
 	}
 	waiting := false
 	if !g.over() {
-		pos, err := position(g, -1)
+		pos, err := r.e.position(g, -1)
 		if err != nil {
 			return err
 		}
@@ -77,7 +77,8 @@ func (r *request) indexRobot(g *game) error {
 // about, and what RobotMove checks before it plays.
 type RobotTurn struct {
 	Board    int
-	Position lyngk.Game
+	Robot    games.Robot // the game's robot
+	Position games.Position
 	moves    []string
 }
 
@@ -106,11 +107,18 @@ func (e *Engine) RobotTurns(tx Tx) ([]RobotTurn, error) {
 		if !ok || g.over() {
 			continue
 		}
-		pos, err := position(g, -1)
+		gm, err := e.gameOf(g)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, RobotTurn{Board: n, Position: pos, moves: slices.Clone(g.Moves)})
+		if gm.Robot == nil {
+			continue
+		}
+		pos, err := e.position(g, -1)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, RobotTurn{Board: n, Robot: gm.Robot, Position: pos, moves: slices.Clone(g.Moves)})
 	}
 	return out, nil
 }
@@ -126,24 +134,24 @@ var ErrRobotMove = errors.New("engine: the robot's move is illegal")
 // So a move thought twice (a crash after the thinking, before the commit)
 // is played once, and one lost in a crash is thought again, since the game
 // still waits.
-func (e *Engine) RobotMove(tx Tx, t RobotTurn, m lyngk.Move, now time.Time) ([]Mail, error) {
+func (e *Engine) RobotMove(tx Tx, t RobotTurn, m games.Move, now time.Time) ([]Mail, error) {
 	r := &request{e: e, tx: tx, now: now}
 	g, ok, err := r.loadGame(t.Board)
 	if err != nil || !ok || g.over() || !slices.Equal(g.Moves, t.moves) {
 		return nil, err
 	}
-	pos, err := position(g, -1)
+	pos, err := e.position(g, -1)
 	if err != nil {
 		return nil, err
 	}
 	if robot, err := r.isRobot(g.Players[pos.Turn()-1]); err != nil || !robot {
 		return nil, err
 	}
-	if err := pos.Apply(m); err != nil {
+	if err := pos.Play(m); err != nil {
 		return nil, fmt.Errorf("%w: board %d, %v: %w", ErrRobotMove, t.Board, m, err)
 	}
 	g.Proposal = nil
-	r.record(g, &pos)
+	r.record(g, pos)
 	if err := r.moved(g, nil, ""); err != nil {
 		return nil, err
 	}
@@ -152,46 +160,23 @@ func (e *Engine) RobotMove(tx Tx, t RobotTurn, m lyngk.Move, now time.Time) ([]M
 
 // robotAnswer answers at once a draw offer or a take-back request made to
 // the robot (player p of g): it takes back any move of its opponent, and
-// accepts a draw unless it would win were the game counted now (rulebook
-// G: removed stacks first, then the stacks topped by each player's colours,
-// from the tallest down). Only the answer is mailed.
+// accepts a draw when its game's robot does (games.Robot.AcceptDraw;
+// LYNGK's: unless it would win were the game counted now). Only the answer
+// is mailed.
 func (r *request) robotAnswer(g *game, p int) error {
 	answer := "accept"
 	if g.Proposal.Kind == "draw" {
-		pos, err := position(g, -1)
+		gm, err := r.e.gameOf(g)
 		if err != nil {
 			return err
 		}
-		if countLead(&pos, p) > 0 {
+		pos, err := r.e.position(g, -1)
+		if err != nil {
+			return err
+		}
+		if gm.Robot != nil && !gm.Robot.AcceptDraw(pos, p) {
 			answer = "reject"
 		}
 	}
 	return r.propose(g, p, answer, nil)
-}
-
-// countLead is how far player p is ahead of the opponent in the count of
-// rulebook G: the first nonzero difference of removed stacks, then of
-// owned stacks of each height from the tallest down; 0 for an even count.
-func countLead(pos *lyngk.Game, p int) int {
-	if d := pos.Removed(p) - pos.Removed(3-p); d != 0 {
-		return d
-	}
-	maxH := 5
-	if pos.Variant() == lyngk.Stack6 {
-		maxH = 6
-	}
-	var owned [3][7]int
-	for q := range lyngk.Point(lyngk.NumPoints) {
-		if o := pos.Owner(pos.Top(q)); o != 0 {
-			owned[o][pos.Height(q)]++
-		}
-	}
-	// A full-height stack still on the board never scores (it was neutral
-	// when completed), as in lyngk's own count.
-	for k := maxH - 1; k >= 1; k-- {
-		if d := owned[p][k] - owned[3-p][k]; d != 0 {
-			return d
-		}
-	}
-	return 0
 }

@@ -176,7 +176,7 @@ func (r *request) propose(g *game, p int, word string, c *commentView) error {
 		g.Proposal = nil
 		if pending.Kind == "draw" {
 			key = "draw-accepted"
-			r.finish(g, statusTie, 0, "draw")
+			r.finish(g, StatusTie, 0, EndDraw)
 			break
 		}
 		k := lastMove(g)

@@ -69,7 +69,7 @@ func (e *Engine) Tick(tx Tx, now time.Time) (mails []Mail, failed, err error) {
 }
 
 func (r *request) tick(g *game) error {
-	pos, err := position(g, -1)
+	pos, err := r.e.position(g, -1)
 	if err != nil {
 		return err
 	}
@@ -92,7 +92,7 @@ func (r *request) tick(g *game) error {
 		// A player who never moved has not agreed to play: the game is
 		// cancelled, nobody forfeits.
 		g.Proposal = nil
-		r.finish(g, statusCancelled, 0, "timeout")
+		r.finish(g, StatusCancelled, 0, EndTimeout)
 		notice, err := r.notice("never-moved", kv{"User": u.ID, "Days": int(idle / (24 * time.Hour))})
 		if err != nil {
 			return err
@@ -103,7 +103,7 @@ func (r *request) tick(g *game) error {
 		g.MoveTimes = append(g.MoveTimes, r.now)
 		g.LastMove = r.now
 		g.Proposal = nil
-		r.finish(g, statusWon, 3-p, "forfeit")
+		r.finish(g, StatusWon, 3-p, EndForfeit)
 		notice, err := r.notice("forfeit", kv{"User": u.ID, "Days": int(idle / (24 * time.Hour))})
 		if err != nil {
 			return err
@@ -114,7 +114,7 @@ func (r *request) tick(g *game) error {
 		if err := r.saveGame(g); err != nil {
 			return err
 		}
-		v, err := view(g, -1, boardMailRows)
+		v, err := r.e.view(g, -1, boardMailRows)
 		if err != nil {
 			return err
 		}

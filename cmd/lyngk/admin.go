@@ -96,7 +96,7 @@ func admin(db *store.DB, args []string, w io.Writer) error {
 			return nil
 		case args[0] == "game":
 			n, _ := strconv.Atoi(args[1])
-			g, board, err := engine.GameRecord(tx, n)
+			g, board, err := engine.GameRecord(tx, offered(), n)
 			if err != nil {
 				return err
 			}

@@ -177,7 +177,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, g.Board(names))
 		return 0
 	}
-	a := engine.Analyze(&g, names)
+	a := engine.Analyze(lyngk.Position(g), names)
 	a.Robot = robotMove
 	var out bytes.Buffer
 	enc := json.NewEncoder(&out)

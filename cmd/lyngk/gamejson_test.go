@@ -14,6 +14,7 @@ import (
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/store"
+	"lyngk.example/lyngk/templates"
 )
 
 // TestGameJSONMatchesAnalyze plays games through `lyngk process` (moves by
@@ -96,7 +97,7 @@ func TestGameJSONMatchesAnalyze(t *testing.T) {
 			var j *engine.GameJSON
 			err := sdb.View(func(tx *store.Tx) error {
 				var err error
-				if d, err = engine.ReadGame(tx, tc.board); err != nil {
+				if d, err = reader(t).ReadGame(tx, tc.board); err != nil {
 					return err
 				}
 				j, err = d.JSON()
@@ -150,4 +151,19 @@ func TestGameJSONMatchesAnalyze(t *testing.T) {
 			}
 		}
 	})
+}
+
+// reader is an engine for the read API in tests: the games cmd/lyngk
+// offers, the default templates.
+func reader(t *testing.T) *engine.Engine {
+	t.Helper()
+	set, err := templates.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := engine.New(engine.Config{Games: offered(), Robot: "lyngk@example.net", Templates: set})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
 }

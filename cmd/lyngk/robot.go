@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"lyngk.example/lyngk/engine"
-	"lyngk.example/lyngk/engine/lyngk/search"
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/store"
 )
 
@@ -99,9 +99,10 @@ func (p *robotPlayer) play(ctx context.Context, t engine.RobotTurn) {
 	// milliseconds more than the search, and the log shows the bound.
 	defer func() { <-p.slots }()
 	started := time.Now()
-	p.a.log.Info("robot thinking", "board", t.Board, "moves", t.Position.MoveCount())
-	res, err := search.Search(ctx, &t.Position, search.Options{
-		Think: p.think, Workers: 1, Seed: uint64(t.Board)<<16 | uint64(t.Position.MoveCount()),
+	moves := len(t.Position.Moves())
+	p.a.log.Info("robot thinking", "board", t.Board, "moves", moves)
+	res, err := t.Robot.Think(ctx, t.Position, games.Think{
+		Time: p.think, Workers: 1, Seed: uint64(t.Board)<<16 | uint64(moves),
 	})
 	if err != nil {
 		// Stopped by a shutdown: the game still waits for the next start.

@@ -122,6 +122,7 @@ func newEngine(cfg config) (*engine.Engine, error) {
 		return nil, err
 	}
 	return engine.New(engine.Config{
+		Games:          offered(),
 		Robot:          cfg.Robot,
 		Domain:         cfg.Domain,
 		Templates:      tpl,
@@ -213,7 +214,7 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 			sender.Wake()
 			robot.Wake()
 		}}
-		h, stop, err := serveWeb(ctx, webLn, db, cfg, m, mover, log)
+		h, stop, err := serveWeb(ctx, webLn, db, eng, cfg, m, mover, log)
 		if err != nil {
 			return err
 		}

@@ -347,7 +347,7 @@ func boards(t *testing.T, path string) map[int]string {
 	err = db.View(func(tx *store.Tx) error {
 		gs, err := engine.Games(tx)
 		for _, g := range gs {
-			_, b, err := engine.GameRecord(tx, g.Board)
+			_, b, err := engine.GameRecord(tx, offered(), g.Board)
 			if err != nil {
 				return err
 			}

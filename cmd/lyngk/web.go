@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"time"
 
+	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/web"
 	"lyngk.example/lyngk/store"
 )
@@ -46,8 +47,8 @@ func listenWeb(addr string, local bool) (net.Listener, error) {
 // serveWeb serves the web part on ln until ctx is done: every request's
 // context ends with ctx too, so the open event streams close and Shutdown
 // returns at once.
-func serveWeb(ctx context.Context, ln net.Listener, db *store.DB, cfg config, m *metrics, mover web.Mover, log *slog.Logger) (*web.Handler, func(), error) {
-	h, err := web.New(web.Config{DB: db, Public: cfg.WebPublic, Log: log, Observe: m.web, Mover: mover,
+func serveWeb(ctx context.Context, ln net.Listener, db *store.DB, eng *engine.Engine, cfg config, m *metrics, mover web.Mover, log *slog.Logger) (*web.Handler, func(), error) {
+	h, err := web.New(web.Config{DB: db, Engine: eng, Public: cfg.WebPublic, Log: log, Observe: m.web, Mover: mover,
 		PostsPerGameHour: cfg.WebPostsPerGameHour})
 	if err != nil {
 		return nil, nil, err

@@ -121,7 +121,7 @@ func TestServeLocalWeb(t *testing.T) {
 		t.Errorf("number, players, variant = %d %v %s", got.Number, got.Players, got.Variant)
 	}
 	gotA := engine.Analysis{Board: got.Board, Moves: got.Moves, Turn: got.Turn, Status: got.Status, Winner: got.Winner,
-		Claims: got.Claims, Removed: got.Removed, Legal: got.Legal}
+		Fields: got.Fields, Legal: got.Legal}
 	if !reflect.DeepEqual(gotA, want) {
 		t.Errorf("/game/101.json:\n%+v\nlyngk analyze -json:\n%+v", gotA, want)
 	}

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
-
-	"lyngk.example/lyngk/engine/lyngk/picture"
 )
 
 // boardSVG is /game/N/board.svg[?after=K]: the picture of the mails, as
@@ -15,7 +13,12 @@ func (h *Handler) boardSVG(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	data, err := picture.SVG(&ref.pos, ref.d.Players, ref.legend()...)
+	pic := ref.game.Picture
+	if pic == nil {
+		h.fail(w, r, http.StatusNotFound, "This game has no picture.")
+		return
+	}
+	data, err := pic.SVG(ref.pos, ref.d.Players, ref.legend())
 	if err != nil {
 		h.serverError(w, r, err)
 		return
@@ -29,7 +32,12 @@ func (h *Handler) boardPNG(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	data, err := picture.PNG(&ref.pos, ref.d.Players, ref.legend()...)
+	pic := ref.game.Picture
+	if pic == nil {
+		h.fail(w, r, http.StatusNotFound, "This game has no picture.")
+		return
+	}
+	data, err := pic.PNG(ref.pos, ref.d.Players, ref.legend())
 	if err != nil {
 		h.serverError(w, r, err)
 		return
@@ -41,11 +49,12 @@ func (h *Handler) boardPNG(w http.ResponseWriter, r *http.Request) {
 // ended for each player, by their names (engine.GameSummary.Marks), when it
 // is the last position of an ended game, which the position alone cannot
 // tell after a resignation, forfeit, agreed draw or cancellation.
-func (ref *gameRef) legend() []picture.Option {
+func (ref *gameRef) legend() *[2]string {
 	if ref.k != len(ref.d.MoveList) || !ref.d.Over() {
 		return nil
 	}
-	return []picture.Option{picture.Over(ref.d.Marks())}
+	marks := ref.d.Marks()
+	return &marks
 }
 
 // gameJSON is /game/N.json: engine.GameJSON, the fields of `lyngk analyze

@@ -9,8 +9,7 @@ import (
 	"strings"
 
 	"lyngk.example/lyngk/engine"
-	"lyngk.example/lyngk/engine/lyngk"
-	"lyngk.example/lyngk/engine/lyngk/picture"
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/store"
 )
 
@@ -56,7 +55,7 @@ func statusText(g engine.GameSummary) string {
 	case engine.StatusWon:
 		return g.WinnerID() + " won"
 	case engine.StatusTie:
-		if g.How == "draw" {
+		if g.How == engine.EndDraw {
 			return "drawn by agreement"
 		}
 		return "tie"
@@ -65,12 +64,12 @@ func statusText(g engine.GameSummary) string {
 	case engine.StatusForfeit:
 		return loser + " forfeited; " + g.WinnerID() + " won"
 	case engine.StatusCancelled:
-		if g.How != "" {
-			return "cancelled (" + g.How + ")"
+		if g.How != engine.EndRules {
+			return "cancelled (" + string(g.How) + ")"
 		}
 		return "cancelled"
 	}
-	return g.Status
+	return string(g.Status)
 }
 
 // indexView is the front page: the running games and the last finished.
@@ -82,11 +81,11 @@ type indexView struct {
 func (h *Handler) index(w http.ResponseWriter, r *http.Request) {
 	var v indexView
 	err := h.cfg.DB.View(func(tx *store.Tx) error {
-		running, err := engine.ListGames(tx, engine.GameFilter{State: engine.StateActive})
+		running, err := h.cfg.Engine.ListGames(tx, engine.GameFilter{State: engine.StateActive})
 		if err != nil {
 			return err
 		}
-		finished, err := engine.History(tx)
+		finished, err := h.cfg.Engine.History(tx)
 		if err != nil {
 			return err
 		}
@@ -126,7 +125,7 @@ func (h *Handler) games(w http.ResponseWriter, r *http.Request) {
 	}
 	var gs []engine.GameSummary
 	err := h.cfg.DB.View(func(tx *store.Tx) (err error) {
-		gs, err = engine.ListGames(tx, f)
+		gs, err = h.cfg.Engine.ListGames(tx, f)
 		return err
 	})
 	switch {
@@ -150,10 +149,17 @@ func validState(s string) bool {
 	return s == engine.StateActive || s == engine.StateFinished || s == engine.StateAll
 }
 
+// standings is /standings[?game=WORD]: the standings of one game, the
+// first the server offers by default.
 func (h *Handler) standings(w http.ResponseWriter, r *http.Request) {
 	var st []engine.Standing
+	name := r.URL.Query().Get("game")
+	if _, ok := h.cfg.Engine.Game(name); !ok && name != "" {
+		h.fail(w, r, http.StatusNotFound, "There is no game "+strconv.Quote(name)+" here.")
+		return
+	}
 	err := h.cfg.DB.View(func(tx *store.Tx) (err error) {
-		st, err = engine.Standings(tx)
+		st, err = h.cfg.Engine.Standings(tx, strings.ToLower(name))
 		return err
 	})
 	if err != nil {
@@ -182,11 +188,11 @@ func (h *Handler) player(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	var v playerView
 	err := h.cfg.DB.View(func(tx *store.Tx) error {
-		p, err := engine.ReadPlayer(tx, id)
+		p, err := h.cfg.Engine.ReadPlayer(tx, id, "")
 		if err != nil {
 			return err
 		}
-		gs, err := engine.ListGames(tx, engine.GameFilter{Users: []string{id}, State: engine.StateAll})
+		gs, err := h.cfg.Engine.ListGames(tx, engine.GameFilter{Users: []string{id}, State: engine.StateAll})
 		if err != nil {
 			return err
 		}
@@ -222,16 +228,16 @@ type gameView struct {
 	Position string
 }
 
+// playerLine is a player of the game page with what they have beside the
+// board (games.Picture.Sides; LYNGK: Claims the colours claimed, Removed
+// the stacks removed).
 type playerLine struct {
 	Name    string
 	ToMove  bool
 	Winner  bool
-	Claims  []chip
+	Claims  []games.Label
 	Removed int
 }
-
-// chip is a claimed colour as drawn: its name and the colours of its label.
-type chip struct{ Name, Hex, Ink string }
 
 type moveLine struct {
 	K    int
@@ -245,7 +251,8 @@ type gameRef struct {
 	d       *engine.GameDetail
 	version uint64
 	k       int
-	pos     lyngk.Game
+	pos     games.Position
+	game    games.Game
 }
 
 // readGame reads game {n} and its position after ?after=K (the current
@@ -266,7 +273,7 @@ func (h *Handler) readGame(w http.ResponseWriter, r *http.Request, n string) (*g
 	}
 	ref := &gameRef{k: k}
 	err := h.cfg.DB.View(func(tx *store.Tx) error {
-		d, err := engine.ReadGame(tx, board)
+		d, err := h.cfg.Engine.ReadGame(tx, board)
 		if err != nil {
 			return err
 		}
@@ -278,6 +285,9 @@ func (h *Handler) readGame(w http.ResponseWriter, r *http.Request, n string) (*g
 		}
 		ref.d = d
 		if ref.version, err = engine.GameVersion(tx, board); err != nil {
+			return err
+		}
+		if ref.game, err = d.Rules(); err != nil {
 			return err
 		}
 		ref.pos, err = d.Position(ref.k)
@@ -340,13 +350,13 @@ func (h *Handler) game(w http.ResponseWriter, r *http.Request) {
 	if v.Latest && len(v.Moves) > 0 {
 		v.Moves[last-1].Link = base
 	}
+	var sides [2]games.Side
+	if pic := ref.game.Picture; pic != nil {
+		sides = pic.Sides(ref.pos)
+	}
 	for i, name := range d.Players {
-		pl := playerLine{Name: name, ToMove: ref.pos.Turn() == i+1 && !(v.Latest && d.Over()),
-			Winner: d.Winner == i+1, Removed: ref.pos.Removed(i + 1)}
-		for _, c := range ref.pos.Claims(i + 1) {
-			pl.Claims = append(pl.Claims, chipOf(c))
-		}
-		v.Players = append(v.Players, pl)
+		v.Players = append(v.Players, playerLine{Name: name, ToMove: ref.pos.Turn() == i+1 && !(v.Latest && d.Over()),
+			Winner: d.Winner == i+1, Claims: sides[i].Labels, Removed: sides[i].Count})
 	}
 	switch to := ref.pos.Turn(); {
 	case v.Latest:
@@ -356,12 +366,14 @@ func (h *Handler) game(w http.ResponseWriter, r *http.Request) {
 	default:
 		v.Position = "the game is over"
 	}
-	svg, err := picture.SVG(&ref.pos, d.Players, ref.legend()...)
-	if err != nil {
-		h.serverError(w, r, err)
-		return
+	if pic := ref.game.Picture; pic != nil {
+		svg, err := pic.SVG(ref.pos, d.Players, ref.legend())
+		if err != nil {
+			h.serverError(w, r, err)
+			return
+		}
+		v.Picture = inlineSVG(svg, pic, fmt.Sprintf("Board %d after move %d: %s", d.Board, k, v.Position))
 	}
-	v.Picture = inlineSVG(svg, fmt.Sprintf("Board %d after move %d: %s", d.Board, k, v.Position))
 	title := fmt.Sprintf("Board %d, move %d: %s · LYNGK", d.Board, k, v.Position)
 	if !v.Latest {
 		title = fmt.Sprintf("Board %d after move %d of %d: %s · LYNGK", d.Board, k, last, v.Position)
@@ -369,28 +381,18 @@ func (h *Handler) game(w http.ResponseWriter, r *http.Request) {
 	h.renderPage(w, r, http.StatusOK, "game.html", page{Title: title, Live: base + "/events", Data: v})
 }
 
-// chipOf is the label of a claimed colour: the piece's colour in the
-// picture, with dark ink on ivory.
-func chipOf(c lyngk.Color) chip {
-	col, _ := picture.Color(c.Letter())
-	ink := "#ffffff"
-	if c == lyngk.Ivory {
-		ink = "#111111"
-	}
-	return chip{c.Name(), fmt.Sprintf("#%02x%02x%02x", col.R, col.G, col.B), ink}
-}
-
 // inlineSVG makes the picture's SVG document an element of the page: no
 // XML declaration, a width that follows the page (the viewBox keeps the
 // drawing's proportions) and a title for screen readers. The drawing is
 // ours and escapes the names it writes.
-func inlineSVG(doc []byte, title string) template.HTML {
+func inlineSVG(doc []byte, pic games.Picture, title string) template.HTML {
+	width, height := pic.Size()
 	s := string(doc)
 	if i := strings.Index(s, "<svg"); i >= 0 {
 		s = s[i:]
 	}
-	s = strings.Replace(s, fmt.Sprintf(`width="%dpt" height="%dpt"`, picture.Width, picture.Height),
-		fmt.Sprintf(`width="%d" height="%d" role="img"`, picture.Width, picture.Height), 1)
+	s = strings.Replace(s, fmt.Sprintf(`width="%dpt" height="%dpt"`, width, height),
+		fmt.Sprintf(`width="%d" height="%d" role="img"`, width, height), 1)
 	if i := strings.IndexByte(s, '>'); i >= 0 {
 		s = s[:i+1] + "<title>" + template.HTMLEscapeString(title) + "</title>" + s[i+1:]
 	}

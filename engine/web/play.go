@@ -11,8 +11,7 @@ import (
 	"time"
 
 	"lyngk.example/lyngk/engine"
-	"lyngk.example/lyngk/engine/lyngk"
-	"lyngk.example/lyngk/engine/lyngk/picture"
+	"lyngk.example/lyngk/engine/games"
 )
 
 // Moving by click: /play/TOKEN, TOKEN the reply token of a board mail to a
@@ -58,12 +57,6 @@ const maxPlayBody = 4 << 10
 // crossOrigin refuses a POST another site's page makes a browser send.
 var crossOrigin = http.NewCrossOriginProtection()
 
-// minSpot is the least radius of a stack's circle to click, in the
-// picture's pixels: more than a lone piece's disc (11), to be easier to
-// hit, and less than half the distance of two points (34), so that the
-// circles of neighbours never meet.
-const minSpot = 14
-
 // playView is the data of play.html.
 type playView struct {
 	Board    int
@@ -71,7 +64,7 @@ type playView struct {
 	Public   bool // /game/N is there to link to
 	Status   string
 	Picture  template.HTML
-	Spots    []spot
+	Spots    []games.Spot // the points to click (games.Input.Spots)
 	YourTurn bool
 	Running  bool // the game takes moves (else: it is over)
 	Legal    []string
@@ -81,26 +74,10 @@ type playView struct {
 	Done     *doneView
 }
 
-// spot is a stack the script lets the player click: a circle over the
-// picture's stack at P.
-type spot struct {
-	P       string
-	X, Y, R float64
-}
-
 // doneView says a move was made.
 type doneView struct {
 	Move  string
 	Mails int
-}
-
-// legalMove is a legal move for the script: its text, stack from and to,
-// and the colour it claims ("" for none).
-type legalMove struct {
-	Move  string `json:"m"`
-	From  string `json:"f"`
-	To    string `json:"t"`
-	Claim string `json:"c,omitempty"`
 }
 
 // playPage is GET /play/TOKEN.
@@ -224,36 +201,29 @@ func (h *Handler) playRefused(w http.ResponseWriter, r *http.Request, err error,
 func (h *Handler) renderPlay(w http.ResponseWriter, r *http.Request, status int, v *engine.TokenView, move, refusal string, done *doneView) {
 	pos := v.Position
 	pv := playView{Board: v.Board, User: v.User, Public: h.cfg.Public, YourTurn: v.YourTurn,
-		Running: pos.Status() == lyngk.Playing, Legal: v.Legal, Move: move, Refusal: refusal, Done: done}
+		Running: pos.Outcome() == games.Playing, Legal: v.Legal, Move: move, Refusal: refusal, Done: done}
 	switch {
-	case pos.Status() == lyngk.Won:
+	case pos.Outcome() == games.Won:
 		pv.Status = "Game won by " + v.Players[pos.Winner()-1] + "."
-	case pos.Status() == lyngk.Tie:
+	case pos.Outcome() == games.Tie:
 		pv.Status = "Game was a tie."
 	case v.YourTurn:
 		pv.Status = "It is your turn, " + v.User + "."
 	default:
 		pv.Status = "It is " + v.Players[pos.Turn()-1] + "'s turn."
 	}
-	var legal []legalMove
-	for _, s := range v.Legal {
-		m, _, err := lyngk.ParseMove(s)
-		if err != nil {
-			h.serverError(w, r, fmt.Errorf("web: legal move %q: %w", s, err))
-			return
-		}
-		lm := legalMove{Move: s, From: m.From.String(), To: m.To.String()}
-		if m.Claim != lyngk.NoColor {
-			lm.Claim = m.Claim.Name()
-		}
-		legal = append(legal, lm)
-	}
-	if done == nil {
-		for p := range lyngk.Point(lyngk.NumPoints) {
-			if height := pos.Height(p); height > 0 {
-				x, y := picture.Center(p)
-				pv.Spots = append(pv.Spots, spot{P: p.String(), X: x, Y: y, R: max(picture.Radius(height), minSpot)})
+	var legal []games.Click
+	if in := v.Game.Input; in != nil {
+		for _, s := range v.Legal {
+			c, err := in.Clicks(pos, s)
+			if err != nil {
+				h.serverError(w, r, fmt.Errorf("web: legal move %q: %w", s, err))
+				return
 			}
+			legal = append(legal, c)
+		}
+		if done == nil {
+			pv.Spots = in.Spots(pos)
 		}
 	}
 	js, err := json.Marshal(legal)
@@ -262,13 +232,16 @@ func (h *Handler) renderPlay(w http.ResponseWriter, r *http.Request, status int,
 		return
 	}
 	pv.Moves = string(js)
-	svg, err := picture.SVG(pos, v.Players)
-	if err != nil {
-		h.serverError(w, r, err)
-		return
+	moves := len(pos.Moves())
+	if pic := v.Game.Picture; pic != nil {
+		svg, err := pic.SVG(pos, v.Players, nil)
+		if err != nil {
+			h.serverError(w, r, err)
+			return
+		}
+		pv.Picture = inlineSVG(svg, pic, fmt.Sprintf("Board %d after move %d: %s", v.Board, moves, pv.Status))
 	}
-	pv.Picture = inlineSVG(svg, fmt.Sprintf("Board %d after move %d: %s", v.Board, pos.MoveCount(), pv.Status))
-	title := fmt.Sprintf("Board %d, move %d: %s · LYNGK", v.Board, pos.MoveCount(), pv.Status)
+	title := fmt.Sprintf("Board %d, move %d: %s · LYNGK", v.Board, moves, pv.Status)
 	h.render(w, r, status, "play.html", title, pv)
 }
 

@@ -14,7 +14,6 @@ import (
 	"testing"
 
 	"lyngk.example/lyngk/engine"
-	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/engine/web"
 	"lyngk.example/lyngk/store"
 )
@@ -63,7 +62,7 @@ func playSite(t *testing.T) (*site, *mover, *bytes.Buffer) {
 	s.games()
 	m := &mover{s: s}
 	var logs bytes.Buffer
-	h, err := web.New(web.Config{DB: s.db, Public: true, Observe: s.obs.add, Mover: m,
+	h, err := web.New(web.Config{DB: s.db, Engine: s.e, Public: true, Observe: s.obs.add, Mover: m,
 		Log: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	if err != nil {
 		t.Fatal(err)
@@ -148,14 +147,14 @@ func TestPlayPage(t *testing.T) {
 			t.Errorf("%s: %q, want %q", k, got, want)
 		}
 	}
-	var legal []lyngk.Move
+	var legal []string
 	err := s.db.View(func(tx *store.Tx) error {
-		d, err := engine.ReadGame(tx, 101)
+		d, err := s.e.ReadGame(tx, 101)
 		if err != nil {
 			return err
 		}
 		pos, err := d.Position(-1)
-		legal = pos.Legal(nil)
+		legal = pos.Legal()
 		return err
 	})
 	if err != nil {
@@ -165,7 +164,7 @@ func TestPlayPage(t *testing.T) {
 		t.Errorf("the select lists %d moves, want %d", n, len(legal))
 	}
 	for _, m := range legal[:5] {
-		if !strings.Contains(body, "<option>"+m.String()+"</option>") || !strings.Contains(body, `&#34;m&#34;:&#34;`+m.String()+`&#34;`) {
+		if !strings.Contains(body, "<option>"+m+"</option>") || !strings.Contains(body, `&#34;m&#34;:&#34;`+m+`&#34;`) {
 			t.Errorf("legal move %s missing from the select or the script's list", m)
 		}
 	}
@@ -199,12 +198,12 @@ func TestPlayMove(t *testing.T) {
 	tok := s.boardToken("alice")
 	var move string
 	err := s.db.View(func(tx *store.Tx) error {
-		d, err := engine.ReadGame(tx, 101)
+		d, err := s.e.ReadGame(tx, 101)
 		if err != nil {
 			return err
 		}
 		pos, err := d.Position(-1)
-		move = pos.Legal(nil)[3].String()
+		move = pos.Legal()[3]
 		return err
 	})
 	if err != nil {

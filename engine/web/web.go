@@ -36,6 +36,7 @@ import (
 	"sync"
 	"time"
 
+	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/store"
 	"lyngk.example/lyngk/templates"
 )
@@ -43,6 +44,8 @@ import (
 // Config configures a Handler.
 type Config struct {
 	DB *store.DB
+	// Engine reads the games (and knows the games the server offers).
+	Engine *engine.Engine
 	// Public serves the games, the players and the standings to anybody
 	// (web_public, the default as on gamerz); false serves only the
 	// /play/ pages, every other path is 404.
@@ -87,6 +90,9 @@ const maxStreams = 512
 func New(cfg Config) (*Handler, error) {
 	if cfg.DB == nil {
 		return nil, errors.New("web: no store")
+	}
+	if cfg.Engine == nil {
+		return nil, errors.New("web: no engine")
 	}
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)

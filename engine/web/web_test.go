@@ -21,7 +21,10 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
+	"lyngk.example/lyngk/engine/lyngk/picture"
+	"lyngk.example/lyngk/engine/lyngk/search"
 	"lyngk.example/lyngk/engine/web"
 	"lyngk.example/lyngk/store"
 	"lyngk.example/lyngk/templates"
@@ -81,13 +84,18 @@ func (o *observed) all() []string {
 	return slices.Clone(o.calls)
 }
 
+// offered are the games of the tests, as cmd/lyngk offers them: LYNGK.
+func offered() []games.Game {
+	return []games.Game{{Rules: lyngk.Rules{}, Picture: picture.Pictures{}, Input: picture.Pictures{}, Robot: search.Robot{}}}
+}
+
 func newSite(t testing.TB, public bool) *site {
 	t.Helper()
 	set, err := templates.Load("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(engine.Config{Robot: "lyngk@example.net", Templates: set,
+	e, err := engine.New(engine.Config{Games: offered(), Robot: "lyngk@example.net", Templates: set,
 		Rand: rand.NewChaCha8([32]byte{1}), BcryptCost: bcrypt.MinCost})
 	if err != nil {
 		t.Fatal(err)
@@ -99,7 +107,7 @@ func newSite(t testing.TB, public bool) *site {
 	t.Cleanup(func() { db.Close() })
 	s := &site{t: t, db: db, e: e, now: start, obs: &observed{}, log: &lockedBuffer{}}
 	log := slog.New(slog.NewTextHandler(s.log, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	s.h, err = web.New(web.Config{DB: db, Public: public, Observe: s.obs.add, Log: log})
+	s.h, err = web.New(web.Config{DB: db, Engine: e, Public: public, Observe: s.obs.add, Log: log})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,12 +182,13 @@ func (s *site) move(board int, name, move string) {
 func (s *site) anyMove(board int) {
 	s.t.Helper()
 	var d *engine.GameDetail
-	var pos lyngk.Game
+	var pos *lyngk.Game
 	err := s.db.View(func(tx *store.Tx) (err error) {
-		if d, err = engine.ReadGame(tx, board); err != nil {
+		if d, err = s.e.ReadGame(tx, board); err != nil {
 			return err
 		}
-		pos, err = d.Position(-1)
+		gp, err := d.Position(-1)
+		pos, _ = lyngk.Of(gp)
 		return err
 	})
 	if err != nil {

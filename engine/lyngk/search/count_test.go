@@ -1,4 +1,4 @@
-package engine
+package search
 
 import (
 	"os"
@@ -8,7 +8,8 @@ import (
 	"lyngk.example/lyngk/engine/lyngk"
 )
 
-// TestCountLead: the robot's draw rule counts as rulebook G does. In
+// TestCountLead: the robot's draw rule (Robot.AcceptDraw) counts as
+// rulebook G does. In
 // testdata/robot-count.txt player 1 (Red, Green) removed a stack, player 2
 // (Blue, blacK) none. Without that stack the stacks on the board decide,
 // from the tallest: at height 4 player 2 tops two (BGIK, BIGR), player 1
@@ -31,6 +32,10 @@ func TestCountLead(t *testing.T) {
 		}
 		if a, b := countLead(&pos, 1), countLead(&pos, 2); a != tt.p1 || b != tt.p2 {
 			t.Errorf("leads %d, %d; want %d, %d", a, b, tt.p1, tt.p2)
+		}
+		p := lyngk.Position(pos)
+		if a, b := (Robot{}).AcceptDraw(p, 1), (Robot{}).AcceptDraw(p, 2); a != (tt.p1 <= 0) || b != (tt.p2 <= 0) {
+			t.Errorf("accepts a draw: %t, %t", a, b)
 		}
 	}
 }
