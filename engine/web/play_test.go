@@ -328,7 +328,7 @@ func TestPlayTokenSpentByProposal(t *testing.T) {
 // with 429 and Retry-After, and changes nothing.
 func TestPlayPostsPerGameHour(t *testing.T) {
 	s, m, _ := playSite(t)
-	h, err := web.New(web.Config{DB: s.db, Public: true, Mover: m, PostsPerGameHour: 2})
+	h, err := web.New(web.Config{DB: s.db, Engine: s.e, Public: true, Mover: m, PostsPerGameHour: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
