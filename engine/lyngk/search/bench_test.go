@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"lyngk.example/lyngk/engine/lyngk"
+	"lyngk.example/lyngk/engine/mcts"
 )
 
 // BenchmarkPlayout plays one playout (the robot's policy, see the package
@@ -15,13 +16,14 @@ func BenchmarkPlayout(b *testing.B) {
 	for i := range starts {
 		starts[i] = lyngk.New(101+i, lyngk.Standard)
 	}
-	t := newTree(&starts[0], 1, 1)
+	r := mcts.RNG(1)
+	buf := make([]lyngk.Move, 0, maxMoves)
 	i := 0
 	cpu := cpuNow()
 	for b.Loop() {
 		g := starts[i%len(starts)]
 		i++
-		t.playOut(&g)
+		_, buf = playOut(&g, &r, buf)
 	}
 	reportCPU(b, cpu)
 }
@@ -35,12 +37,12 @@ func BenchmarkIterate(b *testing.B) {
 	t := newTree(&g, 1, 0)
 	cpu := cpuNow()
 	for b.Loop() {
-		if len(t.nodes)+maxMoves > cap(t.nodes) {
+		if t.Full() {
 			b.StopTimer()
 			t = newTree(&g, 1, 0)
 			b.StartTimer()
 		}
-		t.iterate()
+		t.Iterate()
 	}
 	reportCPU(b, cpu)
 	b.ReportMetric(float64(time.Second)/(float64(cpuNow()-cpu)/float64(b.N)), "playouts/cpu-s")

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"lyngk.example/lyngk/engine/lyngk"
+	"lyngk.example/lyngk/engine/mcts"
 )
 
 // TestDeterministic: a seed and an iteration budget give the same move and
@@ -105,11 +106,12 @@ func TestTakesRemoval(t *testing.T) {
 // every move the policy picks is legal (Apply panics otherwise) and every
 // playout ends.
 func TestPlayoutsLegal(t *testing.T) {
-	g0 := lyngk.New(101, lyngk.Standard)
-	tr := newTree(&g0, 1, 1)
+	r := mcts.RNG(1)
+	var buf []lyngk.Move
 	for i := range 400 {
 		g := lyngk.New(1+i, lyngk.Variant(i%2))
-		if w := tr.playOut(&g); g.Status() == lyngk.Playing || w != g.Winner() {
+		var w int
+		if w, buf = playOut(&g, &r, buf); g.Status() == lyngk.Playing || w != g.Winner() {
 			t.Fatalf("board %d: playout ended %v, winner %d", 1+i, g.Status(), w)
 		}
 	}
@@ -119,7 +121,7 @@ func TestPlayoutsLegal(t *testing.T) {
 func TestIterateAllocs(t *testing.T) {
 	g := lyngk.New(101, lyngk.Standard)
 	tr := newTree(&g, 1, 0)
-	if a := testing.AllocsPerRun(500, tr.iterate); a != 0 {
+	if a := testing.AllocsPerRun(500, tr.Iterate); a != 0 {
 		t.Errorf("%v allocations per iteration", a)
 	}
 }
