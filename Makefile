@@ -8,8 +8,9 @@ FUZZTIME ?= 20s
 
 .PHONY: run build test unit e2e bench fuzz lint clean
 
+# make run ARGS="-local-smtp 127.0.0.1:3525": flags for lyngk serve.
 run: build
-	exec $(BIN) serve
+	exec $(BIN) serve $(ARGS)
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) ./cmd/lyngk

@@ -48,6 +48,12 @@ type Local struct {
 	boxes   *localBoxes
 	changes *changes
 
+	// conns are the IMAP connections open, to tell each BYE at Close;
+	// closing refuses new ones meanwhile.
+	connsMu sync.Mutex
+	conns   map[*imapserver.Conn]struct{}
+	closing bool
+
 	closed    atomic.Bool
 	closeOnce sync.Once
 	closeErr  error
@@ -84,7 +90,8 @@ func StartLocal(ctx context.Context, cfg LocalConfig, log *slog.Logger) (*Local,
 	if err != nil {
 		return nil, err
 	}
-	l := &Local{log: log, robot: strings.ToLower(cfg.Robot), robotPassword: pw, boxes: boxes, changes: newChanges()}
+	l := &Local{log: log, robot: strings.ToLower(cfg.Robot), robotPassword: pw, boxes: boxes, changes: newChanges(),
+		conns: make(map[*imapserver.Conn]struct{})}
 	if err := boxes.ensureUser(l.robot); err != nil {
 		boxes.close()
 		return nil, fmt.Errorf("mailer: local mailboxes: %w", err)
@@ -111,8 +118,11 @@ func StartLocal(ctx context.Context, cfg LocalConfig, log *slog.Logger) (*Local,
 	l.smtp.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
 
 	l.imap = imapserver.New(&imapserver.Options{
-		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
-			return &localIMAPSession{l: l, x: l.boxes}, nil, nil
+		NewSession: func(c *imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
+			if !l.addConn(c) {
+				return nil, nil, errShuttingDown
+			}
+			return &localIMAPSession{l: l, x: l.boxes, conn: c}, nil, nil
 		},
 		// IDLE, UNSELECT and others come with IMAP4rev1; the rest must be
 		// named.
@@ -164,12 +174,67 @@ func (l *Local) SMTPAddr() string { return l.smtpLn.Addr().String() }
 // IMAPAddr is the address the IMAP server listens on.
 func (l *Local) IMAPAddr() string { return l.imapLn.Addr().String() }
 
-// Close stops both servers, drops their connections and closes the
-// mailboxes' file.
+// byeWait bounds how long Close waits for its BYEs to be written: a client
+// that does not read gets its connection closed without one.
+const byeWait = time.Second
+
+// errShuttingDown is the greeting of a connection that comes during Close.
+var errShuttingDown = &imap.Error{Type: imap.StatusResponseTypeBye, Text: "Server shutting down"}
+
+// addConn records a new IMAP connection, unless Close has begun.
+func (l *Local) addConn(c *imapserver.Conn) bool {
+	l.connsMu.Lock()
+	defer l.connsMu.Unlock()
+	if l.closing {
+		return false
+	}
+	l.conns[c] = struct{}{}
+	return true
+}
+
+func (l *Local) dropConn(c *imapserver.Conn) {
+	l.connsMu.Lock()
+	delete(l.conns, c)
+	l.connsMu.Unlock()
+}
+
+// bye sends "* BYE" to every IMAP connection (logged in or not, selected,
+// idling) and closes it, as a server shutting down does (RFC 9051 §7.1.5),
+// so that clients show a connection closed by the server rather than
+// whatever they make of a dropped one (NeoMutt showed an empty mailbox). It
+// returns once all are written or byeWait has passed, with a function that
+// waits for the writers left (call it after the server is closed).
+func (l *Local) bye() (wait func()) {
+	l.connsMu.Lock()
+	l.closing = true
+	conns := make([]*imapserver.Conn, 0, len(l.conns))
+	for c := range l.conns {
+		conns = append(conns, c)
+	}
+	l.connsMu.Unlock()
+	var wg sync.WaitGroup
+	for _, c := range conns {
+		wg.Go(func() { c.Bye("Server shutting down") })
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	t := time.NewTimer(byeWait)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+	}
+	return func() { <-done }
+}
+
+// Close says BYE to the IMAP clients, stops both servers, drops their
+// connections and closes the mailboxes' file.
 func (l *Local) Close() error {
 	l.closeOnce.Do(func() {
 		l.closed.Store(true)
+		waitBye := l.bye()
 		l.closeErr = errors.Join(l.smtp.Close(), l.imap.Close())
+		waitBye()
 		// A server closed before its Serve began has not seen its
 		// listener yet.
 		l.smtpLn.Close()

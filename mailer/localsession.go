@@ -25,6 +25,7 @@ import (
 type localIMAPSession struct {
 	l    *Local
 	x    *localBoxes
+	conn *imapserver.Conn
 	user string     // lower-cased address; "" before login
 	sel  *selection // nil when no mailbox is selected
 }
@@ -45,6 +46,7 @@ var (
 
 func (s *localIMAPSession) Close() error {
 	s.unselect()
+	s.l.dropConn(s.conn)
 	return nil
 }
 
@@ -516,7 +518,14 @@ func (s *localIMAPSession) body(uid imap.UID) ([]byte, error) {
 	return buf, err
 }
 
-func fetchOne(w *imapserver.FetchResponseWriter, m boxMsg, buf []byte, opts *imap.FetchOptions) error {
+func fetchOne(w *imapserver.FetchResponseWriter, m boxMsg, buf []byte, opts *imap.FetchOptions) (err error) {
+	defer func() {
+		// Close releases the connection's writer, after a failed write
+		// too: else the connection's goroutine waits for it for good.
+		if cerr := w.Close(); err == nil {
+			err = cerr
+		}
+	}()
 	w.WriteUID(m.UID)
 	if opts.Flags {
 		w.WriteFlags(m.Flags)
@@ -552,7 +561,7 @@ func fetchOne(w *imapserver.FetchResponseWriter, m boxMsg, buf []byte, opts *ima
 	for _, bss := range opts.BinarySectionSize {
 		w.WriteBinarySectionSize(bss, imapserver.ExtractBinarySectionSize(bytes.NewReader(buf), bss))
 	}
-	return w.Close()
+	return nil
 }
 
 func writeSection(wc io.WriteCloser, sec []byte) error {

@@ -336,8 +336,11 @@ func flush(db *store.DB, grace time.Duration) {
 	}
 }
 
-// printLocalHelp tells how to connect. The robot's password goes to stdout,
-// the terminal of whoever started the daemon, never to the log.
+// printLocalHelp tells how to connect. The password of the server's
+// mailbox goes to stdout, the terminal of whoever started the daemon, never
+// to the log. It says "the server's address" for the mailbox the daemon
+// reads and "the robot player" for the computer opponent, as the README
+// does: "the robot" alone meant both.
 func printLocalHelp(w io.Writer, cfg config, smtpAddr, imapAddr, robotPassword, webURL string) {
 	host, smtpPort, _ := net.SplitHostPort(smtpAddr)
 	_, imapPort, _ := net.SplitHostPort(imapAddr)
@@ -346,14 +349,14 @@ func printLocalHelp(w io.Writer, cfg config, smtpAddr, imapAddr, robotPassword, 
   Outgoing mail (SMTP): %s port %s, no TLS, no authentication
   Incoming mail (IMAP): %s port %s, no TLS
   Mailboxes:            any NAME@localhost; login NAME@localhost, password NAME
-  The robot:            %s (its mailbox: password %s, new at each start)
-%s
-  To start: from alice@localhost, send "signup alice SECRET" to %s
-  and reply to the Confirm mail that comes back; likewise bob; then
-  "lyngk challenge alice bob". Games are kept in %s.
-%s  Stop with Ctrl-C.
+  The server's address: %s (its mailbox: password %s, new at each start)
+%s%s
+  To start: from alice@localhost, send "signup alice SECRET" to the
+  server's address and reply to the Confirm mail that comes back; likewise
+  bob; then "lyngk challenge alice bob". Games are kept in %s.
+  Stop with Ctrl-C.
 
-`, host, smtpPort, host, imapPort, cfg.Robot, robotPassword, webHelp(webURL), cfg.Robot, cfg.DataDir, robotHelp(cfg))
+`, host, smtpPort, host, imapPort, cfg.Robot, robotPassword, robotHelp(cfg), webHelp(webURL), cfg.DataDir)
 }
 
 // webHelp is the local help's line on the web pages.
@@ -369,7 +372,7 @@ func robotHelp(cfg config) string {
 	if !cfg.RobotPlayer {
 		return ""
 	}
-	return "  No opponent at hand? \"lyngk challenge alice robot\" plays the built-in robot.\n"
+	return "  The robot player:     userid robot, the computer opponent (\"lyngk challenge alice robot\")\n"
 }
 
 // timers runs the engine's timers (reminders, forfeits) every period, each

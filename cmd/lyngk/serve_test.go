@@ -464,7 +464,7 @@ func TestServeLocalRobotPassword(t *testing.T) {
 	cfg := defaultConfig()
 	cfg.DataDir = t.TempDir()
 	s := startServe(t, cfg)
-	pw := waitText(t, s.stdout, `The robot: +lyngk@localhost \(its mailbox: password ([a-z2-7]{26}), new at each start\)`)
+	pw := waitText(t, s.stdout, `The server's address: lyngk@localhost \(its mailbox: password ([a-z2-7]{26}), new at each start\)`)
 	if err := imapLogin(t, s.imap, "lyngk@localhost", "lyngk"); err == nil {
 		t.Fatal("the robot's mailbox opens with password lyngk")
 	}
