@@ -16,17 +16,19 @@ import (
 // carol subscribed); board 102 carol-bob, resigned by carol.
 type world struct {
 	*env
-	// board mails: alice's and bob's latest, alice's first, carol's, bob's final
-	fresh, freshBob, old, carol101, over102 engine.Mail
-	bobMove                                 string
-	doraConfirm                             engine.Mail
+	// board mails: alice's and bob's latest, alice's and bob's first,
+	// carol's, bob's final
+	fresh, freshBob, old, oldBob, carol101, over102 engine.Mail
+	bobMove                                         string
+	doraConfirm                                     engine.Mail
 }
 
 func newWorld(t *testing.T) *world {
 	t.Helper()
 	w := &world{env: newEnv(t)}
 	w.signup("alice", "bob", "carol")
-	w.old = w.cmd(addr("alice"), "lyngk challenge alice bob")[0]
+	first := w.cmd(addr("alice"), "lyngk challenge alice bob")
+	w.old, w.oldBob = first[0], first[1]
 	w.cmd(addr("alice"), "lyngk move 101 alice pw-alice G,f5-f4")
 	pos := lyngk.New(101, lyngk.Standard)
 	m, _, _ := lyngk.ParseMove("G,f5-f4")
@@ -135,6 +137,11 @@ func TestBadInput(t *testing.T) {
 		{name: "reply-stale-token", from: alice, body: "e4-e5\n", replyTo: func(w *world) engine.Mail { return w.old },
 			wantSubject: "Lyngk Board 101 Error",
 			want:        "Lyngk Board 101 has moved on since the board mail you replied to: that\nmail showed the game after move 0, the game is now after move 2."},
+		// Issue 22: a stale reply of the player not to move is not told
+		// to reply with his move.
+		{name: "reply-stale-token-not-your-turn", from: bob, body: "e4-e5\n", replyTo: func(w *world) engine.Mail { return w.oldBob },
+			wantSubject: "Lyngk Board 101 Error",
+			want:        "Lyngk Board 101 has moved on since the board mail you replied to: that\nmail showed the game after move 0, the game is now after move 2.\nNothing was changed. This mail shows the game as it is now, which\nis alice's turn, not yours.\n"},
 		{name: "reply-game-over", from: bob, body: "a1-b2\n", replyTo: func(w *world) engine.Mail { return w.over102 },
 			wantSubject: "Lyngk Board 102 Error", want: "Lyngk Board 102 is over"},
 		{name: "reply-not-player", from: carol, body: "a1-b2\n", replyTo: func(w *world) engine.Mail { return w.carol101 },

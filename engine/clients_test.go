@@ -154,6 +154,8 @@ func relayed(t *testing.T, out []engine.Mail) (comment, subject string) {
 			t.Fatalf("alice got an error:\n%s", m.Body)
 		}
 		_, c, _ := strings.Cut(m.Body, "bob writes:\n")
+		// The board mail ends with how to move, after the comment.
+		c, _, _ = strings.Cut(c, "\nTo move, reply with your move")
 		if c == "" {
 			_, c, _ = strings.Cut(m.Body, "bob writes about Lyngk Board 101:\n")
 			c, _, _ = strings.Cut(strings.TrimLeft(c, "\n"), "\nTo answer: ")

@@ -14,7 +14,8 @@ type htmlView struct {
 	Intro         string // the error text of an error mail
 	Game          *gameView
 	Players       []playerView
-	Reply         bool
+	Reply         bool   // the recipient is to move: replying with the move is enough
+	Waiting       string // the recipient plays but is not to move: who is
 	Picture       string // Content-ID of the PNG
 	Width, Height int
 	Alt           string
@@ -53,9 +54,12 @@ func (r *request) htmlPart(m *Mail, kind string, e envelope) error {
 		v = &cut
 	}
 	hv := htmlView{
-		Game: v, Intro: e.intro, Reply: e.reply, Quote: e.quote,
+		Game: v, Intro: e.intro, Reply: v.YourTurn, Quote: e.quote,
 	}
 	hv.Width, hv.Height = pic.Size()
+	if v.NotYourTurn {
+		hv.Waiting = v.ToMove
+	}
 	switch {
 	case kind == "new-game":
 		hv.Heading = fmt.Sprintf("A new %s board (%d) has been started", v.Title, v.Board)

@@ -102,7 +102,9 @@ func TestChangeFormat(t *testing.T) {
 	if !parts[addr("alice")] || parts[addr("bob")] {
 		t.Errorf("HTML parts by recipient %v, want alice only", parts)
 	}
-	if out[0].Body != out[1].Body {
+	// The same text, but for the last line: how to move to alice, whose
+	// turn it is to bob.
+	if a, b := strings.TrimSuffix(out[0].Body, howToMove), strings.TrimSuffix(out[1].Body, notYours); a != b || a == out[0].Body || b == out[1].Body {
 		t.Error("the text differs between the formats")
 	}
 	v.cmd(addr("bob"), "change format bob pw-bob HTML")
@@ -267,6 +269,45 @@ func TestHTMLPartEnded(t *testing.T) {
 			if !bytes.Equal(m.Picture, want) || bytes.Equal(m.Picture, running) {
 				t.Errorf("%s: the picture to %s does not say %q", tc.name, m.To[0], tc.marks)
 			}
+		}
+	}
+}
+
+// TestTurnLines (issue 22): the board mail to the player to move ends, in
+// its text, with how to move, and its HTML part says that replying is
+// enough; the other player's mail says whose turn it is instead, in both
+// parts, and never that he should reply with his move. A comment's line
+// breaks are <br> in the HTML part (Outlook, w3m and lynx lose
+// white-space:pre-wrap). On the main before, both players' HTML said "To
+// move, just reply", the text said neither, and the comment relied on
+// pre-wrap.
+func TestTurnLines(t *testing.T) {
+	v := newEnv(t)
+	v.signup("alice", "bob")
+	v.cmd(addr("alice"), "lyngk challenge alice bob")
+	out := v.mail(engine.Inbound{From: addr("alice"), Subject: "lyngk move 101 alice pw-alice G,c1-d1", Body: "one\ntwo <3\n"})
+	if len(out) != 2 {
+		t.Fatalf("%d mails", len(out))
+	}
+	for _, m := range out {
+		toMove := m.To[0] == addr("bob")
+		last := "It is bob's turn, not yours: you get a mail when bob has moved.\n"
+		box := "It is bob's turn, not yours: you get a mail when bob has moved."
+		if toMove {
+			last = "\nTo move, reply with your move, like G,c1-d1 (send \"help notation\").\n"
+			box = "To move, just reply to this mail with your move"
+		}
+		if !strings.HasSuffix(m.Body, last) {
+			t.Errorf("%s: text ends\n%s\nwant %q", m.To[0], m.Body[len(m.Body)-200:], last)
+		}
+		if !strings.Contains(m.HTML, box) || !toMove && strings.Contains(m.HTML, "just reply") {
+			t.Errorf("%s: HTML part lacks %q (or says to reply)\n%s", m.To[0], box, m.HTML)
+		}
+		if toMove && !strings.Contains(m.HTML, ">one<br>\ntwo &lt;3</p>") {
+			t.Errorf("comment's lines not apart by <br>:\n%s", m.HTML)
+		}
+		if strings.Contains(m.HTML, "pre-wrap") {
+			t.Errorf("%s: HTML relies on pre-wrap", m.To[0])
 		}
 	}
 }

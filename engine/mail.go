@@ -42,8 +42,12 @@ type gameView struct {
 	// Play is the page WebURL/play/TOKEN of a board mail to a player
 	// (Config.WebURL set), "" for none.
 	Play string
-	pos  games.Position // the position shown, for the picture
-	game games.Game     // the game, for the picture
+	// YourTurn is set in a mail to the player to move, NotYourTurn in one
+	// to the other player of a running game: the text ends with how to
+	// move, or with whose turn it is (forTurn).
+	YourTurn, NotYourTurn bool
+	pos                   games.Position // the position shown, for the picture
+	game                  games.Game     // the game, for the picture
 }
 
 type ratingLine struct {
@@ -221,19 +225,27 @@ func (r *request) boardMails(g *game, kind string, v *gameView, keys []string, c
 		if c != nil && !strings.EqualFold(c.User, u.ID) {
 			mv.Comment = c
 		}
+		mv.forTurn(g, key)
 		id, err := r.messageID(g, key)
 		if err != nil {
 			return err
 		}
 		err = r.mailAbout(kind, &mv, envelope{
 			to: u.Addresses, id: id, board: g.Board, key: key, html: u.html(),
-			game: &mv, reply: !mv.Over && g.player(key) != 0,
+			game: &mv, play: !mv.Over && g.player(key) != 0,
 		})
 		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// forTurn sets YourTurn and NotYourTurn for the mail of v to the user key.
+func (v *gameView) forTurn(g *game, key string) {
+	running := !v.Over && !v.Historic && g.player(key) != 0
+	v.YourTurn = running && strings.EqualFold(v.ToMove, key)
+	v.NotYourTurn = running && !v.YourTurn
 }
 
 // envelope says to whom a mail goes and what it is about.
@@ -246,11 +258,12 @@ type envelope struct {
 	board int
 	key   string
 	// game is the board the mail shows, nil for none; with html, the mail
-	// gets an HTML part with the picture of it. reply adds the line that
-	// replying with the move is enough.
-	game  *gameView
-	html  bool
-	reply bool
+	// gets an HTML part with the picture of it. play adds the link to the
+	// play page (a mail to a player of a running game); the game's
+	// YourTurn, the line that replying with the move is enough.
+	game *gameView
+	html bool
+	play bool
 	// intro and quote are the error mail's text and quoted command, for
 	// its HTML part.
 	intro string
@@ -269,7 +282,7 @@ func (r *request) mailAbout(kind string, data any, e envelope) error {
 	if len(e.to) == 0 {
 		return nil
 	}
-	if e.reply && e.game != nil && r.e.cfg.WebURL != "" {
+	if e.play && e.game != nil && r.e.cfg.WebURL != "" {
 		e.game.Play = playURL(r.e.cfg.WebURL, e.id)
 	}
 	subject, err := r.e.cfg.Templates.Render(kind+".subject", data)
@@ -416,7 +429,8 @@ func (r *request) refused(ref *refusal, quote bool) error {
 					if e.id, err = r.messageID(g, e.key); err != nil {
 						return err
 					}
-					e.reply = true
+					e.play = true
+					ev.Game.forTurn(g, e.key)
 				}
 			}
 		}

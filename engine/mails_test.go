@@ -29,7 +29,16 @@ func reference(t *testing.T, name string) (subject, body string) {
 	return subject, body
 }
 
-// TestReferenceMails reproduces the gamerz mails of board 148 byte for byte.
+// Our own last lines of a board mail to a player (issue 22): how to move,
+// or whose turn it is.
+const (
+	howToMove = "To move, reply with your move, like G,c1-d1 (send \"help notation\").\n"
+	notYours  = "It is alice's turn, not yours: you get a mail when alice has moved.\n"
+)
+
+// TestReferenceMails reproduces the gamerz mails of board 148 byte for byte,
+// but for the line a mail to a player ends its game with: how to move, or
+// whose turn it is (issue 22), which gamerz had not.
 func TestReferenceMails(t *testing.T) {
 	v := newEnv(t)
 	v.signup("alice", "bob", "carol", "dave")
@@ -38,14 +47,16 @@ func TestReferenceMails(t *testing.T) {
 	}
 	out := v.cmd(addr("alice"), "lyngk challenge alice bob")
 	subject, body := reference(t, "new-game.txt")
-	if out[0].Subject != subject || out[0].Body != body {
+	if body += howToMove; out[0].Subject != subject || out[0].Body != body {
 		t.Errorf("new game mail differs from new-game.txt: subject %q, want %q\n%s", out[0].Subject, subject, diff(body, out[0].Body))
 	}
 	out = v.mail(engine.Inbound{From: addr("bob"), Subject: "x", Body: "lyngk move 148 bob pw-bob e4-e5\n"})
 	subject, body = reference(t, "error-not-your-move.txt")
 	// gamerz quoted no command line; we quote the command after the subject.
+	game, quote, _ := strings.Cut(body, "\n\n\nOriginal message follows:")
+	body = game + "\n" + notYours + "\n\nOriginal message follows:" + quote
 	if len(out) != 1 || out[0].Subject != subject || out[0].Body != body+">lyngk move 148 bob pw-bob e4-e5\n" {
-		t.Errorf("error mail differs from error-not-your-move.txt:\n%s", diff(body, format(out)))
+		t.Errorf("error mail differs from error-not-your-move.txt:\n%s", diff(body, out[0].Body))
 	}
 }
 

@@ -139,7 +139,8 @@ func (r *request) show(c Command) error {
 				if e.id, err = r.messageID(s.g, e.key); err != nil {
 					return err
 				}
-				e.reply = !v.Over
+				e.play = !v.Over
+				v.forTurn(s.g, e.key)
 			}
 		}
 		if err := r.mailAbout("board", v, e); err != nil {

@@ -97,12 +97,23 @@ func (r *request) tokenGame(tok string) (*game, *user, error) {
 		return nil, nil, refuse("token-not-player", kv{"User": rec.User, "Board": g.Board})
 	case g.over():
 		return nil, nil, refuse("token-over", kv{"Board": g.Board}).on(g.Board)
-	case rec.TakeBacks != g.TakeBacks:
-		return nil, nil, refuse("token-taken-back", kv{"Board": g.Board}).on(g.Board)
-	case rec.Moves != len(g.Moves):
-		return nil, nil, refuse("token-stale", kv{"Board": g.Board, "Sent": rec.Moves, "Now": len(g.Moves)}).on(g.Board)
-	case rec.Changes != g.Changes:
-		return nil, nil, refuse("token-spent", kv{"Board": g.Board}).on(g.Board)
+	case rec.TakeBacks != g.TakeBacks || rec.Moves != len(g.Moves) || rec.Changes != g.Changes:
+		// The error mail shows the game as it is now: replying to it
+		// moves only for the player whose turn it is.
+		pos, err := r.e.position(g, -1)
+		if err != nil {
+			return nil, nil, err
+		}
+		toMove := g.Players[pos.Turn()-1]
+		data := kv{"Board": g.Board, "ToMove": toMove, "YourTurn": strings.EqualFold(toMove, rec.User)}
+		switch {
+		case rec.TakeBacks != g.TakeBacks:
+			return nil, nil, refuse("token-taken-back", data).on(g.Board)
+		case rec.Moves != len(g.Moves):
+			data["Sent"], data["Now"] = rec.Moves, len(g.Moves)
+			return nil, nil, refuse("token-stale", data).on(g.Board)
+		}
+		return nil, nil, refuse("token-spent", data).on(g.Board)
 	}
 	u, err := r.player(rec.User)
 	if err != nil {

@@ -42,6 +42,16 @@ var funcs = template.FuncMap{
 	"add":   func(a, b int) int { return a + b },
 }
 
+// htmlFuncs are the HTML parts' own functions. lines writes a text
+// escaped, its line breaks as <br>: white-space:pre-wrap is lost in
+// Outlook's, w3m's and lynx's rendering, and the text would run together.
+var htmlFuncs = htmltemplate.FuncMap{
+	"lines": func(s string) htmltemplate.HTML {
+		s = htmltemplate.HTMLEscapeString(strings.TrimRight(s, "\n"))
+		return htmltemplate.HTML(strings.ReplaceAll(s, "\n", "<br>\n"))
+	},
+}
+
 // Load parses the embedded templates, then the files of overrideDir ("" =
 // none): *.tmpl are text templates (text/template), *.html the HTML parts
 // of the mails (html/template, which escapes what players wrote). An
@@ -62,7 +72,7 @@ func Load(overrideDir string) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	hroot := htmltemplate.New("").Funcs(htmltemplate.FuncMap(funcs)).Option("missingkey=error")
+	hroot := htmltemplate.New("").Funcs(htmltemplate.FuncMap(funcs)).Funcs(htmlFuncs).Option("missingkey=error")
 	for _, f := range html {
 		if _, err := hroot.New(f.name).Parse(f.text); err != nil {
 			return nil, fmt.Errorf("templates: %s%w", f.override, err)

@@ -130,6 +130,7 @@ func TestWidths(t *testing.T) {
 		"N": 123, "Name": "change address", "Now": 123, "Option": "-frobnicate", "Other": "abcdefghijklmnop",
 		"Reason": "i1 cannot be reached from a1 in a straight line over empty points, nor by LYNGK bounces (rulebook E3, F)",
 		"Sent":   122, "Topic": "frobnication", "Until": "23:52 UTC", "User": "abcdefghijklmnop", "Want": 124, "Word": "frobnicate",
+		"ToMove": "abcdefghijklmnop", "YourTurn": false,
 	}
 	n := 0
 	for _, name := range s.Names() {
