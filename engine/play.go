@@ -23,6 +23,12 @@ import (
 type Refusal struct {
 	Key  string // the template's name without "err."
 	Text string
+	// Now is the game as it is now, for a token that the server sent but
+	// that no longer moves (the game moved on, a move was taken back, the
+	// game is over, its player left): the page shows it rather than an
+	// error alone. Its YourTurn is whether it is the token's player's
+	// turn now; Legal is empty (this token cannot move).
+	Now *TokenView
 }
 
 func (r *Refusal) Error() string { return "engine: refused: " + r.Key }
@@ -45,19 +51,22 @@ type TokenView struct {
 // refuse gets a *Refusal with the same text. It writes nothing.
 func (e *Engine) TokenGame(tx Tx, tok string) (*TokenView, error) {
 	r := &request{e: e, tx: newPending(tx), budget: budget{bounded: true}}
+	tok = strings.ToLower(tok)
 	var v *TokenView
 	err := guard(func() error {
-		g, u, err := r.tokenGame(strings.ToLower(tok))
+		g, u, err := r.tokenGame(tok)
 		if err != nil {
 			return err
 		}
-		v, err = e.tokenView(g, u)
+		v, err = e.tokenView(g, u.ID, true)
 		return err
 	})
-	return v, r.webError(err)
+	return v, r.webError(err, tok)
 }
 
-func (e *Engine) tokenView(g *game, u *user) (*TokenView, error) {
+// tokenView is the game g for the player name; legal adds the legal moves
+// when it is name's turn.
+func (e *Engine) tokenView(g *game, name string, legal bool) (*TokenView, error) {
 	gm, err := e.gameOf(g)
 	if err != nil {
 		return nil, err
@@ -66,12 +75,32 @@ func (e *Engine) tokenView(g *game, u *user) (*TokenView, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &TokenView{Board: g.Board, Game: gm, User: u.ID, Players: g.Players, Position: pos}
-	if p := g.player(strings.ToLower(u.ID)); pos.Outcome() == games.Playing && pos.Turn() == p {
+	v := &TokenView{Board: g.Board, Game: gm, User: name, Players: g.Players, Position: pos}
+	if p := g.player(strings.ToLower(name)); pos.Outcome() == games.Playing && pos.Turn() == p {
 		v.YourTurn = true
-		v.Legal = pos.Legal()
+		if legal {
+			v.Legal = pos.Legal()
+		}
 	}
 	return v, nil
+}
+
+// tokenNow is the game of the known token tok as it is now (Refusal.Now),
+// nil when there is none.
+func (r *request) tokenNow(tok string) (*TokenView, error) {
+	var rec token
+	if found, err := load(r.tx, bucketTokens, tok, &rec); err != nil || !found {
+		return nil, err
+	}
+	g, found, err := r.loadGame(rec.Board)
+	if err != nil || !found {
+		return nil, err
+	}
+	name := rec.User
+	if p := g.player(rec.User); p != 0 {
+		name = g.Players[p-1] // as written
+	}
+	return r.e.tokenView(g, name, false)
 }
 
 // PlayToken applies move (what a reply would say on its first line: a
@@ -112,13 +141,13 @@ func (e *Engine) PlayToken(tx Tx, tok, move string, now time.Time) (*TokenView, 
 		if err != nil {
 			return err
 		}
-		v, err = e.tokenView(g, u)
+		v, err = e.tokenView(g, u.ID, true)
 		return err
 	})
 	if p.storeErr != nil {
 		return nil, nil, p.storeErr
 	}
-	if err := r.webError(err); err != nil {
+	if err := r.webError(err, tok); err != nil {
 		return nil, nil, err
 	}
 	if err := p.commit(); err != nil {
@@ -127,8 +156,9 @@ func (e *Engine) PlayToken(tx Tx, tok, move string, now time.Time) (*TokenView, 
 	return v, r.out, nil
 }
 
-// webError turns a refusal into a *Refusal with its text.
-func (r *request) webError(err error) error {
+// webError turns a refusal into a *Refusal with its text, and for a token
+// that no longer moves, the game of tok as it is now.
+func (r *request) webError(err error, tok string) error {
 	var ref *refusal
 	if !errors.As(err, &ref) {
 		if err != nil {
@@ -140,7 +170,13 @@ func (r *request) webError(err error) error {
 	if terr != nil {
 		return fmt.Errorf("engine: play page: %w", terr)
 	}
-	return &Refusal{Key: ref.key, Text: text}
+	out := &Refusal{Key: ref.key, Text: text}
+	if strings.HasPrefix(ref.key, "token-") && ref.key != "token-unknown" {
+		if out.Now, err = r.tokenNow(tok); err != nil {
+			return fmt.Errorf("engine: play page: %w", err)
+		}
+	}
+	return out
 }
 
 // playURL is the play page of the board mail with Message-ID id.

@@ -38,13 +38,14 @@ func TestProcessPastedCopy(t *testing.T) {
 	html := "<html><body><div>G,c1-d1</div><div>Your move, Bob.</div><br><div" + page + "</body></html>\r\n"
 	toBob := mailTo(t, processMails(t, db, rawMail{from: "alice@example.com", subject: "Re: " + toAlice.Subject, body: html,
 		contentType: "text/html; charset=utf-8", id: "r1@client.example", inReplyTo: toAlice.MessageID}), "bob@example.com")
-	if _, c, _ := strings.Cut(toBob.Body, "alice writes:\n"); strings.TrimRight(c, "\n") != "Your move, Bob." || toBob.Subject != "Lyngk Board 101 bob **" {
+	// The comment, then the board mail's last line: how to move.
+	if _, c, _ := strings.Cut(toBob.Body, "alice writes:\n"); c != "Your move, Bob.\n\n"+howToMove || toBob.Subject != "Lyngk Board 101 bob **" {
 		t.Fatalf("bob got %q with alice's comment %q", toBob.Subject, c)
 	}
 	body := "lyngk move 101 bob pw2 B,b1-b2\nThanks, and good luck.\n\n" + templates.Wrap(toBob.Body, 76)
 	toAlice = mailTo(t, processMails(t, db, rawMail{from: "bob@example.com", subject: "Re: " + toBob.Subject, body: body,
 		id: "r2@client.example", inReplyTo: toBob.MessageID}), "alice@example.com")
-	if _, c, _ := strings.Cut(toAlice.Body, "bob writes:\n"); strings.TrimRight(c, "\n") != "Thanks, and good luck." {
+	if _, c, _ := strings.Cut(toAlice.Body, "bob writes:\n"); c != "Thanks, and good luck.\n\n"+howToMove {
 		t.Fatalf("alice got %q with bob's comment %q", toAlice.Subject, c)
 	}
 }
@@ -77,3 +78,6 @@ func mailTo(t *testing.T, raws [][]byte, addr string) sentMail {
 	}
 	return found[0]
 }
+
+// howToMove is the last line of a board mail to the player to move.
+const howToMove = "To move, reply with your move, like G,c1-d1 (send \"help notation\").\n"

@@ -108,7 +108,7 @@ func TestServeLocalWebPlay(t *testing.T) {
 			g.link(t, m) // bob's next move can be on the web too
 		}
 	}
-	if res, body := post(); res.StatusCode != http.StatusGone || !strings.Contains(body, "has moved on") {
+	if res, body := post(); res.StatusCode != http.StatusGone || !strings.Contains(body, "the game has moved on since") {
 		t.Errorf("second POST: %d\n%s", res.StatusCode, body)
 	}
 	g.alice.send("Re: "+g.aliceMail.Subject, pos.Legal(nil)[0].String()+"\n", g.aliceMail.MessageID)

@@ -34,7 +34,8 @@ import (
 // Status codes: 200 for the page and for a move made; 404 for a token the
 // server never sent (forged, mistyped); 410 for a token that is no longer
 // good (the game moved on, a move was taken back, the game is over, the
-// player left it); 422 for a move refused (illegal, not your turn, bad
+// player left it), with the game as it is now, why the link no longer
+// moves and the link to the game's page; 422 for a move refused (illegal, not your turn, bad
 // notation), with the page again; 403 for a cross-site POST; 413 for a
 // body over maxPlayBody; 429 for a POST past the game's PostsPerGameHour
 // (web_posts_per_game_hour), with Retry-After.
@@ -72,6 +73,9 @@ type playView struct {
 	Move     string // what the player sent, to show again after a refusal
 	Refusal  string // the refusal's text, as the error mail says it
 	Done     *doneView
+	// Gone says why the link no longer moves (the game moved on, ...):
+	// the page then shows the game as it is now, without forms.
+	Gone string
 }
 
 // doneView says a move was made.
@@ -92,7 +96,7 @@ func (h *Handler) playPage(w http.ResponseWriter, r *http.Request) {
 		h.playRefused(w, r, err, nil, "")
 		return
 	}
-	h.renderPlay(w, r, http.StatusOK, v, "", "", nil)
+	h.renderPlay(w, r, http.StatusOK, v, "", "", nil, "")
 }
 
 // playMove is POST /play/TOKEN.
@@ -137,7 +141,7 @@ func (h *Handler) playMove(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.Changed()
-	h.renderPlay(w, r, http.StatusOK, v, "", "", &doneView{Move: move, Mails: mails})
+	h.renderPlay(w, r, http.StatusOK, v, "", "", &doneView{Move: move, Mails: mails}, "")
 }
 
 // postWindow is one game's count of POSTs in the hour from Start.
@@ -182,6 +186,11 @@ func (h *Handler) playRefused(w http.ResponseWriter, r *http.Request, err error,
 	case ref.Key == "token-unknown":
 		h.fail(w, r, http.StatusNotFound, ref.Text)
 		return
+	case ref.Now != nil:
+		// A link the server sent that no longer moves: the game as it
+		// is now, and why, in the page's words rather than the mail's.
+		h.renderPlay(w, r, http.StatusGone, ref.Now, "", "", nil, goneText(ref.Key, ref.Now))
+		return
 	case strings.HasPrefix(ref.Key, "token-") || again == nil:
 		// again is nil for the page itself: whatever is wrong with
 		// the token (its player signed off, say), the link is no good.
@@ -194,21 +203,47 @@ func (h *Handler) playRefused(w http.ResponseWriter, r *http.Request, err error,
 		h.playRefused(w, r, err, nil, move)
 		return
 	}
-	h.renderPlay(w, r, http.StatusUnprocessableEntity, v, move, ref.Text, nil)
+	h.renderPlay(w, r, http.StatusUnprocessableEntity, v, move, ref.Text, nil, "")
 }
 
-// renderPlay draws play.html for the game v.
-func (h *Handler) renderPlay(w http.ResponseWriter, r *http.Request, status int, v *engine.TokenView, move, refusal string, done *doneView) {
+// goneText says why a link of the token's player no longer moves, and
+// what to do now.
+func goneText(key string, v *engine.TokenView) string {
+	var why string
+	switch key {
+	case "token-over":
+		return fmt.Sprintf("Board %d is over: this link takes no more moves. This is how the game ended.", v.Board)
+	case "token-not-player":
+		return fmt.Sprintf("This link went to %s, who no longer plays on board %d. This is the game as it is now.", v.User, v.Board)
+	case "token-taken-back":
+		why = "a move was taken back since"
+	case "token-spent":
+		why = "a draw offer, a take-back request or an answer to one came since"
+	default:
+		why = "the game has moved on since"
+	}
+	text := fmt.Sprintf("This link is from an older board mail of board %d: %s. This is the game as it is now.", v.Board, why)
+	if v.YourTurn {
+		text += " It is your turn: move with the link in your newest board mail, or reply to that mail."
+	}
+	return text
+}
+
+// renderPlay draws play.html for the game v; gone, when set, says why the
+// link no longer moves.
+func (h *Handler) renderPlay(w http.ResponseWriter, r *http.Request, status int, v *engine.TokenView, move, refusal string, done *doneView, gone string) {
 	pos := v.Position
-	pv := playView{Board: v.Board, User: v.User, Public: h.cfg.Public, YourTurn: v.YourTurn,
-		Running: pos.Outcome() == games.Playing, Legal: v.Legal, Move: move, Refusal: refusal, Done: done}
+	pv := playView{Board: v.Board, User: v.User, Public: h.cfg.Public, YourTurn: v.YourTurn && gone == "",
+		Running: pos.Outcome() == games.Playing, Legal: v.Legal, Move: move, Refusal: refusal, Done: done, Gone: gone}
 	switch {
 	case pos.Outcome() == games.Won:
 		pv.Status = "Game won by " + v.Players[pos.Winner()-1] + "."
 	case pos.Outcome() == games.Tie:
 		pv.Status = "Game was a tie."
-	case v.YourTurn:
+	case pv.YourTurn:
 		pv.Status = "It is your turn, " + v.User + "."
+	case gone == "" && done == nil:
+		pv.Status = "It is " + v.Players[pos.Turn()-1] + "'s turn, not yours: you get a mail when " + v.Players[pos.Turn()-1] + " has moved."
 	default:
 		pv.Status = "It is " + v.Players[pos.Turn()-1] + "'s turn."
 	}
@@ -222,7 +257,7 @@ func (h *Handler) renderPlay(w http.ResponseWriter, r *http.Request, status int,
 			}
 			legal = append(legal, c)
 		}
-		if done == nil {
+		if pv.YourTurn && done == nil {
 			pv.Spots = in.Spots(pos)
 		}
 	}

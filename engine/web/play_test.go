@@ -178,10 +178,11 @@ func TestPlayPage(t *testing.T) {
 		t.Errorf("title: %s", regexp.MustCompile(`<title>.*</title>`).FindString(body))
 	}
 	golden(t, "play", body)
-	// bob's page: not his turn; the text field (resign, propose) but no
-	// list of moves, no script.
+	// bob's page: not his turn, and it says so (issue 22); the text field
+	// (resign, propose) but no "Send move", no list of moves, no script.
 	res, body = s.get("GET", "/play/"+s.boardToken("bob"))
-	if res.StatusCode != 200 || !strings.Contains(body, "It is alice&#39;s turn.") || strings.Contains(body, "<select") ||
+	if res.StatusCode != 200 || !strings.Contains(body, "It is alice&#39;s turn, not yours: you get a mail when alice has moved.") ||
+		strings.Contains(body, "<select") || strings.Contains(body, "Send move") || strings.Contains(body, "<circle") ||
 		strings.Contains(body, "<script>") || !strings.Contains(body, `name="move"`) {
 		t.Errorf("bob's page: %d\n%s", res.StatusCode, body)
 	}
@@ -224,13 +225,21 @@ func TestPlayMove(t *testing.T) {
 	golden(t, "play-done", body)
 
 	before := s.state()
+	// The spent link shows the game as it is now, says why it no longer
+	// moves, and links to the game's page (issue 22: it was a page headed
+	// "410" with the error mail's words).
 	res, body = s.post(tok, url.Values{"move": {move}}, nil)
-	if res.StatusCode != http.StatusGone || !strings.Contains(pageText(body), "Lyngk Board 101 has moved on since the board mail you replied to") {
+	spent := "This link is from an older board mail of board 101: the game has moved on since. This is the game as it is now."
+	if res.StatusCode != http.StatusGone || !strings.Contains(pageText(body), spent) {
 		t.Errorf("second POST with the token: %d\n%s", res.StatusCode, body)
 	}
-	if res, _ := s.get("GET", "/play/"+tok); res.StatusCode != http.StatusGone {
-		t.Errorf("GET of a spent token: %d, want 410", res.StatusCode)
+	res, body = s.get("GET", "/play/"+tok)
+	if res.StatusCode != http.StatusGone || !strings.Contains(pageText(body), spent) || !strings.Contains(body, `<a href="/game/101" id="gamelink">`) ||
+		!strings.Contains(body, "<title>Board 101, move 3: It is bob&#39;s turn. · LYNGK</title>") || strings.Contains(body, "<form") ||
+		strings.Contains(body, ">410<") || strings.Contains(body, "reply to it") {
+		t.Errorf("GET of a spent token: %d, want 410 with the game now:\n%s", res.StatusCode, body)
 	}
+	golden(t, "play-spent", body)
 	if after := s.state(); after != before || len(m.mails) != 1 {
 		t.Errorf("the spent token changed the game:\n%s", after)
 	}
@@ -308,7 +317,7 @@ func TestPlayTokenSpentByProposal(t *testing.T) {
 		switch {
 		case i == 0 && res.StatusCode == http.StatusOK:
 		case i > 0 && res.StatusCode == http.StatusGone &&
-			strings.Contains(pageText(body), "Lyngk Board 101 has changed since the board mail you replied to"):
+			strings.Contains(pageText(body), "This link is from an older board mail of board 101: a draw offer, a take-back request or an answer to one came since."):
 			gone++
 		default:
 			t.Fatalf("POST %d (%s): %d\n%s", i, word, res.StatusCode, body)
