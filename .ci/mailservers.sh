@@ -34,7 +34,8 @@
 # checks by token introspection (RFC 7662, a POST) at
 # http://127.0.0.1:OAUTH_PORT/introspect: the issuer the test serves there
 # (oauth/oauthtest). Without it, every token is refused. Users: lyngk (the robot), alice, bob, carol and load0..load3 (mailboxes
-# that take load0+anything@e2e.test etc., for the throughput test), all @e2e.test.
+# that take load0+anything@e2e.test etc., for the throughput test), all @e2e.test;
+# dave is the player whose address TestE2EBounce takes away (it edits DIR/dovecot/users).
 #
 # Mail and Postfix's queue live in DIR/disk: a journaled ext4 image mounted
 # there when the machine allows it (stop unmounts it), else a plain directory.
@@ -53,7 +54,7 @@ DOMAIN=e2e.test
 REMOTE_DOMAIN=remote.test
 # load0..load3 take load0+anything@e2e.test etc.: the throughput test spreads
 # its players over them, as real players would be spread over many mailboxes.
-USERS="lyngk alice bob carol load0 load1 load2 load3"
+USERS="lyngk alice bob carol dave load0 load1 load2 load3"
 PACKAGES="dovecot-imapd dovecot-lmtpd postfix swaks openssl"
 # Mail files belong to nobody:nogroup; Dovecot refuses uid 0 for mail users.
 MAIL_UID=65534

@@ -224,6 +224,9 @@ func (r *request) changeAddress(c Command) error {
 	if err != nil {
 		return err
 	}
+	if err := r.clearBounces(u, u.Addresses...); err != nil {
+		return err
+	}
 	var keep, ask []string
 	for _, a := range addrs {
 		if slices.ContainsFunc(u.Addresses, func(o string) bool { return strings.EqualFold(o, a) }) {

@@ -221,6 +221,9 @@ func (r *request) confirm(id, code string) error {
 	if err := r.index(ad, key, true); err != nil {
 		return err
 	}
+	if err := r.clearBounces(u, ad); err != nil {
+		return err
+	}
 	if err := r.saveUser(u); err != nil {
 		return err
 	}

@@ -8,7 +8,7 @@
 //
 // # Records
 //
-// The engine owns eight buckets of the store, each record JSON with a
+// The engine owns nine buckets of the store, each record JSON with a
 // version field "v" (a reader refuses any other version):
 //
 //	users   lower-cased userid  user: id as signed up, bcrypt hash, addresses
@@ -43,6 +43,10 @@
 //	                            confirmed (signed-off ones removed), start and
 //	                            count of its confirmation-mail window
 //	confirms  code              confirmation: user, address, sent
+//	bounces   lower-cased address  bounce record (bounce.go): VERP token,
+//	                            hard bounces in the window (mail, time),
+//	                            soft count, bouncing since
+//	          "token " TOKEN    the address of a VERP token
 //
 // Schema upgrades ([Upgrade], run by store.Open in its upgrade
 // transaction): from version 1, which had no confirmation, the addresses of

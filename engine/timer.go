@@ -79,6 +79,9 @@ func (r *request) tick(g *game) error {
 		// The robot never times out: it moves when a core is free.
 		return err
 	}
+	if paused, err := r.allBouncing(u); err != nil || paused {
+		return err // all of the player's addresses bounce: paused (bounce.go)
+	}
 	since := g.Started
 	if !g.LastMove.IsZero() {
 		since = g.LastMove

@@ -28,6 +28,9 @@
 //	addresses  lower-cased address                address record (confirmed for whom,     engine (JSON)
 //	                                              confirmation mails sent)
 //	confirms   confirmation code                  confirmation record (kept 7 days)        engine (JSON)
+//	bounces    lower-cased address                bounce record (VERP token, hard bounces, engine (JSON)
+//	                                              soft count, bouncing since)
+//	           "token " + VERP token              the address the token stands for         engine (JSON)
 //	seen       dedupe key of a processed mail     time processed, 8-byte big-endian        store
 //	           (Message-ID and a digest of        int64 Unix nanoseconds
 //	           sender and text, cmd/lyngk)
@@ -45,8 +48,8 @@
 //
 // A dead letter keeps the header of its message (up to 16 KiB) and its
 // size, not its body: it tells an operator what was lost and why, and a
-// refused reply can be megabytes. Buckets created by a later release (hourly)
-// are added by [Open] to an older file; the schema version stays.
+// refused reply can be megabytes. Buckets created by a later release (hourly,
+// bounces) are added by [Open] to an older file; the schema version stays.
 //
 // # Delivery state and expiry
 //

@@ -23,6 +23,8 @@ const (
 	// BucketAddresses and BucketConfirms came with schema version 2.
 	BucketAddresses = "addresses"
 	BucketConfirms  = "confirms"
+	// BucketBounces came later; Open adds it to an older file.
+	BucketBounces = "bounces"
 )
 
 // Store-owned buckets, reachable only through the typed methods.
@@ -48,6 +50,7 @@ var buckets = []struct {
 	{BucketRobot, true},
 	{BucketAddresses, true},
 	{BucketConfirms, true},
+	{BucketBounces, true},
 	{bucketSeen, false},
 	{bucketOutbox, false},
 	{bucketDead, false},

@@ -23,7 +23,7 @@ func TestOpenCreatesLayout(t *testing.T) {
 	db.Close()
 	got := dump(t, path)
 	want := map[string]map[string]string{
-		"users": {}, "games": {}, "tokens": {}, "rate": {}, "strangers": {}, "robot": {}, "addresses": {}, "confirms": {},
+		"users": {}, "games": {}, "tokens": {}, "rate": {}, "strangers": {}, "robot": {}, "addresses": {}, "confirms": {}, "bounces": {},
 		"meta": {"schema": "2"},
 		"seen": {}, "outbox": {}, "dead": {}, "hourly": {},
 	}
@@ -241,7 +241,7 @@ func TestUpdateRollsBack(t *testing.T) {
 	db.Close()
 	got := dump(t, path)
 	want := map[string]map[string]string{
-		"users": {"keep": "1"}, "games": {}, "tokens": {}, "rate": {}, "strangers": {}, "robot": {}, "addresses": {}, "confirms": {},
+		"users": {"keep": "1"}, "games": {}, "tokens": {}, "rate": {}, "strangers": {}, "robot": {}, "addresses": {}, "confirms": {}, "bounces": {},
 		"meta": {"schema": "2"}, "seen": {}, "outbox": {}, "dead": {}, "hourly": {},
 	}
 	if !reflect.DeepEqual(got, want) {

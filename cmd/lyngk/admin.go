@@ -15,7 +15,7 @@ import (
 	"lyngk.example/lyngk/store"
 )
 
-const adminUsage = "usage: lyngk admin -db FILE users | games | game N | outbox"
+const adminUsage = "usage: lyngk admin -db FILE users | games | game N | outbox | bounces"
 
 // runAdmin is `lyngk admin -db FILE users|games|game N|outbox`: a look
 // into the store for an operator at the console. It reads only. When the
@@ -54,7 +54,7 @@ func runAdmin(args []string, stdout, stderr io.Writer) int {
 func adminArgs(args []string) bool {
 	switch len(args) {
 	case 1:
-		return args[0] == "users" || args[0] == "games" || args[0] == "outbox"
+		return args[0] == "users" || args[0] == "games" || args[0] == "outbox" || args[0] == "bounces"
 	case 2:
 		_, err := strconv.Atoi(args[1])
 		return args[0] == "game" && err == nil
@@ -107,6 +107,21 @@ func admin(db *store.DB, args []string, w io.Writer) error {
 			}
 			fmt.Fprint(w, "\n", board)
 			return nil
+		case args[0] == "bounces":
+			bs, err := engine.Bounces(tx)
+			if err != nil {
+				return err
+			}
+			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "ADDRESS\tSTATE\tHARD (14 DAYS)\tSOFT\tLAST SOFT")
+			for _, b := range bs {
+				state := "ok"
+				if !b.Bouncing.IsZero() {
+					state = "bouncing since " + b.Bouncing.UTC().Format(time.DateOnly)
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\n", b.Address, state, b.Hard, b.Soft, stamp(b.LastSoft))
+			}
+			return tw.Flush()
 		case args[0] == "outbox":
 			out, err := tx.Outbox()
 			if err != nil {

@@ -29,6 +29,7 @@ type app struct {
 	db      *store.DB
 	eng     *engine.Engine
 	robot   string
+	verp    bool // bounce_verp: envelope senders robot+b-TOKEN@domain (bounce.go)
 	log     *slog.Logger
 	metrics *metrics // nil when metrics are off
 	now     func() time.Time
@@ -86,6 +87,9 @@ type parsed struct {
 	bad     error    // unreadable: rejected without a transaction
 	failed  error    // failed inside the server: answered and set aside
 	dropped []string // replies that could not be composed
+	// bounce is set when the mail is a bounce; bounced is what became of it.
+	bounce  *mailer.Bounce
+	bounced engine.BounceOutcome
 }
 
 // messageID is what the log calls the mail: its Message-ID, else its
@@ -159,6 +163,9 @@ func parse(raws [][]byte) []parsed {
 		m.size = len(raw)
 		if err := guard(func() error {
 			m.in, m.bad = mailer.Parse(bytes.NewReader(raw), maxMailSize)
+			if m.bad == nil && !m.in.TooBig {
+				m.bounce = parseBounce(m.in, raw)
+			}
 			return nil
 		}); err != nil {
 			m.bad = err // a parser that panics on a mail cannot read it
@@ -213,6 +220,9 @@ func (a *app) applyParsed(ctx context.Context, ms []parsed, deliver deliverFunc,
 			a.log.LogAttrs(ctx, slog.LevelError, "mail", slog.String("outcome", string(m.res)),
 				slog.String("message_id", m.messageID()), slog.String("from", m.in.From),
 				slog.Int("replies", m.replies), slog.Int("batch", len(ms)), slog.String("error", m.failed.Error()))
+		case m.res == outcomeBounce:
+			a.log.LogAttrs(ctx, slog.LevelInfo, "mail", append([]slog.Attr{slog.String("outcome", string(m.res)),
+				slog.String("message_id", m.messageID()), slog.String("from", m.in.From)}, bounceAttrs(&m)...)...)
 		default:
 			a.log.LogAttrs(ctx, slog.LevelInfo, "mail", slog.String("outcome", string(m.res)),
 				slog.String("message_id", m.messageID()), slog.String("from", m.in.From),
@@ -301,6 +311,9 @@ func (a *app) applyOne(tx *store.Tx, m *parsed, deliver deliverFunc, now time.Ti
 	if err := tx.MarkSeen(m.id, now); err != nil {
 		return err
 	}
+	if m.bounce != nil {
+		return a.applyBounce(tx, m, now)
+	}
 	mails, failed, err := a.eng.Handle(tx, toEngine(m.in), now)
 	if err != nil {
 		return err
@@ -328,7 +341,7 @@ func (a *app) queue(tx *store.Tx, m *parsed, mails []engine.Mail, deliver delive
 			m.dropped = append(m.dropped, fmt.Sprintf("%s to %v: %v", m.id, r.To, err))
 			continue
 		}
-		if err := deliver(tx, composed{from: a.robot, to: r.To, data: data}, now); err != nil {
+		if err := a.enqueue(tx, r.To, data, deliver, now); err != nil {
 			return err
 		}
 	}

@@ -68,6 +68,12 @@ type config struct {
 	// WebPostsPerGameHour bounds the moves from the /play/ pages of one
 	// game per hour (web.Config.PostsPerGameHour).
 	WebPostsPerGameHour int
+
+	// VERP sends each mail to a confirmed address with the envelope
+	// sender robot+b-TOKEN@domain, so that its bounce names the address
+	// (engine/bounce.go); for providers that deliver plus addresses to
+	// the robot's mailbox and let it send as them.
+	VERP bool
 }
 
 // defaultConfig is what an empty file means: local all-in-one mode. The
@@ -172,15 +178,18 @@ func (c *config) set(key, val string) error {
 			return fmt.Errorf("want a positive duration such as 90s or 168h, got %q", val)
 		}
 		*durs[key] = d
-	case key == "robot" || key == "web_public":
+	case key == "robot" || key == "web_public" || key == "bounce_verp":
 		b, err := strconv.ParseBool(val)
 		if err != nil || (val != "true" && val != "false") {
 			return fmt.Errorf("want true or false, got %q", val)
 		}
-		if key == "robot" {
+		switch key {
+		case "robot":
 			c.RobotPlayer = b
-		} else {
+		case "web_public":
 			c.WebPublic = b
+		default:
+			c.VERP = b
 		}
 	case key == "rate_per_hour":
 		n, err := strconv.Atoi(val)

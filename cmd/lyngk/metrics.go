@@ -36,7 +36,7 @@ func newMetrics(db *store.DB) *metrics {
 		reg: prometheus.NewRegistry(),
 		mails: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "lyngk_mails_processed_total",
-			Help: "Incoming mails by outcome (applied, duplicate, ignored, rejected, failed).",
+			Help: "Incoming mails by outcome (applied, duplicate, ignored, rejected, failed, bounce).",
 		}, []string{"outcome"}),
 		mailSeconds: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name:    "lyngk_mail_processing_seconds",
@@ -67,7 +67,7 @@ func newMetrics(db *store.DB) *metrics {
 			Buckets: []float64{.001, .002, .005, .01, .02, .05, .1, .25, 1, 10, 60},
 		}, []string{"path"}),
 	}
-	for _, o := range []outcome{outcomeApplied, outcomeDuplicate, outcomeIgnored, outcomeRejected, outcomeFailed} {
+	for _, o := range []outcome{outcomeApplied, outcomeDuplicate, outcomeIgnored, outcomeRejected, outcomeFailed, outcomeBounce} {
 		m.mails.WithLabelValues(string(o))
 	}
 	m.reg.MustRegister(m.mails, m.mailSeconds, m.replySeconds, m.inboxSeconds, m.imapReconnects,
@@ -161,7 +161,8 @@ var (
 	descGames     = prometheus.NewDesc("lyngk_games_started_total", "Games started since the store was created.", nil, nil)
 	descFinished  = prometheus.NewDesc("lyngk_games_finished_total", "Games played to an end (won, tie, agreed draw, resigned, forfeit) since the store was created.", nil, nil)
 	descCancelled = prometheus.NewDesc("lyngk_games_cancelled_total", "Games cancelled (declined, resigned or drawn before both moved, timed out unplayed) since the store was created.", nil, nil)
-	storeDescList = []*prometheus.Desc{descOutbox, descOldest, descDead, descGames, descFinished, descCancelled}
+	descBouncing  = prometheus.NewDesc("lyngk_bouncing_addresses", "Confirmed addresses marked bouncing: no mail goes to them but confirmations.", nil, nil)
+	storeDescList = []*prometheus.Desc{descOutbox, descOldest, descDead, descGames, descFinished, descCancelled, descBouncing}
 )
 
 func (c *storeCollector) Describe(ch chan<- *prometheus.Desc) {
@@ -190,6 +191,17 @@ func (c *storeCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(descGames, prometheus.CounterValue, float64(started))
 		ch <- prometheus.MustNewConstMetric(descFinished, prometheus.CounterValue, float64(finished))
 		ch <- prometheus.MustNewConstMetric(descCancelled, prometheus.CounterValue, float64(cancelled))
+		bounces, err := engine.Bounces(tx)
+		if err != nil {
+			return err
+		}
+		n := 0
+		for _, b := range bounces {
+			if !b.Bouncing.IsZero() {
+				n++
+			}
+		}
+		ch <- prometheus.MustNewConstMetric(descBouncing, prometheus.GaugeValue, float64(n))
 		return nil
 	})
 }

@@ -122,7 +122,7 @@ func (p *robotPlayer) play(ctx context.Context, t engine.RobotTurn) {
 				p.a.log.Warn("robot: board mail dropped", "to", m.To, "error", err)
 				continue
 			}
-			if _, err := tx.Enqueue(p.a.robot, m.To, data, now); err != nil {
+			if err := p.a.enqueue(tx, m.To, data, enqueue, now); err != nil {
 				return err
 			}
 		}

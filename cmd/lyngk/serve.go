@@ -197,7 +197,7 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 		log.Info("metrics listening", "addr", cfg.MetricsAddr)
 	}
 
-	a := &app{db: db, eng: eng, robot: cfg.Robot, log: log, metrics: m, now: time.Now,
+	a := &app{db: db, eng: eng, robot: cfg.Robot, verp: cfg.VERP, log: log, metrics: m, now: time.Now,
 		checks: newCheckPool(checkWorkers()), lane: newLane()}
 	m.passwordChecks(a.checks, eng)
 	sender := mailer.NewSender(smtpCfg, &outboxQueue{db: db}, log)
@@ -415,7 +415,7 @@ func (a *app) tick() error {
 				a.log.Warn("reminder dropped", "to", m.To, "error", err)
 				continue
 			}
-			if _, err := tx.Enqueue(a.robot, m.To, data, now); err != nil {
+			if err := a.enqueue(tx, m.To, data, enqueue, now); err != nil {
 				return err
 			}
 		}

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"log/slog"
+	"time"
+
+	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/mailer"
+	"lyngk.example/lyngk/store"
+)
+
+// outcomeBounce: a bounce (DSN or a common plain-text bounce), recorded
+// against the address it was for (engine/bounce.go); it goes to the
+// Processed folder.
+const outcomeBounce outcome = "bounce"
+
+// envelope is the SMTP envelope of a mail: sender and recipients.
+type envelope struct {
+	from string
+	to   []string
+}
+
+// envelopes says how a mail to `to` leaves: with bounce_verp, one envelope
+// per address, its sender robot+b-TOKEN@domain carrying the address's
+// bounce token (a stranger's address has none and gets the robot's plain
+// address); without, one envelope from the robot to all.
+func (a *app) envelopes(tx *store.Tx, to []string) ([]envelope, error) {
+	if !a.verp {
+		return []envelope{{a.robot, to}}, nil
+	}
+	out := make([]envelope, 0, len(to))
+	for _, addr := range to {
+		tok, err := a.eng.BounceToken(tx, addr)
+		if err != nil {
+			return nil, err
+		}
+		from := a.robot
+		if tok != "" {
+			from = engine.VERP(a.robot, tok)
+		}
+		out = append(out, envelope{from, []string{addr}})
+	}
+	return out, nil
+}
+
+// enqueue puts a composed mail to `to` into the outbox, under envelopes.
+func (a *app) enqueue(tx *store.Tx, to []string, data []byte, deliver deliverFunc, now time.Time) error {
+	envs, err := a.envelopes(tx, to)
+	if err != nil {
+		return err
+	}
+	for _, e := range envs {
+		if err := deliver(tx, composed{from: e.from, to: e.to, data: data}, now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// applyBounce records m, a bounce, in tx.
+func (a *app) applyBounce(tx *store.Tx, m *parsed, now time.Time) error {
+	b := m.bounce
+	eb := engine.Bounce{To: b.To, MessageIDs: b.MessageIDs, ID: b.ID}
+	for _, r := range b.Recipients {
+		eb.Recipients = append(eb.Recipients, engine.BounceRecipient{Addr: r.Addr, Hard: r.Hard})
+	}
+	out, err := a.eng.Bounce(tx, eb, now)
+	m.res, m.bounced = outcomeBounce, out
+	return err
+}
+
+// bounceAttrs are the log attributes of a bounce.
+func bounceAttrs(m *parsed) []slog.Attr {
+	kind := "unmatched"
+	switch {
+	case m.bounced.Address == "":
+	case m.bounced.Hard:
+		kind = "hard"
+	default:
+		kind = "soft"
+	}
+	return []slog.Attr{slog.String("format", m.bounce.Format), slog.String("bounce", kind),
+		slog.String("address", m.bounced.Address), slog.Bool("marked_bouncing", m.bounced.Marked)}
+}
+
+// parseBounce reads an automatic mail as a bounce, if it is one.
+func parseBounce(in mailer.Inbound, raw []byte) *mailer.Bounce {
+	if in.Auto == "" {
+		return nil
+	}
+	b, ok := mailer.ParseBounce(raw)
+	if !ok {
+		return nil
+	}
+	return &b
+}

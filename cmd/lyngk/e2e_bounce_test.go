@@ -1,0 +1,89 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestE2EBounce: Postfix's own bounces (DSNs) for an unknown local user,
+// through `lyngk serve` with bounce_verp. dave signs up; then his mailbox
+// disappears (removed from Dovecot's users: LMTP answers 550 5.1.1 and
+// Postfix returns each mail to its envelope sender, robot+b-TOKEN@e2e.test,
+// which Dovecot delivers to the robot's INBOX). The robot's answers to
+// three of his commands bounce: three hard bounces of different mails mark
+// the address bouncing (the log, lyngk_bouncing_addresses, `lyngk admin
+// bounces`); his fourth command gets no answer. His mailbox back, `change
+// address` clears the mark and he gets its answer.
+func TestE2EBounce(t *testing.T) {
+	e := e2eSetup(t)
+	srv := e.startServer(t, e2eStartTLS, "bounce_verp = true")
+	dave := &e2ePlayer{user: "dave", password: "dave-pw", addr: e.addr("dave"),
+		box: e.watch(t, "dave", "INBOX", 25*time.Millisecond)}
+	if err := e.signup(dave, e2eMoveWait); err != nil {
+		t.Fatal(err)
+	}
+
+	users := filepath.Join(e.dir, "dovecot", "users")
+	orig, err := os.ReadFile(users)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var without []byte
+	for _, l := range bytes.SplitAfter(orig, []byte("\n")) {
+		if !bytes.HasPrefix(l, []byte(dave.addr+":")) {
+			without = append(without, l...)
+		}
+	}
+	// Rewritten in place: owner, group and mode stay Dovecot's.
+	if err := os.WriteFile(users, without, 0); err != nil {
+		t.Fatal(err)
+	}
+	restored := false
+	restore := func() {
+		if !restored {
+			restored = true
+			if err := os.WriteFile(users, orig, 0); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	t.Cleanup(restore)
+
+	for i := 1; i <= 3; i++ {
+		e2eSubmit(t, e, &e2eOut{From: dave.addr, To: e.robot(), Subject: "help", Body: "\n"})
+		lines := srv.awaitLog("bounce=hard address="+dave.addr, i, e2eMoveWait)
+		last := lines[len(lines)-1]
+		if !strings.Contains(last, "format=dsn") || strings.Contains(last, "marked_bouncing=true") != (i == 3) {
+			t.Errorf("bounce %d: %s", i, last)
+		}
+	}
+	if n, err := e2eMetric(srv.metrics, "lyngk_bouncing_addresses"); err != nil || n != 1 {
+		t.Errorf("lyngk_bouncing_addresses = %v, %v; want 1", n, err)
+	}
+	db := filepath.Join(filepath.Dir(srv.config), "data", "lyngk.db")
+	var out, errb bytes.Buffer
+	if rc := run([]string{"admin", "-db", db, "bounces"}, nil, &out, &errb); rc != 0 ||
+		!strings.Contains(out.String(), dave.addr+"  bouncing since ") {
+		t.Errorf("lyngk admin bounces: %d\n%s%s", rc, out.String(), errb.String())
+	}
+	e2eSubmit(t, e, &e2eOut{From: dave.addr, To: e.robot(), Subject: "help", Body: "\n"})
+	srv.awaitLog("outcome=ignored", 1, e2eMoveWait)
+
+	restore()
+	e2eSubmit(t, e, &e2eOut{From: dave.addr, To: e.robot(), Subject: "change address dave dave-pw " + dave.addr, Body: "\n"})
+	if _, err := dave.box.find(e2eMoveWait, func(m *e2eMail) (bool, error) {
+		return m.To == dave.addr && strings.HasPrefix(m.Subject, "Lyngk account"), nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := e2eMetric(srv.metrics, "lyngk_bouncing_addresses"); err != nil || n != 0 {
+		t.Errorf("after change address: lyngk_bouncing_addresses = %v, %v; want 0", n, err)
+	}
+	if got := len(srv.logLines("outcome=bounce")); got != 3 {
+		t.Errorf("%d bounces in the log, want 3 (no bounce of the unanswered fourth)", got)
+	}
+}
