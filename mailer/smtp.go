@@ -1,6 +1,7 @@
 package mailer
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -289,7 +290,7 @@ func (s *Sender) submitAll(ctx context.Context, c *smtp.Client, todo []QueuedMai
 				results[i].Err = "mailer: not tried: the sender is stopping"
 				return
 			}
-			status, err := submit(c, todo[i])
+			status, err := submit(c, todo[i], s.now())
 			results[i].Status = status
 			if err == nil {
 				results[i].Err = ""
@@ -321,8 +322,8 @@ func (s *Sender) submitAll(ctx context.Context, c *smtp.Client, todo []QueuedMai
 	return results
 }
 
-// submit sends one mail on c and judges the answer.
-func submit(c *smtp.Client, m QueuedMail) (Status, error) {
+// submit sends one mail on c, dated now, and judges the answer.
+func submit(c *smtp.Client, m QueuedMail, now time.Time) (Status, error) {
 	var opts *smtp.MailOptions
 	if !isASCII(m.From) || slices.ContainsFunc(m.To, func(r string) bool { return !isASCII(r) }) {
 		opts = &smtp.MailOptions{UTF8: true} // RFC 6531
@@ -341,7 +342,7 @@ func submit(c *smtp.Client, m QueuedMail) (Status, error) {
 	if err != nil {
 		return verdict(err), err
 	}
-	if _, err := w.Write(m.Data); err != nil {
+	if _, err := w.Write(setDate(m.Data, now)); err != nil {
 		w.Close()
 		return verdict(err), err
 	}
@@ -349,6 +350,44 @@ func submit(c *smtp.Client, m QueuedMail) (Status, error) {
 		return verdict(err), err
 	}
 	return Accepted, nil
+}
+
+// dateLayout is RFC 5322's date-time, as go-message writes it.
+const dateLayout = "Mon, 02 Jan 2006 15:04:05 -0700"
+
+// setDate returns data with its Date field set to t, the time the mail is
+// handed to the relay. RFC 5322 §3.6.1 dates a mail when it is "ready to
+// enter the mail delivery system", and spam filters score a Date hours
+// before the relay's Received line (SpamAssassin's DATE_IN_PAST_03_06 made a
+// board mail held 4 h in the outbox spam). Only the top-level header's Date
+// changes (a field of one line or folded); the Message-ID and the rest stay
+// as stored. A mail without one gets it first.
+func setDate(data []byte, t time.Time) []byte {
+	field := "Date: " + t.Format(dateLayout) + "\r\n"
+	for i := 0; i < len(data); {
+		j := bytes.IndexByte(data[i:], '\n')
+		if j < 0 {
+			break
+		}
+		line := data[i : i+j+1]
+		if len(bytes.TrimRight(line, "\r\n")) == 0 {
+			break // the end of the header
+		}
+		if len(line) >= 5 && bytes.EqualFold(line[:5], []byte("date:")) {
+			end := i + j + 1
+			for end < len(data) && (data[end] == ' ' || data[end] == '\t') {
+				k := bytes.IndexByte(data[end:], '\n')
+				if k < 0 {
+					end = len(data)
+					break
+				}
+				end += k + 1
+			}
+			return slices.Concat(data[:i], []byte(field), data[end:])
+		}
+		i += j + 1
+	}
+	return slices.Concat([]byte(field), data)
 }
 
 // verdict judges a failure of a mail's RCPT TO or data by go-smtp's error:

@@ -165,6 +165,7 @@ type smtpRecorder struct {
 	dataErr  *smtp.SMTPError // answer to the data
 	user     string          // when set, AUTH PLAIN user/password is required
 	password string
+	raws     []string // every mail's data as received
 }
 
 func (b *smtpRecorder) setRcptErr(rcpt string, err *smtp.SMTPError) {
@@ -238,6 +239,9 @@ func (s *recorderSession) Data(r io.Reader) error {
 	if s.b.dataErr != nil {
 		return s.b.dataErr
 	}
+	s.b.mu.Lock()
+	s.b.raws = append(s.b.raws, string(data))
+	s.b.mu.Unlock()
 	_, body, _ := strings.Cut(string(data), "\r\n\r\n")
 	s.b.log.add("data %s to %s", strings.TrimSpace(body), strings.Join(s.to, ","))
 	return nil

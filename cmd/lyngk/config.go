@@ -141,6 +141,12 @@ func parseConfig(r io.Reader, getenv func(string) string) (config, error) {
 		c.OAuth2.ClientSecret = v
 	}
 	c.OAuth2Refresh = getenv("LYNGK_OAUTH2_REFRESH_TOKEN")
+	if _, set := seen["domain"]; !set {
+		// The Message-IDs, picture cids and the EHLO name the robot's
+		// domain: "localhost" there is a spam sign (rspamd
+		// MID_RHS_NOT_FQDN) once the mail leaves the machine.
+		c.Domain = strings.ToLower(domainOf(c.Robot))
+	}
 	c.wireTokens()
 	return c, c.validate()
 }

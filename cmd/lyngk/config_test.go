@@ -48,6 +48,13 @@ func TestParseConfig(t *testing.T) {
 			check: func(c config) bool {
 				return c.local() && c.Robot == "lyngk@localhost" && c.IMAP.WithDefaults().PollInterval == time.Minute
 			}},
+		// issue 21 item 2: domain was "localhost" unless set, so real
+		// mode's Message-IDs and picture cids ended in @localhost (rspamd
+		// MID_RHS_NOT_FQDN) and the EHLO said localhost.
+		{name: "domain defaults to robot_address's", file: strings.Replace(real, "robot_address = lyngk@example.org", "robot_address = lyngk@Games.Example.org", 1),
+			env: env("LYNGK_IMAP_PASSWORD", "s3cret"), check: func(c config) bool { return c.Domain == "games.example.org" }},
+		{name: "domain as set", file: real + "domain = mail.example.org\n",
+			env: env("LYNGK_IMAP_PASSWORD", "s3cret"), check: func(c config) bool { return c.Domain == "mail.example.org" }},
 		{name: "real mode, password from the environment", file: real, env: env("LYNGK_IMAP_PASSWORD", "s3cret"),
 			check: func(c config) bool {
 				return !c.local() && c.IMAP.Password == "s3cret" && c.IMAP.WithDefaults().Mailbox == "INBOX"
