@@ -70,7 +70,7 @@ func (Pictures) Sides(p games.Position) [2]games.Side {
 }
 
 // minSpot is the least radius of a stack's circle to click, in the
-// picture's pixels: more than a lone piece's disc (11), to be easier to
+// picture's pixels: more than a lone piece's disc (12), to be easier to
 // hit, and less than half the distance of two points (34), so that the
 // circles of neighbours never meet.
 const minSpot = 14
