@@ -40,6 +40,9 @@
 //	hourly     lower-cased recipient address      start of its hour, 8-byte big-endian     store
 //	                                              int64 Unix nanoseconds, then the mails
 //	                                              sent to it since, 4-byte big-endian
+//	daily      time sent, 8-byte big-endian int64 its distinct recipients, 4-byte         store
+//	           Unix nanoseconds, then the mail    big-endian (kept 24 hours)
+//	           ID, 8-byte big-endian
 //
 // A mail record is a 4-byte big-endian length n, then n bytes of JSON holding
 // the [OutMail] fields but ID (the key) and Data, then the message itself,
@@ -49,7 +52,7 @@
 // A dead letter keeps the header of its message (up to 16 KiB) and its
 // size, not its body: it tells an operator what was lost and why, and a
 // refused reply can be megabytes. Buckets created by a later release (hourly,
-// bounces) are added by [Open] to an older file; the schema version stays.
+// bounces, daily) are added by [Open] to an older file; the schema version stays.
 //
 // # Delivery state and expiry
 //
@@ -58,8 +61,10 @@
 // [Tx.Due] is the one place that decides per-recipient order (a mail waits
 // while an earlier mail to one of its recipients is queued) and the hourly
 // allowance per address ([Limits.MailsPerHour], counted by [Tx.Sent] in
-// the hourly bucket). [Tx.Expire] deletes dedupe records, dead letters and
-// hourly counts once [Limits] says they are no longer needed.
+// the hourly bucket), and the daily cap of all recipients together
+// ([Limits.MailsPerDay], counted by [Tx.Sent] in the daily bucket, read by
+// [Tx.DailySent]). [Tx.Expire] deletes dedupe records, dead letters, hourly
+// counts and daily records once [Limits] says they are no longer needed.
 //
 // Mail IDs come from the outbox bucket's sequence, so they rise with every
 // [Tx.Enqueue] and are never reused; big-endian keys make bbolt's key order

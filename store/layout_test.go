@@ -51,7 +51,9 @@ func TestLayout(t *testing.T) {
 			`"died":"2026-11-21T13:00:00Z","size":17}`) + "Subject: a\r\n\r\n"},
 		// Both addresses are one mailbox: the mail counts once.
 		"hourly": {"carol@example.com": "\x18\xea\x0d\xa4\x1e\x9d\x80\x00\x00\x00\x00\x01"},
-		"meta":   {"schema": "2"},
+		// Sent at time0, mail 3, one recipient.
+		"daily": {"\x18\xea\x0d\xa4\x1e\x9d\x80\x00\x00\x00\x00\x00\x00\x00\x00\x03": "\x00\x00\x00\x01"},
+		"meta":  {"schema": "2"},
 	}
 	got := dump(t, path)
 	for bucket, records := range want {

@@ -17,6 +17,13 @@ type Limits struct {
 	// the outbox until the hour is over. It bounds what any flood of
 	// commands, forged or not, can make the server send to one address.
 	MailsPerHour int
+	// MailsPerDay, when above 0, is how many recipients the server may send
+	// to in any 24 hours, all mails together: a provider's daily sending
+	// cap (Gmail about 500), past which it refuses mail or locks the
+	// account. [Tx.Due] holds the rest in the outbox, in order, until the
+	// oldest sending of the window is 24 hours old. 0 (the default) sets
+	// no cap.
+	MailsPerDay int
 	// DeadLetterKeep is how long a dead letter is kept after it died.
 	DeadLetterKeep time.Duration
 	// SeenKeep is how long the dedupe record of a processed mail is kept:
@@ -40,6 +47,8 @@ func (l Limits) Validate() error {
 	switch {
 	case l.MailsPerHour < 0:
 		return fmt.Errorf("%w: mails per address and hour %d: want at least 1", ErrBadLimits, l.MailsPerHour)
+	case l.MailsPerDay < 0:
+		return fmt.Errorf("%w: mails per day %d: want 0 (no cap) or more", ErrBadLimits, l.MailsPerDay)
 	case l.DeadLetterKeep < 0:
 		return fmt.Errorf("%w: dead letter keep %v: want a positive duration", ErrBadLimits, l.DeadLetterKeep)
 	case l.SeenKeep < 0 || (l.SeenKeep > 0 && l.SeenKeep < MinSeenKeep):
@@ -107,14 +116,58 @@ func (tx *Tx) countSent(addr string, now time.Time) error {
 	return nil
 }
 
+// day is the window of [Limits.MailsPerDay].
+const day = 24 * time.Hour
+
+// A daily record (bucket daily) is one mail sent: the key is the time it was
+// sent, 8-byte big-endian Unix nanoseconds, then its mail ID, 8-byte
+// big-endian (so two mails sent in the same nanosecond stay apart); the
+// value its number of distinct recipients, 4-byte big-endian. Key order is
+// time order, so the last 24 hours are one cursor walk.
+func dailyKey(at time.Time, id uint64) []byte {
+	return binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64(nil, uint64(at.UnixNano())), id)
+}
+
+// DailySent is what the daily window holds at a time.
+type DailySent struct {
+	// Recipients sent to in the 24 hours before the time asked.
+	Recipients int
+	// Cap is [Limits.MailsPerDay] (0: none).
+	Cap int
+	// Oldest is when the oldest sending of the window was made (zero when
+	// none): 24 hours after it, its recipients count no more.
+	Oldest time.Time
+}
+
+// Held reports whether the cap holds all mail now.
+func (d DailySent) Held() bool { return d.Cap > 0 && d.Recipients >= d.Cap }
+
+// DailySent counts the recipients sent to in the 24 hours up to now (a
+// sending made exactly 24 hours ago no longer counts).
+func (tx *Tx) DailySent(now time.Time) (DailySent, error) {
+	d := DailySent{Cap: tx.lim.MailsPerDay}
+	c := tx.own(bucketDaily).Cursor()
+	for k, v := c.Seek(dailyKey(now.Add(-day+1), 0)); k != nil; k, v = c.Next() {
+		if len(k) != 16 || len(v) != 4 {
+			return d, fmt.Errorf("store: daily %x: bad record", k)
+		}
+		if d.Oldest.IsZero() {
+			d.Oldest = time.Unix(0, int64(binary.BigEndian.Uint64(k)))
+		}
+		d.Recipients += int(binary.BigEndian.Uint32(v))
+	}
+	return d, nil
+}
+
 // Expired counts the records one [Tx.Expire] deleted.
 type Expired struct {
-	Seen, Dead, Hourly int
+	Seen, Dead, Hourly, Daily int
 }
 
 // Expire deletes what the store no longer needs at now: dedupe records
 // older than [Limits.SeenKeep], dead letters that died more than
-// [Limits.DeadLetterKeep] ago, and hourly counts whose hour is over. The
+// [Limits.DeadLetterKeep] ago, hourly counts whose hour is over, and daily
+// records older than 24 hours. The
 // daemon runs it with its timers, so the file stops growing with the mail
 // it has seen.
 func (tx *Tx) Expire(now time.Time) (Expired, error) {
@@ -141,6 +194,13 @@ func (tx *Tx) Expire(now time.Time) (Expired, error) {
 	e.Hourly, err = deleteIf(tx.own(bucketHourly), func(k, v []byte) (bool, error) {
 		start, _, err := decodeHour(string(k), v)
 		return !now.Before(start.Add(time.Hour)), err
+	})
+	if err != nil {
+		return e, err
+	}
+	cut := dailyKey(now.Add(-day+1), 0) // a sending counts for 24 hours, not one nanosecond more
+	e.Daily, err = deleteIf(tx.own(bucketDaily), func(k, v []byte) (bool, error) {
+		return bytes.Compare(k, cut) < 0, nil
 	})
 	return e, err
 }

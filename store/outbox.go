@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -103,9 +104,21 @@ func (tx *Tx) Enqueue(from string, to []string, data []byte, now time.Time) (uin
 // was queued and a round of the sender carries at most one mail per
 // recipient. A mail also waits until its NextAttempt, and while one of its
 // recipients has had [Limits.MailsPerHour] mails within the hour (see
-// [Tx.Sent]); held mail is never dropped.
+// [Tx.Sent]); held mail is never dropped. With [Limits.MailsPerDay], no
+// more mails are due than the recipients left of the last 24 hours' cap:
+// in queue order, the first that would pass it waits, and all after it.
 func (tx *Tx) Due(now time.Time, max int) ([]OutMail, error) {
 	b := tx.own(bucketOutbox)
+	left := -1 // recipients the daily cap leaves; -1: no cap
+	if tx.lim.MailsPerDay > 0 {
+		d, err := tx.DailySent(now)
+		if err != nil {
+			return nil, err
+		}
+		if left = d.Cap - d.Recipients; left <= 0 {
+			return nil, nil
+		}
+	}
 	var due []OutMail
 	held := map[string]bool{}
 	c := b.Cursor()
@@ -114,9 +127,11 @@ func (tx *Tx) Due(now time.Time, max int) ([]OutMail, error) {
 		if err != nil {
 			return nil, err
 		}
+		// Each address once: a mail naming one twice (in two spellings)
+		// must not wait for itself.
+		rcpts := distinct(m.To)
 		ok := !m.NextAttempt.After(now)
-		for _, r := range m.To {
-			r = strings.ToLower(r)
+		for _, r := range rcpts {
 			if ok && held[r] {
 				ok = false
 			}
@@ -128,6 +143,12 @@ func (tx *Tx) Due(now time.Time, max int) ([]OutMail, error) {
 				ok = !full
 			}
 			held[r] = true
+		}
+		if ok && left >= 0 {
+			if len(rcpts) > left {
+				break // the cap holds it, and the queue order holds the rest
+			}
+			left -= len(rcpts)
 		}
 		if ok {
 			m.Data = bytes.Clone(data)
@@ -239,18 +260,28 @@ func (tx *Tx) Sent(id uint64, now time.Time) error {
 	if err := b.Delete(idKey(id)); err != nil {
 		return fmt.Errorf("store: sent %d: %w", id, err)
 	}
-	counted := map[string]bool{}
-	for _, r := range m.To {
-		r = strings.ToLower(r)
-		if counted[r] {
-			continue
-		}
-		counted[r] = true
+	rcpts := distinct(m.To)
+	for _, r := range rcpts {
 		if err := tx.countSent(r, now); err != nil {
 			return err
 		}
 	}
+	if err := tx.own(bucketDaily).Put(dailyKey(now, id), binary.BigEndian.AppendUint32(nil, uint32(len(rcpts)))); err != nil {
+		return fmt.Errorf("store: daily %d: %w", id, err)
+	}
 	return nil
+}
+
+// distinct returns the lower-cased addresses of to, each once.
+func distinct(to []string) []string {
+	var out []string
+	for _, r := range to {
+		r = strings.ToLower(r)
+		if !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // maxDeadHeader bounds the header a dead letter keeps.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -414,5 +415,74 @@ func TestOutboxStats(t *testing.T) {
 	update(t, db, func(tx *store.Tx) error { return tx.Dead(id[0], "550", time0) })
 	if q, d, oldest := stats(); q != 2 || d != 1 || !oldest.Equal(time0.Add(time.Minute)) {
 		t.Errorf("OutboxStats = %d queued, %d dead, oldest %v; want 2, 1, %v", q, d, oldest, time0.Add(time.Minute))
+	}
+}
+
+// TestDueDailyCap (issue 21 item 2): with MailsPerDay, the recipients of
+// any 24 hours stay within the cap, all addresses together; the surplus
+// waits in the outbox, in order (a mail to two counts two, and one that
+// does not fit holds those after it), and goes as the window slides.
+func TestDueDailyCap(t *testing.T) {
+	db, err := store.Open(filepath.Join(t.TempDir(), "lyngk.db"), store.Options{Limits: store.Limits{MailsPerDay: 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ids := enqueue(t, db, time0, []string{"a@example.com"}, []string{"b@example.com"}, []string{"c@example.com"},
+		[]string{"d@example.com", "D@example.com", "e@example.com"}, []string{"f@example.com"}, []string{"g@example.com"})
+	send := func(now time.Time) []uint64 {
+		t.Helper()
+		ms := due(t, db, now, 0)
+		update(t, db, func(tx *store.Tx) error {
+			for _, id := range ms {
+				if err := tx.Sent(id, now); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		return ms
+	}
+	daily := func(now time.Time) store.DailySent {
+		t.Helper()
+		var d store.DailySent
+		view(t, db, func(tx *store.Tx) error {
+			var err error
+			d, err = tx.DailySent(now)
+			return err
+		})
+		return d
+	}
+	steps := []struct {
+		at   time.Duration
+		want []uint64
+		sent int // recipients in the window after the step
+		held bool
+	}{
+		{0, ids[:3], 3, false},
+		// ids[3] has two recipients (d once whatever its case, e): 3+2 > 4.
+		{time.Hour, nil, 3, false},
+		{24*time.Hour - 1, nil, 3, false},
+		// A sending counts for 24 hours: the window is empty again.
+		{24 * time.Hour, ids[3:6], 4, true},
+		{48*time.Hour - 1, nil, 4, true},
+	}
+	for _, s := range steps {
+		now := time0.Add(s.at)
+		if got := send(now); !slices.Equal(got, s.want) {
+			t.Errorf("sent at +%v: %v, want %v", s.at, got, s.want)
+		}
+		if d := daily(now); d.Recipients != s.sent || d.Cap != 4 || d.Held() != s.held {
+			t.Errorf("at +%v: %+v (held %v), want %d sent, held %v", s.at, d, d.Held(), s.sent, s.held)
+		}
+	}
+	var e store.Expired
+	update(t, db, func(tx *store.Tx) error {
+		var err error
+		e, err = tx.Expire(time0.Add(48 * time.Hour))
+		return err
+	})
+	if e.Daily != 6 {
+		t.Errorf("Expire at +48h deleted %d daily records, want 6", e.Daily)
 	}
 }

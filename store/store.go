@@ -33,6 +33,7 @@ const (
 	bucketOutbox = "outbox"
 	bucketDead   = "dead"
 	bucketHourly = "hourly"
+	bucketDaily  = "daily"
 )
 
 // buckets lists every bucket of the file; doc.go describes keys and values.
@@ -55,6 +56,7 @@ var buckets = []struct {
 	{bucketOutbox, false},
 	{bucketDead, false},
 	{bucketHourly, false},
+	{bucketDaily, false},
 }
 
 // obsoleteBuckets were created by earlier releases and are never read:

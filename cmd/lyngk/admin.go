@@ -132,6 +132,11 @@ func admin(db *store.DB, args []string, w io.Writer) error {
 				return err
 			}
 			fmt.Fprintf(w, "%d queued, %d dead letters\n", len(out), len(dead))
+			d, err := tx.DailySent(time.Now())
+			if err != nil {
+				return err
+			}
+			fmt.Fprint(w, dailyLine(d))
 			for _, m := range out {
 				fmt.Fprintf(w, "queued %d to %s, %d attempts, next %s %s\n", m.ID, strings.Join(m.To, ","),
 					m.Attempts, stamp(m.NextAttempt), m.LastError)
@@ -143,6 +148,21 @@ func admin(db *store.DB, args []string, w io.Writer) error {
 		}
 		return errUsage
 	})
+}
+
+// dailyLine tells how much of mails_per_day the last 24 hours used. lyngk
+// admin -db without the daemon knows no cap (it is a daemon setting).
+func dailyLine(d store.DailySent) string {
+	line := fmt.Sprintf("%d recipients in the last 24 hours", d.Recipients)
+	switch {
+	case d.Held():
+		line += fmt.Sprintf("; mails_per_day %d reached: the outbox is held until %s", d.Cap, stamp(d.Oldest.Add(24*time.Hour)))
+	case d.Cap > 0:
+		line += fmt.Sprintf(" of mails_per_day %d", d.Cap)
+	default:
+		line += " (no mails_per_day cap)"
+	}
+	return line + "\n"
 }
 
 func stamp(t time.Time) string {

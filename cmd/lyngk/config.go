@@ -213,6 +213,12 @@ func (c *config) set(key, val string) error {
 		} else {
 			c.WebPostsPerGameHour = n
 		}
+	case key == "mails_per_day":
+		n, err := strconv.Atoi(val)
+		if err != nil {
+			return fmt.Errorf("want a whole number, got %q", val)
+		}
+		c.Store.MailsPerDay = n // the store checks it
 	case key == "address_mails_per_hour":
 		n, err := strconv.Atoi(val)
 		if err != nil {

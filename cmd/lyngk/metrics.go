@@ -162,7 +162,11 @@ var (
 	descFinished  = prometheus.NewDesc("lyngk_games_finished_total", "Games played to an end (won, tie, agreed draw, resigned, forfeit) since the store was created.", nil, nil)
 	descCancelled = prometheus.NewDesc("lyngk_games_cancelled_total", "Games cancelled (declined, resigned or drawn before both moved, timed out unplayed) since the store was created.", nil, nil)
 	descBouncing  = prometheus.NewDesc("lyngk_bouncing_addresses", "Confirmed addresses marked bouncing: no mail goes to them but confirmations.", nil, nil)
-	storeDescList = []*prometheus.Desc{descOutbox, descOldest, descDead, descGames, descFinished, descCancelled, descBouncing}
+	descSent24h   = prometheus.NewDesc("lyngk_mails_sent_24h", "Recipients sent to in the last 24 hours, all mails together (what mails_per_day caps).", nil, nil)
+	descDayCap    = prometheus.NewDesc("lyngk_mails_per_day_cap", "The mails_per_day setting (0: no cap).", nil, nil)
+	descDayHeld   = prometheus.NewDesc("lyngk_outbox_held_by_daily_cap", "1 while mails_per_day holds all outgoing mail in the outbox, else 0.", nil, nil)
+	storeDescList = []*prometheus.Desc{descOutbox, descOldest, descDead, descGames, descFinished, descCancelled, descBouncing,
+		descSent24h, descDayCap, descDayHeld}
 )
 
 func (c *storeCollector) Describe(ch chan<- *prometheus.Desc) {
@@ -202,6 +206,17 @@ func (c *storeCollector) Collect(ch chan<- prometheus.Metric) {
 			}
 		}
 		ch <- prometheus.MustNewConstMetric(descBouncing, prometheus.GaugeValue, float64(n))
+		d, err := tx.DailySent(time.Now())
+		if err != nil {
+			return err
+		}
+		held := 0.0
+		if d.Held() {
+			held = 1
+		}
+		ch <- prometheus.MustNewConstMetric(descSent24h, prometheus.GaugeValue, float64(d.Recipients))
+		ch <- prometheus.MustNewConstMetric(descDayCap, prometheus.GaugeValue, float64(d.Cap))
+		ch <- prometheus.MustNewConstMetric(descDayHeld, prometheus.GaugeValue, held)
 		return nil
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"log/slog"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -72,5 +73,66 @@ func TestServeHourlyCap(t *testing.T) {
 	}
 	if v := metricValue(t, cfg.MetricsAddr, "lyngk_outbox_dead_letters"); v != 0 {
 		t.Errorf("%v dead letters, want none", v)
+	}
+}
+
+// TestServeDailyCap (issue 21 item 2): with mails_per_day = 2, the server
+// sends to 2 recipients in 24 hours, all addresses together: alice and bob
+// get their answers, carol's waits in the outbox (not dropped, not dead),
+// and the metrics and `lyngk admin outbox` (through the daemon) say the cap
+// holds it. The store's TestDueDailyCap lets the day pass on a fake clock.
+func TestServeDailyCap(t *testing.T) {
+	dir := t.TempDir()
+	cfg := defaultConfig()
+	cfg.DataDir = filepath.Join(dir, "data")
+	cfg.MetricsAddr = freeAddr(t)
+	cfg.Store.MailsPerDay = 2
+	smtpAddr, imapAddr := freeAddr(t), freeAddr(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	var logs lockedBuffer
+	go func() {
+		done <- serve(ctx, cfg, smtpAddr, imapAddr, &bytes.Buffer{}, slog.New(slog.NewTextHandler(&logs, nil)))
+	}()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	waitListening(t, imapAddr, done)
+	waitListening(t, cfg.MetricsAddr, done)
+
+	for _, name := range []string{"alice", "bob"} {
+		p := localPlayer{t: t, name: name, smtp: smtpAddr, imap: imapAddr}
+		p.send("lyngk help", "", "")
+		p.await(1)
+	}
+	carol := localPlayer{t: t, name: "carol", smtp: smtpAddr, imap: imapAddr}
+	carol.send("lyngk help", "", "")
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		applied := metricValue(t, cfg.MetricsAddr, `lyngk_mails_processed_total{outcome="applied"}`)
+		queued := metricValue(t, cfg.MetricsAddr, "lyngk_outbox_depth")
+		if applied == 3 && queued == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%v mails applied, %v in the outbox; want 3 and 1", applied, queued)
+		}
+	}
+	for name, want := range map[string]float64{"lyngk_mails_sent_24h": 2, "lyngk_mails_per_day_cap": 2,
+		"lyngk_outbox_held_by_daily_cap": 1, "lyngk_outbox_dead_letters": 0} {
+		if v := metricValue(t, cfg.MetricsAddr, name); v != want {
+			t.Errorf("%s = %v, want %v", name, v, want)
+		}
+	}
+	if n := len(carol.inbox()); n != 0 {
+		t.Errorf("carol got %d mails past the daily cap", n)
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"admin", "-db", filepath.Join(cfg.DataDir, "lyngk.db"), "outbox"}, nil, &out, &errb); code != 0 {
+		t.Fatalf("admin outbox: exit %d: %s", code, errb.String())
+	}
+	if want := "1 queued, 0 dead letters\n2 recipients in the last 24 hours; mails_per_day 2 reached: the outbox is held until "; !strings.HasPrefix(out.String(), want) ||
+		!strings.Contains(out.String(), "to carol@localhost") {
+		t.Errorf("admin outbox:\n%s\nwant it to start %q and list carol's mail", out.String(), want)
 	}
 }
