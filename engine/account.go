@@ -46,12 +46,12 @@ func (r *request) addresses(args []string) ([]string, error) {
 	var out []string
 	for _, a := range args {
 		if !validAddress(a, r.e.cfg.Domain) {
-			return nil, refuse("bad-address", kv{"Addr": a})
+			return nil, refuse(whyBadAddress, kv{"Addr": a})
 		}
 		local, domain, _ := strings.Cut(a, "@")
 		s := local + "@" + strings.ToLower(domain)
 		if len(s) > maxAddressLen {
-			return nil, refuse("bad-address", kv{"Addr": a})
+			return nil, refuse(whyBadAddress, kv{"Addr": a})
 		}
 		if !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, s) }) {
 			out = append(out, s)
@@ -107,9 +107,9 @@ func (r *request) player(id string) (*user, error) {
 	case err != nil:
 		return nil, err
 	case !ok:
-		return nil, refuse("unknown-user", kv{"User": id})
+		return nil, refuse(whyUnknownUser, kv{"User": id})
 	case !u.Left.IsZero():
-		return nil, refuse("signed-off", kv{"User": u.ID})
+		return nil, refuse(whySignedOff, kv{"User": u.ID})
 	}
 	return u, nil
 }
@@ -145,10 +145,10 @@ type accountView struct {
 func (r *request) signup(c Command) error {
 	id, pw := c.Args[0], c.Args[1]
 	if !validUserID(id) {
-		return refuse("bad-userid", kv{"User": id})
+		return refuse(whyBadUserid, kv{"User": id})
 	}
 	if !validPassword(pw) {
-		return refuse("bad-new-password", nil)
+		return refuse(whyBadNewPassword, nil)
 	}
 	addrs, err := r.addresses(c.Args[2:])
 	if err != nil {
@@ -160,7 +160,7 @@ func (r *request) signup(c Command) error {
 	}
 	taken = taken || (r.e.cfg.RobotPlayer && strings.EqualFold(id, RobotID))
 	if taken {
-		return refuse("userid-taken", kv{"User": id})
+		return refuse(whyUseridTaken, kv{"User": id})
 	}
 	if err := r.confirmsAllowed(addrs); err != nil {
 		return err
@@ -194,7 +194,7 @@ func (r *request) changePassword(c Command) error {
 		return err
 	}
 	if !validPassword(c.Args[2]) {
-		return refuse("bad-new-password", nil)
+		return refuse(whyBadNewPassword, nil)
 	}
 	if err := r.spend(hashWork(u.ID)); err != nil {
 		return err
@@ -328,7 +328,7 @@ func (r *request) changeFormat(c Command) error {
 	case formatText:
 		u.Format = formatText
 	default:
-		return refuse("usage", kv{"Name": "change format"})
+		return r.e.usageRefusal("change format", "")
 	}
 	if err := r.saveUser(u); err != nil {
 		return err
@@ -351,7 +351,7 @@ func (r *request) vacation(c Command) error {
 		}
 		u.Vacation = false
 	default:
-		return refuse("usage", kv{"Name": "vacation"})
+		return r.e.usageRefusal("vacation", "")
 	}
 	if err := r.saveUser(u); err != nil {
 		return err

@@ -107,7 +107,7 @@ func (r *request) confirmsAllowed(addrs []string) error {
 			return err
 		}
 		if r.now.Sub(a.Start) < confirmWindow && a.Sent >= confirmsPerDay {
-			return refuse("confirm-limit", kv{"Addr": ad, "Limit": confirmsPerDay})
+			return refuse(whyConfirmLimit, kv{"Addr": ad, "Limit": confirmsPerDay})
 		}
 	}
 	return nil
@@ -190,7 +190,7 @@ func (r *request) confirm(id, code string) error {
 	if !found || (id != "" && !strings.EqualFold(id, rec.User)) || r.now.Sub(rec.Sent) >= confirmKeep {
 		// A code past confirmKeep that Tick has not deleted yet gets
 		// the answer it will get once deleted.
-		return refuse("confirm-unknown", kv{"Days": int(confirmKeep / (24 * time.Hour))})
+		return refuse(whyConfirmUnknown, kv{"Days": int(confirmKeep / (24 * time.Hour))})
 	}
 	u, err := r.player(rec.User)
 	if err != nil {
@@ -200,9 +200,9 @@ func (r *request) confirm(id, code string) error {
 	i := slices.IndexFunc(u.Pending, func(a string) bool { return strings.EqualFold(a, ad) })
 	if i < 0 {
 		if slices.ContainsFunc(u.Addresses, func(a string) bool { return strings.EqualFold(a, ad) }) {
-			return refuse("confirm-done", kv{"User": u.ID, "Addr": ad})
+			return refuse(whyConfirmDone, kv{"User": u.ID, "Addr": ad})
 		}
-		return refuse("confirm-void", kv{"User": u.ID, "Addr": ad})
+		return refuse(whyConfirmVoid, kv{"User": u.ID, "Addr": ad})
 	}
 	key := strings.ToLower(u.ID)
 	u.Pending = slices.Delete(u.Pending, i, i+1)

@@ -108,6 +108,8 @@ type Engine struct {
 	// ownSubject matches the subjects of the server's own mails
 	// (ownSubjectRE).
 	ownSubject *regexp.Regexp
+	commands   []command // the command table (commands.go)
+	topWords   []string  // the first words of the common commands
 	auth       *authCache
 	inline     atomic.Int64 // bcrypt runs inside Handle (see InlineChecks)
 }
@@ -168,7 +170,8 @@ func New(cfg Config) (*Engine, error) {
 	for _, g := range cfg.Games {
 		titles = append(titles, g.Title())
 	}
-	return &Engine{cfg: cfg, auth: auth, games: byName, first: cfg.Games[0].Name(), ownSubject: ownSubjectRE(titles)}, nil
+	return &Engine{cfg: cfg, auth: auth, games: byName, first: cfg.Games[0].Name(), ownSubject: ownSubjectRE(titles),
+		commands: commandTable(), topWords: topWords()}, nil
 }
 
 // Games returns the games the server offers, in the order of Config.Games.
@@ -208,7 +211,7 @@ func validGameWord(s string) bool {
 	if s == "" || strings.TrimLeft(s, "abcdefghijklmnopqrstuvwxyz0123456789") != "" {
 		return false
 	}
-	return !slices.Contains(topWords, s)
+	return !slices.Contains(topWords(), s)
 }
 
 // request is the work on one incoming mail (or one timer tick).
@@ -286,12 +289,12 @@ func (r *request) handle() error {
 	}
 	if !allowed {
 		if notice {
-			return r.refused(refuse("throttled", kv{"Limit": r.e.cfg.RatePerHour}), false)
+			return r.refused(refuse(whyThrottled, kv{"Limit": r.e.cfg.RatePerHour}), false)
 		}
 		return nil
 	}
 	if r.in.TooBig {
-		return r.refused(refuse("too-big", nil), false)
+		return r.refused(refuse(whyTooBig, nil), false)
 	}
 	// A reply to a confirmation mail confirms, whatever it says.
 	if code, ok := r.confirmReference(); ok {
@@ -303,7 +306,7 @@ func (r *request) handle() error {
 		return err
 	}
 	if len(r.script.Lines) == 0 {
-		return r.refused(refuse("no-command", nil), true)
+		return r.refused(refuse(whyNoCommand, nil), true)
 	}
 	for i, line := range r.script.Lines {
 		r.line = line
@@ -358,7 +361,7 @@ func (e *Engine) InternalError(tx Tx, in Inbound, now time.Time) ([]Mail, error)
 	if len(r.script.Lines) > 0 {
 		r.line = r.script.Lines[0]
 	}
-	if guard(func() error { return r.refused(refuse("internal", nil), !in.TooBig) }) != nil && p.storeErr == nil {
+	if guard(func() error { return r.refused(refuse(whyInternal, nil), !in.TooBig) }) != nil && p.storeErr == nil {
 		p = newPending(tx)
 		r.tx, r.out, r.budget = p, nil, budget{bounded: true}
 		if err := guard(func() error {
@@ -381,7 +384,7 @@ func (e *Engine) InternalError(tx Tx, in Inbound, now time.Time) ([]Mail, error)
 func (r *request) run(line string) error {
 	if !r.e.isCommandLine(line) {
 		if r.script.Multiple {
-			return refuse("unknown-command", kv{"Word": strings.Fields(line)[0]})
+			return refuse(whyUnknownCommand, kv{"Word": strings.Fields(line)[0]})
 		}
 		return r.reply(line)
 	}
@@ -389,55 +392,16 @@ func (r *request) run(line string) error {
 	if err != nil {
 		return err
 	}
-	switch c.Name {
-	case "signup", "change password", "change address", "signoff", "vacation":
-		// An account's mails: to the old and the new addresses at most,
-		// and a confirmation.
-		if err := r.reserve(accountMails); err != nil {
+	cmd, ok := r.e.command(c.Name)
+	if !ok {
+		return fmt.Errorf("engine: command %q has no handler", c.Name)
+	}
+	if cmd.mails > 0 {
+		if err := r.reserve(cmd.mails); err != nil {
 			return err
 		}
 	}
-	switch c.Name {
-	case "help":
-		return r.help(c)
-	case "signup":
-		return r.signup(c)
-	case "confirm":
-		return r.confirmCommand(c)
-	case "change password":
-		return r.changePassword(c)
-	case "change address":
-		return r.changeAddress(c)
-	case "change format":
-		return r.changeFormat(c)
-	case "signoff":
-		return r.signoff(c)
-	case "vacation":
-		return r.vacation(c)
-	case "challenge":
-		return r.challenge(c)
-	case "move":
-		return r.moveCommand(c)
-	case "resign":
-		return r.resignCommand(c)
-	case "decline":
-		return r.declineCommand(c)
-	case "show":
-		return r.show(c)
-	case "games":
-		return r.games(c)
-	case "history":
-		return r.history(c)
-	case "standings":
-		return r.standings(c)
-	case "subscribe":
-		return r.subscribe(c)
-	case "unsubscribe":
-		return r.unsubscribe(c)
-	case "chat":
-		return r.chat(c)
-	}
-	return fmt.Errorf("engine: command %q has no handler", c.Name)
+	return cmd.run(r, c)
 }
 
 // accountMails is the room an account command needs in a mail's bounds.
@@ -450,14 +414,14 @@ type kv = map[string]any
 // nothing. key names the template "err.KEY"; board, when set, adds the
 // summary of that board to the mail.
 type refusal struct {
-	key   string
+	key   why
 	data  kv
 	board int
 }
 
-func (r *refusal) Error() string { return "engine: refused: " + r.key }
+func (r *refusal) Error() string { return "engine: refused: " + string(r.key) }
 
-func refuse(key string, data kv) *refusal { return &refusal{key: key, data: data} }
+func refuse(key why, data kv) *refusal { return &refusal{key: key, data: data} }
 
 // on attaches the board whose summary the error mail shows.
 func (r *refusal) on(board int) *refusal {

@@ -21,11 +21,11 @@ func (r *request) challenge(c Command) error {
 		return err
 	}
 	if strings.EqualFold(p1.ID, p2.ID) {
-		return refuse("self-challenge", kv{"User": p1.ID})
+		return refuse(whySelfChallenge, kv{"User": p1.ID})
 	}
 	for _, u := range []*user{p1, p2} {
 		if !u.canPlay() {
-			return refuse("unconfirmed", kv{"User": u.ID})
+			return refuse(whyUnconfirmed, kv{"User": u.ID})
 		}
 	}
 	if err := r.reserve(2); err != nil {
@@ -104,7 +104,7 @@ func (r *request) game(arg string) (*game, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, refuse("unknown-board", kv{"Board": n})
+		return nil, refuse(whyUnknownBoard, kv{"Board": n})
 	}
 	return g, nil
 }
@@ -120,10 +120,10 @@ const moveDecline = "decline"
 func (r *request) play(g *game, u *user, text string) error {
 	p := g.player(strings.ToLower(u.ID))
 	if p == 0 {
-		return refuse("not-player", kv{"User": u.ID, "Board": g.Board})
+		return refuse(whyNotPlayer, kv{"User": u.ID, "Board": g.Board})
 	}
 	if g.over() {
-		return refuse("game-over", kv{"Board": g.Board}).on(g.Board)
+		return refuse(whyGameOver, kv{"Board": g.Board}).on(g.Board)
 	}
 	if err := r.reserve(len(recipients(g))); err != nil {
 		return err
@@ -141,20 +141,20 @@ func (r *request) play(g *game, u *user, text string) error {
 		return err
 	}
 	if pos.Turn() != p {
-		return refuse("not-your-turn", nil).on(g.Board)
+		return refuse(whyNotYourTurn, nil).on(g.Board)
 	}
 	m, num, err := pos.Parse(text)
 	var me *games.MoveError
 	if errors.As(err, &me) {
-		return refuse("notation", kv{"Move": text, "Reason": me.Reason}).on(g.Board)
+		return refuse(whyNotation, kv{"Move": text, "Reason": me.Reason}).on(g.Board)
 	} else if err != nil {
 		return err
 	}
 	if num != 0 && num != len(g.Moves)+1 {
-		return refuse("move-number", kv{"Given": num, "Want": len(g.Moves) + 1}).on(g.Board)
+		return refuse(whyMoveNumber, kv{"Given": num, "Want": len(g.Moves) + 1}).on(g.Board)
 	}
 	if err := pos.Play(m); errors.As(err, &me) {
-		return refuse("illegal", kv{"Move": me.Move, "Reason": me.Reason}).on(g.Board)
+		return refuse(whyIllegal, kv{"Move": me.Move, "Reason": me.Reason}).on(g.Board)
 	} else if err != nil {
 		return err
 	}
@@ -268,7 +268,7 @@ func (r *request) finish(g *game, status Status, winner int, how Ending) {
 // yet: nobody is made to play a game somebody else started.
 func (r *request) decline(g *game, p int, c *commentView) error {
 	if g.moved(p) {
-		return refuse("decline-moved", kv{"Board": g.Board}).on(g.Board)
+		return refuse(whyDeclineMoved, kv{"Board": g.Board}).on(g.Board)
 	}
 	g.Proposal = nil
 	r.finish(g, StatusCancelled, 0, EndDeclined)

@@ -469,7 +469,7 @@ func (r *request) refusalText(ref *refusal) (string, error) {
 		}
 		data[k] = v
 	}
-	text, err := r.e.cfg.Templates.Render("err."+ref.key, data)
+	text, err := r.e.cfg.Templates.Render("err."+string(ref.key), data)
 	if err != nil {
 		return "", err
 	}

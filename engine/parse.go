@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"regexp"
 	"slices"
 	"strings"
@@ -27,45 +28,24 @@ type Command struct {
 	Variant string
 }
 
-// spec says where a command is written and how many arguments it takes;
-// max < 0 means up to maxArgs.
-type spec struct {
-	game     bool
-	min, max int
-}
-
 // maxArgs bounds the open argument lists (addresses, userids, boards).
 const maxArgs = 20
-
-var specs = map[string]spec{
-	"help":            {false, 0, 1},
-	"signup":          {false, 2, -1},
-	"confirm":         {false, 2, 2},
-	"change password": {false, 3, 3},
-	"change address":  {false, 2, -1},
-	"change format":   {false, 3, 3},
-	"signoff":         {false, 2, 2},
-	"vacation":        {false, 3, 3},
-	"challenge":       {true, 2, 2},
-	"move":            {true, 4, 4},
-	"resign":          {true, 3, 3},
-	"decline":         {true, 3, 3},
-	"show":            {true, 1, -1},
-	"games":           {true, 0, -1},
-	"history":         {true, 0, -1},
-	"standings":       {true, 0, 0},
-	"subscribe":       {true, 3, 3},
-	"unsubscribe":     {true, 3, 3},
-	"chat":            {true, 3, 3},
-}
 
 // synonyms of game command words, as pbmserv accepts them.
 var synonyms = map[string]string{"board": "move", "mvoe": "move"}
 
-// topWords are the first words of the common commands ("multiple" only as
-// a subject); the game words are the others. A line that starts with
-// anything else is not a command.
-var topWords = []string{"help", "signup", "confirm", "change", "signoff", "vacation"}
+// topWords are the first words of the common commands of the table
+// ("multiple" only as a subject); the game words are the others. A line
+// that starts with anything else is not a command.
+func topWords() []string {
+	var words []string
+	for _, c := range commandTable() {
+		if w, _, _ := strings.Cut(c.name, " "); !c.game && !slices.Contains(words, w) {
+			words = append(words, w)
+		}
+	}
+	return words
+}
 
 // joinMove puts a move of game gm written in several words back together
 // (games.Rules.MoveWords), as players type them.
@@ -83,38 +63,42 @@ func joinMove(gm games.Rules, words []string) []string {
 func (e *Engine) ParseCommand(line string) (Command, error) {
 	f := strings.Fields(line)
 	if len(f) == 0 {
-		return Command{}, refuse("no-command", nil)
+		return Command{}, refuse(whyNoCommand, nil)
 	}
 	word := strings.ToLower(f[0])
 	var c Command
 	var args []string
 	gm, isGame := e.games[word]
+	var cmd *command
 	switch {
 	case word == "change":
 		if len(f) < 2 {
-			return Command{}, refuse("usage", kv{"Name": "change"})
+			return Command{}, e.usageRefusal("change", "")
 		}
 		c.Name = "change " + strings.ToLower(f[1])
-		if _, ok := specs[c.Name]; !ok {
-			return Command{}, refuse("usage", kv{"Name": "change"})
+		var ok bool
+		if cmd, ok = e.command(c.Name); !ok {
+			return Command{}, e.usageRefusal("change", "")
 		}
 		args = f[2:]
 	case isGame:
 		if len(f) < 2 {
-			return Command{}, refuse("usage", kv{"Name": word})
+			return Command{}, e.usageRefusal(word, "")
 		}
 		c.Game = word
 		c.Name = strings.ToLower(f[1])
 		if s, ok := synonyms[c.Name]; ok {
 			c.Name = s
 		}
-		if s, ok := specs[c.Name]; !ok || !s.game {
-			return Command{}, refuse("unknown-command", kv{"Word": f[0] + " " + f[1]})
+		var ok bool
+		if cmd, ok = e.command(c.Name); !ok || !cmd.game {
+			return Command{}, refuse(whyUnknownCommand, kv{"Word": f[0] + " " + f[1]})
 		}
 		args = f[2:]
 	default:
-		if s, ok := specs[word]; !ok || s.game {
-			return Command{}, refuse("unknown-command", kv{"Word": f[0]})
+		var ok bool
+		if cmd, ok = e.command(word); !ok || cmd.game {
+			return Command{}, refuse(whyUnknownCommand, kv{"Word": f[0]})
 		}
 		c.Name = word
 		args = f[1:]
@@ -122,19 +106,23 @@ func (e *Engine) ParseCommand(line string) (Command, error) {
 	if c.Name == "challenge" {
 		var err error
 		if args, c.Variant, err = options(gm, args); err != nil {
+			var ref *refusal
+			if errors.As(err, &ref) {
+				ref.data["Usage"] = e.usage("challenge", c.Game)
+			}
 			return Command{}, err
 		}
 	}
-	if c.Name == "move" && len(args) > 3 {
-		args = append(args[:3:3], joinMove(gm, args[3:])...)
+	if i := cmd.arg(plain); c.Name == "move" && len(args) > i {
+		// The move, the last argument, may be written in several words.
+		args = append(args[:i:i], joinMove(gm, args[i:])...)
 	}
-	s := specs[c.Name]
-	hi := s.max
+	hi := cmd.max
 	if hi < 0 {
 		hi = maxArgs
 	}
-	if len(args) < s.min || len(args) > hi {
-		return Command{}, refuse("usage", kv{"Name": c.Name})
+	if len(args) < cmd.min || len(args) > hi {
+		return Command{}, e.usageRefusal(c.Name, c.Game)
 	}
 	if len(args) > 0 {
 		c.Args = slices.Clone(args)
@@ -152,7 +140,7 @@ func options(gm games.Rules, args []string) (rest []string, variant string, err 
 		}
 		v, ok := gm.Variant(a)
 		if !ok || a == "" {
-			return nil, "", refuse("bad-option", kv{"Option": a})
+			return nil, "", refuse(whyBadOption, kv{"Option": a})
 		}
 		variant = v
 	}
@@ -185,7 +173,7 @@ func (e *Engine) isCommandLine(line string) bool {
 	}
 	w := strings.ToLower(f[0])
 	_, game := e.games[w]
-	return game || slices.Contains(topWords, w)
+	return game || slices.Contains(e.topWords, w)
 }
 
 // ownSubjectRE matches the subjects of our own mails, which a reply carries

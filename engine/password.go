@@ -36,7 +36,7 @@ func (r *request) spend(w string) error {
 		return nil
 	}
 	if len(r.work) >= MaxChecks {
-		return refuse("too-many-checks", kv{"Max": MaxChecks})
+		return refuse(whyTooManyChecks, kv{"Max": MaxChecks})
 	}
 	if r.work == nil {
 		r.work = map[string]bool{}
@@ -99,8 +99,10 @@ func (e *Engine) Checks(tx Tx, in Inbound, now time.Time) ([]Check, error) {
 		if err != nil {
 			continue
 		}
-		if c.Name == "signup" {
-			id, pw := c.Args[0], c.Args[1]
+		if cmd, _ := e.command(c.Name); cmd.arg(newPassword) >= 0 && cmd.arg(passwordArg) < 0 {
+			// A new account (signup): its password is hashed, once per
+			// free userid.
+			id, pw := c.Args[cmd.arg(userArg)], c.Args[cmd.arg(newPassword)]
 			if !validUserID(id) || !validPassword(pw) || signups[strings.ToLower(id)] ||
 				(e.cfg.RobotPlayer && strings.EqualFold(id, RobotID)) {
 				continue
@@ -131,14 +133,14 @@ func (e *Engine) Checks(tx Tx, in Inbound, now time.Time) ([]Check, error) {
 			out = append(out, Check{User: id, password: pw})
 			continue
 		}
-		id, pw, board, ok := passwordArgs(c)
+		id, pw, board, fresh, ok := e.passwordArgs(c)
 		if !ok {
 			continue
 		}
 		newHash := func(u *user) {
-			if c.Name == "change password" && validPassword(c.Args[2]) && r.spend(hashWork(u.ID)) == nil {
-				r.madeHash(u.ID, c.Args[2])
-				out = append(out, Check{User: u.ID, password: c.Args[2]})
+			if fresh != "" && validPassword(fresh) && r.spend(hashWork(u.ID)) == nil {
+				r.madeHash(u.ID, fresh)
+				out = append(out, Check{User: u.ID, password: fresh})
 			}
 		}
 		if board != "" {
@@ -206,16 +208,24 @@ func (e *Engine) Verify(c Check) {
 // had done them.
 func (e *Engine) InlineChecks() int64 { return e.inline.Load() }
 
-// passwordArgs finds the USERID PASSWORD arguments of a command that takes
-// them, and the board argument of the game commands.
-func passwordArgs(c Command) (id, pw, board string, ok bool) {
-	switch c.Name {
-	case "change password", "change address", "change format", "signoff", "vacation":
-		return c.Args[0], c.Args[1], "", true
-	case "move", "resign", "subscribe", "unsubscribe", "chat":
-		return c.Args[1], c.Args[2], c.Args[0], true
+// passwordArgs finds, by the roles of the command table, the USERID
+// PASSWORD arguments of a command that takes them, the board argument of
+// the game commands and a new password to hash (change password).
+func (e *Engine) passwordArgs(c Command) (id, pw, board, fresh string, ok bool) {
+	cmd, found := e.command(c.Name)
+	if !found {
+		return "", "", "", "", false
 	}
-	return "", "", "", false
+	at := func(ro role) string {
+		if i := cmd.arg(ro); i >= 0 && i < len(c.Args) {
+			return c.Args[i]
+		}
+		return ""
+	}
+	if cmd.arg(userArg) < 0 || cmd.arg(passwordArg) < 0 {
+		return "", "", "", "", false
+	}
+	return at(userArg), at(passwordArg), at(boardArg), at(newPassword), true
 }
 
 // lockout is the wrong-password window of one userid: a record of bucket
@@ -259,7 +269,7 @@ func (r *request) authenticate(id, password string) (*user, error) {
 		return nil, err
 	}
 	if l.locked() {
-		return nil, refuse("locked-out", kv{"User": u.ID, "Until": l.until().UTC().Format("15:04 MST")})
+		return nil, refuse(whyLockedOut, kv{"User": u.ID, "Until": l.until().UTC().Format("15:04 MST")})
 	}
 	if err := r.spend(checkWork(u.ID, password)); err != nil {
 		return nil, err
@@ -288,7 +298,7 @@ func (r *request) authenticate(id, password string) (*user, error) {
 			return nil, err
 		}
 	}
-	return nil, refuse("bad-password", kv{"User": u.ID})
+	return nil, refuse(whyBadPassword, kv{"User": u.ID})
 }
 
 // lockoutView is the data of the owner's lockout notice.

@@ -122,7 +122,7 @@ func (e *Engine) PlayToken(tx Tx, tok, move string, now time.Time) (*TokenView, 
 	err := guard(func() error {
 		f := strings.Fields(line)
 		if len(f) == 0 {
-			return refuse("no-command", nil)
+			return refuse(whyNoCommand, nil)
 		}
 		if err := r.replyWith(tok, f); err != nil {
 			return err
@@ -170,8 +170,8 @@ func (r *request) webError(err error, tok string) error {
 	if terr != nil {
 		return fmt.Errorf("engine: play page: %w", terr)
 	}
-	out := &Refusal{Key: ref.key, Text: text}
-	if strings.HasPrefix(ref.key, "token-") && ref.key != "token-unknown" {
+	out := &Refusal{Key: string(ref.key), Text: text}
+	if strings.HasPrefix(string(ref.key), "token-") && ref.key != whyTokenUnknown {
 		if out.Now, err = r.tokenNow(tok); err != nil {
 			return fmt.Errorf("engine: play page: %w", err)
 		}

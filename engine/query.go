@@ -30,7 +30,7 @@ func (r *request) known(ids []string) error {
 			return err
 		}
 		if !ok {
-			return refuse("unknown-user", kv{"User": id})
+			return refuse(whyUnknownUser, kv{"User": id})
 		}
 	}
 	return nil
@@ -89,7 +89,7 @@ type shown struct {
 func (r *request) show(c Command) error {
 	args, filter := takeFilter(c.Args, "active")
 	if len(args) == 0 {
-		return refuse("usage", kv{"Name": "show"})
+		return r.e.usageRefusal("show", c.Game)
 	}
 	var list []shown
 	var ids []string
@@ -162,10 +162,10 @@ func (r *request) boardRef(a string) (shown, error) {
 	}
 	n, err := strconv.Atoi(num)
 	if err != nil || n < 0 || num[0] == '+' {
-		return shown{}, refuse("bad-board", kv{"Arg": a})
+		return shown{}, refuse(whyBadBoard, kv{"Arg": a})
 	}
 	if n > len(g.Moves) {
-		return shown{}, refuse("show-number", kv{"Board": g.Board, "Given": n, "Max": len(g.Moves)}).on(g.Board)
+		return shown{}, refuse(whyShowNumber, kv{"Board": g.Board, "Given": n, "Max": len(g.Moves)}).on(g.Board)
 	}
 	return shown{g, n}, nil
 }
@@ -246,12 +246,12 @@ func (r *request) standings(c Command) error {
 
 // help: help [TOPIC].
 func (r *request) help(c Command) error {
-	data := struct{ Robot, Topic string }{Robot: r.e.cfg.Robot}
+	data := struct{ Robot, Topic, Commands string }{Robot: r.e.cfg.Robot, Commands: r.e.helpCommands()}
 	body := "help"
 	if len(c.Args) == 1 {
 		data.Topic = strings.ToLower(c.Args[0])
 		if !slices.Contains(helpTopics, data.Topic) {
-			return refuse("help-topic", kv{"Topic": c.Args[0]})
+			return refuse(whyHelpTopic, kv{"Topic": c.Args[0]})
 		}
 		body = "help-" + data.Topic
 	}

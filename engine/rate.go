@@ -72,7 +72,7 @@ func (r *request) signupsAllowed(planned int) error {
 		return err
 	}
 	if c.Count+planned >= limit {
-		return refuse("signups-full", kv{"Limit": limit, "Until": c.Start.Add(time.Hour).UTC().Format("15:04 MST")})
+		return refuse(whySignupsFull, kv{"Limit": limit, "Until": c.Start.Add(time.Hour).UTC().Format("15:04 MST")})
 	}
 	return nil
 }

@@ -378,7 +378,7 @@ const (
 func boardNumber(arg string) (int, error) {
 	n, err := strconv.Atoi(arg)
 	if err != nil || n < 1 || arg[0] == '+' {
-		return 0, refuse("bad-board", kv{"Arg": arg})
+		return 0, refuse(whyBadBoard, kv{"Arg": arg})
 	}
 	return n, nil
 }

@@ -20,9 +20,9 @@ func (r *request) reply(line string) error {
 		// A move without a board mail to answer: say how to move, rather
 		// than that a move is no command.
 		if r.looksLikeMove(f[0]) || slices.Contains(moveWords, strings.ToLower(f[0])) {
-			return refuse("token-unknown", nil)
+			return refuse(whyTokenUnknown, nil)
 		}
-		return refuse("unknown-command", kv{"Word": f[0]})
+		return refuse(whyUnknownCommand, kv{"Word": f[0]})
 	}
 	return r.replyWith(tok, f)
 }
@@ -77,7 +77,7 @@ func (r *request) replyWith(tok string, f []string) error {
 // a running game, and from a board mail of the game's exact position.
 func (r *request) tokenGame(tok string) (*game, *user, error) {
 	if tok == "" || len(tok) > maxTokenLen {
-		return nil, nil, refuse("token-unknown", nil)
+		return nil, nil, refuse(whyTokenUnknown, nil)
 	}
 	var rec token
 	found, err := load(r.tx, bucketTokens, tok, &rec)
@@ -85,18 +85,18 @@ func (r *request) tokenGame(tok string) (*game, *user, error) {
 		return nil, nil, err
 	}
 	if !found {
-		return nil, nil, refuse("token-unknown", nil)
+		return nil, nil, refuse(whyTokenUnknown, nil)
 	}
 	g, found, err := r.loadGame(rec.Board)
 	switch {
 	case err != nil:
 		return nil, nil, err
 	case !found:
-		return nil, nil, refuse("token-unknown", nil)
+		return nil, nil, refuse(whyTokenUnknown, nil)
 	case g.player(rec.User) == 0:
-		return nil, nil, refuse("token-not-player", kv{"User": rec.User, "Board": g.Board})
+		return nil, nil, refuse(whyTokenNotPlayer, kv{"User": rec.User, "Board": g.Board})
 	case g.over():
-		return nil, nil, refuse("token-over", kv{"Board": g.Board}).on(g.Board)
+		return nil, nil, refuse(whyTokenOver, kv{"Board": g.Board}).on(g.Board)
 	case rec.TakeBacks != g.TakeBacks || rec.Moves != len(g.Moves) || rec.Changes != g.Changes:
 		// The error mail shows the game as it is now: replying to it
 		// moves only for the player whose turn it is.
@@ -108,12 +108,12 @@ func (r *request) tokenGame(tok string) (*game, *user, error) {
 		data := kv{"Board": g.Board, "ToMove": toMove, "YourTurn": strings.EqualFold(toMove, rec.User)}
 		switch {
 		case rec.TakeBacks != g.TakeBacks:
-			return nil, nil, refuse("token-taken-back", data).on(g.Board)
+			return nil, nil, refuse(whyTokenTakenBack, data).on(g.Board)
 		case rec.Moves != len(g.Moves):
 			data["Sent"], data["Now"] = rec.Moves, len(g.Moves)
-			return nil, nil, refuse("token-stale", data).on(g.Board)
+			return nil, nil, refuse(whyTokenStale, data).on(g.Board)
 		}
-		return nil, nil, refuse("token-spent", data).on(g.Board)
+		return nil, nil, refuse(whyTokenSpent, data).on(g.Board)
 	}
 	u, err := r.player(rec.User)
 	if err != nil {

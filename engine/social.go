@@ -17,10 +17,10 @@ func (r *request) subscribe(c Command) error {
 	}
 	key := strings.ToLower(u.ID)
 	if g.player(key) != 0 {
-		return refuse("subscribe-player", kv{"User": u.ID, "Board": g.Board})
+		return refuse(whySubscribePlayer, kv{"User": u.ID, "Board": g.Board})
 	}
 	if !slices.Contains(g.Subscribers, key) && len(g.Subscribers) >= MaxSubscribers {
-		return refuse("subscribers-full", kv{"Board": g.Board, "Max": MaxSubscribers})
+		return refuse(whySubscribersFull, kv{"Board": g.Board, "Max": MaxSubscribers})
 	}
 	if err := r.reserve(1); err != nil {
 		return err
@@ -49,7 +49,7 @@ func (r *request) unsubscribe(c Command) error {
 	}
 	i := slices.Index(g.Subscribers, strings.ToLower(u.ID))
 	if i < 0 {
-		return refuse("not-subscribed", kv{"User": u.ID, "Board": g.Board})
+		return refuse(whyNotSubscribed, kv{"User": u.ID, "Board": g.Board})
 	}
 	if err := r.reserve(1); err != nil {
 		return err
@@ -78,11 +78,11 @@ func (r *request) chat(c Command) error {
 	}
 	key := strings.ToLower(u.ID)
 	if g.player(key) == 0 && !slices.Contains(g.Subscribers, key) {
-		return refuse("not-player", kv{"User": u.ID, "Board": g.Board})
+		return refuse(whyNotPlayer, kv{"User": u.ID, "Board": g.Board})
 	}
 	text := cleanText(r.script.Comment)
 	if strings.TrimSpace(text) == "" {
-		return refuse("chat-empty", kv{"Board": g.Board})
+		return refuse(whyChatEmpty, kv{"Board": g.Board})
 	}
 	if err := r.reserve(len(recipients(g)) - 1); err != nil {
 		return err
@@ -143,13 +143,13 @@ func (r *request) propose(g *game, p int, word string, c *commentView) error {
 	switch word {
 	case "propose", "undo":
 		if pending != nil && pending.By != p {
-			return refuse("proposal-pending", kv{"User": other, "Kind": pending.Kind}).on(g.Board)
+			return refuse(whyProposalPending, kv{"User": other, "Kind": pending.Kind}).on(g.Board)
 		}
 		if r.now.Sub(g.OffersDay) >= 24*time.Hour || r.now.Before(g.OffersDay) {
 			g.Offers, g.OffersDay = [2]int{}, r.now
 		}
 		if g.Offers[p-1] >= MaxOffersPerDay {
-			return refuse("offers-limit", kv{"Board": g.Board, "Max": MaxOffersPerDay,
+			return refuse(whyOffersLimit, kv{"Board": g.Board, "Max": MaxOffersPerDay,
 				"Until": g.OffersDay.Add(24 * time.Hour).UTC().Format("2006-01-02 15:04 MST")}).on(g.Board)
 		}
 		g.Offers[p-1]++
@@ -159,19 +159,19 @@ func (r *request) propose(g *game, p int, word string, c *commentView) error {
 		}
 		k := lastMove(g)
 		if k < 0 {
-			return refuse("nothing-to-undo", nil).on(g.Board)
+			return refuse(whyNothingToUndo, nil).on(g.Board)
 		}
 		if k%2+1 != p {
-			return refuse("undo-not-yours", kv{"N": k + 1, "Move": g.Moves[k]}).on(g.Board)
+			return refuse(whyUndoNotYours, kv{"N": k + 1, "Move": g.Moves[k]}).on(g.Board)
 		}
 		g.Proposal, key = &proposal{Kind: "undo", By: p, Moves: len(g.Moves)}, "undo-proposed"
 		data["N"], data["Move"] = k+1, g.Moves[k]
 	case "accept":
 		if pending == nil {
-			return refuse("no-proposal", nil).on(g.Board)
+			return refuse(whyNoProposal, nil).on(g.Board)
 		}
 		if pending.By == p {
-			return refuse("own-proposal", nil).on(g.Board)
+			return refuse(whyOwnProposal, nil).on(g.Board)
 		}
 		g.Proposal = nil
 		if pending.Kind == "draw" {
@@ -190,7 +190,7 @@ func (r *request) propose(g *game, p int, word string, c *commentView) error {
 		}
 	case "reject":
 		if pending == nil {
-			return refuse("no-proposal", nil).on(g.Board)
+			return refuse(whyNoProposal, nil).on(g.Board)
 		}
 		g.Proposal = nil
 		key = "rejected"

@@ -22,7 +22,8 @@ func TestLoadAndRender(t *testing.T) {
 	}{
 		{"err.not-your-turn", nil, "It is not your move"},
 		{"err.unknown-board", map[string]any{"Board": 7}, "There is no Lyngk Board 7."},
-		{"usage", "move", "lyngk move BOARD USERID PASSWORD MOVE[#N]"},
+		{"err.usage", map[string]any{"Usage": "lyngk move BOARD USERID PASSWORD MOVE[#N]"}, "Wrong arguments. Usage: lyngk move BOARD USERID PASSWORD MOVE[#N]"},
+		{"lyngk.options", nil, "[-stack6]"},
 		{"new-game.subject", map[string]any{"Board": 148, "ToMove": "alice"}, "New Lyngk Board 148 alice"},
 		{"board.subject", map[string]any{"Board": 120, "ToMove": "", "Comment": nil}, "Lyngk Board 120 "},
 		{"board.subject", map[string]any{"Board": 3, "ToMove": "bob", "Comment": "x"}, "Lyngk Board 3 bob **"},
@@ -129,7 +130,8 @@ func TestWidths(t *testing.T) {
 		"Days": 21, "Given": 123, "Kind": "undo", "Limit": 60, "Max": 123, "Move": "R,b1-b2",
 		"N": 123, "Name": "change address", "Now": 123, "Option": "-frobnicate", "Other": "abcdefghijklmnop",
 		"Reason": "i1 cannot be reached from a1 in a straight line over empty points, nor by LYNGK bounces (rulebook E3, F)",
-		"Sent":   122, "Topic": "frobnication", "Until": "23:52 UTC", "User": "abcdefghijklmnop", "Want": 124, "Word": "frobnicate",
+		"Sent":   122, "Topic": "frobnication",
+		"Usage": "lyngk show BOARD[#N]... or lyngk show USERID... [all|active|inactive|next]", "Until": "23:52 UTC", "User": "abcdefghijklmnop", "Want": 124, "Word": "frobnicate",
 		"ToMove": "abcdefghijklmnop", "YourTurn": false,
 	}
 	n := 0

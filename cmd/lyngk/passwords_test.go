@@ -392,3 +392,35 @@ func BenchmarkPasswordFlood(b *testing.B) {
 		b.ReportMetric(time.Since(start).Seconds(), "flood-s")
 	}
 }
+
+// TestServeForecastDeclineFormat: decline and change format take a
+// password like every password command of the command table, so the
+// forecast checks it in the pool, outside the write transaction. The
+// hand-kept list of password commands before the table lacked decline (and
+// change format, until it was added by hand): on that main a forged decline
+// with a wrong password ran bcrypt inside the transaction,
+// lyngk_password_checks_total{where="transaction"} 1 here and 1 in the
+// pool; now 0, and 2 in the pool.
+func TestServeForecastDeclineFormat(t *testing.T) {
+	f := startFlood(t, bcrypt.MinCost)
+	mallory := localPlayer{t: t, name: "mallory", smtp: f.smtp, imap: f.imap}
+	mallory.send("lyngk decline 101 alice wrong-1", "", "")
+	mallory.send("change format bob wrong-2 text", "", "")
+	f.waitMetric(applied, 2)
+	if n := f.metric(inlineChecks); n != 0 {
+		t.Errorf("%v checks inside the write transaction, want 0", n)
+	}
+	if n := f.metric(poolChecks); n != 2 {
+		t.Errorf("%v checks in the pool, want 2", n)
+	}
+	mallory.await(2)
+	var bodies string
+	for _, m := range mallory.inbox() {
+		bodies += m.Body
+	}
+	for _, want := range []string{"Wrong password for alice.", "Wrong password for bob."} {
+		if !strings.Contains(bodies, want) {
+			t.Errorf("no %q in mallory's mails:\n%s", want, bodies)
+		}
+	}
+}

@@ -1,0 +1,248 @@
+package engine
+
+import (
+	"strings"
+
+	"lyngk.example/lyngk/templates"
+)
+
+// The command table: each command is one entry, and everything that knows
+// commands is derived from it: the parser (ParseCommand: its words and the
+// number of its arguments), the dispatch (run), the password forecast
+// (Checks: which arguments are USERID, PASSWORD, a new password and BOARD),
+// the usage errors and "help commands". A command added here is in all of
+// them, or the tests of the table fail.
+
+// role says what an argument of a command is, for the password forecast.
+type role uint8
+
+// The roles.
+const (
+	plain       role = iota
+	userArg          // a userid whose password follows
+	passwordArg      // the password of the userid before it
+	newPassword      // a password to hash (signup, change password)
+	boardArg         // a board number, checked before the password
+)
+
+// form is one way of writing a command: its usage line (after the game
+// word for a game command) and its text in "help commands", lines without
+// their indentation ("" for a form whose text is the next form's).
+type form struct {
+	usage, help string
+}
+
+// command is one entry of the table.
+type command struct {
+	name string // canonical, as Command.Name: "move", "change password"
+	game bool   // written after a game word ("lyngk move ...")
+	// roles are the roles of the first arguments; min and max bound
+	// their number (max < 0: up to maxArgs).
+	roles    []role
+	min, max int
+	forms    []form
+	// note is added to the usage line of the usage error.
+	note string
+	// mails is the room in the mail's bounds the command reserves before
+	// it runs (an account's mails: to the old and the new addresses at
+	// most, and a confirmation).
+	mails int
+	run   func(*request, Command) error
+}
+
+// arg returns the index of the first argument of role ro, -1 for none.
+func (c *command) arg(ro role) int {
+	for i, r := range c.roles {
+		if r == ro {
+			return i
+		}
+	}
+	return -1
+}
+
+// commandTable returns the commands, in the order of "help commands". It
+// is built once per Engine (New): the handlers refer to the table (help
+// lists it), which a package variable could not.
+func commandTable() []command {
+	return []command{
+		{name: "help", min: 0, max: 1, roles: []role{plain}, run: (*request).help,
+			forms: []form{{"help [commands|notation|rules]", "This help."}}},
+		{name: "signup", min: 2, max: -1, roles: []role{userArg, newPassword}, mails: accountMails, run: (*request).signup,
+			forms: []form{{"signup USERID PASSWORD [ADDRESS...]", `Register. Mail goes to the ADDRESSes, or to the sender without any. Each
+address gets a mail "Confirm Lyngk signup USERID": reply to it (any
+text), and the welcome mail follows. You play once an address is
+confirmed. An ADDRESS is plain: name@example.com.`}}},
+		{name: "confirm", min: 2, max: 2, roles: []role{plain, plain}, run: (*request).confirmCommand,
+			forms: []form{{"confirm USERID CODE", `Confirm an address with the code of its confirmation mail, instead of
+replying to that mail. An address gets at most 3 of them a day.`}}},
+		{name: "change password", min: 3, max: 3, roles: []role{userArg, passwordArg, newPassword}, mails: accountMails,
+			run: (*request).changePassword, forms: []form{{"change password USERID OLDPASSWORD NEWPASSWORD", ""}}},
+		{name: "change address", min: 2, max: -1, roles: []role{userArg, passwordArg}, mails: accountMails,
+			run: (*request).changeAddress, forms: []form{{"change address USERID PASSWORD [ADDRESS...]", `Account upkeep. Without ADDRESS, mail goes to the sender. A new address
+is confirmed as at signup; until one is, mail goes to the old ones.`}}},
+		{name: "change format", min: 3, max: 3, roles: []role{userArg, passwordArg, plain}, run: (*request).changeFormat,
+			forms: []form{{"change format USERID PASSWORD html|text", `html (the default): board mails carry a picture of the board and a web
+page version beside the text. text: plain text only.`}}},
+		{name: "signoff", min: 2, max: 2, roles: []role{userArg, passwordArg}, mails: accountMails, run: (*request).signoff,
+			forms: []form{{"signoff USERID PASSWORD", "Leave the server. Your running games are resigned."}}},
+		{name: "vacation", min: 3, max: 3, roles: []role{userArg, passwordArg, plain}, mails: accountMails, run: (*request).vacation,
+			forms: []form{{"vacation USERID PASSWORD on|off", "Pause (on) or resume (off) the reminders and forfeits of your games."}}},
+		{name: "challenge", game: true, min: 2, max: 2, roles: []role{plain, plain}, run: (*request).challenge,
+			forms: []form{{"challenge " + optionsMark + " USERID1 USERID2", "Start a game (a new board number); USERID1 moves first." + optionsHelpMark}}},
+		{name: "move", game: true, min: 4, max: 4, roles: []role{boardArg, userArg, passwordArg, plain}, run: (*request).moveCommand,
+			forms: []form{{"move BOARD USERID PASSWORD MOVE[#N]", `Play MOVE on BOARD (see "help notation"); #N is the move number you
+mean. MOVE may also be resign, or one of:
+  propose   propose a draw          undo     ask to take back your move
+  accept    accept the proposal     reject   refuse (or withdraw) it`}}},
+		{name: "resign", game: true, min: 3, max: 3, roles: []role{boardArg, userArg, passwordArg}, run: (*request).resignCommand,
+			forms: []form{{"resign BOARD USERID PASSWORD", "Give up."}}},
+		{name: "decline", game: true, min: 3, max: 3, roles: []role{boardArg, userArg, passwordArg}, run: (*request).declineCommand,
+			forms: []form{{"decline BOARD USERID PASSWORD", `Refuse a game you were challenged to, before your first move (or reply
+"decline" to its board mail). The game is cancelled: it counts for
+nobody. A game counts only once both players have moved; ended before
+(resigned, drawn, or a player's first move not made within the
+forfeit time), it is cancelled the same way.`}}},
+		{name: "show", game: true, min: 1, max: -1, run: (*request).show,
+			forms: []form{
+				{"show BOARD[#N]...", "Mail the board(s); BOARD#N shows the position after move N."},
+				{"show USERID... [all|active|inactive|next]", "Mail the boards of these players (default: active)."}}},
+		{name: "games", game: true, min: 0, max: -1, run: (*request).games,
+			forms: []form{{"games [USERID...] [all|active|inactive|next]", `List games (default: all). active = running, inactive = finished,
+next = running and waiting for one of the USERIDs.`}}},
+		{name: "history", game: true, min: 0, max: -1, run: (*request).history,
+			forms: []form{{"history [USERID...]", "Finished games, newest first."}}},
+		{name: "standings", game: true, min: 0, max: 0, run: (*request).standings,
+			forms: []form{{"standings", "The rating table (Elo, everybody starts at 1600)."}}},
+		{name: "subscribe", game: true, min: 3, max: 3, roles: []role{boardArg, userArg, passwordArg}, run: (*request).subscribe,
+			forms: []form{{"subscribe BOARD USERID PASSWORD", ""}}},
+		{name: "unsubscribe", game: true, min: 3, max: 3, roles: []role{boardArg, userArg, passwordArg}, run: (*request).unsubscribe,
+			forms: []form{{"unsubscribe BOARD USERID PASSWORD", `Get (or stop getting) every board mail of a game you do not play. A
+game has at most 20 subscribers.`}}},
+		{name: "chat", game: true, min: 3, max: 3, roles: []role{boardArg, userArg, passwordArg}, run: (*request).chat,
+			note:  " (the text below the command is sent)",
+			forms: []form{{"chat BOARD USERID PASSWORD", "Send the text below the command to the other players and watchers."}}},
+	}
+}
+
+// optionsMark and optionsHelpMark stand in the challenge's form for what
+// the game says of its options (gameText "options" and "options-help";
+// LYNGK: "[-stack6]" and how -stack6 is written).
+const (
+	optionsMark     = "\x00options"
+	optionsHelpMark = "\x00options-help"
+)
+
+// commandLookup finds the table entry of a canonical name.
+func (e *Engine) command(name string) (*command, bool) {
+	for i := range e.commands {
+		if e.commands[i].name == name {
+			return &e.commands[i], true
+		}
+	}
+	return nil, false
+}
+
+// gameWord is how help and usage write the game word of the game commands:
+// the game's own for a command written after it, the one game's when the
+// server offers one, else GAME.
+func (e *Engine) gameWord(game string) string {
+	switch {
+	case game != "":
+		return game
+	case len(e.cfg.Games) == 1:
+		return e.first
+	}
+	return "GAME"
+}
+
+// gameText renders the game's text name ("lyngk.options"), "" when the
+// game has none or the word is not one game's.
+func (e *Engine) gameText(word, name string) string {
+	if _, ok := e.games[word]; !ok {
+		return ""
+	}
+	s, err := e.cfg.Templates.Render(word+"."+name, nil)
+	if err != nil {
+		return ""
+	}
+	return s
+}
+
+// fill puts the game's texts in place of the marks of a form's line.
+func (e *Engine) fill(word, s string) string {
+	opts := e.gameText(word, "options")
+	if opts == "" {
+		opts = "[OPTIONS]"
+	}
+	s = strings.Replace(s, " "+optionsMark, " "+opts, 1)
+	help := e.gameText(word, "options-help")
+	if help != "" {
+		help = " " + help
+	}
+	return strings.Replace(s, optionsHelpMark, help, 1)
+}
+
+// usage is the usage of command name as the usage error gives it: its
+// forms joined by " or ", the game word before a game command's. "change"
+// and a game word alone give the choice of what follows.
+func (e *Engine) usage(name, game string) string {
+	if name == "change" {
+		var subs []string
+		for _, c := range e.commands {
+			if sub, ok := strings.CutPrefix(c.name, "change "); ok {
+				subs = append(subs, sub)
+			}
+		}
+		return "change " + strings.Join(subs, "|") + " ..."
+	}
+	if _, ok := e.games[name]; ok {
+		var words []string
+		for _, c := range e.commands {
+			if c.game {
+				words = append(words, c.name)
+			}
+		}
+		return name + " COMMAND ..., COMMAND one of " + strings.Join(words, ", ")
+	}
+	c, ok := e.command(name)
+	if !ok {
+		return name
+	}
+	var lines []string
+	for _, f := range c.forms {
+		line := f.usage
+		if c.game {
+			line = e.gameWord(game) + " " + line
+		}
+		lines = append(lines, e.fill(e.gameWord(game), line))
+	}
+	return strings.Join(lines, " or ") + c.note
+}
+
+// usageRefusal is the usage error of command name (of game, for a game
+// command).
+func (e *Engine) usageRefusal(name, game string) *refusal {
+	return refuse(whyUsage, kv{"Name": name, "Usage": e.usage(name, game)})
+}
+
+// helpCommands is "help commands"' list of commands: each form's usage
+// line, then its text indented by four spaces and wrapped.
+func (e *Engine) helpCommands() string {
+	var b strings.Builder
+	word := e.gameWord("")
+	for _, c := range e.commands {
+		for _, f := range c.forms {
+			line := f.usage
+			if c.game {
+				line = word + " " + line
+			}
+			b.WriteString(e.fill(word, line) + "\n")
+			if f.help == "" {
+				continue
+			}
+			text := e.fill(word, f.help)
+			b.WriteString(templates.Wrap("    "+strings.ReplaceAll(text, "\n", "\n    "), templates.Width) + "\n")
+		}
+	}
+	return b.String()
+}

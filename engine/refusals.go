@@ -1,0 +1,61 @@
+package engine
+
+// why names a refusal: the error mail's text is the template "err."+why
+// (templates/errors.tmpl). Every refusal of the engine is one of these
+// constants, never a bare string (TestRefusals checks both: that no
+// refusal is named by a string literal, and that each of these renders).
+type why string
+
+// The refusals.
+const (
+	whyBadAddress      why = "bad-address"
+	whyBadBoard        why = "bad-board"
+	whyBadNewPassword  why = "bad-new-password"
+	whyBadOption       why = "bad-option"
+	whyBadPassword     why = "bad-password"
+	whyBadUserid       why = "bad-userid"
+	whyChatEmpty       why = "chat-empty"
+	whyConfirmDone     why = "confirm-done"
+	whyConfirmLimit    why = "confirm-limit"
+	whyConfirmUnknown  why = "confirm-unknown"
+	whyConfirmVoid     why = "confirm-void"
+	whyDeclineMoved    why = "decline-moved"
+	whyGameOver        why = "game-over"
+	whyHelpTopic       why = "help-topic"
+	whyIllegal         why = "illegal"
+	whyInternal        why = "internal"
+	whyLockedOut       why = "locked-out"
+	whyMoveNumber      why = "move-number"
+	whyNoCommand       why = "no-command"
+	whyNoProposal      why = "no-proposal"
+	whyNotPlayer       why = "not-player"
+	whyNotSubscribed   why = "not-subscribed"
+	whyNotYourTurn     why = "not-your-turn"
+	whyNotation        why = "notation"
+	whyNothingToUndo   why = "nothing-to-undo"
+	whyOffersLimit     why = "offers-limit"
+	whyOwnProposal     why = "own-proposal"
+	whyProposalPending why = "proposal-pending"
+	whySelfChallenge   why = "self-challenge"
+	whyShowNumber      why = "show-number"
+	whySignedOff       why = "signed-off"
+	whySignupsFull     why = "signups-full"
+	whySubscribePlayer why = "subscribe-player"
+	whySubscribersFull why = "subscribers-full"
+	whyThrottled       why = "throttled"
+	whyTokenNotPlayer  why = "token-not-player"
+	whyTokenOver       why = "token-over"
+	whyTokenSpent      why = "token-spent"
+	whyTokenStale      why = "token-stale"
+	whyTokenTakenBack  why = "token-taken-back"
+	whyTokenUnknown    why = "token-unknown"
+	whyTooBig          why = "too-big"
+	whyTooManyChecks   why = "too-many-checks"
+	whyUnconfirmed     why = "unconfirmed"
+	whyUndoNotYours    why = "undo-not-yours"
+	whyUnknownBoard    why = "unknown-board"
+	whyUnknownCommand  why = "unknown-command"
+	whyUnknownUser     why = "unknown-user"
+	whyUsage           why = "usage"
+	whyUseridTaken     why = "userid-taken"
+)
