@@ -210,3 +210,28 @@ func rowOf(a, b Point) int {
 // gipfLess orders points as the GIPF notation orders a row's ends: by
 // column letter, then by number. Point numbering follows the same order.
 func gipfLess(a, b Point) bool { return a < b }
+
+// Between returns the points strictly between p and q on their line, in
+// order from p: the first n of pts; n is 0 when they share no line.
+func Between(p, q Point) (pts [9]Point, n int) {
+	if !p.valid() || !q.valid() || geo.dir[p][q] < 0 {
+		return pts, 0
+	}
+	for _, r := range p.rays(int(geo.dir[p][q])) {
+		if r == q {
+			break
+		}
+		pts[n] = r
+		n++
+	}
+	return pts, n
+}
+
+// Reach returns the fewest points p has on any of its six lines.
+func Reach(p Point) int {
+	n := 10
+	for d := range directions {
+		n = min(n, int(geo.rayLen[p][d]))
+	}
+	return n
+}

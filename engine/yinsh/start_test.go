@@ -130,3 +130,23 @@ func TestRandomGames(t *testing.T) {
 	}
 	t.Logf("endings %v", endings)
 }
+
+// TestRandomTurn: the turns RandomTurn draws are legal (listed by Legal)
+// all through random games of both variants.
+func TestRandomTurn(t *testing.T) {
+	for seed := range uint64(100) {
+		v := Variant(seed % 2)
+		g := New(v)
+		r := rng(seed)
+		for g.Status() == Playing {
+			tn := g.RandomTurn(r.intn)
+			legal := g.Legal(nil)
+			if !slices.Contains(legal, tn) {
+				t.Fatalf("seed %d: RandomTurn %s is not legal", seed, tn)
+			}
+			if err := g.Apply(tn); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}

@@ -1,0 +1,98 @@
+package search
+
+import (
+	"context"
+	"testing"
+
+	"lyngk.example/lyngk/engine/yinsh"
+)
+
+// position plays the random game of seed 1 for n turns.
+func position(t testing.TB, n int) yinsh.Game {
+	g := yinsh.New(yinsh.Normal)
+	r := rng(1)
+	for range n {
+		if err := g.Apply(g.RandomTurn(r.intn)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return g
+}
+
+// TestDeterministic: a seed and an iteration budget give the same turn
+// and the same count of playouts, on one worker and on two; the turn is
+// legal.
+func TestDeterministic(t *testing.T) {
+	for _, n := range []int{0, 30} {
+		for _, workers := range []int{1, 2} {
+			g := position(t, n)
+			o := Options{Iterations: 400, Workers: workers, Seed: 42}
+			first, err := Search(context.Background(), &g, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			again, err := Search(context.Background(), &g, o)
+			if err != nil || again != first {
+				t.Fatalf("%d turns in, %d workers: %+v then %+v (%v)", n, workers, first, again, err)
+			}
+			if first.Playouts != o.Iterations {
+				t.Errorf("%d playouts, want %d", first.Playouts, o.Iterations)
+			}
+			h := g
+			if err := h.Apply(first.Move); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+}
+
+// TestTakesWin: in blitz, wherever a turn makes the mover's row (and so
+// wins), the robot plays a winning turn: the first ten such positions of
+// random blitz games.
+func TestTakesWin(t *testing.T) {
+	found := 0
+	for seed := uint64(1); found < 10; seed++ {
+		g := yinsh.New(yinsh.Blitz)
+		r := rng(seed)
+		for g.Status() == yinsh.Playing && found < 10 {
+			wins := false
+			for _, tn := range g.Legal(nil) {
+				wins = wins || tn.NPost > 0
+			}
+			if wins {
+				found++
+				res, err := Search(context.Background(), &g, Options{Iterations: 300, Seed: seed})
+				if err != nil {
+					t.Fatal(err)
+				}
+				h := g
+				if err := h.Apply(res.Move); err != nil || h.Winner() != g.Turn() {
+					t.Errorf("seed %d: %s does not win (%v)", seed, res.Move, err)
+				}
+			}
+			if err := g.Apply(g.RandomTurn(r.intn)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+func mustApply(t testing.TB, g *yinsh.Game, s string) {
+	t.Helper()
+	tn, _, err := yinsh.ParseTurn(s)
+	if err == nil {
+		err = g.Apply(tn)
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", s, err)
+	}
+}
+
+// TestIterateAllocs: the inner loop of the search allocates nothing.
+func TestIterateAllocs(t *testing.T) {
+	g := position(t, 30)
+	tr := newTree(&g, 1, 0)
+	if a := testing.AllocsPerRun(300, tr.Iterate); a != 0 {
+		t.Errorf("%v allocations per iteration", a)
+	}
+}
