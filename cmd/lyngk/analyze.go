@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/engine/lyngk/search"
 )
@@ -41,6 +42,18 @@ const analyzeUsage = "usage: lyngk analyze (-seed N | -position FILE) [-stack6] 
 // a "#n" suffix; a "#n" that differs from K is refused likewise. Bad usage
 // exits 2; an unreadable or malformed position file exits 1.
 func runAnalyze(args []string, stdout, stderr io.Writer) int {
+	if name, rest, ok := gameArg(args); ok {
+		all := offered()
+		i := slices.IndexFunc(all, func(g games.Game) bool { return g.Name() == strings.ToLower(name) })
+		switch {
+		case i < 0:
+			fmt.Fprintf(stderr, "lyngk analyze: no game %q (the games: %s)\n%s\n", name, gameNames(all), analyzeGameUsage)
+			return 2
+		case i > 0:
+			return runAnalyzeGame(all[i], rest, stdout, stderr)
+		}
+		args = rest // the first game, LYNGK: the flags below
+	}
 	fs := flag.NewFlagSet("analyze", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
@@ -190,6 +203,15 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// gameNames lists the words of the games, "lyngk, yinsh".
+func gameNames(all []games.Game) string {
+	var names []string
+	for _, g := range all {
+		names = append(names, g.Name())
+	}
+	return strings.Join(names, ", ")
 }
 
 // reason returns the part of a move error meant for the player: the rulebook

@@ -5,6 +5,8 @@ import (
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/engine/lyngk/picture"
 	"lyngk.example/lyngk/engine/lyngk/search"
+	"lyngk.example/lyngk/engine/yinsh"
+	ysearch "lyngk.example/lyngk/engine/yinsh/search"
 )
 
 // offered returns the games the server offers, for engine.Config.Games:
@@ -14,5 +16,6 @@ import (
 func offered() []games.Game {
 	return []games.Game{
 		{Rules: lyngk.Rules{}, Picture: picture.Pictures{}, Input: picture.Pictures{}, Robot: search.Robot{}},
+		{Rules: yinsh.Rules{}, Robot: ysearch.Robot{}},
 	}
 }

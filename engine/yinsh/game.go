@@ -187,10 +187,10 @@ func (g *Game) check(t Turn) (b board, long Turn, won bool, err error) {
 			} else {
 				w = rowOf(r.From, r.To)
 				if w < 0 {
-					return i, fmt.Sprintf("x%s-%s is not five points in a straight line (rulebook G1)", r.From, r.To)
+					return i, fmt.Sprintf("the row x%s-%s is not five points in a straight line (rulebook G1)", r.From, r.To)
 				}
 				if !b.markers[me].covers(geo.windows[w].mask) {
-					return i, fmt.Sprintf("x%s-%s is not a row of five of your markers; your rows: %s (rulebook G1, G4)", r.From, r.To, b.rowList(me))
+					return i, fmt.Sprintf("the row x%s-%s is not five markers of your colour; your rows: %s (rulebook G1, G4)", r.From, r.To, b.rowList(me))
 				}
 			}
 			if !r.Ring.valid() || !b.rings[me].has(r.Ring) {
@@ -228,7 +228,7 @@ func (g *Game) check(t Turn) (b board, long Turn, won bool, err error) {
 			return fail("the rings are still being placed: write the point of your ring, as in e3 (rulebook D)")
 		}
 		if !t.To.valid() || b.rings[0].has(t.To) || b.rings[1].has(t.To) {
-			return fail("%s already holds a ring (rulebook D)", t.To)
+			return fail("the point %s already holds a ring (rulebook D)", t.To)
 		}
 		b.rings[me].add(t.To)
 		b.placed++
@@ -345,7 +345,7 @@ func (b *board) checkMove(c uint8, p, q Point) string {
 		for _, r := range p.rays(int(d)) {
 			switch {
 			case r == q && (rings.has(r) || marks.has(r)):
-				return fmt.Sprintf("%s is not vacant: a ring lands on a vacant point (rulebook E3)", q)
+				return fmt.Sprintf("the point %s is not vacant: a ring lands on a vacant point (rulebook E3)", q)
 			case r == q:
 				return ""
 			case rings.has(r):
@@ -357,7 +357,7 @@ func (b *board) checkMove(c uint8, p, q Point) string {
 			}
 		}
 	}
-	return fmt.Sprintf("%s is not on a straight line from %s (rulebook E3)", q, p)
+	return fmt.Sprintf("the point %s is not on a straight line from %s (rulebook E3)", q, p)
 }
 
 func (b *board) canMoveRing(p Point) bool {

@@ -190,7 +190,7 @@ func TestRows(t *testing.T) {
 			bad: map[string]string{
 				"c6-d6":              "you have a row to remove after your move: xc2-c6",
 				"c6-d6;xc2-c6;xa2":   "there is no ring of yours on a2",
-				"c6-d6;xc1-c5;xk9":   "xc1-c5 is not a row of five of your markers; your rows: xc2-c6",
+				"c6-d6;xc1-c5;xk9":   "the row xc1-c5 is not five markers of your colour; your rows: xc2-c6",
 				"c6-d6;xc2-d6;xk9":   "xc2-d6 is not five points in a straight line",
 				"c6-d6;xc2-c6;xk9;x": "no point",
 			},

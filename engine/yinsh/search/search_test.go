@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/yinsh"
 )
 
@@ -94,5 +95,39 @@ func TestIterateAllocs(t *testing.T) {
 	tr := newTree(&g, 1, 0)
 	if a := testing.AllocsPerRun(300, tr.Iterate); a != 0 {
 		t.Errorf("%v allocations per iteration", a)
+	}
+}
+
+// TestRobotContract: the robot through the game contract plays a legal
+// turn, deterministically for a seed; it accepts a draw unless ahead in
+// rings removed.
+func TestRobotContract(t *testing.T) {
+	p, err := yinsh.Rules{}.New(1, "normal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"e3", "a5", "b5", "c6", "d6", "e4", "h7", "g2", "g3", "g8"} {
+		m, _, err := p.Parse(s)
+		if err == nil {
+			err = p.Play(m)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	o := games.Think{Playouts: 300, Workers: 2, Seed: 5}
+	th, err := Robot{}.Think(context.Background(), p, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _ := Robot{}.Think(context.Background(), p, o)
+	if th.Move.String() != again.Move.String() || th.Playouts != 300 {
+		t.Errorf("%v (%d playouts) then %v", th.Move, th.Playouts, again.Move)
+	}
+	if err := p.Clone().Play(th.Move); err != nil {
+		t.Errorf("robot's %v: %v", th.Move, err)
+	}
+	if !(Robot{}).AcceptDraw(p, 1) {
+		t.Error("refuses a draw when even")
 	}
 }
