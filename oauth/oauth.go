@@ -2,9 +2,11 @@
 // (mailer speaks SASL XOAUTH2 and OAUTHBEARER with them). It holds the
 // provider presets (Gmail, Microsoft 365) and the settings for any other
 // issuer, obtains a refresh token once by the device authorization grant
-// (RFC 8628: the operator opens a URL on any device and types a code) and
-// then refreshes the short-lived access token from it with
-// golang.org/x/oauth2.
+// (RFC 8628: the operator opens a URL on any device and types a code), or
+// by the authorization code grant with PKCE and a loopback redirect (RFC
+// 8252 §7.3: what Google asks of command-line tools, since its device grant
+// does not give the Gmail scope), and then refreshes the short-lived access
+// token from it with golang.org/x/oauth2.
 //
 // On disk: one file, TokenFile in the data directory, mode 0600, holding
 // the token as JSON ({"access_token", "token_type", "refresh_token",
@@ -17,11 +19,14 @@ package oauth
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,9 +88,10 @@ type Config struct {
 	Provider     string // "gmail", "microsoft" or "" (another issuer)
 	Tenant       string // Microsoft: the directory (tenant) ID or "organizations"; default "common"
 	ClientID     string
-	ClientSecret string // Google asks for one even for device clients; Microsoft's public clients have none
+	ClientSecret string // Google asks for one even for desktop clients; Microsoft's public clients have none
 	TokenURL     string
 	DeviceURL    string
+	AuthURL      string // the authorization endpoint, for LoginBrowser
 	Scopes       []string
 }
 
@@ -101,7 +107,7 @@ func (c Config) Validate() error {
 	if o.Endpoint.TokenURL == "" {
 		return fmt.Errorf("%w: oauth2_token_url missing (or set oauth2_provider)", ErrBadConfig)
 	}
-	for _, u := range []string{o.Endpoint.TokenURL, o.Endpoint.DeviceAuthURL} {
+	for _, u := range []string{o.Endpoint.TokenURL, o.Endpoint.DeviceAuthURL, o.Endpoint.AuthURL} {
 		if u != "" && !strings.HasPrefix(u, "https://") && !isLoopbackHTTP(u) {
 			return fmt.Errorf("%w: %q: the issuer's URLs must be https (http only to loopback)", ErrBadConfig, u)
 		}
@@ -130,6 +136,9 @@ func (c Config) oauth2() *oauth2.Config {
 	}
 	if c.DeviceURL != "" {
 		p.Endpoint.DeviceAuthURL = c.DeviceURL
+	}
+	if c.AuthURL != "" {
+		p.Endpoint.AuthURL = c.AuthURL
 	}
 	if len(c.Scopes) > 0 {
 		p.Scopes = c.Scopes
@@ -171,6 +180,11 @@ func Login(ctx context.Context, c Config, file string, out io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("oauth: waiting for the approval: %w", err)
 	}
+	return keep(tok, file, out)
+}
+
+// keep saves the token of a finished login.
+func keep(tok *oauth2.Token, file string, out io.Writer) error {
 	if tok.RefreshToken == "" {
 		return fmt.Errorf("oauth: the issuer gave no refresh token (Microsoft: the scope offline_access is needed)")
 	}
@@ -179,6 +193,79 @@ func Login(ctx context.Context, c Config, file string, out io.Writer) error {
 	}
 	fmt.Fprintf(out, "Saved the refresh token to %s.\n", file)
 	return nil
+}
+
+// LoginBrowser obtains a refresh token by the authorization code grant
+// with PKCE (RFC 7636) and a loopback redirect (RFC 8252 §7.3): it listens
+// on listen (host:port on loopback; port 0 for any), prints the URL to
+// open in a browser on this machine (or on another, with the port
+// forwarded: ssh -L PORT:127.0.0.1:PORT), waits for the issuer to send the
+// browser back with the code, and exchanges it. The state parameter ties
+// the answer to this login.
+func LoginBrowser(ctx context.Context, c Config, file, listen string, out io.Writer) error {
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	o := c.oauth2()
+	if o.Endpoint.AuthURL == "" {
+		return fmt.Errorf("%w: oauth2_auth_url missing: the issuer's authorization endpoint", ErrBadConfig)
+	}
+	host, _, err := net.SplitHostPort(listen)
+	if ip, perr := netip.ParseAddr(host); err != nil || perr != nil || !ip.IsLoopback() {
+		return fmt.Errorf("%w: -listen %q: want a loopback address and port, such as 127.0.0.1:8765", ErrBadConfig, listen)
+	}
+	ln, err := net.Listen("tcp", listen)
+	if err != nil {
+		return fmt.Errorf("oauth: %w", err)
+	}
+	defer ln.Close()
+	o.RedirectURL = "http://" + ln.Addr().String() + "/"
+	state, verifier := rand.Text(), oauth2.GenerateVerifier()
+	codes := make(chan string, 1)
+	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		if r.URL.Path != "/" || q.Get("state") != state {
+			http.Error(w, "Not the answer to this login.", http.StatusBadRequest)
+			return
+		}
+		if e := q.Get("error"); e != "" || q.Get("code") == "" {
+			http.Error(w, "The issuer refused: "+e, http.StatusForbidden)
+			select {
+			case codes <- "":
+			default:
+			}
+			return
+		}
+		fmt.Fprintln(w, "Done: lyngk has the code. You may close this page.")
+		select {
+		case codes <- q.Get("code"):
+		default:
+		}
+	})}
+	go srv.Serve(ln)
+	defer srv.Close()
+	fmt.Fprintf(out, "Open in a browser on this machine (elsewhere: ssh -L %s:%s first):\n%s\n",
+		portOf(ln.Addr()), ln.Addr(), o.AuthCodeURL(state, oauth2.AccessTypeOffline, oauth2.S256ChallengeOption(verifier),
+			oauth2.SetAuthURLParam("prompt", "consent")))
+	var code string
+	select {
+	case <-ctx.Done():
+		return fmt.Errorf("oauth: waiting for the browser: %w", ctx.Err())
+	case code = <-codes:
+	}
+	if code == "" {
+		return errors.New("oauth: the issuer refused the authorization")
+	}
+	tok, err := o.Exchange(withClient(ctx), code, oauth2.VerifierOption(verifier))
+	if err != nil {
+		return fmt.Errorf("oauth: exchanging the code: %w", err)
+	}
+	return keep(tok, file, out)
+}
+
+func portOf(a net.Addr) string {
+	_, p, _ := net.SplitHostPort(a.String())
+	return p
 }
 
 // Source hands out current access tokens (mailer.TokenSource).

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -192,3 +193,56 @@ func TestValidate(t *testing.T) {
 }
 
 func mustToken(refresh string) *oauth2.Token { return &oauth2.Token{RefreshToken: refresh} }
+
+// TestLoginBrowser: the authorization code grant with PKCE and a loopback
+// redirect, as for Gmail: the URL printed carries the challenge and a
+// state; the browser comes back with the code, which is exchanged with the
+// verifier; the token is saved 0600. An answer with another state is
+// refused and changes nothing.
+func TestLoginBrowser(t *testing.T) {
+	iss, cfg := issuer(t)
+	cfg.AuthURL = iss.URL + "/authorize"
+	file := filepath.Join(t.TempDir(), TokenFile)
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- LoginBrowser(context.Background(), cfg, file, "127.0.0.1:0", pw)
+		pw.Close()
+	}()
+	sc := bufio.NewScanner(pr)
+	var authURL string
+	for sc.Scan() {
+		if strings.HasPrefix(sc.Text(), iss.URL+"/authorize?") {
+			authURL = sc.Text()
+			break
+		}
+	}
+	back, err := iss.Authorize(authURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(back, "http://127.0.0.1:") {
+		t.Fatalf("redirect %q: want loopback", back)
+	}
+	forged := regexp.MustCompile(`state=[^&]+`).ReplaceAllString(back, "state=forged")
+	if resp, err := http.Get(forged); err != nil || resp.StatusCode != http.StatusBadRequest {
+		t.Fatalf("a forged state: %v %v", resp, err)
+	}
+	resp, err := http.Get(back)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("the browser's return: %v %v", resp, err)
+	}
+	go io.Copy(io.Discard, pr)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(file); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("token file: %v %v", fi, err)
+	}
+	if _, err := NewSource(cfg, file, "").Token(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := LoginBrowser(context.Background(), cfg, file, "0.0.0.0:0", io.Discard); !errors.Is(err, ErrBadConfig) {
+		t.Errorf("listening beyond loopback: %v", err)
+	}
+}

@@ -165,6 +165,7 @@ func (c *config) set(key, val string) error {
 		"oauth2_provider": &c.OAuth2.Provider, "oauth2_tenant": &c.OAuth2.Tenant,
 		"oauth2_client_id": &c.OAuth2.ClientID, "oauth2_client_secret": &c.OAuth2.ClientSecret,
 		"oauth2_token_url": &c.OAuth2.TokenURL, "oauth2_device_url": &c.OAuth2.DeviceURL,
+		"oauth2_auth_url": &c.OAuth2.AuthURL,
 	}
 	durs := map[string]*time.Duration{
 		"poll_interval": &c.IMAP.PollInterval, "nag_after": &c.NagAfter, "forfeit_after": &c.ForfeitAfter,

@@ -39,7 +39,7 @@ var configKeys = []string{
 	"web_addr", "web_url", "web_public", "web_posts_per_game_hour",
 	"imap_auth", "smtp_auth", "oauth2_provider", "oauth2_tenant", "oauth2_client_id",
 	"oauth2_client_secret", "oauth2_token_url", "oauth2_device_url", "oauth2_scopes",
-	"bounce_verp",
+	"bounce_verp", "oauth2_auth_url",
 }
 
 // systemdAnalyze returns the path of systemd-analyze, or skips the test.

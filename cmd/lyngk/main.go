@@ -30,7 +30,8 @@ commands:
            [-robot [-think DURATION] [-playouts N]]
   backup   -db FILE OUT
   admin    -db FILE users | games | game N | outbox | bounces
-  oauth2   login -config FILE [-data DIR]   get the mailbox's OAuth2 refresh token (device grant)
+  oauth2   login -config FILE [-data DIR] [-browser [-listen ADDR]]
+           get the mailbox's OAuth2 refresh token (device grant, or a browser)
 
 Run "lyngk COMMAND -h" for the flags of one command.
 `

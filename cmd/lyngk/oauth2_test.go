@@ -5,9 +5,11 @@ import (
 	"bytes"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"lyngk.example/lyngk/oauth/oauthtest"
@@ -59,6 +61,33 @@ func TestOAuth2Login(t *testing.T) {
 	fi, err := os.Stat(filepath.Join(data, "oauth2-token.json"))
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("token file: %v %v", fi, err)
+	}
+
+	// -browser: the URL to open, the browser sent back to the loopback
+	// listener with the code.
+	os.Remove(filepath.Join(data, "oauth2-token.json"))
+	os.WriteFile(cfgFile, []byte(conf+"oauth2_auth_url = "+iss.URL+"/authorize\n"), 0o600)
+	pr, pw = io.Pipe()
+	go func() {
+		done <- run([]string{"oauth2", "login", "-config", cfgFile, "-data", data, "-browser"}, nil, pw, &stderr)
+		pw.Close()
+	}()
+	lines = nil
+	for sc := bufio.NewScanner(pr); sc.Scan(); {
+		lines = append(lines, sc.Text())
+		if strings.HasPrefix(sc.Text(), iss.URL+"/authorize?") {
+			back, err := iss.Authorize(sc.Text())
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := http.Get(back)
+			if err != nil || resp.StatusCode != http.StatusOK {
+				t.Fatalf("the browser's return: %v %v", resp, err)
+			}
+		}
+	}
+	if rc := <-done; rc != 0 || lines[len(lines)-1] != "Saved the refresh token to "+filepath.Join(data, "oauth2-token.json")+"." {
+		t.Fatalf("-browser: exit %d, %q: %s", rc, lines, stderr.String())
 	}
 
 	// Without an OAuth2 login in the file there is nothing to do.

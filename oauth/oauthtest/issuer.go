@@ -1,21 +1,26 @@
 // Package oauthtest is a fake OAuth2 issuer for tests: the device
-// authorization grant (RFC 8628), the refresh grant, and a token
+// authorization grant (RFC 8628), the authorization code grant with PKCE
+// (RFC 7636), the refresh grant, and a token
 // introspection endpoint (RFC 7662) such as Dovecot's oauth2 passdb asks.
 // It serves on a loopback listener the test gives it.
 package oauthtest
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"sync"
 	"time"
 )
 
-// Issuer is the fake issuer. Its paths: /device, /token, /introspect,
-// /verify (the page the operator would open).
+// Issuer is the fake issuer. Its paths: /device, /token, /introspect;
+// /verify and /authorize are the pages the operator would open (Approve
+// and Authorize stand for them).
 type Issuer struct {
 	// User is the username the tokens are for (introspection's
 	// "username").
@@ -32,12 +37,15 @@ type Issuer struct {
 	srv *http.Server
 	mu  sync.Mutex
 	// state
-	devices   map[string]*device // by device code
-	refresh   map[string]bool    // valid refresh tokens
-	access    map[string]bool    // valid access tokens
+	devices   map[string]*device  // by device code
+	codes     map[string]authCode // authorization codes
+	refresh   map[string]bool     // valid refresh tokens
+	access    map[string]bool     // valid access tokens
 	refreshes int
 	intro     int
 }
+
+type authCode struct{ challenge, redirect string }
 
 type device struct {
 	userCode string
@@ -50,6 +58,7 @@ func Start(ln net.Listener, user, clientID string) *Issuer {
 		User: user, ClientID: clientID, Lifetime: time.Hour,
 		URL:     "http://" + ln.Addr().String(),
 		devices: map[string]*device{}, refresh: map[string]bool{}, access: map[string]bool{},
+		codes: map[string]authCode{},
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /device", iss.device)
@@ -74,6 +83,32 @@ func (iss *Issuer) Approve(userCode string) bool {
 		}
 	}
 	return false
+}
+
+// Authorize is the operator approving on the page of authURL (the
+// issuer's /authorize with the client's parameters): it returns where the
+// browser is sent back, the redirect_uri with the code and the state.
+func (iss *Issuer) Authorize(authURL string) (string, error) {
+	u, err := url.Parse(authURL)
+	if err != nil {
+		return "", err
+	}
+	q := u.Query()
+	if u.Path != "/authorize" || q.Get("client_id") != iss.ClientID || q.Get("response_type") != "code" ||
+		q.Get("code_challenge_method") != "S256" || q.Get("code_challenge") == "" || q.Get("state") == "" ||
+		q.Get("access_type") != "offline" {
+		return "", fmt.Errorf("oauthtest: not an authorization request with PKCE and a state: %s", authURL)
+	}
+	iss.mu.Lock()
+	code := "c-" + rand.Text()
+	iss.codes[code] = authCode{challenge: q.Get("code_challenge"), redirect: q.Get("redirect_uri")}
+	iss.mu.Unlock()
+	back, err := url.Parse(q.Get("redirect_uri"))
+	if err != nil {
+		return "", err
+	}
+	back.RawQuery = url.Values{"code": {code}, "state": {q.Get("state")}}.Encode()
+	return back.String(), nil
 }
 
 // NewRefreshToken makes a valid refresh token, as a finished login would.
@@ -170,6 +205,15 @@ func (iss *Issuer) token(w http.ResponseWriter, r *http.Request) {
 			delete(iss.devices, r.FormValue("device_code"))
 			iss.issue(w, "")
 		}
+	case "authorization_code":
+		c, ok := iss.codes[r.FormValue("code")]
+		sum := sha256.Sum256([]byte(r.FormValue("code_verifier")))
+		if !ok || c.redirect != r.FormValue("redirect_uri") || base64.RawURLEncoding.EncodeToString(sum[:]) != c.challenge {
+			oauthErr(w, "invalid_grant", "unknown code, or wrong redirect_uri or code_verifier")
+			return
+		}
+		delete(iss.codes, r.FormValue("code"))
+		iss.issue(w, "")
 	case "refresh_token":
 		rt := r.FormValue("refresh_token")
 		if !iss.refresh[rt] {
