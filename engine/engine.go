@@ -58,6 +58,10 @@ type Mail struct {
 	HTML      string
 	Picture   []byte
 	PictureID string
+	// Unasked marks a board mail of a game its recipient has not moved in
+	// and did not ask for (MaxUnasked): the outbox's hourly cap serves the
+	// recipient's other mail first.
+	Unasked bool
 
 	board int // the board the mail shows, for the summary of mails left out
 }

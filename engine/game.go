@@ -9,8 +9,42 @@ import (
 	"lyngk.example/lyngk/engine/games"
 )
 
+// MaxUnasked bounds the mails a player gets in a day that he did not ask
+// for: the board mails of a game he has not moved in, which somebody else
+// started (a challenge not from his own confirmed address). Past it, a
+// challenge naming him is refused, and such board mails are left out: he
+// sees the games with lyngk games and show. A forged sender cannot bury a
+// player's mailbox in games.
+const MaxUnasked = 10
+
+// unasked says whether a board mail of g to the userid key is one he did
+// not ask for.
+func unasked(g *game, key string) bool {
+	p := g.player(key)
+	return p != 0 && !g.moved(p) && !slices.Contains(g.Asked, key)
+}
+
+// unaskedToday is u's count of unasked mails in the current day.
+func (r *request) unaskedToday(u *user) int {
+	if r.now.Sub(u.UnaskedDay) >= 24*time.Hour || r.now.Before(u.UnaskedDay) {
+		return 0
+	}
+	return u.Unasked
+}
+
+// countUnasked counts one unasked mail for u and saves u.
+func (r *request) countUnasked(u *user) error {
+	if r.unaskedToday(u) == 0 {
+		u.Unasked, u.UnaskedDay = 0, r.now
+	}
+	u.Unasked++
+	return r.saveUser(u)
+}
+
 // challenge starts a game. Anybody may challenge, as in pbmserv: the game
-// only costs the players a mail each, and they may resign at once.
+// only costs the players a mail each, and they may resign at once; a
+// player the challenge did not come from gets at most MaxUnasked such
+// mails a day.
 func (r *request) challenge(c Command) error {
 	p1, err := r.player(c.Args[0])
 	if err != nil {
@@ -28,6 +62,19 @@ func (r *request) challenge(c Command) error {
 			return refuse(whyUnconfirmed, kv{"User": u.ID})
 		}
 	}
+	var sender address
+	if _, err := load(r.tx, bucketAddresses, strings.ToLower(r.in.From), &sender); err != nil {
+		return err
+	}
+	var asked []string
+	for _, u := range []*user{p1, p2} {
+		key := strings.ToLower(u.ID)
+		if slices.Contains(sender.Users, key) {
+			asked = append(asked, key)
+		} else if len(u.Addresses) > 0 && r.unaskedToday(u) >= MaxUnasked {
+			return refuse("unasked-full", kv{"User": u.ID, "Max": MaxUnasked})
+		}
+	}
 	if err := r.reserve(2); err != nil {
 		return err
 	}
@@ -41,7 +88,7 @@ func (r *request) challenge(c Command) error {
 		variant, _ = gm.Variant("")
 	}
 	g := &game{Board: board, Variant: variant, Players: [2]string{p1.ID, p2.ID},
-		Status: StatusPlaying, Started: r.now}
+		Status: StatusPlaying, Started: r.now, Asked: asked}
 	if c.Game != r.e.first {
 		g.Game = c.Game
 	}

@@ -221,6 +221,17 @@ func (r *request) boardMails(g *game, kind string, v *gameView, keys []string, c
 			// without a confirmed address gets none either (and no token).
 			continue
 		}
+		// Timer mails (reminders, forfeits) are paced by the timer, and
+		// the games behind them bounded by the challenges refused.
+		low := r.bounded && unasked(g, key)
+		if low {
+			if r.unaskedToday(u) >= MaxUnasked {
+				continue // he sees the game with lyngk games
+			}
+			if err := r.countUnasked(u); err != nil {
+				return err
+			}
+		}
 		mv := *v
 		if c != nil && !strings.EqualFold(c.User, u.ID) {
 			mv.Comment = c
@@ -232,7 +243,7 @@ func (r *request) boardMails(g *game, kind string, v *gameView, keys []string, c
 		}
 		err = r.mailAbout(kind, &mv, envelope{
 			to: u.Addresses, id: id, board: g.Board, key: key, html: u.html(),
-			game: &mv, play: !mv.Over && g.player(key) != 0,
+			game: &mv, play: !mv.Over && g.player(key) != 0, unasked: low,
 		})
 		if err != nil {
 			return err
@@ -269,6 +280,8 @@ type envelope struct {
 	// its HTML part.
 	intro string
 	quote []string
+	// unasked marks a board mail the recipient did not ask for (Mail.Unasked).
+	unasked bool
 }
 
 // mail renders KIND.subject and KIND.body with data and sends it to to.
@@ -298,7 +311,7 @@ func (r *request) mailAbout(kind string, data any, e envelope) error {
 	if wrapped[kind] {
 		body = templates.Wrap(body, templates.Width)
 	}
-	m := Mail{To: slices.Clone(e.to), Subject: subject, Body: body, MessageID: e.id}
+	m := Mail{To: slices.Clone(e.to), Subject: subject, Body: body, MessageID: e.id, Unasked: e.unasked}
 	if e.game != nil {
 		m.board = e.game.Board
 		if e.html {

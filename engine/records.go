@@ -63,6 +63,10 @@ type user struct {
 	// Robot marks the built-in robot player's account (RobotID): no
 	// password, no address, never reminded nor forfeited.
 	Robot bool `json:"robot,omitempty"`
+	// Unasked counts the mails the user did not ask for (unasked) in the
+	// day that opened with UnaskedDay: at most MaxUnasked.
+	Unasked    int       `json:"unasked,omitempty"`
+	UnaskedDay time.Time `json:"unasked_day,omitzero"`
 }
 
 // formatText is the Format of a user who wants text-only mail.
@@ -148,6 +152,9 @@ type game struct {
 	// the day that opened with OffersDay (MaxOffersPerDay).
 	Offers    [2]int    `json:"offers,omitzero"`
 	OffersDay time.Time `json:"offers_day,omitzero"`
+	// Asked are the players (userid keys) who asked for the game: the
+	// challenge came from one of their confirmed addresses.
+	Asked []string `json:"asked,omitempty"`
 }
 
 // proposal is a pending draw offer or take-back request.

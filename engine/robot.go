@@ -79,7 +79,10 @@ type RobotTurn struct {
 	Board    int
 	Robot    games.Robot // the game's robot
 	Position games.Position
-	moves    []string
+	// Unmoved says no human has moved in the game yet: anybody may start
+	// such a game, so the daemon bounds the thinking for them.
+	Unmoved bool
+	moves   []string
 }
 
 // RobotTurns returns the games waiting for the robot's move, in board
@@ -118,7 +121,12 @@ func (e *Engine) RobotTurns(tx Tx) ([]RobotTurn, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, RobotTurn{Board: n, Robot: gm.Robot, Position: pos, moves: slices.Clone(g.Moves)})
+		human := 1
+		if g.player(RobotID) == 1 {
+			human = 2
+		}
+		out = append(out, RobotTurn{Board: n, Robot: gm.Robot, Position: pos, Unmoved: !g.moved(human),
+			moves: slices.Clone(g.Moves)})
 	}
 	return out, nil
 }

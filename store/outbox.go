@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -28,6 +29,10 @@ type OutMail struct {
 	// Size is the size of the message of a dead letter, whose Data holds
 	// only the message's header (see [Tx.Dead]); 0 for a queued mail.
 	Size int `json:"size,omitempty"`
+	// Unasked marks a mail its recipients did not ask for (a board mail of
+	// a game they have not moved in): [Tx.Due] serves their other mail
+	// first ([Tx.EnqueueUnasked]).
+	Unasked bool `json:"unasked,omitempty"`
 }
 
 func idKey(id uint64) []byte { return binary.BigEndian.AppendUint64(nil, id) }
@@ -78,6 +83,18 @@ func putOut(b *bolt.Bucket, m OutMail) error {
 // Enqueue adds a mail to the end of the outbox, due at once, and returns its
 // ID. It is sent only if the transaction commits.
 func (tx *Tx) Enqueue(from string, to []string, data []byte, now time.Time) (uint64, error) {
+	return tx.enqueue(OutMail{From: from, To: to, Data: data}, now)
+}
+
+// EnqueueUnasked is [Tx.Enqueue] for a mail its recipients did not ask
+// for: it waits behind their other mail, whenever that was queued, while
+// the hourly cap ([Limits.MailsPerHour]) holds mail back.
+func (tx *Tx) EnqueueUnasked(from string, to []string, data []byte, now time.Time) (uint64, error) {
+	return tx.enqueue(OutMail{From: from, To: to, Data: data, Unasked: true}, now)
+}
+
+func (tx *Tx) enqueue(m OutMail, now time.Time) (uint64, error) {
+	from, to, data := m.From, m.To, m.Data
 	if len(to) == 0 {
 		return 0, errors.New("store: enqueue: no recipients")
 	}
@@ -90,7 +107,7 @@ func (tx *Tx) Enqueue(from string, to []string, data []byte, now time.Time) (uin
 		return 0, fmt.Errorf("store: enqueue: %w", err)
 	}
 	now = now.UTC()
-	m := OutMail{ID: id, From: from, To: to, Data: data, Queued: now, NextAttempt: now}
+	m = OutMail{ID: id, From: from, To: to, Data: data, Queued: now, NextAttempt: now, Unasked: m.Unasked}
 	if err := putOut(b, m); err != nil {
 		return 0, err
 	}
@@ -107,6 +124,9 @@ func (tx *Tx) Enqueue(from string, to []string, data []byte, now time.Time) (uin
 // [Tx.Sent]); held mail is never dropped. With [Limits.MailsPerDay], no
 // more mails are due than the recipients left of the last 24 hours' cap:
 // in queue order, the first that would pass it waits, and all after it.
+// Unasked mail comes after all other mail: a second pass, in queue order
+// among itself, so a recipient's own games' mail never waits behind a heap
+// of it.
 func (tx *Tx) Due(now time.Time, max int) ([]OutMail, error) {
 	b := tx.own(bucketOutbox)
 	left := -1 // recipients the daily cap leaves; -1: no cap
@@ -121,11 +141,30 @@ func (tx *Tx) Due(now time.Time, max int) ([]OutMail, error) {
 	}
 	var due []OutMail
 	held := map[string]bool{}
-	c := b.Cursor()
-	for k, v := c.First(); k != nil && (max <= 0 || len(due) < max); k, v = c.Next() {
-		m, data, err := decodeOut(k, v)
+	for _, unasked := range []bool{false, true} {
+		capped, err := tx.due(b, now, max, unasked, held, &left, &due)
 		if err != nil {
 			return nil, err
+		}
+		if capped {
+			break
+		}
+	}
+	slices.SortFunc(due, func(a, b OutMail) int { return cmp.Compare(a.ID, b.ID) })
+	return due, nil
+}
+
+// due is one pass of Due over the mails whose Unasked is unasked; capped
+// says the daily cap stopped it.
+func (tx *Tx) due(b *bolt.Bucket, now time.Time, max int, unasked bool, held map[string]bool, left *int, due *[]OutMail) (capped bool, err error) {
+	c := b.Cursor()
+	for k, v := c.First(); k != nil && (max <= 0 || len(*due) < max); k, v = c.Next() {
+		m, data, err := decodeOut(k, v)
+		if err != nil {
+			return false, err
+		}
+		if m.Unasked != unasked {
+			continue
 		}
 		// Each address once: a mail naming one twice (in two spellings)
 		// must not wait for itself.
@@ -138,24 +177,24 @@ func (tx *Tx) Due(now time.Time, max int) ([]OutMail, error) {
 			if ok {
 				full, err := tx.hourFull(r, now)
 				if err != nil {
-					return nil, err
+					return false, err
 				}
 				ok = !full
 			}
 			held[r] = true
 		}
-		if ok && left >= 0 {
-			if len(rcpts) > left {
-				break // the cap holds it, and the queue order holds the rest
+		if ok && *left >= 0 {
+			if len(rcpts) > *left {
+				return true, nil // the cap holds it, and the queue order holds the rest
 			}
-			left -= len(rcpts)
+			*left -= len(rcpts)
 		}
 		if ok {
 			m.Data = bytes.Clone(data)
-			due = append(due, m)
+			*due = append(*due, m)
 		}
 	}
-	return due, nil
+	return false, nil
 }
 
 // OutboxStats counts the queued mails and the dead letters and gives the

@@ -486,3 +486,51 @@ func TestDueDailyCap(t *testing.T) {
 		t.Errorf("Expire at +48h deleted %d daily records, want 6", e.Daily)
 	}
 }
+
+// TestDueUnaskedLast is the measured case of issue 19: 4,611 board mails of
+// games alice never asked for were held for her by the hourly cap, first in
+// first out, and her real opponent's move waited 23 hours behind them. Now
+// unasked mail comes after all of her other mail: with a cap of 3 an hour
+// and 5 unasked mails queued first, the board mail queued after them goes
+// in the first hour.
+func TestDueUnaskedLast(t *testing.T) {
+	db, err := store.Open(filepath.Join(t.TempDir(), "lyngk.db"), store.Options{Limits: store.Limits{MailsPerHour: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var heap []uint64
+	update(t, db, func(tx *store.Tx) error {
+		for i := range 5 {
+			id, err := tx.EnqueueUnasked(robot, []string{"alice@example.com"}, fmt.Appendf(nil, "unasked %d\r\n", i), time0)
+			if err != nil {
+				return err
+			}
+			heap = append(heap, id)
+		}
+		return nil
+	})
+	move := enqueue(t, db, time0, []string{"alice@example.com"})[0]
+	var sent []uint64
+	for {
+		ms := due(t, db, time0, 0)
+		if len(ms) == 0 {
+			break
+		}
+		update(t, db, func(tx *store.Tx) error {
+			for _, id := range ms {
+				if err := tx.Sent(id, time0); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		sent = append(sent, ms...)
+	}
+	if want := []uint64{move, heap[0], heap[1]}; !reflect.DeepEqual(sent, want) {
+		t.Fatalf("sent in the first hour: %v, want %v", sent, want)
+	}
+	if ms := outbox(t, db); len(ms) != 3 || !ms[0].Unasked {
+		t.Fatalf("left in the outbox: %+v", ms)
+	}
+}

@@ -330,18 +330,24 @@ func TestProcessShowManyGames(t *testing.T) {
 	for _, u := range []string{"alice", "bob"} {
 		signupConfirmed(t, db, u+"@example.com", u, "pw", u+"@test.example")
 	}
-	// 600 challenges in one transaction, from 600 senders (each under its
-	// rate limit).
+	// 600 challenges from 600 senders (each under its rate limit), in
+	// batches of 10 a day apart: a player gets at most engine.MaxUnasked
+	// mails a day of games he did not ask for.
 	func() {
 		a := testApp(t, db)
-		var raws [][]byte
-		for i := range 600 {
-			raws = append(raws, rawMail{from: fmt.Sprintf("fan%d@example.com", i), subject: "lyngk challenge alice bob",
-				id: fmt.Sprintf("ch%d@test.example", i)}.bytes())
-		}
-		res, err := a.applyBatch(context.Background(), raws, func(*store.Tx, composed, time.Time) error { return nil })
-		if err != nil || res[599] != outcomeApplied {
-			t.Fatalf("setup: %v %v", err, res[599])
+		day := time.Now().Add(-61 * 24 * time.Hour)
+		a.now = func() time.Time { return day }
+		for b := range 600 / engine.MaxUnasked {
+			var raws [][]byte
+			for i := b * engine.MaxUnasked; i < (b+1)*engine.MaxUnasked; i++ {
+				raws = append(raws, rawMail{from: fmt.Sprintf("fan%d@example.com", i), subject: "lyngk challenge alice bob",
+					id: fmt.Sprintf("ch%d@test.example", i)}.bytes())
+			}
+			res, err := a.applyBatch(context.Background(), raws, func(*store.Tx, composed, time.Time) error { return nil })
+			if err != nil || res[len(res)-1] != outcomeApplied {
+				t.Fatalf("setup: %v %v", err, res)
+			}
+			day = day.Add(24 * time.Hour)
 		}
 		a.db.Close()
 	}()
@@ -517,5 +523,41 @@ func TestProcessManySubscribers(t *testing.T) {
 		if !strings.HasPrefix(m.Subject, "Lyngk Board 101 ") {
 			t.Fatalf("mail %q among the board mails", m.Subject)
 		}
+	}
+}
+
+// TestProcessForgedChallenges is the measured case of issue 19: 209 forged
+// mails of 24 lines "lyngk challenge alice robot" made 5,017 games and
+// 4,611 board mails for alice. Now alice gets at most engine.MaxUnasked (10)
+// mails a day of games she did not ask for: of 3 such forged mails (72
+// challenges) 10 games are made, the rest refused at no cost to her, and a
+// challenge from her own address still starts a game at once.
+func TestProcessForgedChallenges(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "lyngk.db")
+	signupConfirmed(t, db, "alice@example.com", "alice", "pw", "a@test.example")
+	signupConfirmed(t, db, "bob@example.com", "bob", "pw", "b@test.example")
+	body := strings.Repeat("lyngk challenge alice robot\n", 24)
+	toAlice := 0
+	for i := range 3 {
+		raw := rawMail{from: fmt.Sprintf("mallory%d@forged.example", i), subject: "multiple", body: body,
+			id: fmt.Sprintf("forged%d@test.example", i)}
+		for _, r := range process(t, db, raw) {
+			if r.to == "alice@example.com" {
+				toAlice++
+			}
+		}
+	}
+	if n := len(boards(t, db)); n != engine.MaxUnasked || toAlice != engine.MaxUnasked {
+		t.Fatalf("%d games, %d mails to alice; want %d and %d", n, toAlice, engine.MaxUnasked, engine.MaxUnasked)
+	}
+	// bob, too, may no longer name her: a clear error, nothing changed.
+	r := process(t, db, rawMail{from: "bob@example.com", subject: "lyngk challenge bob alice", id: "bob@test.example"})
+	if len(r) != 1 || r[0].to != "bob@example.com" || !strings.Contains(r[0].Body, "alice has had 10 mails today of games alice did not ask for") {
+		t.Fatalf("bob's challenge: %+v", r)
+	}
+	// alice's own challenge starts a game at once, a board mail to both.
+	r = process(t, db, rawMail{from: "alice@example.com", subject: "lyngk challenge alice bob", id: "alice@test.example"})
+	if len(r) != 2 {
+		t.Fatalf("alice's own challenge: %d mails, want 2", len(r))
 	}
 }

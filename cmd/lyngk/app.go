@@ -54,9 +54,10 @@ const (
 
 // composed is one reply ready for the wire.
 type composed struct {
-	from string
-	to   []string
-	data []byte
+	from    string
+	to      []string
+	data    []byte
+	unasked bool // engine.Mail.Unasked: the outbox serves it last
 }
 
 // deliverFunc puts composed replies somewhere inside the transaction: the
@@ -64,8 +65,17 @@ type composed struct {
 type deliverFunc func(tx *store.Tx, m composed, now time.Time) error
 
 func enqueue(tx *store.Tx, m composed, now time.Time) error {
-	_, err := tx.Enqueue(m.from, m.to, m.data, now)
+	_, err := enqueueMail(tx, m, now)
 	return err
+}
+
+// enqueueMail queues m in the outbox, an unasked mail behind its
+// recipients' other mail (store.Tx.EnqueueUnasked).
+func enqueueMail(tx *store.Tx, m composed, now time.Time) (uint64, error) {
+	if m.unasked {
+		return tx.EnqueueUnasked(m.from, m.to, m.data, now)
+	}
+	return tx.Enqueue(m.from, m.to, m.data, now)
 }
 
 // apply parses one raw mail and applies it (see applyBatch).
@@ -341,7 +351,7 @@ func (a *app) queue(tx *store.Tx, m *parsed, mails []engine.Mail, deliver delive
 			m.dropped = append(m.dropped, fmt.Sprintf("%s to %v: %v", m.id, r.To, err))
 			continue
 		}
-		if err := a.enqueue(tx, r.To, data, deliver, now); err != nil {
+		if err := a.enqueue(tx, r.To, data, r.Unasked, deliver, now); err != nil {
 			return err
 		}
 	}

@@ -43,14 +43,15 @@ func (a *app) envelopes(tx *store.Tx, to []string) ([]envelope, error) {
 	return out, nil
 }
 
-// enqueue puts a composed mail to `to` into the outbox, under envelopes.
-func (a *app) enqueue(tx *store.Tx, to []string, data []byte, deliver deliverFunc, now time.Time) error {
+// enqueue puts a composed mail to `to` into the outbox, under envelopes;
+// unasked is engine.Mail.Unasked (the outbox serves it last).
+func (a *app) enqueue(tx *store.Tx, to []string, data []byte, unasked bool, deliver deliverFunc, now time.Time) error {
 	envs, err := a.envelopes(tx, to)
 	if err != nil {
 		return err
 	}
 	for _, e := range envs {
-		if err := deliver(tx, composed{from: e.from, to: e.to, data: data}, now); err != nil {
+		if err := deliver(tx, composed{from: e.from, to: e.to, data: data, unasked: unasked}, now); err != nil {
 			return err
 		}
 	}

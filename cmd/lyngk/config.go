@@ -56,6 +56,9 @@ type config struct {
 	// RobotThink is its think time per move.
 	RobotPlayer bool
 	RobotThink  time.Duration
+	// RobotUnmovedPerHour bounds the robot's searches per hour for games no
+	// human has moved in (robotPlayer.unmovedPerHour).
+	RobotUnmovedPerHour int
 
 	// WebAddr is the web part's listener (engine/web): "" = none in real
 	// mode; in local mode the -local-web flag sets it. WebURL is the
@@ -86,6 +89,7 @@ func defaultConfig() config {
 		RatePerHour:         60,
 		SignupsPerHour:      60,
 		WebPostsPerGameHour: 60,
+		RobotUnmovedPerHour: 30,
 		NagAfter:            7 * 24 * time.Hour,
 		ForfeitAfter:        21 * 24 * time.Hour,
 		LogFormat:           "text",
@@ -204,16 +208,13 @@ func (c *config) set(key, val string) error {
 			return fmt.Errorf("want a whole number of at least 1, got %q", val)
 		}
 		c.RatePerHour = n
-	case key == "signups_per_hour" || key == "web_posts_per_game_hour":
+	case key == "signups_per_hour" || key == "web_posts_per_game_hour" || key == "robot_unmoved_per_hour":
 		n, err := strconv.Atoi(val)
 		if err != nil || n < 1 {
 			return fmt.Errorf("want a whole number of at least 1, got %q", val)
 		}
-		if key == "signups_per_hour" {
-			c.SignupsPerHour = n
-		} else {
-			c.WebPostsPerGameHour = n
-		}
+		*map[string]*int{"signups_per_hour": &c.SignupsPerHour, "web_posts_per_game_hour": &c.WebPostsPerGameHour,
+			"robot_unmoved_per_hour": &c.RobotUnmovedPerHour}[key] = n
 	case key == "mails_per_day":
 		n, err := strconv.Atoi(val)
 		if err != nil {

@@ -38,7 +38,8 @@ func userInfo(t *testing.T, path, id string) engine.UserInfo {
 
 // TestProcessForcedGames is the measured case of issue 11: mallory sends
 // `lyngk challenge victim mallory` twenty times from his own address;
-// victim never moves. After the forfeit timer (the daemon's tick, 22 days
+// victim never moves. Ten games start (engine.MaxUnasked: the 11th is
+// refused, issue 19). After the forfeit timer (the daemon's tick, 22 days
 // later) every game is cancelled, not forfeited: victim has no losses and
 // 1600 points, mallory no wins and 1600 (the old main gave victim 20
 // losses and 1440, mallory 1760).
@@ -48,6 +49,12 @@ func TestProcessForcedGames(t *testing.T) {
 	signupConfirmed(t, db, "mallory@example.org", "mallory", "pw2", "m@test.example")
 	for i := range 20 {
 		r := process(t, db, rawMail{from: "mallory@example.org", subject: "lyngk challenge victim mallory", id: fmt.Sprintf("c%d@test.example", i)})
+		if i >= engine.MaxUnasked {
+			if len(r) != 1 || r[0].to != "mallory@example.org" || !strings.HasPrefix(r[0].Body, "victim has had 10 mails today") {
+				t.Fatalf("challenge %d: %+v", i+1, r)
+			}
+			continue
+		}
 		if len(r) != 2 || r[0].to != "victim@example.com" {
 			t.Fatalf("challenge %d: %+v", i+1, r)
 		}
@@ -68,8 +75,8 @@ func TestProcessForcedGames(t *testing.T) {
 		out, oerr := tx.Outbox()
 		// Two mails per game telling both players; nothing went out
 		// before the tick (process wrote to mboxes).
-		if oerr == nil && len(out) != 40 {
-			t.Errorf("%d mails queued by the timer, want 40", len(out))
+		if oerr == nil && len(out) != 2*engine.MaxUnasked {
+			t.Errorf("%d mails queued by the timer, want %d", len(out), 2*engine.MaxUnasked)
 		}
 		return errors.Join(err, oerr)
 	})
@@ -77,8 +84,8 @@ func TestProcessForcedGames(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.db.Close()
-	if cancelled != 20 {
-		t.Errorf("%d games cancelled by the timer, want 20", cancelled)
+	if cancelled != engine.MaxUnasked {
+		t.Errorf("%d games cancelled by the timer, want %d", cancelled, engine.MaxUnasked)
 	}
 	for _, c := range []struct {
 		id     string
@@ -90,7 +97,7 @@ func TestProcessForcedGames(t *testing.T) {
 		}
 	}
 	r := process(t, db, rawMail{from: "victim@example.com", subject: "lyngk history victim", id: "h@test.example"})
-	if len(r) != 1 || strings.Count(r[0].Body, "victim - mallory: cancelled (timeout)") != 20 {
+	if len(r) != 1 || strings.Count(r[0].Body, "victim - mallory: cancelled (timeout)") != engine.MaxUnasked {
 		t.Errorf("history: %+v", r)
 	}
 	r = process(t, db, rawMail{from: "victim@example.com", subject: "lyngk standings", id: "s@test.example"})

@@ -49,7 +49,7 @@ func (m webMover) PlayToken(tok, move string) (*engine.TokenView, int, error) {
 				m.a.log.Warn("board mail dropped", "to", r.To, "error", err)
 				continue
 			}
-			if _, err := tx.Enqueue(m.a.robot, r.To, data, now); err != nil {
+			if _, err := enqueueMail(tx, composed{from: m.a.robot, to: r.To, data: data, unasked: r.Unasked}, now); err != nil {
 				return err
 			}
 			sent++

@@ -33,11 +33,44 @@ type robotPlayer struct {
 	mu   sync.Mutex
 	busy map[int]bool // boards being thought about
 	wg   sync.WaitGroup
+
+	// unmovedPerHour bounds the searches for games no human has moved in
+	// (engine.RobotTurn.Unmoved) per hour, in a window that opens with the
+	// first; 0 = no bound. Anybody may start such a game (a forged
+	// "lyngk challenge robot alice" costs a search of think each): beyond
+	// the bound they wait for the next window, and games a human has
+	// moved in are thought about as ever. Owned by run's goroutine.
+	unmovedPerHour int
+	unmovedStart   time.Time
+	unmovedCount   int
+	unmovedTimer   *time.Timer
 }
 
-func newRobotPlayer(a *app, think time.Duration, moved func()) *robotPlayer {
+func newRobotPlayer(a *app, think time.Duration, unmovedPerHour int, moved func()) *robotPlayer {
 	return &robotPlayer{a: a, think: think, moved: moved, wake: make(chan struct{}, 1),
-		slots: make(chan struct{}, runtime.NumCPU()), busy: map[int]bool{}}
+		slots: make(chan struct{}, runtime.NumCPU()), busy: map[int]bool{}, unmovedPerHour: unmovedPerHour}
+}
+
+// mayThink says whether the game of t may be thought about now, and counts
+// it when it is one no human has moved in. When the hour's are spent, a
+// Wake is set for the end of the window.
+func (p *robotPlayer) mayThink(t engine.RobotTurn, now time.Time) bool {
+	if !t.Unmoved || p.unmovedPerHour == 0 {
+		return true
+	}
+	if now.Sub(p.unmovedStart) >= time.Hour || now.Before(p.unmovedStart) {
+		p.unmovedStart, p.unmovedCount = now, 0
+	}
+	if p.unmovedCount < p.unmovedPerHour {
+		p.unmovedCount++
+		return true
+	}
+	if d := p.unmovedStart.Add(time.Hour).Sub(now); p.unmovedTimer == nil {
+		p.unmovedTimer = time.AfterFunc(d, p.Wake)
+	} else {
+		p.unmovedTimer.Reset(d)
+	}
+	return false
 }
 
 // Wake tells the robot that the store changed: a game may wait for it.
@@ -61,15 +94,19 @@ func (p *robotPlayer) run(ctx context.Context) error {
 		if err != nil {
 			p.a.log.Error("robot: reading the games waiting for it", "error", err)
 		}
+		now := p.a.now()
 		for _, t := range turns {
 			p.mu.Lock()
 			busy := p.busy[t.Board]
+			p.mu.Unlock()
+			if busy || !p.mayThink(t, now) {
+				continue
+			}
+			p.mu.Lock()
 			p.busy[t.Board] = true
 			p.mu.Unlock()
-			if !busy {
-				p.wg.Add(1)
-				go p.play(ctx, t)
-			}
+			p.wg.Add(1)
+			go p.play(ctx, t)
 		}
 		select {
 		case <-ctx.Done():
@@ -122,7 +159,7 @@ func (p *robotPlayer) play(ctx context.Context, t engine.RobotTurn) {
 				p.a.log.Warn("robot: board mail dropped", "to", m.To, "error", err)
 				continue
 			}
-			if err := p.a.enqueue(tx, m.To, data, enqueue, now); err != nil {
+			if err := p.a.enqueue(tx, m.To, data, m.Unasked, enqueue, now); err != nil {
 				return err
 			}
 		}

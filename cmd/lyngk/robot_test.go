@@ -331,3 +331,58 @@ func TestRobotOneSearchPerCore(t *testing.T) {
 		}
 	}
 }
+
+// TestRobotUnmovedPerHour: "lyngk challenge robot alice" from anybody costs
+// a search each (2 s of robot CPU at the default think time). With
+// robot_unmoved_per_hour 2, of five such games sent by a stranger the
+// robot thinks about two within the hour, while a game alice moved in is
+// answered at once.
+func TestRobotUnmovedPerHour(t *testing.T) {
+	dir := t.TempDir()
+	cfg := defaultConfig()
+	cfg.DataDir = filepath.Join(dir, "data")
+	cfg.RobotThink = 50 * time.Millisecond
+	cfg.RobotUnmovedPerHour = 2
+	smtpAddr, imapAddr := freeAddr(t), freeAddr(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	var logs lockedBuffer
+	go func() {
+		done <- serve(ctx, cfg, smtpAddr, imapAddr, io.Discard, slog.New(slog.NewTextHandler(&logs, nil)))
+	}()
+	waitListening(t, imapAddr, done)
+	alice := localPlayer{t: t, name: "alice", smtp: smtpAddr, imap: imapAddr}
+	mallory := localPlayer{t: t, name: "mallory", smtp: smtpAddr, imap: imapAddr}
+	alice.signup("Sesame-8zq", 0)
+	mallory.send("multiple", strings.Repeat("lyngk challenge robot alice\n", 5), "")
+	alice.send("lyngk challenge alice robot", "", "")
+	var start mailer.Inbound
+	for deadline := time.Now().Add(20 * time.Second); start.Subject == ""; time.Sleep(20 * time.Millisecond) {
+		for _, m := range alice.inbox() {
+			if m.Subject == "New Lyngk Board 106 alice" {
+				start = m
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no new-game mail for board 106")
+		}
+	}
+	g := lyngk.New(106, lyngk.Standard)
+	mv := g.Legal(nil)[0]
+	alice.send("Re: "+start.Subject, mv.String()+"\n", start.MessageID)
+	moved := regexp.MustCompile(`msg="robot moved" board=(\d+)`)
+	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(logs.String(), `msg="robot moved" board=106`); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the robot did not answer alice's move:\n%s", logs.String())
+		}
+	}
+	var boards []string
+	for _, m := range moved.FindAllStringSubmatch(logs.String(), -1) {
+		boards = append(boards, m[1])
+	}
+	slices.Sort(boards)
+	if !slices.Equal(boards, []string{"101", "102", "106"}) {
+		t.Errorf("the robot moved in boards %v, want 101 102 106", boards)
+	}
+}

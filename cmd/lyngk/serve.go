@@ -203,7 +203,7 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 	sender := mailer.NewSender(smtpCfg, &outboxQueue{db: db}, log)
 	// The web part tells its open game pages of every change.
 	webChanged := func() {}
-	robot := newRobotPlayer(a, cfg.RobotThink, func() {
+	robot := newRobotPlayer(a, cfg.RobotThink, cfg.RobotUnmovedPerHour, func() {
 		sender.Wake()
 		webChanged()
 	})
@@ -415,7 +415,7 @@ func (a *app) tick() error {
 				a.log.Warn("reminder dropped", "to", m.To, "error", err)
 				continue
 			}
-			if err := a.enqueue(tx, m.To, data, enqueue, now); err != nil {
+			if err := a.enqueue(tx, m.To, data, m.Unasked, enqueue, now); err != nil {
 				return err
 			}
 		}
