@@ -72,7 +72,7 @@ func (r *request) challenge(c Command) error {
 		if slices.Contains(sender.Users, key) {
 			asked = append(asked, key)
 		} else if len(u.Addresses) > 0 && r.unaskedToday(u) >= MaxUnasked {
-			return refuse("unasked-full", kv{"User": u.ID, "Max": MaxUnasked})
+			return refuse(whyUnaskedFull, kv{"User": u.ID, "Max": MaxUnasked})
 		}
 	}
 	if err := r.reserve(2); err != nil {

@@ -51,6 +51,7 @@ const (
 	whyTokenUnknown    why = "token-unknown"
 	whyTooBig          why = "too-big"
 	whyTooManyChecks   why = "too-many-checks"
+	whyUnaskedFull     why = "unasked-full"
 	whyUnconfirmed     why = "unconfirmed"
 	whyUndoNotYours    why = "undo-not-yours"
 	whyUnknownBoard    why = "unknown-board"
