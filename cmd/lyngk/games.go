@@ -6,6 +6,7 @@ import (
 	"lyngk.example/lyngk/engine/lyngk/picture"
 	"lyngk.example/lyngk/engine/lyngk/search"
 	"lyngk.example/lyngk/engine/yinsh"
+	ypicture "lyngk.example/lyngk/engine/yinsh/picture"
 	ysearch "lyngk.example/lyngk/engine/yinsh/search"
 )
 
@@ -16,6 +17,6 @@ import (
 func offered() []games.Game {
 	return []games.Game{
 		{Rules: lyngk.Rules{}, Picture: picture.Pictures{}, Input: picture.Pictures{}, Robot: search.Robot{}},
-		{Rules: yinsh.Rules{}, Robot: ysearch.Robot{}},
+		{Rules: yinsh.Rules{}, Picture: ypicture.Pictures{}, Robot: ysearch.Robot{}},
 	}
 }
