@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/store"
 )
@@ -27,7 +28,7 @@ func (v *env) robotTurns() []engine.RobotTurn {
 }
 
 // robotMove plays m for the robot in its own transaction.
-func (v *env) robotMove(t engine.RobotTurn, m lyngk.Move) []engine.Mail {
+func (v *env) robotMove(t engine.RobotTurn, m games.Move) []engine.Mail {
 	v.t.Helper()
 	var out []engine.Mail
 	if err := v.db.Update(func(tx *store.Tx) (err error) {

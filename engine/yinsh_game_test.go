@@ -1,0 +1,148 @@
+package engine_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/games"
+	"lyngk.example/lyngk/engine/yinsh"
+	ypicture "lyngk.example/lyngk/engine/yinsh/picture"
+	ysearch "lyngk.example/lyngk/engine/yinsh/search"
+)
+
+// withYinsh offers YINSH beside LYNGK, as cmd/lyngk does.
+func withYinsh(c *engine.Config) {
+	c.Games = append(c.Games, games.Game{Rules: yinsh.Rules{}, Picture: ypicture.Pictures{}, Robot: ysearch.Robot{}})
+}
+
+// yinshGame is a whole game (engine/yinsh's RandomTurn, seed 72): white
+// (alice) wins 3-1 in 57 turns, with her row removed after her move (turn
+// 31), a row of hers that black made removed at the start of her turn 49,
+// and her third ring mid-turn at the end.
+var yinshGame = strings.Fields("c5 e2 i9 j5 d5 g9 g5 i5 d3 f6 i9-i7 j5-j7 c5-a3 e2-d1 a3-c3 g9-d6 d5-f5 i5-h5 g5-f4 d6-b4 " +
+	"c3-b3 j7-k7 i7-k9 b4-e7 d3-e4 f6-h8 k9-h9 h5-i6 f5-e5 i6-g4 e5-b2;xd5-h5;xe4 k7-k8 f4-f7 h8-j8 " +
+	"h9-f9 k8-k10 f7-f8 e7-g7 b2-d2 d1-c1 f8-i8 g4-f3 b3-e3 c1-b1 e3-e1 f3-f5 d2-f2 f5-c2 " +
+	"xa3-e3;xf9;i8-h7 g7-e5;xf3-f7;xe5 f2-j6 k10-j9 j6-h6 j9-j10 h6-e6 b1-b3 e6-e8;xc5-g9;xe1")
+
+// TestYinshGameByMail plays a whole YINSH game through Handle beside
+// LYNGK: the challenge, every turn (by command, by plain reply, in the
+// short form, in several words, with #n), a refused turn that changes
+// nothing, the board mails' text board equal to the rules', the end, and
+// the record in long form.
+func TestYinshGameByMail(t *testing.T) {
+	v := newEnv(t, withYinsh)
+	v.signup("alice", "bob")
+	out := v.cmd(addr("alice"), "yinsh challenge alice bob")
+	if len(out) != 2 || !strings.Contains(out[0].Subject, "Board 101 alice") {
+		t.Fatalf("new game mails:\n%s", format(out))
+	}
+	last := map[string]engine.Mail{"alice": out[0], "bob": out[1]}
+	pos := yinsh.New(yinsh.Normal)
+	names := [2]string{"alice", "bob"}
+	for i, s := range yinshGame {
+		user := names[pos.Turn()-1]
+		written := s
+		switch i {
+		case 48:
+			written = "xf9; i8-h7" // the short form, in two words
+		case 49:
+			written = "g7-e5;xe5 #50"
+		}
+		if i == 20 {
+			// A turn of the wrong ring is refused and changes nothing.
+			bad := v.cmd(addr(user), "yinsh move 101 "+user+" pw-"+user+" e3-e4")
+			if len(bad) != 1 || !strings.Contains(bad[0].Body, "no ring of yours on e3") {
+				t.Fatalf("refused turn:\n%s", format(bad))
+			}
+		}
+		if i%3 == 0 {
+			out = v.reply(last[user], addr(user), written+"\n\nmy turn")
+		} else {
+			out = v.cmd(addr(user), "yinsh move 101 "+user+" pw-"+user+" "+written)
+		}
+		tn, _, err := yinsh.ParseTurn(s)
+		if err == nil {
+			err = pos.Apply(tn)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(out) != 2 {
+			t.Fatalf("turn %d %s by %s: mails\n%s", i+1, written, user, format(out))
+		}
+		for _, m := range out {
+			if !strings.Contains(m.Body, pos.Board(names)) {
+				t.Fatalf("turn %d: board mail without the board:\n%s\nwant\n%s", i+1, m.Body, pos.Board(names))
+			}
+			last[strings.TrimSuffix(m.To[0], "@players.example")] = m
+		}
+	}
+	if pos.Status() != yinsh.Won || pos.Winner() != 1 {
+		t.Fatalf("the game did not end: %v", pos.Status())
+	}
+	if !strings.Contains(out[0].Body, "alice") || !strings.Contains(strings.ToLower(out[0].Body), "won") {
+		t.Errorf("game-over mail:\n%s", out[0].Body)
+	}
+	out = v.cmd(addr("bob"), "yinsh show 101")
+	if len(out) != 1 || !strings.Contains(out[0].Body, "xa3-e3;xf9;i8-h7") || !strings.Contains(out[0].Body, "g7-e5;xf3-f7;xe5") {
+		t.Errorf("show:\n%s", format(out))
+	}
+	out = v.cmd(addr("bob"), "yinsh move 101 bob pw-bob a2")
+	if len(out) != 1 || !strings.Contains(strings.ToLower(out[0].Body), "over") {
+		t.Errorf("a turn after the end:\n%s", format(out))
+	}
+	out = v.cmd(addr("bob"), "yinsh standings")
+	if len(out) != 1 || !strings.Contains(out[0].Body, "alice") || !strings.Contains(out[0].Body, "bob") {
+		t.Errorf("standings:\n%s", format(out))
+	}
+	out = v.cmd(addr("bob"), "lyngk standings")
+	if len(out) != 1 || strings.Contains(out[0].Body, "alice") {
+		t.Errorf("LYNGK's standings count a YINSH game:\n%s", format(out))
+	}
+}
+
+// TestYinshRobot: alice plays YINSH against the robot, which thinks
+// through the game contract; the game waits for the robot exactly at its
+// turns and ends.
+func TestYinshRobot(t *testing.T) {
+	v := newEnv(t, withYinsh, withRobot)
+	v.signup("alice")
+	out := v.cmd(addr("alice"), "yinsh challenge -blitz alice robot")
+	if len(out) != 1 {
+		t.Fatalf("new game mails:\n%s", format(out))
+	}
+	pos := yinsh.New(yinsh.Blitz)
+	for turns := 0; pos.Status() == yinsh.Playing; turns++ {
+		if turns > 200 {
+			t.Fatal("no end")
+		}
+		var tn yinsh.Turn
+		if pos.Turn() == 1 {
+			tn = pos.Legal(nil)[0]
+			out = v.cmd(addr("alice"), "yinsh move 101 alice pw-alice "+tn.String())
+		} else {
+			ts := v.robotTurns()
+			if len(ts) != 1 || ts[0].Board != 101 || ts[0].Position.Board([2]string{}) != pos.Board([2]string{}) {
+				t.Fatalf("turn %d: robot turns %+v", turns, ts)
+			}
+			th, err := ysearch.Robot{}.Think(context.Background(), ts[0].Position, games.Think{Playouts: 50, Workers: 1, Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tn = th.Move.(yinsh.Turn)
+			out = v.robotMove(ts[0], tn)
+		}
+		if err := pos.Apply(tn); err != nil {
+			t.Fatal(err)
+		}
+		if len(out) != 1 || !slices.Equal(out[0].To, []string{addr("alice")}) || !strings.Contains(out[0].Body, pos.Board([2]string{"alice", "robot"})) {
+			t.Fatalf("turn %d (%s): mails\n%s", turns, tn, format(out))
+		}
+	}
+	if ts := v.robotTurns(); len(ts) != 0 {
+		t.Fatalf("robot turns after the end: %+v", ts)
+	}
+}
