@@ -314,26 +314,45 @@ func (r *request) signoff(c Command) error {
 	return r.mail("account", u.Addresses, accountView{User: u.ID, What: "signoff", Boards: boards})
 }
 
-// changeFormat: change format USERID PASSWORD html|text. html (the
-// default) gives the mails that show a board an HTML part with the
-// picture beside the text; text gives the text part alone.
-func (r *request) changeFormat(c Command) error {
+// setting is a per-user choice, "change WORD USERID PASSWORD VALUE":
+// values[0] is the default, stored as "" (a record written before the
+// choice existed reads as the default), any other value as it is.
+type setting struct {
+	values []string
+	field  func(*user) *string
+}
+
+// settings are the choices by command: format, html (the default: the
+// mails that show a board carry an HTML part with the picture) or text;
+// subject, gamerz (the default: subjects that say what changed) or game
+// (one subject for every mail of a game); chat, copy (the default: the
+// sender of a chat gets a copy) or confirm (a one-line confirmation).
+var settings = map[string]setting{
+	"change format":  {[]string{"html", formatText}, func(u *user) *string { return &u.Format }},
+	"change subject": {[]string{"gamerz", subjectGame}, func(u *user) *string { return &u.Subject }},
+	"change chat":    {[]string{"copy", chatConfirm}, func(u *user) *string { return &u.Chat }},
+}
+
+// changeSetting runs one of the settings' commands.
+func (r *request) changeSetting(c Command) error {
 	u, err := r.authenticate(c.Args[0], c.Args[1])
 	if err != nil {
 		return err
 	}
-	switch strings.ToLower(c.Args[2]) {
-	case "html":
-		u.Format = ""
-	case formatText:
-		u.Format = formatText
-	default:
-		return r.e.usageRefusal("change format", "")
+	s := settings[c.Name]
+	value := strings.ToLower(c.Args[2])
+	i := slices.Index(s.values, value)
+	if i < 0 {
+		return r.e.usageRefusal(c.Name, "")
+	}
+	*s.field(u) = ""
+	if i > 0 {
+		*s.field(u) = value
 	}
 	if err := r.saveUser(u); err != nil {
 		return err
 	}
-	return r.mail("account", u.Addresses, accountView{User: u.ID, What: "format-" + strings.ToLower(c.Args[2])})
+	return r.mail("account", u.Addresses, accountView{User: u.ID, What: strings.TrimPrefix(c.Name, "change ") + "-" + value})
 }
 
 func (r *request) vacation(c Command) error {

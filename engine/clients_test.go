@@ -158,7 +158,7 @@ func relayed(t *testing.T, out []engine.Mail) (comment, subject string) {
 		c, _, _ = strings.Cut(c, "\nTo move, reply with your move")
 		if c == "" {
 			_, c, _ = strings.Cut(m.Body, "bob writes about Lyngk Board 101:\n")
-			c, _, _ = strings.Cut(strings.TrimLeft(c, "\n"), "\nTo answer: ")
+			c, _, _ = strings.Cut(strings.TrimLeft(c, "\n"), "\nTo answer, reply to this mail")
 		}
 		if c = strings.TrimRight(c, "\n"); c != "" {
 			c += "\n"

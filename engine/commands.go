@@ -80,9 +80,17 @@ replying to that mail. An address gets at most 3 of them a day.`}}},
 		{name: "change address", min: 2, max: -1, roles: []role{userArg, passwordArg}, mails: accountMails,
 			run: (*request).changeAddress, forms: []form{{"change address USERID PASSWORD [ADDRESS...]", `Account upkeep. Without ADDRESS, mail goes to the sender. A new address
 is confirmed as at signup; until one is, mail goes to the old ones.`}}},
-		{name: "change format", min: 3, max: 3, roles: []role{userArg, passwordArg, plain}, run: (*request).changeFormat,
+		{name: "change format", min: 3, max: 3, roles: []role{userArg, passwordArg, plain}, run: (*request).changeSetting,
 			forms: []form{{"change format USERID PASSWORD html|text", `html (the default): board mails carry a picture of the board and a web
 page version beside the text. text: plain text only.`}}},
+		{name: "change subject", min: 3, max: 3, roles: []role{userArg, passwordArg, plain}, run: (*request).changeSetting,
+			forms: []form{{"change subject USERID PASSWORD gamerz|game", `gamerz (the default): the subject says what changed ("Lyngk Board 101
+bob **"). game: every mail of a game has one subject ("Lyngk Board 101
+alice-bob"), what changed is the first line; Gmail and Outlook then
+show a game as one conversation.`}}},
+		{name: "change chat", min: 3, max: 3, roles: []role{userArg, passwordArg, plain}, run: (*request).changeSetting,
+			forms: []form{{"change chat USERID PASSWORD copy|confirm", `What you get when you chat: a copy of the chat mail (the default), or
+a one-line confirmation.`}}},
 		{name: "signoff", min: 2, max: 2, roles: []role{userArg, passwordArg}, mails: accountMails, run: (*request).signoff,
 			forms: []form{{"signoff USERID PASSWORD", "Leave the server. Your running games are resigned."}}},
 		{name: "vacation", min: 3, max: 3, roles: []role{userArg, passwordArg, plain}, mails: accountMails, run: (*request).vacation,

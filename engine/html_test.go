@@ -311,3 +311,42 @@ func TestTurnLines(t *testing.T) {
 		}
 	}
 }
+
+// TestOneSubject (issue 22 item 2): with "change subject alice ... game"
+// every mail of a game to alice has the subject "Lyngk Board 101
+// alice-bob" and opens with what the gamerz subject said; bob keeps the
+// gamerz subjects byte for byte; "gamerz" brings them back.
+func TestOneSubject(t *testing.T) {
+	v := newEnv(t)
+	v.signup("alice", "bob")
+	out := v.cmd(addr("alice"), "change subject alice pw-alice GAME")
+	if len(out) != 1 || !strings.HasPrefix(out[0].Body, "Every mail of a game of alice now has one subject") {
+		t.Fatalf("change subject: %s", format(out))
+	}
+	var got []string
+	keep := func(out []engine.Mail) {
+		for _, m := range out {
+			first, _, _ := strings.Cut(m.Body, "\n")
+			got = append(got, m.To[0]+" | "+m.Subject+" | "+first)
+		}
+	}
+	keep(v.cmd(addr("alice"), "lyngk challenge alice bob"))
+	keep(v.mail(engine.Inbound{From: addr("alice"), Subject: "lyngk move 101 alice pw-alice G,c1-d1", Body: "Hi!\n"}))
+	keep(v.cmd(addr("alice"), "lyngk move 101 alice pw-alice a1-b2"))
+	keep(v.mail(engine.Inbound{From: addr("bob"), Subject: "lyngk chat 101 bob pw-bob", Body: "Hello\n"}))
+	v.cmd(addr("alice"), "change subject alice pw-alice gamerz")
+	keep(v.cmd(addr("alice"), "lyngk show 101"))
+	want := []string{
+		"alice@players.example | Lyngk Board 101 alice-bob | New Lyngk Board 101 alice",
+		"bob@players.example | New Lyngk Board 101 alice | A new Lyngk board (101) has been started",
+		"alice@players.example | Lyngk Board 101 alice-bob | Lyngk Board 101 bob",
+		"bob@players.example | Lyngk Board 101 bob ** | Summary of Lyngk Board 101",
+		"alice@players.example | Lyngk Board 101 alice-bob | Lyngk Board 101 Error",
+		"alice@players.example | Lyngk Board 101 alice-bob | Lyngk Board 101 chat bob",
+		"bob@players.example | Lyngk Board 101 chat bob | bob writes about Lyngk Board 101:",
+		"alice@players.example | Lyngk Board 101 bob | Summary of Lyngk Board 101",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("mails:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -172,6 +172,18 @@ const tokenPrefix = "lyngk."
 // messageID draws a reply token for the board mail of g to the user key,
 // records it, and returns the mail's Message-ID.
 func (r *request) messageID(g *game, key string) (string, error) {
+	return r.newToken(r.tokenFor(g, key))
+}
+
+// tokenFor is the record of a token for a mail about g, as it is now, to
+// the user key.
+func (r *request) tokenFor(g *game, key string) token {
+	return token{V: recordVersion, Board: g.Board, User: key, Moves: len(g.Moves), TakeBacks: g.TakeBacks, Changes: g.Changes, Sent: r.now}
+}
+
+// newToken draws a reply token, records rec for it, and returns the
+// Message-ID that carries it.
+func (r *request) newToken(rec token) (string, error) {
 	var b [20]byte
 	if _, err := io.ReadFull(r.e.cfg.Rand, b[:]); err != nil {
 		return "", fmt.Errorf("engine: reply token: %w", err)
@@ -183,7 +195,6 @@ func (r *request) messageID(g *game, key string) (string, error) {
 		}
 		return "", err
 	}
-	rec := token{V: recordVersion, Board: g.Board, User: key, Moves: len(g.Moves), TakeBacks: g.TakeBacks, Changes: g.Changes, Sent: r.now}
 	return tokenPrefix + tok + "@" + r.e.cfg.Domain, save(r.tx, bucketTokens, tok, rec)
 }
 
@@ -311,6 +322,9 @@ func (r *request) mailAbout(kind string, data any, e envelope) error {
 	if wrapped[kind] {
 		body = templates.Wrap(body, templates.Width)
 	}
+	if subject, body, err = r.oneSubject(e, subject, body); err != nil {
+		return err
+	}
 	m := Mail{To: slices.Clone(e.to), Subject: subject, Body: body, MessageID: e.id, Unasked: e.unasked}
 	if e.game != nil {
 		m.board = e.game.Board
@@ -328,6 +342,35 @@ func (r *request) mailAbout(kind string, data any, e envelope) error {
 		}
 	}
 	return r.send(m, e)
+}
+
+// oneSubject gives a mail about a game to a user who chose "change
+// subject ... game" the game's one subject ("Lyngk Board 102 alice-bob",
+// template game.subject): Gmail and Outlook group a conversation by
+// subject as well as by References, and gamerz's subjects change with
+// every mail. What the subject would have said opens the text instead.
+// Any other mail keeps its subject.
+func (r *request) oneSubject(e envelope, subject, body string) (string, string, error) {
+	if e.board == 0 || e.key == "" {
+		return subject, body, nil
+	}
+	u, ok, err := r.loadUser(e.key)
+	if err != nil || !ok || u.Subject != subjectGame {
+		return subject, body, err
+	}
+	g, ok, err := r.loadGame(e.board)
+	if err != nil || !ok {
+		return subject, body, err
+	}
+	gm, err := r.e.gameOf(g)
+	if err != nil {
+		return "", "", err
+	}
+	one, err := r.e.cfg.Templates.Render("game.subject", kv{"Title": gm.Title(), "Board": g.Board, "Players": g.Players})
+	if err != nil {
+		return "", "", err
+	}
+	return one, subject + "\n\n" + body, nil
 }
 
 // wrapped are the kinds of mail whose whole text is the server's, wrapped

@@ -60,6 +60,13 @@ type user struct {
 	// default, also for records written before the field existed) both a
 	// text and an HTML part with the picture; "text" the text part only.
 	Format string `json:"format,omitempty"`
+	// Subject is how the subjects of the user's mails about a game are
+	// written: "" (the default) gamerz's, which say what changed;
+	// "game" one subject for every mail of a game (subjectGame).
+	Subject string `json:"subject,omitempty"`
+	// Chat is what the sender of a chat gets: "" (the default) a copy of
+	// the chat mail; "confirm" a one-line confirmation.
+	Chat string `json:"chat,omitempty"`
 	// Robot marks the built-in robot player's account (RobotID): no
 	// password, no address, never reminded nor forfeited.
 	Robot bool `json:"robot,omitempty"`
@@ -69,8 +76,12 @@ type user struct {
 	UnaskedDay time.Time `json:"unasked_day,omitzero"`
 }
 
-// formatText is the Format of a user who wants text-only mail.
-const formatText = "text"
+// The values of the user's choices that are not the default.
+const (
+	formatText  = "text"    // Format: text-only mail
+	subjectGame = "game"    // Subject: one subject a game
+	chatConfirm = "confirm" // Chat: a confirmation instead of a copy
+)
 
 // html reports whether u's mails showing a board carry the HTML part.
 func (u *user) html() bool { return u.Format != formatText }
@@ -217,6 +228,9 @@ type token struct {
 	// text-only mail.
 	Text []byte `json:"text,omitempty"`
 	HTML []byte `json:"html,omitempty"`
+	// Chat marks the token of a chat mail: a reply to it is a chat back
+	// (social.go), never a move.
+	Chat bool `json:"chat,omitempty"`
 }
 
 // rateCount is a record of bucket rate, keyed by the lower-cased sender.

@@ -24,6 +24,9 @@ func (r *request) reply(line string) error {
 		}
 		return refuse(whyUnknownCommand, kv{"Word": f[0]})
 	}
+	if chat, err := r.chatBack(tok, line); chat || err != nil {
+		return err
+	}
 	return r.replyWith(tok, f)
 }
 
@@ -84,7 +87,8 @@ func (r *request) tokenGame(tok string) (*game, *user, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if !found {
+	if !found || rec.Chat {
+		// A chat mail's token moves nothing.
 		return nil, nil, refuse(whyTokenUnknown, nil)
 	}
 	g, found, err := r.loadGame(rec.Board)

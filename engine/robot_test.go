@@ -97,8 +97,9 @@ func TestRobotWholeGame(t *testing.T) {
 		t.Errorf("game-over mail without the robot's rating:\n%s", out[0].Body)
 	}
 	// A chat in a game against the robot reaches nobody: no mail without
-	// a recipient.
-	if out := v.mail(engine.Inbound{From: addr("alice"), Subject: "lyngk chat 101 alice pw-alice", Body: "good game\n"}); len(out) != 0 {
+	// a recipient, and the sender is told so in one line, not sent a copy.
+	if out := v.mail(engine.Inbound{From: addr("alice"), Subject: "lyngk chat 101 alice pw-alice", Body: "good game\n"}); len(out) != 1 ||
+		out[0].Body != "Your chat about Lyngk Board 101 reached nobody: no other player\nor watcher gets mail.\n" {
 		t.Errorf("chat to the robot:\n%s", format(out))
 	}
 	out = v.cmd(addr("alice"), "lyngk standings")

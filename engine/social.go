@@ -76,18 +76,35 @@ func (r *request) chat(c Command) error {
 	if err != nil {
 		return err
 	}
+	return r.sendChat(g, u, r.script.Comment)
+}
+
+// chatSentView is the data of the confirmation of a chat.
+type chatSentView struct {
+	Board int
+	User  string
+	N     int // the chat mails sent
+}
+
+// sendChat sends text, written by u, to the other players and the
+// subscribers of g. Each chat mail carries a token of its own: a reply to
+// it is a chat back (chatBack). u gets a copy of the chat mail, or with
+// "change chat ... confirm" a one-line confirmation.
+func (r *request) sendChat(g *game, u *user, comment string) error {
 	key := strings.ToLower(u.ID)
 	if g.player(key) == 0 && !slices.Contains(g.Subscribers, key) {
 		return refuse(whyNotPlayer, kv{"User": u.ID, "Board": g.Board})
 	}
-	text := cleanText(r.script.Comment)
+	text := cleanText(comment)
 	if strings.TrimSpace(text) == "" {
 		return refuse(whyChatEmpty, kv{"Board": g.Board})
 	}
-	if err := r.reserve(len(recipients(g)) - 1); err != nil {
+	// The others' mails and the sender's copy or confirmation.
+	if err := r.reserve(len(recipients(g))); err != nil {
 		return err
 	}
 	v := chatView{Board: g.Board, User: u.ID, Text: text}
+	sent := 0
 	for _, k := range recipients(g) {
 		if k == key {
 			continue
@@ -97,12 +114,59 @@ func (r *request) chat(c Command) error {
 			return err
 		}
 		if ok && to.Left.IsZero() && len(to.Addresses) > 0 { // the robot has no address
-			if err := r.mailAbout("chat", v, envelope{to: to.Addresses, board: g.Board, key: k}); err != nil {
+			if err := r.chatMail(g, k, to.Addresses, v); err != nil {
 				return err
 			}
+			sent++
 		}
 	}
-	return nil
+	if u.Chat == chatConfirm || sent == 0 {
+		// A chat that reached nobody (a game against the robot) is
+		// never copied back as if it had gone out.
+		return r.mailAbout("chat-sent", chatSentView{Board: g.Board, User: u.ID, N: sent},
+			envelope{to: u.Addresses, board: g.Board, key: key})
+	}
+	return r.chatMail(g, key, u.Addresses, v)
+}
+
+// chatMail sends the chat mail v to the user key at addrs, with a chat
+// token.
+func (r *request) chatMail(g *game, key string, addrs []string, v chatView) error {
+	if len(addrs) == 0 {
+		return nil
+	}
+	rec := r.tokenFor(g, key)
+	rec.Chat = true
+	id, err := r.newToken(rec)
+	if err != nil {
+		return err
+	}
+	return r.mailAbout("chat", v, envelope{to: addrs, id: id, board: g.Board, key: key})
+}
+
+// chatBack handles a reply to a chat mail (a chat token): all of its text,
+// the first line too, is a chat of the token's user to the same game's
+// players and subscribers. It reports false for a token of another kind.
+func (r *request) chatBack(tok, line string) (bool, error) {
+	if len(tok) > maxTokenLen {
+		return false, nil
+	}
+	var rec token
+	if found, err := load(r.tx, bucketTokens, tok, &rec); err != nil || !found || !rec.Chat {
+		return false, err
+	}
+	g, found, err := r.loadGame(rec.Board)
+	if err != nil {
+		return true, err
+	}
+	u, ok, err := r.loadUser(rec.User)
+	if err != nil {
+		return true, err
+	}
+	if !found || !ok || !u.Left.IsZero() {
+		return true, refuse(whyTokenUnknown, nil)
+	}
+	return true, r.sendChat(g, u, line+"\n"+r.script.Comment)
 }
 
 // notice renders the text of notice.KEY.

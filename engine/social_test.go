@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -32,7 +33,8 @@ func TestSubscribeChat(t *testing.T) {
 		t.Errorf("board mails went to %q, want %q", recipientsOf(out), want)
 	}
 	out = v.mail(engine.Inbound{From: addr("carol"), Subject: "lyngk chat 101 carol pw-carol", Body: "Bold opening!\n"})
-	if want := []string{addr("alice"), addr("bob")}; !slices.Equal(recipientsOf(out), want) {
+	// The chat, and carol's copy of it (issue 22).
+	if want := []string{addr("alice"), addr("bob"), addr("carol")}; !slices.Equal(recipientsOf(out), want) {
 		t.Errorf("chat went to %q, want %q", recipientsOf(out), want)
 	}
 	golden(t, "chat", format(out))
@@ -143,5 +145,58 @@ func TestOffersPerDay(t *testing.T) {
 	v.now = v.now.Add(24 * time.Hour)
 	if out := v.cmd(addr("alice"), "lyngk move 101 alice pw-alice propose"); len(out) != 2 {
 		t.Fatalf("alice's offer the next day:\n%s", format(out))
+	}
+}
+
+// TestChatBack (issue 22): a reply to a chat mail is a chat back, its
+// first line too, to the same game's players and watchers, and never a
+// move; the sender gets a copy, or with "change chat ... confirm" one line.
+// On the main before, the reply got `"Hi" is not a command`.
+func TestChatBack(t *testing.T) {
+	v := newEnv(t)
+	v.signup("alice", "bob", "carol")
+	v.cmd(addr("alice"), "lyngk challenge alice bob")
+	v.cmd(addr("carol"), "lyngk subscribe 101 carol pw-carol")
+	var toBob engine.Mail
+	for _, m := range v.mail(engine.Inbound{From: addr("carol"), Subject: "lyngk chat 101 carol pw-carol", Body: "Bold opening!\n"}) {
+		if m.To[0] == addr("bob") {
+			toBob = m
+		}
+	}
+	before := v.dump("games")
+	out := v.reply(toBob, addr("bob"), "Hi\nThanks, carol.\n\nOn Thu, Nov 26, 2026 at 11:58 AM, PBeM Server <lyngk@example.net> wrote:\n> carol writes about Lyngk Board 101:\n> Bold opening!\n")
+	if want := []string{addr("alice"), addr("carol"), addr("bob")}; !slices.Equal(recipientsOf(out), want) {
+		t.Fatalf("chat back went to %q, want %q:\n%s", recipientsOf(out), want, format(out))
+	}
+	for _, m := range out {
+		if m.Subject != "Lyngk Board 101 chat bob" || !strings.HasPrefix(m.Body, "bob writes about Lyngk Board 101:\n\nHi\nThanks, carol.\n\nTo answer, reply to this mail") {
+			t.Errorf("to %s: %q\n%s", m.To[0], m.Subject, m.Body)
+		}
+	}
+	// A move on the first line of a reply to a chat mail is chat too.
+	v.cmd(addr("bob"), "change chat bob pw-bob confirm")
+	out = v.reply(toBob, addr("bob"), "G,c1-d1\n")
+	if len(out) != 3 || out[2].To[0] != addr("bob") || out[2].Subject != "Lyngk Board 101 chat sent" ||
+		out[2].Body != "Your chat about Lyngk Board 101 went to 2 players and watchers.\n" || !strings.Contains(out[0].Body, "\nG,c1-d1\n") {
+		t.Errorf("chat back with confirm:\n%s", format(out))
+	}
+	if after := v.dump("games"); after != before {
+		t.Errorf("a reply to a chat mail changed the game:\n%s", diff(before, after))
+	}
+	// A chat token moves nothing on the web either.
+	tok := strings.TrimPrefix(strings.Split(toBob.MessageID, "@")[0], "lyngk.")
+	err := v.db.View(func(tx *store.Tx) error {
+		_, err := v.e.TokenGame(tx, tok)
+		var ref *engine.Refusal
+		if !errors.As(err, &ref) || ref.Key != "token-unknown" {
+			t.Errorf("TokenGame of a chat token: %v", err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := v.cmd(addr("bob"), "change chat bob pw-bob maybe"); len(out) != 1 || !strings.Contains(out[0].Body, "change chat USERID PASSWORD copy|confirm") {
+		t.Errorf("bad chat word: %s", format(out))
 	}
 }
