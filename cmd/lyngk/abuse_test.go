@@ -120,10 +120,15 @@ func TestProcessControlCharacters(t *testing.T) {
 			t.Errorf("bob's mail carries %U", c)
 		}
 	}
-	// chat relays the same way.
+	// chat relays the same way (to alice, and bob's copy).
 	r = process(t, db, rawMail{from: "bob@example.com", subject: "lyngk chat 101 bob pw", body: "hi\x00\x1b[31m red\n", id: "chat@test.example"})
-	if len(r) != 1 || !strings.Contains(r[0].Body, "hi[31m red") || strings.ContainsAny(r[0].Body, "\x00\x1b") {
+	if len(r) != 2 {
 		t.Fatalf("chat: %d mails: %+v", len(r), r)
+	}
+	for _, m := range r {
+		if !strings.Contains(m.Body, "hi[31m red") || strings.ContainsAny(m.Body, "\x00\x1b") {
+			t.Fatalf("chat to %s: %+v", m.to, m)
+		}
 	}
 }
 
