@@ -91,11 +91,17 @@ func offered() []games.Game {
 
 func newSite(t testing.TB, public bool) *site {
 	t.Helper()
+	return newSiteOf(t, public, offered())
+}
+
+// newSiteOf is newSite offering gs.
+func newSiteOf(t testing.TB, public bool, gs []games.Game) *site {
+	t.Helper()
 	set, err := templates.Load("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(engine.Config{Games: offered(), Robot: "lyngk@example.net", Templates: set,
+	e, err := engine.New(engine.Config{Games: gs, Robot: "lyngk@example.net", Templates: set,
 		Rand: rand.NewChaCha8([32]byte{1}), BcryptCost: bcrypt.MinCost})
 	if err != nil {
 		t.Fatal(err)
