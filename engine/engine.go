@@ -249,6 +249,10 @@ type request struct {
 // back until it has been handled whole), the sender gets the internal-error
 // answer in mails, and the caller sets the mail aside. The mail still counts
 // against the sender's rate.
+//
+// mails is nil for a mail deliberately left unanswered (automatic mail,
+// our own), and empty but not nil for one whose answers all went to
+// bouncing addresses (bounce.go): applied, answered to nobody.
 func (e *Engine) Handle(tx Tx, in Inbound, now time.Time) (mails []Mail, failed, err error) {
 	in.From = strings.TrimSpace(in.From)
 	if e.unanswerable(in) {

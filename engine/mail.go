@@ -382,8 +382,16 @@ var wrapped = map[string]bool{"signup": true, "account": true, "games": true, "h
 // send queues m, within the bounds of one incoming mail (bounds.go).
 func (r *request) send(m Mail, e envelope) error {
 	to, err := r.deliverable(e.kind, m.To)
-	if err != nil || len(to) == 0 {
+	if err != nil {
 		return err
+	}
+	if len(to) == 0 {
+		// Held back from a bouncing address: the mail was answered, to
+		// nobody (an empty, not a nil, list of mails: see Handle).
+		if r.out == nil {
+			r.out = []Mail{}
+		}
+		return nil
 	}
 	m.To = to
 	m = r.thread(m, e)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -52,6 +53,9 @@ func TestE2EBounce(t *testing.T) {
 		}
 	}
 	t.Cleanup(restore)
+	// Dovecot rereads the file at most once a second: wait until its
+	// user lookup no longer knows dave.
+	e2eAwaitUser(t, e, dave.addr, false)
 
 	for i := 1; i <= 3; i++ {
 		e2eSubmit(t, e, &e2eOut{From: dave.addr, To: e.robot(), Subject: "help", Body: "\n"})
@@ -70,10 +74,16 @@ func TestE2EBounce(t *testing.T) {
 		!strings.Contains(out.String(), dave.addr+"  bouncing since ") {
 		t.Errorf("lyngk admin bounces: %d\n%s%s", rc, out.String(), errb.String())
 	}
+	applied := len(srv.logLines("outcome=applied message_id="))
 	e2eSubmit(t, e, &e2eOut{From: dave.addr, To: e.robot(), Subject: "help", Body: "\n"})
-	srv.awaitLog("outcome=ignored", 1, e2eMoveWait)
+	// Applied (and filed in Processed), answered to nobody.
+	srv.awaitLog("outcome=applied message_id=", applied+1, e2eMoveWait)
+	if l := srv.logLines("outcome=applied message_id="); !strings.Contains(l[len(l)-1], "from="+dave.addr+" replies=0") {
+		t.Errorf("the fourth command: %s", l[len(l)-1])
+	}
 
 	restore()
+	e2eAwaitUser(t, e, dave.addr, true)
 	e2eSubmit(t, e, &e2eOut{From: dave.addr, To: e.robot(), Subject: "change address dave dave-pw " + dave.addr, Body: "\n"})
 	if _, err := dave.box.find(e2eMoveWait, func(m *e2eMail) (bool, error) {
 		return m.To == dave.addr && strings.HasPrefix(m.Subject, "Lyngk account"), nil
@@ -85,5 +95,23 @@ func TestE2EBounce(t *testing.T) {
 	}
 	if got := len(srv.logLines("outcome=bounce")); got != 3 {
 		t.Errorf("%d bounces in the log, want 3 (no bounce of the unanswered fourth)", got)
+	}
+}
+
+// e2eAwaitUser waits until Dovecot's user lookup (doveadm user) knows addr,
+// or no longer does.
+func e2eAwaitUser(t *testing.T, e *e2eEnv, addr string, known bool) {
+	t.Helper()
+	conf := filepath.Join(e.dir, "dovecot", "dovecot.conf")
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		err := exec.Command("doveadm", "-c", conf, "user", addr).Run()
+		if (err == nil) == known {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("doveadm user %s: %v after 10 s, want known %v", addr, err, known)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }
