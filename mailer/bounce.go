@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/textproto"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/emersion/go-message"
@@ -125,7 +126,9 @@ func readStatus(r io.Reader, b *Bounce) {
 	tr := textproto.NewReader(bufio.NewReader(r))
 	for first := true; len(b.Recipients) < maxBounceRecipients; first = false {
 		f, err := tr.ReadMIMEHeader()
-		if len(f) > 0 && !first || f.Get("Final-Recipient") != "" {
+		// The first block is the per-message one, unless a sloppy
+		// report starts with a recipient.
+		if (len(f) > 0 && !first) || f.Get("Final-Recipient") != "" {
 			addRecipient(f, b)
 		}
 		if err != nil {
@@ -170,9 +173,9 @@ func readReturnedHeader(r io.Reader, b *Bounce) {
 	}
 }
 
-// textBounce is one plain-text format: marker recognises it, section is
-// the text after which the failed addresses are listed (up to the returned
-// mail), permanent tells a hard bounce (nil: always hard).
+// textBounce is one plain-text format: marker recognises it, and the
+// failed addresses are listed after it (up to the returned mail);
+// permanent tells a hard bounce (nil: always hard).
 type textBounce struct {
 	name      string
 	marker    *regexp.Regexp
@@ -211,7 +214,7 @@ func readTextBounce(f textBounce, text string, b *Bounce) {
 	}
 	for _, m := range emailRe.FindAllStringSubmatch(section, -1) {
 		addr, _ := address(m[1])
-		if addr == "" || containsFold(b.To, addr) || slicesContainsRecipient(b.Recipients, addr) {
+		if addr == "" || containsFold(b.To, addr) || slices.ContainsFunc(b.Recipients, func(r BounceRecipient) bool { return strings.EqualFold(r.Addr, addr) }) {
 			continue
 		}
 		if len(b.Recipients) == maxBounceRecipients {
@@ -259,19 +262,5 @@ func walkText(e *message.Entity, sb *strings.Builder, depth int) {
 }
 
 func containsFold(list []string, s string) bool {
-	for _, x := range list {
-		if strings.EqualFold(x, s) {
-			return true
-		}
-	}
-	return false
-}
-
-func slicesContainsRecipient(rs []BounceRecipient, addr string) bool {
-	for _, r := range rs {
-		if strings.EqualFold(r.Addr, addr) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(list, func(x string) bool { return strings.EqualFold(x, s) })
 }
