@@ -250,7 +250,20 @@ func (r *request) help(c Command) error {
 	body := "help"
 	if len(c.Args) == 1 {
 		data.Topic = strings.ToLower(c.Args[0])
-		if !slices.Contains(helpTopics, data.Topic) {
+		_, isGame := r.e.games[data.Topic]
+		switch {
+		case isGame && slices.Contains(r.e.cfg.Templates.Names(), data.Topic+".help"):
+			// A game's own help ("help yinsh"): its template GAME.help.
+			text, err := r.e.cfg.Templates.Render(data.Topic+".help", data)
+			if err != nil {
+				return err
+			}
+			subject, err := r.e.cfg.Templates.Render("help.subject", data)
+			if err != nil {
+				return err
+			}
+			return r.send(Mail{To: []string{r.in.From}, Subject: subject, Body: text}, envelope{})
+		case !slices.Contains(helpTopics, data.Topic):
 			return refuse(whyHelpTopic, kv{"Topic": c.Args[0]})
 		}
 		body = "help-" + data.Topic

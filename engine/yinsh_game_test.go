@@ -146,3 +146,34 @@ func TestYinshRobot(t *testing.T) {
 		t.Fatalf("robot turns after the end: %+v", ts)
 	}
 }
+
+// TestYinshHelp: "help yinsh" is YINSH's own help (its notation and rules
+// in short, within the mails' width); the challenge's usage names its
+// option -blitz; "help lyngk" (LYNGK has no such text) is still an unknown
+// topic.
+func TestYinshHelp(t *testing.T) {
+	v := newEnv(t, withYinsh)
+	out := v.cmd(addr("zed"), "help yinsh")
+	if len(out) != 1 {
+		t.Fatalf("help yinsh: %s", format(out))
+	}
+	for _, want := range []string{"yinsh challenge [-blitz] USERID1 USERID2", "xc3-c7;xd8;f2-f6;xb5-f5;xa4", "f2-f6;xa4", "51", "blitz: one"} {
+		if !strings.Contains(out[0].Body, want) {
+			t.Errorf("help yinsh lacks %q:\n%s", want, out[0].Body)
+		}
+	}
+	for _, l := range strings.Split(out[0].Body, "\n") {
+		if len([]rune(l)) > 76 {
+			t.Errorf("line over 76 columns: %q", l)
+		}
+	}
+	v.signup("alice", "bob")
+	out = v.cmd(addr("alice"), "yinsh challenge -stack6 alice bob")
+	if len(out) != 1 || !strings.Contains(out[0].Body, "[-blitz]") {
+		t.Errorf("challenge with LYNGK's option:\n%s", format(out))
+	}
+	out = v.cmd(addr("alice"), "help lyngk")
+	if len(out) != 1 || !strings.Contains(out[0].Body, `There is no help topic "lyngk"`) {
+		t.Errorf("help lyngk:\n%s", format(out))
+	}
+}
