@@ -40,7 +40,10 @@ type command struct {
 	// their number (max < 0: up to maxArgs).
 	roles    []role
 	min, max int
-	forms    []form
+	// moveArg: the last argument is a move, which a player may write in
+	// several words (games.Rules.MoveWords): they are joined.
+	moveArg bool
+	forms   []form
 	// note is added to the usage line of the usage error.
 	note string
 	// mails is the room in the mail's bounds the command reserves before
@@ -95,13 +98,28 @@ a one-line confirmation.`}}},
 			forms: []form{{"signoff USERID PASSWORD", "Leave the server. Your running games are resigned."}}},
 		{name: "vacation", min: 3, max: 3, roles: []role{userArg, passwordArg, plain}, mails: accountMails, run: (*request).vacation,
 			forms: []form{{"vacation USERID PASSWORD on|off", "Pause (on) or resume (off) the reminders and forfeits of your games."}}},
+		{name: "add", min: 3, max: -1, roles: []role{userArg, passwordArg}, mails: accountMails, run: (*request).add,
+			forms: []form{{"add USERID PASSWORD ADDRESS...", `Add addresses to your account: each is confirmed as at signup, then gets
+your mail too.`}}},
+		{name: "list", min: 0, max: -1, run: (*request).list,
+			forms: []form{{"list [GAME...]", "The games this server offers, with their options."}}},
+		{name: "all show", min: 1, max: 2, run: (*request).allShow,
+			forms: []form{{"all show USERID [next|active]", `Mail the boards of that player's games of every game (default: active).`}}},
 		{name: "challenge", game: true, min: 2, max: 2, roles: []role{plain, plain}, run: (*request).challenge,
 			forms: []form{{"challenge " + optionsMark + " USERID1 USERID2", "Start a game (a new board number); USERID1 moves first." + optionsHelpMark}}},
-		{name: "move", game: true, min: 4, max: 4, roles: []role{boardArg, userArg, passwordArg, plain}, run: (*request).moveCommand,
+		{name: "move", game: true, min: 4, max: 4, roles: []role{boardArg, userArg, passwordArg, plain}, moveArg: true, run: (*request).moveCommand,
 			forms: []form{{"move BOARD USERID PASSWORD MOVE[#N]", `Play MOVE on BOARD (see "help notation"); #N is the move number you
 mean. MOVE may also be resign, or one of:
   propose   propose a draw          undo     ask to take back your move
   accept    accept the proposal     reject   refuse (or withdraw) it`}}},
+		{name: "submit", game: true, min: 4, max: 4, roles: []role{boardArg, userArg, passwordArg, plain}, moveArg: true, run: (*request).submit,
+			forms: []form{{"submit BOARD USERID PASSWORD MOVE[#N]", ""}}},
+		{name: "confirm", game: true, min: 3, max: 3, roles: []role{boardArg, userArg, passwordArg}, run: (*request).confirmSubmitted,
+			forms: []form{{"confirm BOARD USERID PASSWORD", `submit checks MOVE and mails you the board as it would be, changing
+nothing; confirm then plays it, unless the game has changed since.`}}},
+		{name: "preview", game: true, min: 2, max: 1 + MaxPreviewMoves*maxMoveWords, run: (*request).preview,
+			forms: []form{{"preview BOARD MOVE...", `Mail the board as it would be after these moves (at most 20), changing
+nothing. Any player may preview any game.`}}},
 		{name: "resign", game: true, min: 3, max: 3, roles: []role{boardArg, userArg, passwordArg}, run: (*request).resignCommand,
 			forms: []form{{"resign BOARD USERID PASSWORD", "Give up."}}},
 		{name: "decline", game: true, min: 3, max: 3, roles: []role{boardArg, userArg, passwordArg}, run: (*request).declineCommand,
@@ -114,6 +132,9 @@ forfeit time), it is cancelled the same way.`}}},
 			forms: []form{
 				{"show BOARD[#N]...", "Mail the board(s); BOARD#N shows the position after move N."},
 				{"show USERID... [all|active|inactive|next]", "Mail the boards of these players (default: active)."}}},
+		{name: "showas", game: true, min: 2, max: -1, roles: []role{userArg, passwordArg}, run: (*request).showAs,
+			forms: []form{{"showas USERID PASSWORD [BOARD...|all|active|inactive|next]", `Mail USERID its boards again as its board mails, each with a new reply
+token (for a lost mail; default: active).`}}},
 		{name: "games", game: true, min: 0, max: -1, run: (*request).games,
 			forms: []form{{"games [USERID...] [all|active|inactive|next]", `List games (default: all). active = running, inactive = finished,
 next = running and waiting for one of the USERIDs.`}}},
@@ -121,6 +142,8 @@ next = running and waiting for one of the USERIDs.`}}},
 			forms: []form{{"history [USERID...]", "Finished games, newest first."}}},
 		{name: "standings", game: true, min: 0, max: 0, run: (*request).standings,
 			forms: []form{{"standings", "The rating table (Elo, everybody starts at 1600)."}}},
+		{name: "ratings", game: true, min: 0, max: 0, run: (*request).ratings,
+			forms: []form{{"ratings", "The ratings: player, rating and number of games."}}},
 		{name: "subscribe", game: true, min: 3, max: 3, roles: []role{boardArg, userArg, passwordArg}, run: (*request).subscribe,
 			forms: []form{{"subscribe BOARD USERID PASSWORD", ""}}},
 		{name: "unsubscribe", game: true, min: 3, max: 3, roles: []role{boardArg, userArg, passwordArg}, run: (*request).unsubscribe,
@@ -140,11 +163,13 @@ const (
 	optionsHelpMark = "\x00options-help"
 )
 
-// commandLookup finds the table entry of a canonical name.
-func (e *Engine) command(name string) (*command, bool) {
+// command finds the table entry of a canonical name: a game command's
+// (written after a game word) when game is set, else a common command's.
+// One word may name both ("confirm USERID CODE", "lyngk confirm BOARD ...").
+func (e *Engine) command(name string, game bool) (*command, bool) {
 	for i := range e.commands {
-		if e.commands[i].name == name {
-			return &e.commands[i], true
+		if c := &e.commands[i]; c.name == name && c.game == game {
+			return c, true
 		}
 	}
 	return nil, false
@@ -191,17 +216,14 @@ func (e *Engine) fill(word, s string) string {
 }
 
 // usage is the usage of command name as the usage error gives it: its
-// forms joined by " or ", the game word before a game command's. "change"
-// and a game word alone give the choice of what follows.
+// forms joined by " or ", the game word before a game command's. The
+// first word of commands of two words ("change") and a game word alone
+// give the choice of what follows.
 func (e *Engine) usage(name, game string) string {
-	if name == "change" {
-		var subs []string
-		for _, c := range e.commands {
-			if sub, ok := strings.CutPrefix(c.name, "change "); ok {
-				subs = append(subs, sub)
-			}
-		}
-		return "change " + strings.Join(subs, "|") + " ..."
+	if subs := e.subcommands(name); len(subs) == 1 {
+		return e.usage(name+" "+subs[0], "")
+	} else if len(subs) > 1 {
+		return name + " " + strings.Join(subs, "|") + " ..."
 	}
 	if _, ok := e.games[name]; ok {
 		var words []string
@@ -212,7 +234,7 @@ func (e *Engine) usage(name, game string) string {
 		}
 		return name + " COMMAND ..., COMMAND one of " + strings.Join(words, ", ")
 	}
-	c, ok := e.command(name)
+	c, ok := e.command(name, game != "")
 	if !ok {
 		return name
 	}
@@ -225,6 +247,18 @@ func (e *Engine) usage(name, game string) string {
 		lines = append(lines, e.fill(e.gameWord(game), line))
 	}
 	return strings.Join(lines, " or ") + c.note
+}
+
+// subcommands are the second words of the common commands of two words
+// that start with word ("change": password, address, ...; "all": show).
+func (e *Engine) subcommands(word string) []string {
+	var subs []string
+	for _, c := range e.commands {
+		if sub, ok := strings.CutPrefix(c.name, word+" "); ok && !c.game {
+			subs = append(subs, sub)
+		}
+	}
+	return subs
 }
 
 // usageRefusal is the usage error of command name (of game, for a game

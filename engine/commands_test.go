@@ -81,8 +81,8 @@ func TestCommandTable(t *testing.T) {
 			}
 		}
 	}
-	want := []string{"change password", "change address", "change format", "change subject", "change chat", "signoff", "vacation",
-		"move", "resign", "decline", "subscribe", "unsubscribe", "chat"}
+	want := []string{"change password", "change address", "change format", "change subject", "change chat", "signoff", "vacation", "add",
+		"move", "submit", "confirm", "resign", "decline", "showas", "subscribe", "unsubscribe", "chat"}
 	if !slices.Equal(forecast, want) {
 		t.Errorf("password commands forecast: %q, want %q", forecast, want)
 	}

@@ -400,7 +400,7 @@ func (r *request) run(line string) error {
 	if err != nil {
 		return err
 	}
-	cmd, ok := r.e.command(c.Name)
+	cmd, ok := r.e.command(c.Name, c.Game != "")
 	if !ok {
 		return fmt.Errorf("engine: command %q has no handler", c.Name)
 	}

@@ -231,6 +231,9 @@ func (r *request) record(g *game, pos games.Position) {
 // a plain move). The change spends every reply token sent before it.
 func (r *request) moved(g *game, c *commentView, notice string) error {
 	g.Changes++
+	if g.over() {
+		g.Submitted = nil // void since this change (submission.Changes)
+	}
 	switch {
 	case g.Status == StatusCancelled:
 		line, err := r.notice("cancelled", nil)

@@ -71,14 +71,15 @@ func (e *Engine) ParseCommand(line string) (Command, error) {
 	gm, isGame := e.games[word]
 	var cmd *command
 	switch {
-	case word == "change":
+	case len(e.subcommands(word)) > 0:
+		// A command of two words: "change password", "all show".
 		if len(f) < 2 {
-			return Command{}, e.usageRefusal("change", "")
+			return Command{}, e.usageRefusal(word, "")
 		}
-		c.Name = "change " + strings.ToLower(f[1])
+		c.Name = word + " " + strings.ToLower(f[1])
 		var ok bool
-		if cmd, ok = e.command(c.Name); !ok {
-			return Command{}, e.usageRefusal("change", "")
+		if cmd, ok = e.command(c.Name, false); !ok {
+			return Command{}, e.usageRefusal(word, "")
 		}
 		args = f[2:]
 	case isGame:
@@ -91,13 +92,13 @@ func (e *Engine) ParseCommand(line string) (Command, error) {
 			c.Name = s
 		}
 		var ok bool
-		if cmd, ok = e.command(c.Name); !ok || !cmd.game {
+		if cmd, ok = e.command(c.Name, true); !ok {
 			return Command{}, refuse(whyUnknownCommand, kv{"Word": f[0] + " " + f[1]})
 		}
 		args = f[2:]
 	default:
 		var ok bool
-		if cmd, ok = e.command(word); !ok || cmd.game {
+		if cmd, ok = e.command(word, false); !ok {
 			return Command{}, refuse(whyUnknownCommand, kv{"Word": f[0]})
 		}
 		c.Name = word
@@ -113,7 +114,7 @@ func (e *Engine) ParseCommand(line string) (Command, error) {
 			return Command{}, err
 		}
 	}
-	if i := cmd.arg(plain); c.Name == "move" && len(args) > i {
+	if i := cmd.arg(plain); cmd.moveArg && len(args) > i {
 		// The move, the last argument, may be written in several words.
 		args = append(args[:i:i], joinMove(gm, args[i:])...)
 	}

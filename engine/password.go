@@ -99,7 +99,7 @@ func (e *Engine) Checks(tx Tx, in Inbound, now time.Time) ([]Check, error) {
 		if err != nil {
 			continue
 		}
-		if cmd, _ := e.command(c.Name); cmd.arg(newPassword) >= 0 && cmd.arg(passwordArg) < 0 {
+		if cmd, _ := e.command(c.Name, c.Game != ""); cmd.arg(newPassword) >= 0 && cmd.arg(passwordArg) < 0 {
 			// A new account (signup): its password is hashed, once per
 			// free userid.
 			id, pw := c.Args[cmd.arg(userArg)], c.Args[cmd.arg(newPassword)]
@@ -212,7 +212,7 @@ func (e *Engine) InlineChecks() int64 { return e.inline.Load() }
 // PASSWORD arguments of a command that takes them, the board argument of
 // the game commands and a new password to hash (change password).
 func (e *Engine) passwordArgs(c Command) (id, pw, board, fresh string, ok bool) {
-	cmd, found := e.command(c.Name)
+	cmd, found := e.command(c.Name, c.Game != "")
 	if !found {
 		return "", "", "", "", false
 	}

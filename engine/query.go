@@ -83,9 +83,7 @@ type shown struct {
 }
 
 // show: lyngk show BOARD[#N]... or lyngk show USERID... [FILTER]. Each
-// board goes to the sender as a board mail; with a reply token when the
-// sender is one of its players, so that the mail can be answered with a
-// move like any other board mail.
+// board goes to the sender as a board mail (mailBoards).
 func (r *request) show(c Command) error {
 	args, filter := takeFilter(c.Args, "active")
 	if len(args) == 0 {
@@ -119,6 +117,15 @@ func (r *request) show(c Command) error {
 			list = append(list, shown{g, -1})
 		}
 	}
+	return r.mailBoards(list, []string{r.in.From}, nil)
+}
+
+// mailBoards mails each board of list to the addresses to as a board mail
+// of user as, or, for as nil, of the sender's account among the game's
+// players and subscribers (r.sender; none: text only, no token). A
+// player's own current board carries a fresh reply token, so that the
+// mail can be answered with a move like any other board mail.
+func (r *request) mailBoards(list []shown, to []string, as *user) error {
 	for _, s := range list {
 		if !r.roomFor(s.g.Board) {
 			continue
@@ -127,11 +134,13 @@ func (r *request) show(c Command) error {
 		if err != nil {
 			return err
 		}
-		u, err := r.sender(s.g)
-		if err != nil {
-			return err
+		u := as
+		if u == nil {
+			if u, err = r.sender(s.g); err != nil {
+				return err
+			}
 		}
-		e := envelope{to: []string{r.in.From}, board: s.g.Board, game: v}
+		e := envelope{to: to, board: s.g.Board, game: v}
 		if u != nil {
 			e.key, e.html = strings.ToLower(u.ID), u.html()
 			// A player's own current board can be answered with a move.

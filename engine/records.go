@@ -166,6 +166,10 @@ type game struct {
 	// Asked are the players (userid keys) who asked for the game: the
 	// challenge came from one of their confirmed addresses.
 	Asked []string `json:"asked,omitempty"`
+	// Submitted are the moves submitted and not confirmed (GAME submit),
+	// by lower-cased userid; any change of the game voids them, and the
+	// end of the game drops them (moved).
+	Submitted map[string]submission `json:"submitted,omitempty"`
 }
 
 // proposal is a pending draw offer or take-back request.

@@ -59,4 +59,10 @@ const (
 	whyUnknownUser     why = "unknown-user"
 	whyUsage           why = "usage"
 	whyUseridTaken     why = "userid-taken"
+	// issue 25's commands (preview.go)
+	whyPlayersOnly      why = "players-only"
+	whyPreviewLong      why = "preview-long"
+	whyPreviewOver      why = "preview-over"
+	whyNothingSubmitted why = "nothing-submitted"
+	whySubmittedStale   why = "submitted-stale"
 )

@@ -75,6 +75,13 @@ func TestProcessTranscript(t *testing.T) {
 		{from: "alice", subject: "lyngk frobnicate"},                                                     // unknown command
 		{from: "bob", subject: "lyngk show 999"},                                                         // unknown board
 	}
+	compareGolden(t, "transcript.golden", playTranscript(t, addr, steps))
+}
+
+// playTranscript sends the steps through `lyngk process` on a new store
+// and returns every reply (who gets it, its subject and its text), masked.
+func playTranscript(t *testing.T, addr map[string]string, steps []transcriptStep) string {
+	t.Helper()
 	db := filepath.Join(t.TempDir(), "lyngk.db")
 	lastBoard := map[string]string{}  // player -> Message-ID of the latest board mail to them
 	lastConfirm := map[string]reply{} // player -> the latest confirmation mail to them
@@ -106,8 +113,14 @@ func TestProcessTranscript(t *testing.T) {
 			}
 		}
 	}
-	got := mask(out.String())
-	path := filepath.Join("testdata", "transcript.golden")
+	return mask(out.String())
+}
+
+// compareGolden compares got with testdata/name (go test -update rewrites
+// it).
+func compareGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
 	if *update {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
@@ -118,7 +131,7 @@ func TestProcessTranscript(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got != string(want) {
-		t.Errorf("transcript differs from %s (go test -update to accept):\n%s", path, firstDiff(string(want), got))
+		t.Errorf("%s differs (go test -update to accept):\n%s", path, firstDiff(string(want), got))
 	}
 }
 

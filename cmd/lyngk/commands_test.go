@@ -1,0 +1,52 @@
+package main
+
+import (
+	"strings"
+
+	"lyngk.example/lyngk/engine"
+	"testing"
+)
+
+// TestProcessCommands plays the rest of pbmserv's common commands (issue
+// 25: list, all show, GAME ratings, showas, preview, submit, confirm, add)
+// through `lyngk process`, mail in and mails out, against
+// testdata/commands.golden, as TestProcessTranscript does: who gets each
+// reply, its subject and its text. A stranger (dave, no account) gets list
+// and is refused preview; showas's board mail carries a token that moves
+// when answered; a submitted move is played by confirm, and voided by a
+// change of the game in between.
+func TestProcessCommands(t *testing.T) {
+	addr := map[string]string{"alice": "alice@example.com", "bob": "bob@example.org", "dave": "dave@example.net"}
+	tooMany := "lyngk preview 101" + strings.Repeat(" G,c1-d1", engine.MaxPreviewMoves+1)
+	steps := []transcriptStep{
+		{from: "dave", subject: "list"},
+		{from: "dave", subject: "list chess lyngk"}, // a word that is no game's: all games
+		{from: "dave", subject: "lyngk ratings"},
+		{from: "alice", subject: "signup alice pw1"},
+		{from: "alice", subject: "Re: Confirm Lyngk signup alice", body: "Yes.\n", confirm: true},
+		{from: "bob", subject: "signup bob pw2"},
+		{from: "bob", subject: "Re: Confirm Lyngk signup bob", body: "yes\n", confirm: true},
+		{from: "alice", subject: "lyngk challenge bob alice"},          // board 101, bob first
+		{from: "dave", subject: "lyngk preview 101 G,c1-d1"},           // a stranger: refused
+		{from: "alice", subject: "lyngk preview 101 G,c1-d1 B, b1-b2"}, // a move in two words
+		{from: "alice", subject: "lyngk preview 101 G,c1-d1 c1d1"},     // bad notation
+		{from: "alice", subject: tooMany},
+		{from: "alice", subject: "lyngk preview"},
+		{from: "bob", subject: "lyngk submit 101 bob pw2 G,c1-d1#1"},
+		{from: "bob", subject: "lyngk confirm 101 bob pw2"},
+		{from: "bob", subject: "lyngk confirm 101 bob pw2"}, // nothing left to confirm
+		{from: "alice", subject: "lyngk submit 101 alice pw1 B,b1-b2"},
+		{from: "bob", subject: "lyngk move 101 bob pw2 propose"},
+		{from: "alice", subject: "lyngk confirm 101 alice pw1"}, // the game changed: dropped
+		{from: "alice", subject: "lyngk showas alice pw1"},
+		{from: "alice", subject: "Re: Lyngk Board 101 alice", replyTo: "alice", body: "B,b1-b2\n"}, // answers showas's mail
+		{from: "bob", subject: "all show alice"},
+		{from: "bob", subject: "all show alice inactive"},
+		{from: "bob", subject: "all"},
+		{from: "alice", subject: "add alice pw1 alice@work.example"},
+		{from: "bob", subject: "lyngk resign 101 bob pw2"},
+		{from: "alice", subject: "lyngk ratings"},
+		{from: "alice", subject: "help commands"},
+	}
+	compareGolden(t, "commands.golden", playTranscript(t, addr, steps))
+}

@@ -1,0 +1,74 @@
+package engine
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// allShow: all show USERID [next|active], the boards of that player's
+// games of every game the server offers (default active: running), each
+// as show mails it, within the bounds of one mail (the boards left out are
+// listed in the summary, as for show).
+func (r *request) allShow(c Command) error {
+	args, filter := takeFilter(c.Args, "active")
+	if len(args) != 1 || (filter != "active" && filter != "next") {
+		return r.e.usageRefusal("all show", "")
+	}
+	if err := r.known(args); err != nil {
+		return err
+	}
+	gs, err := r.e.filterGames(r.tx, GameFilter{Users: args, State: apiState(filter)})
+	if err != nil {
+		return err
+	}
+	if len(gs) == 0 {
+		return r.mail("games", []string{r.in.From}, listView{Users: args, Filter: filter})
+	}
+	var list []shown
+	for _, g := range gs {
+		list = append(list, shown{g, -1})
+	}
+	return r.mailBoards(list, []string{r.in.From}, nil)
+}
+
+// showAs: GAME showas USERID PASSWORD [BOARD...|all|active|inactive|next]
+// mails the boards to that player's addresses exactly as the player gets
+// them: in the player's format, each current board of a running game of
+// theirs with a fresh reply token, so that answering it moves (for a
+// player who lost a board mail). Without boards, the player's games of
+// GAME that pass the filter (default active); a board named may be any
+// game's (then as an onlooker sees it, if the player does not play it).
+func (r *request) showAs(c Command) error {
+	u, err := r.authenticate(c.Args[0], c.Args[1])
+	if err != nil {
+		return err
+	}
+	args, filter := takeFilter(c.Args[2:], "active")
+	var list []shown
+	for _, a := range args {
+		if !unicode.IsDigit(rune(a[0])) {
+			return r.e.usageRefusal("showas", c.Game)
+		}
+		s, err := r.boardRef(a)
+		if err != nil {
+			return err
+		}
+		list = append(list, s)
+	}
+	if len(args) == 0 {
+		key := strings.ToLower(u.ID)
+		gs, err := r.selectGames([]string{key}, apiState(filter))
+		if err != nil {
+			return err
+		}
+		gs = slices.DeleteFunc(gs, func(g *game) bool { return r.e.gameName(g) != c.Game })
+		if len(gs) == 0 {
+			return r.mail("games", []string{r.in.From}, listView{Users: []string{u.ID}, Filter: filter})
+		}
+		for _, g := range gs {
+			list = append(list, shown{g, -1})
+		}
+	}
+	return r.mailBoards(list, u.Addresses, u)
+}
