@@ -33,7 +33,7 @@
 # its SASL) takes XOAUTH2 and OAUTHBEARER with an access token, which it
 # checks by token introspection (RFC 7662, a POST) at
 # http://127.0.0.1:OAUTH_PORT/introspect: the issuer the test serves there
-# (oauth/oauthtest). Without it, every token is refused. Users: lyngk (the robot), alice, bob, carol and load0..load3 (mailboxes
+# (mailer/oauth/oauthtest). Without it, every token is refused. Users: lyngk (the robot), alice, bob, carol and load0..load3 (mailboxes
 # that take load0+anything@e2e.test etc., for the throughput test), all @e2e.test;
 # dave is the player whose address TestE2EBounce takes away (it edits DIR/dovecot/users).
 #
@@ -322,7 +322,7 @@ write_dovecot_conf() {
 	chmod 640 "$d/users.tmp"
 	mv "$d/users.tmp" "$d/users"
 	cat >"$d/oauth2.conf.ext" <<EOF
-# The test's issuer (oauth/oauthtest): RFC 7662 introspection by POST,
+# The test's issuer (mailer/oauth/oauthtest): RFC 7662 introspection by POST,
 # which answers {"active": true, "username": "lyngk@e2e.test"} for a token
 # it issued.
 introspection_mode = post

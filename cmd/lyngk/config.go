@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"lyngk.example/lyngk/mailer"
-	"lyngk.example/lyngk/oauth"
+	"lyngk.example/lyngk/mailer/oauth"
 	"lyngk.example/lyngk/store"
 )
 

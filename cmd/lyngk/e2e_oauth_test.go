@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"lyngk.example/lyngk/oauth/oauthtest"
+	"lyngk.example/lyngk/mailer/oauth/oauthtest"
 )
 
 // TestE2EOAuth2 runs `lyngk serve` with OAuth2 logins against the real

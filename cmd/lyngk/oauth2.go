@@ -6,7 +6,7 @@ import (
 	"io"
 	"log/slog"
 
-	"lyngk.example/lyngk/oauth"
+	"lyngk.example/lyngk/mailer/oauth"
 )
 
 // runOAuth2 is `lyngk oauth2 login`: it obtains the refresh token of the

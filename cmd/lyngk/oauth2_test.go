@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"lyngk.example/lyngk/oauth/oauthtest"
+	"lyngk.example/lyngk/mailer/oauth/oauthtest"
 )
 
 // TestOAuth2Login runs `lyngk oauth2 login` as an operator does, against a

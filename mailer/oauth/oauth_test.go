@@ -16,7 +16,7 @@ import (
 
 	"golang.org/x/oauth2"
 
-	"lyngk.example/lyngk/oauth/oauthtest"
+	"lyngk.example/lyngk/mailer/oauth/oauthtest"
 )
 
 func issuer(t *testing.T) (*oauthtest.Issuer, Config) {
