@@ -116,6 +116,7 @@ type Engine struct {
 	topWords   []string  // the first words of the common commands
 	auth       *authCache
 	inline     atomic.Int64 // bcrypt runs inside Handle (see InlineChecks)
+	pics       *pictures    // the PNGs of positions (pictures.go)
 }
 
 // New checks cfg and fills in its defaults.
@@ -174,7 +175,7 @@ func New(cfg Config) (*Engine, error) {
 	for _, g := range cfg.Games {
 		titles = append(titles, g.Title())
 	}
-	return &Engine{cfg: cfg, auth: auth, games: byName, first: cfg.Games[0].Name(), ownSubject: ownSubjectRE(titles),
+	return &Engine{cfg: cfg, auth: auth, pics: newPictures(), games: byName, first: cfg.Games[0].Name(), ownSubject: ownSubjectRE(titles),
 		commands: commandTable(), topWords: topWords()}, nil
 }
 
@@ -228,9 +229,10 @@ type request struct {
 	line   string // the command being run, for the error quote
 	out    []Mail
 	budget
-	// pictures are the PNGs drawn for this request's mails, by board and
-	// moves: every recipient's mail shows the same picture.
-	pictures map[string][]byte
+	// forecast runs the request for Forecast: no picture drawn (each is
+	// listed in drawings), no bcrypt.
+	forecast bool
+	drawings []Drawing
 	// work is the password work of this mail so far (spend): each
 	// password check and new hash, once however often it is asked.
 	work map[string]bool

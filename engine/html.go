@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"lyngk.example/lyngk/engine/games"
@@ -86,16 +87,16 @@ func (r *request) htmlPart(m *Mail, kind string, e envelope) error {
 	if v.Over {
 		marks = &v.marks
 	}
-	cacheKey := fmt.Sprintf("%d %v %t", v.Board, moves, v.Over)
-	png, ok := r.pictures[cacheKey]
-	if !ok {
-		if png, err = pic.PNG(pos, v.Players, marks); err != nil {
-			return fmt.Errorf("engine: board %d: %w", v.Board, err)
+	// The engine keeps the picture of a position (pictures.go): every
+	// recipient's mail and the web show the same one, drawn once.
+	d := drawing(v.game, v.Board, pos, v.Players, marks)
+	var png []byte
+	if r.forecast {
+		if !slices.ContainsFunc(r.drawings, func(o Drawing) bool { return o.key == d.key }) {
+			r.drawings = append(r.drawings, d)
 		}
-		if r.pictures == nil {
-			r.pictures = map[string][]byte{}
-		}
-		r.pictures[cacheKey] = png
+	} else if png, err = r.e.png(d, drawnTransaction); err != nil {
+		return err
 	}
 	hv.Picture = fmt.Sprintf("board-%d-%d@%s", v.Board, len(moves), r.e.cfg.Domain)
 	html, err := r.e.cfg.Templates.RenderHTML("mail.html", hv)

@@ -143,7 +143,11 @@ var ErrRobotMove = errors.New("engine: the robot's move is illegal")
 // is played once, and one lost in a crash is thought again, since the game
 // still waits.
 func (e *Engine) RobotMove(tx Tx, t RobotTurn, m games.Move, now time.Time) ([]Mail, error) {
-	r := &request{e: e, tx: tx, now: now}
+	return e.robotMove(&request{e: e, tx: tx, now: now}, t, m)
+}
+
+// robotMove is RobotMove for r (ForecastRobot's runs on a copy).
+func (e *Engine) robotMove(r *request, t RobotTurn, m games.Move) ([]Mail, error) {
 	g, ok, err := r.loadGame(t.Board)
 	if err != nil || !ok || g.over() || !slices.Equal(g.Moves, t.moves) {
 		return nil, err

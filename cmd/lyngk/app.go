@@ -193,6 +193,7 @@ func parse(raws [][]byte) []parsed {
 // when the mails were taken in hand, for the log and the metrics.
 func (a *app) applyParsed(ctx context.Context, ms []parsed, deliver deliverFunc, start time.Time) ([]outcome, error) {
 	now := a.now()
+	a.foresee(ctx, ms, now)
 	done := len(ms)
 	err := errMailFailed // a lone mail goes straight to commitAlone
 	if len(ms) > 1 {

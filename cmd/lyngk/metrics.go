@@ -93,6 +93,29 @@ func (m *metrics) passwordChecks(pool *checkPool, eng *engine.Engine) {
 		prometheus.NewCounterFunc(opts("transaction"), func() float64 { return float64(eng.InlineChecks()) }))
 }
 
+// pictures counts the board pictures drawn before the write transaction,
+// inside it (a forecast missed) and for the web.
+func (m *metrics) pictures(eng *engine.Engine) {
+	if m == nil {
+		return
+	}
+	opts := func(where string) prometheus.CounterOpts {
+		return prometheus.CounterOpts{Name: "lyngk_pictures_drawn_total",
+			Help:        "Board pictures (PNG) drawn, by where: before the write transaction, inside it, or for the web; a picture kept in memory is not drawn again.",
+			ConstLabels: prometheus.Labels{"where": where}}
+	}
+	count := func(i int) func() float64 {
+		return func() float64 {
+			b, t, w := eng.PicturesDrawn()
+			return float64([3]int64{b, t, w}[i])
+		}
+	}
+	m.reg.MustRegister(
+		prometheus.NewCounterFunc(opts("before"), count(0)),
+		prometheus.NewCounterFunc(opts("transaction"), count(1)),
+		prometheus.NewCounterFunc(opts("web"), count(2)))
+}
+
 func (m *metrics) mail(o outcome, d time.Duration) {
 	if m == nil {
 		return

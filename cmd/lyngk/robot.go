@@ -146,6 +146,13 @@ func (p *robotPlayer) play(ctx context.Context, t engine.RobotTurn) {
 		return
 	}
 	now := p.a.now()
+	var ds []engine.Drawing
+	if p.a.db.View(func(tx *store.Tx) error {
+		ds = p.a.eng.ForecastRobot(tx, t, res.Move, now)
+		return nil
+	}) == nil {
+		p.a.draw(ctx, ds)
+	}
 	var played bool
 	err = p.a.db.Update(func(tx *store.Tx) error {
 		mails, err := p.a.eng.RobotMove(tx, t, res.Move, now)

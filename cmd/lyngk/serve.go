@@ -200,6 +200,7 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 	a := &app{db: db, eng: eng, robot: cfg.Robot, verp: cfg.VERP, log: log, metrics: m, now: time.Now,
 		checks: newCheckPool(checkWorkers()), lane: newLane()}
 	m.passwordChecks(a.checks, eng)
+	m.pictures(eng)
 	sender := mailer.NewSender(smtpCfg, &outboxQueue{db: db}, log)
 	// The web part tells its open game pages of every change.
 	webChanged := func() {}

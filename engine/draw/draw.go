@@ -2,15 +2,15 @@
 // whatever the game: vector primitives and fonts on any gonum vg.Canvas
 // (the SVG of the web pages and the PNG alike), a fixed palette with a fast
 // nearest-colour lookup, sprites (pieces drawn once, composed many times
-// onto a paletted picture), a bounded cache for them, and a PNG encoder
-// that compresses a picture in bands and never compresses the same band
-// twice.
+// onto a paletted picture) kept in a bounded cache (engine/bounded), and
+// a PNG encoder that compresses a picture in bands and never compresses
+// the same band twice.
 //
 // A game's picture package keeps only its policy: the layout and what to
 // draw. It describes its picture as a static background (drawn once) and
 // pieces, each with a key that names what the piece looks like, painted
 // through a [Painter]: [VG] paints them directly on a vector canvas (the
-// SVG), a [Raster] looks each key up in a [Cache] of sprites and composes
+// SVG), a [Raster] looks each key up in a cache of sprites and composes
 // them onto the background's palette indices (the PNG). The same drawing
 // code thus makes both formats, and a PNG costs little more than copying
 // its pieces and compressing the bands that changed.

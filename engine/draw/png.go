@@ -12,6 +12,8 @@ import (
 	"image/color"
 	"slices"
 	"sync"
+
+	"lyngk.example/lyngk/engine/bounded"
 )
 
 // Encoder writes paletted pictures as PNG: indexed colour at the smallest
@@ -29,7 +31,7 @@ import (
 type Encoder struct {
 	first, rows int
 	level       int
-	bands       *Cache[band]
+	bands       *bounded.Cache[band]
 	works       sync.Pool
 	seeds       [2]maphash.Seed
 }
@@ -49,7 +51,7 @@ type band struct {
 func NewEncoder(first, rows, level, budget int) *Encoder {
 	return &Encoder{
 		first: first, rows: rows, level: level,
-		bands: NewCache(budget, func(b band) int { return len(b.z) + 64 }),
+		bands: bounded.New(budget, func(b band) int { return len(b.z) + 64 }),
 		seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()},
 	}
 }

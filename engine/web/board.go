@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"strings"
 )
 
 // boardSVG is /game/N/board.svg[?after=K]: the picture of the mails, as
@@ -26,23 +27,64 @@ func (h *Handler) boardSVG(w http.ResponseWriter, r *http.Request) {
 	h.send(w, r, "image/svg+xml", data)
 }
 
-// boardPNG is /game/N/board.png[?after=K]: the very picture of the mails.
+// boardPNG is /game/N/board.png[?after=K]: the very picture of the mails,
+// from the engine's memory when a mail or a request drew it before (one
+// picture per position). Its ETag names the position (the moves that led
+// to it, the players, how the game ended): a request that sends it back
+// (If-None-Match) is answered 304. How long a browser may keep it without
+// asking (Cache-Control):
+//   - a finished game's positions never change: a year, immutable;
+//   - a past position of a running game (?after=K before the last move)
+//     changes only if take-backs go back beyond move K, which they can
+//     one move at a time: an hour, so that such a rare change is seen
+//     within the hour, not never;
+//   - the current position of a running game changes with the next move:
+//     no-cache (asked again each time; the ETag makes that cheap).
 func (h *Handler) boardPNG(w http.ResponseWriter, r *http.Request) {
 	ref, ok := h.readGame(w, r, r.PathValue("n"))
 	if !ok {
 		return
 	}
-	pic := ref.game.Picture
-	if pic == nil {
+	if ref.game.Picture == nil {
 		h.fail(w, r, http.StatusNotFound, "This game has no picture.")
 		return
 	}
-	data, err := pic.PNG(ref.pos, ref.d.Players, ref.legend())
+	data, etag, err := h.cfg.Engine.PNG(ref.game, ref.d.Board, ref.pos, ref.d.Players, ref.legend())
 	if err != nil {
 		h.serverError(w, r, err)
 		return
 	}
-	h.send(w, r, "image/png", data)
+	cache := "no-cache"
+	switch {
+	case ref.d.Over():
+		cache = "public, max-age=31536000, immutable"
+	case ref.k < len(ref.d.MoveList):
+		cache = "public, max-age=3600"
+	}
+	w.Header().Set("ETag", etag)
+	w.Header().Set("Cache-Control", cache)
+	if etagMatch(r.Header.Get("If-None-Match"), etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	w.Header().Set("Content-Type", "image/png")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(http.StatusOK)
+	if r.Method != http.MethodHead {
+		w.Write(data)
+	}
+}
+
+// etagMatch says whether the If-None-Match header h names etag (or is
+// "*").
+func etagMatch(h, etag string) bool {
+	for t := range strings.SplitSeq(h, ",") {
+		t = strings.TrimSpace(t)
+		if t == "*" || strings.TrimPrefix(t, "W/") == etag {
+			return true
+		}
+	}
+	return false
 }
 
 // legend is what the picture of ref says beyond its position: how the game

@@ -32,6 +32,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 
+	"lyngk.example/lyngk/engine/bounded"
 	"lyngk.example/lyngk/engine/draw"
 	"lyngk.example/lyngk/engine/yinsh"
 )
@@ -121,7 +122,7 @@ const (
 type renderer struct {
 	pal     *draw.Palette
 	board   []uint8
-	sprites *draw.Cache[*draw.Sprite]
+	sprites *bounded.Cache[*draw.Sprite]
 	enc     *draw.Encoder
 	images  sync.Pool
 }

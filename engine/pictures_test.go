@@ -1,0 +1,145 @@
+package engine_test
+
+import (
+	"bytes"
+	"testing"
+
+	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/lyngk"
+	"lyngk.example/lyngk/store"
+)
+
+// TestPicturesForecast: the picture a move mail will show is forecast from
+// a read transaction (nothing written, no bcrypt), drawn before the write
+// transaction, and Handle then draws nothing: both players' mails carry
+// that very picture, and the web's board.png of the position is the same
+// bytes, not drawn again. A mail nobody forecast has its picture drawn
+// inside, and counted there.
+func TestPicturesForecast(t *testing.T) {
+	v := newEnv(t)
+	v.signup("alice", "bob")
+	v.cmd(addr("alice"), "lyngk challenge alice bob")
+	v.cmd(addr("alice"), "lyngk move 101 alice pw-alice G,c1-d1")
+	before0, inside0, web0 := v.e.PicturesDrawn()
+
+	in := engine.Inbound{MessageID: "bob-move@players.example", From: addr("bob"), Subject: "lyngk move 101 bob pw-bob B,b1-b2"}
+	stored := v.dump()
+	var ds []engine.Drawing
+	if err := v.db.View(func(tx *store.Tx) error {
+		ds = v.e.Forecast(tx, in, v.now)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(ds) != 1 {
+		t.Fatalf("forecast %d pictures, want 1 (both players' mails show the same position)", len(ds))
+	}
+	if v.dump() != stored {
+		t.Error("the forecast changed the store")
+	}
+	if err := v.e.Draw(ds[0]); err != nil {
+		t.Fatal(err)
+	}
+	out := v.mail(in)
+	before, inside, web := v.e.PicturesDrawn()
+	if before != before0+1 || inside != inside0 || web != web0 {
+		t.Errorf("pictures drawn before/inside/web: %d/%d/%d, want %d/%d/%d", before, inside, web, before0+1, inside0, web0)
+	}
+	var pics [][]byte
+	for _, m := range out {
+		if m.Picture != nil {
+			pics = append(pics, m.Picture)
+		}
+	}
+	if len(pics) != 2 || !bytes.Equal(pics[0], pics[1]) {
+		t.Fatalf("%d board mails with a picture, want 2 with the same one", len(pics))
+	}
+	// The web's picture of the position: the same bytes, from memory.
+	var png []byte
+	var etag string
+	if err := v.db.View(func(tx *store.Tx) error {
+		d, err := v.e.ReadGame(tx, 101)
+		if err != nil {
+			return err
+		}
+		gm, err := d.Rules()
+		if err != nil {
+			return err
+		}
+		pos, err := d.Position(len(d.MoveList))
+		if err != nil {
+			return err
+		}
+		png, etag, err = v.e.PNG(gm, 101, pos, d.Players, nil)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(png, pics[0]) || len(etag) != 34 {
+		t.Errorf("the web's picture differs from the mails' (etag %s)", etag)
+	}
+	if _, _, w := v.e.PicturesDrawn(); w != web0 {
+		t.Errorf("the web drew %d pictures, want none", w-web0)
+	}
+	// Not forecast: drawn inside.
+	v.cmd(addr("alice"), "lyngk move 101 alice pw-alice c2-c3")
+	if _, inside, _ := v.e.PicturesDrawn(); inside != inside0+1 {
+		t.Errorf("a mail not forecast drew %d pictures inside, want 1", inside-inside0)
+	}
+}
+
+// TestForecastRunsNoBcrypt: after a restart the engine knows no password;
+// forecasting a move mail then checks none (a forecast may miss the
+// picture, never cost a bcrypt run) and leaves what Verify would make.
+func TestForecastRunsNoBcrypt(t *testing.T) {
+	v := newEnv(t)
+	v.signup("alice", "bob")
+	v.cmd(addr("alice"), "lyngk challenge alice bob")
+	v.restart()
+	in := engine.Inbound{MessageID: "m@players.example", From: addr("alice"), Subject: "lyngk move 101 alice pw-alice G,c1-d1",
+		Body: "change password alice pw-alice n3w-pw\n"}
+	if err := v.db.View(func(tx *store.Tx) error {
+		v.e.Forecast(tx, in, v.now)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if n := v.e.InlineChecks(); n != 0 {
+		t.Errorf("the forecast ran %d bcrypt checks", n)
+	}
+}
+
+// TestForecastRobot: the robot's move is forecast like a mail: one
+// picture (alice's board mail), nothing written, and RobotMove draws none.
+func TestForecastRobot(t *testing.T) {
+	v := newEnv(t, withRobot)
+	v.signup("alice")
+	v.cmd(addr("alice"), "lyngk challenge -stack6 robot alice")
+	ts := v.robotTurns()
+	if len(ts) != 1 {
+		t.Fatalf("robot turns: %+v", ts)
+	}
+	start := lyngk.New(101, lyngk.Stack6)
+	m := start.Legal(nil)[0]
+	_, inside0, _ := v.e.PicturesDrawn()
+	stored := v.dump()
+	var ds []engine.Drawing
+	if err := v.db.View(func(tx *store.Tx) error {
+		ds = v.e.ForecastRobot(tx, ts[0], m, v.now)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(ds) != 1 || v.dump() != stored {
+		t.Fatalf("forecast %d pictures (want 1); store changed: %t", len(ds), v.dump() != stored)
+	}
+	if err := v.e.Draw(ds[0]); err != nil {
+		t.Fatal(err)
+	}
+	if out := v.robotMove(ts[0], m); len(out) != 1 || out[0].Picture == nil {
+		t.Fatalf("after the robot's move:\n%s", format(out))
+	}
+	if _, inside, _ := v.e.PicturesDrawn(); inside != inside0 {
+		t.Errorf("RobotMove drew %d pictures inside, want none", inside-inside0)
+	}
+}
