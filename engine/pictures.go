@@ -112,13 +112,20 @@ func (e *Engine) PNG(gm games.Game, board int, pos games.Position, names [2]stri
 	return png, `"` + hex.EncodeToString([]byte(d.key[:16])) + `"`, err
 }
 
+// maxForecastBody is the largest mail body Forecast looks at: a move, a
+// reply quoting a board mail or a few commands are a few KB; a bigger mail
+// would cost its reading twice (memory included: TestServeBigMailsBounded)
+// for a picture it rarely shows, which Handle then draws itself.
+const maxForecastBody = 64 << 10
+
 // Forecast returns the pictures Handle would draw for in, applied to the
 // store as tx shows it: Handle's own run on a copy of the writes that is
 // dropped, with no password check but those already answered in memory
-// (Verify), no bcrypt, nothing written and no mail sent.
+// (Verify), no bcrypt, nothing written and no mail sent. A body over 64 KB
+// is not looked at (none forecast).
 func (e *Engine) Forecast(tx Tx, in Inbound, now time.Time) []Drawing {
 	in.From = strings.TrimSpace(in.From)
-	if e.unanswerable(in) {
+	if e.unanswerable(in) || in.TooBig || len(in.Body) > maxForecastBody {
 		return nil
 	}
 	r := &request{e: e, tx: newPending(tx), in: in, now: now, budget: budget{bounded: true}, forecast: true}

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"lyngk.example/lyngk/engine"
@@ -141,5 +142,27 @@ func TestForecastRobot(t *testing.T) {
 	}
 	if _, inside, _ := v.e.PicturesDrawn(); inside != inside0 {
 		t.Errorf("RobotMove drew %d pictures inside, want none", inside-inside0)
+	}
+}
+
+// TestForecastSkipsBigMails: a body over 64 KB is not read a second time
+// for its pictures.
+func TestForecastSkipsBigMails(t *testing.T) {
+	v := newEnv(t)
+	v.signup("alice", "bob")
+	v.cmd(addr("alice"), "lyngk challenge alice bob")
+	in := engine.Inbound{MessageID: "big@players.example", From: addr("alice"), Subject: "lyngk show 101",
+		Body: strings.Repeat("x", 64<<10+1)}
+	var small, big []engine.Drawing
+	if err := v.db.View(func(tx *store.Tx) error {
+		big = v.e.Forecast(tx, in, v.now)
+		in.Body = strings.Repeat("x", 1000)
+		small = v.e.Forecast(tx, in, v.now)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(big) != 0 || len(small) != 1 {
+		t.Errorf("forecast %d pictures for the big mail (want 0), %d for the small one (want 1)", len(big), len(small))
 	}
 }
