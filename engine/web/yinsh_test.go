@@ -1,14 +1,19 @@
 package web_test
 
 import (
+	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"image/png"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/games"
@@ -99,6 +104,38 @@ func TestYinshWeb(t *testing.T) {
 	if !strings.Contains(body, "<option>"+turn+"</option>") {
 		t.Errorf("the play page lacks %s", turn)
 	}
+	// The event stream of the game page tells of the turn.
+	srv := httptest.NewServer(s.h)
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL+"/game/101/events", nil)
+	stream, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stream.Body.Close()
+	events := make(chan string, 10)
+	go func() {
+		sc := bufio.NewScanner(stream.Body)
+		for sc.Scan() {
+			if v, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+				events <- v
+			}
+		}
+		close(events)
+	}()
+	next := func() string {
+		t.Helper()
+		select {
+		case v := <-events:
+			return v
+		case <-ctx.Done():
+			t.Fatal("no event within 10s")
+		}
+		return ""
+	}
+	first := next()
 	res, body = s.post(tok, url.Values{"move": {turn}}, nil)
 	if res.StatusCode != 200 && res.StatusCode != 303 {
 		t.Fatalf("POST %s: %d\n%s", turn, res.StatusCode, body)
@@ -109,5 +146,8 @@ func TestYinshWeb(t *testing.T) {
 	_, body = s.get("GET", "/game/101.json")
 	if err := json.Unmarshal([]byte(body), &j); err != nil || j.Board != pos.Board(names) || len(j.Moves) != 32 {
 		t.Errorf("after the POST: %v %+v", err, j)
+	}
+	if v := next(); v == first || v == "" {
+		t.Errorf("event after the turn: %q, before %q", v, first)
 	}
 }

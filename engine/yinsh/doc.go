@@ -51,6 +51,6 @@
 //
 // Legal lists whole turns: every order of the removals and every choice of
 // ring, so the list is what a player may write, one entry per long form.
-// The generator recurses over copies of the 68-byte position and appends
+// The generator recurses over copies of the 72-byte position and appends
 // to the caller's buffer; it allocates nothing when the buffer has room.
 package yinsh
