@@ -32,7 +32,8 @@ var yinshTurns = strings.Fields("c5 e2 i9 j5 d5 g9 g5 i5 d3 f6 i9-i7 j5-j7 c5-a3
 // TestYinshWeb: a YINSH game (board 101, beside nothing else) on the web:
 // the game page with the picture's SVG and the text board, the JSON with
 // YINSH's fields, board.svg and board.png, and the play page, whose form
-// lists every legal whole turn and whose POST plays one.
+// lists every legal whole turn and whose POST plays one, which the
+// game's event stream tells.
 func TestYinshWeb(t *testing.T) {
 	gs := append(offered(), games.Game{Rules: yinsh.Rules{}, Picture: ypicture.Pictures{}, Robot: ysearch.Robot{}})
 	s := newSiteOf(t, true, gs)
