@@ -29,7 +29,7 @@ import (
 var yinshTurns = strings.Fields("c5 e2 i9 j5 d5 g9 g5 i5 d3 f6 i9-i7 j5-j7 c5-a3 e2-d1 a3-c3 g9-d6 d5-f5 i5-h5 g5-f4 d6-b4 " +
 	"c3-b3 j7-k7 i7-k9 b4-e7 d3-e4 f6-h8 k9-h9 h5-i6 f5-e5 i6-g4 e5-b2;xd5-h5;xe4")
 
-// TestYinshWeb: a YINSH game (board 101, beside nothing else) on the web:
+// TestYinshWeb: a YINSH game (board 101, the site's only game) on the web:
 // the game page with the picture's SVG and the text board, the JSON with
 // YINSH's fields, board.svg and board.png, and the play page, whose form
 // lists every legal whole turn and whose POST plays one, which the
