@@ -221,7 +221,7 @@ func TestBoardMailWebLine(t *testing.T) {
 		if !strings.Contains(m.Body, "\n\nMove on the web:\n"+url+"\n") {
 			t.Errorf("mail to %v: no web line with its token in the text:\n%s", m.To, m.Body)
 		}
-		if !strings.Contains(m.HTML, `Move on the web: <a href="`+url+`">`) {
+		if !strings.Contains(m.HTML, `Move on the web: <a href="`+url+`" `) {
 			t.Errorf("mail to %v: no web link with its token in the HTML:\n%s", m.To, m.HTML)
 		}
 	}

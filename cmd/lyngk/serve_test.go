@@ -97,6 +97,20 @@ func (p localPlayer) signup(password string, n int) mailer.Inbound {
 
 func (p localPlayer) inbox() []mailer.Inbound {
 	p.t.Helper()
+	var out []mailer.Inbound
+	for _, raw := range p.rawInbox() {
+		in, err := mailer.Parse(bytes.NewReader(raw), maxMailSize)
+		if err != nil {
+			p.t.Fatal(err)
+		}
+		out = append(out, in)
+	}
+	return out
+}
+
+// rawInbox returns the mails of the player's INBOX as they are stored.
+func (p localPlayer) rawInbox() [][]byte {
+	p.t.Helper()
 	c, err := imapclient.DialInsecure(p.imap, nil)
 	if err != nil {
 		p.t.Fatal(err)
@@ -121,13 +135,9 @@ func (p localPlayer) inbox() []mailer.Inbound {
 	if err != nil {
 		p.t.Fatal(err)
 	}
-	var out []mailer.Inbound
+	var out [][]byte
 	for _, m := range msgs {
-		in, err := mailer.Parse(bytes.NewReader(m.FindBodySection(bs)), maxMailSize)
-		if err != nil {
-			p.t.Fatal(err)
-		}
-		out = append(out, in)
+		out = append(out, m.FindBodySection(bs))
 	}
 	return out
 }

@@ -38,6 +38,23 @@ const elementKey = "element-6066-11e4-a52e-4f735466cecf"
 // which installs them).
 func startBrowser(t *testing.T, width, height int) *webDriver {
 	t.Helper()
+	return startChromium(t, width, height, nil)
+}
+
+// startPhone is startBrowser as a phone: Chromium's mobile emulation at
+// width×height CSS px with device pixel ratio ratio (touch events, the
+// viewport meta tag honoured, screenshots in device pixels).
+func startPhone(t *testing.T, width, height int, ratio float64) *webDriver {
+	t.Helper()
+	return startChromium(t, width, height, map[string]any{
+		"deviceMetrics": map[string]any{"width": width, "height": height, "pixelRatio": ratio, "touch": true, "mobile": true},
+	})
+}
+
+// startChromium starts the session of startBrowser, with mobileEmulation
+// when it is not nil.
+func startChromium(t *testing.T, width, height int, mobileEmulation map[string]any) *webDriver {
+	t.Helper()
 	driver, derr := exec.LookPath("chromedriver")
 	browser, berr := exec.LookPath("chromium")
 	if derr != nil || berr != nil {
@@ -72,15 +89,19 @@ func startBrowser(t *testing.T, width, height int) *webDriver {
 			t.Fatalf("chromedriver did not start:\n%s", logs.String())
 		}
 	}
+	opts := map[string]any{
+		"binary": browser,
+		"args": []string{"--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+			"--no-first-run", "--disable-background-networking", "--disable-component-update",
+			"--disable-sync", "--hide-scrollbars", "--user-data-dir=" + filepath.Join(t.TempDir(), "profile"),
+			fmt.Sprintf("--window-size=%d,%d", width, height)},
+	}
+	if mobileEmulation != nil {
+		opts["mobileEmulation"] = mobileEmulation
+	}
 	caps := map[string]any{"capabilities": map[string]any{"alwaysMatch": map[string]any{
-		"browserName": "chrome",
-		"goog:chromeOptions": map[string]any{
-			"binary": browser,
-			"args": []string{"--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-				"--no-first-run", "--disable-background-networking", "--disable-component-update",
-				"--disable-sync", "--hide-scrollbars", "--user-data-dir=" + filepath.Join(t.TempDir(), "profile"),
-				fmt.Sprintf("--window-size=%d,%d", width, height)},
-		},
+		"browserName":        "chrome",
+		"goog:chromeOptions": opts,
 	}}}
 	var s struct {
 		SessionID string `json:"sessionId"`
@@ -235,4 +256,19 @@ func (d *webDriver) attr(css, name string) string {
 		return ""
 	}
 	return *s
+}
+
+// tap touches the page at x, y (CSS px from the viewport's top left), as
+// a finger does: the page gets the touch and the click that follows.
+func (d *webDriver) tap(x, y int) {
+	d.t.Helper()
+	d.must(http.MethodPost, "/actions", map[string]any{"actions": []any{map[string]any{
+		"type": "pointer", "id": "finger", "parameters": map[string]string{"pointerType": "touch"},
+		"actions": []any{
+			map[string]any{"type": "pointerMove", "duration": 0, "x": x, "y": y, "origin": "viewport"},
+			map[string]any{"type": "pointerDown", "button": 0},
+			map[string]any{"type": "pointerUp", "button": 0},
+		},
+	}}}, nil)
+	d.must(http.MethodDelete, "/actions", nil, nil)
 }
