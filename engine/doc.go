@@ -231,7 +231,16 @@
 // DIGEST from the domain, the board and the recipient's userid (or address):
 // never sent, the same for every mail of the game to that recipient. A mail
 // that answers the recipient's mail has In-Reply-To that mail, after the
-// root in References; any other has In-Reply-To the root.
+// root in References; any other has In-Reply-To the root. A user who chose
+// "change subject ... game" (user field subject) gets every mail of a game
+// under one subject, "Lyngk Board N P1-P2", what the gamerz subject said
+// opening the text (mail.go, oneSubject): Gmail and Outlook group by
+// subject too.
+//
+// Chat. Each chat mail carries a reply token of its own (token field chat):
+// a reply to it is a chat back from the token's user to the game's players
+// and subscribers (social.go, chatBack), never a move. The sender gets a
+// copy, or with "change chat ... confirm" one line.
 //
 // Error mails. Errors about a move also show the summary of the board;
 // when it is the game's current position and the sender is one of its

@@ -71,9 +71,31 @@ func shoot(t *testing.T, d *webDriver, name string) {
 	}
 }
 
+// openMail shows the HTML part of the mail raw in d as a mail program
+// does, its picture's cid: resolved to a file, and returns the page.
+func openMail(t *testing.T, d *webDriver, raw []byte) string {
+	t.Helper()
+	parts := leaves(t, raw)
+	if len(parts) != 3 {
+		t.Fatalf("mail has %d parts, want text, HTML and PNG:\n%s", len(parts), raw)
+	}
+	dir := t.TempDir()
+	cid := strings.Trim(parts[2].header.Get("Content-Id"), "<>")
+	page := strings.ReplaceAll(string(parts[1].body), "cid:"+cid, "board.png")
+	if err := os.WriteFile(filepath.Join(dir, "board.png"), parts[2].body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "mail.html"), []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d.open("file://" + filepath.Join(dir, "mail.html"))
+	return page
+}
+
 // TestBrowserPhone (issue 22 item 1) opens, in Chromium as a 360×740 phone
 // at device pixel ratio 3, a board mail's HTML part (with its "Move on the
-// web" link, as the player's mail program shows it), every web page and
+// web" link, as the player's mail program shows it), an error mail's
+// (quoting a command with an 80-letter word), every web page and
 // the play page, and checks that none is wider than the screen: no
 // element's box reaches out of the viewport. On the play page, the
 // neighbouring stacks are at least 40 CSS px apart and a tap 19 px beside a
@@ -86,31 +108,20 @@ func TestBrowserPhone(t *testing.T) {
 
 	// The board mail, from alice's INBOX, as a mail program shows it: the
 	// picture by its cid: resolved to a file.
-	raws := g.alice.rawInbox()
-	var parts []mimePart
-	for _, raw := range raws {
-		if bytes.Contains(raw, []byte("Subject: New Lyngk Board 101")) {
-			parts = leaves(t, raw)
-		}
-	}
-	if len(parts) != 3 {
-		t.Fatalf("alice's board mail has %d parts, want text, HTML and PNG", len(parts))
-	}
-	dir := t.TempDir()
-	cid := strings.Trim(parts[2].header.Get("Content-Id"), "<>")
-	page := strings.ReplaceAll(string(parts[1].body), "cid:"+cid, "board.png")
+	page := openMail(t, d, g.alice.rawInbox()[2])
 	if !strings.Contains(page, "/play/") {
 		t.Fatalf("the board mail has no web link:\n%s", page)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "board.png"), parts[2].body, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "mail.html"), []byte(page), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	d.open("file://" + filepath.Join(dir, "mail.html"))
 	fits(t, d, "board mail")
 	shoot(t, d, "phone-mail")
+	// An error mail with the game, quoting a command with one long word.
+	g.bob.send("lyngk move 101 bob Sesame-9xy e4-e5"+strings.Repeat("x", 80), "", "")
+	g.bob.await(4)
+	page = openMail(t, d, g.bob.rawInbox()[3])
+	if !strings.Contains(page, "It is not your move") || !strings.Contains(page, strings.Repeat("x", 80)) {
+		t.Fatalf("bob's error mail:\n%s", page)
+	}
+	fits(t, d, "error mail")
 
 	for _, p := range []struct{ name, path string }{
 		{"phone-home", "/"},

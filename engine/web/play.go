@@ -173,9 +173,11 @@ func (h *Handler) post(board int, now time.Time) (until time.Time, ok bool) {
 	return time.Time{}, true
 }
 
-// playRefused answers a refusal: for the token itself (404, 410) a page
-// with its text alone; for a move (422) the page again, with the text
-// above the board. again reads the game for that page.
+// playRefused answers a refusal: for an unknown token (404) a page with
+// its text alone; for a token the server sent that no longer moves (410)
+// the game as it is now, why in the page's words, and the link to its
+// page; for a move (422) the page again, with the text above the board.
+// again reads the game for that page.
 func (h *Handler) playRefused(w http.ResponseWriter, r *http.Request, err error, again func() (*engine.TokenView, error), move string) {
 	var ref *engine.Refusal
 	if !errors.As(err, &ref) {
