@@ -36,7 +36,7 @@ func TestYinshGameByMail(t *testing.T) {
 	v := newEnv(t, withYinsh)
 	v.signup("alice", "bob")
 	out := v.cmd(addr("alice"), "yinsh challenge alice bob")
-	if len(out) != 2 || !strings.Contains(out[0].Subject, "Board 101 alice") {
+	if len(out) != 2 || out[0].Subject != "New Yinsh Board 101 alice" || out[1].Subject != "New Yinsh Board 101 alice" {
 		t.Fatalf("new game mails:\n%s", format(out))
 	}
 	last := map[string]engine.Mail{"alice": out[0], "bob": out[1]}
@@ -72,6 +72,9 @@ func TestYinshGameByMail(t *testing.T) {
 		}
 		if len(out) != 2 {
 			t.Fatalf("turn %d %s by %s: mails\n%s", i+1, written, user, format(out))
+		}
+		if i == 0 && !strings.HasPrefix(out[0].Subject, "Yinsh Board 101 bob") {
+			t.Errorf("subject after the first turn: %q", out[0].Subject)
 		}
 		for _, m := range out {
 			if !strings.Contains(m.Body, pos.Board(names)) {

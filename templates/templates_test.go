@@ -24,9 +24,11 @@ func TestLoadAndRender(t *testing.T) {
 		{"err.unknown-board", map[string]any{"Board": 7}, "There is no Lyngk Board 7."},
 		{"err.usage", map[string]any{"Usage": "lyngk move BOARD USERID PASSWORD MOVE[#N]"}, "Wrong arguments. Usage: lyngk move BOARD USERID PASSWORD MOVE[#N]"},
 		{"lyngk.options", nil, "[-stack6]"},
-		{"new-game.subject", map[string]any{"Board": 148, "ToMove": "alice"}, "New Lyngk Board 148 alice"},
-		{"board.subject", map[string]any{"Board": 120, "ToMove": "", "Comment": nil}, "Lyngk Board 120 "},
-		{"board.subject", map[string]any{"Board": 3, "ToMove": "bob", "Comment": "x"}, "Lyngk Board 3 bob **"},
+		{"new-game.subject", map[string]any{"Board": 148, "Title": "Lyngk", "ToMove": "alice"}, "New Lyngk Board 148 alice"},
+		{"new-game.subject", map[string]any{"Board": 148, "Title": "Yinsh", "ToMove": "alice"}, "New Yinsh Board 148 alice"},
+		{"board.subject", map[string]any{"Board": 120, "Title": "Lyngk", "ToMove": "", "Comment": nil}, "Lyngk Board 120 "},
+		{"board.subject", map[string]any{"Board": 3, "Title": "Lyngk", "ToMove": "bob", "Comment": "x"}, "Lyngk Board 3 bob **"},
+		{"board.subject", map[string]any{"Board": 102, "Title": "Yinsh", "ToMove": "bob", "Comment": nil}, "Yinsh Board 102 bob"},
 		{"error.subject", map[string]any{"Game": nil}, "Lyngk error"},
 		{"help.subject", map[string]any{"Topic": "rules"}, "Lyngk help rules"},
 	}
@@ -132,7 +134,7 @@ func TestWidths(t *testing.T) {
 		"Reason": "i1 cannot be reached from a1 in a straight line over empty points, nor by LYNGK bounces (rulebook E3, F)",
 		"Sent":   122, "Topic": "frobnication",
 		"Usage": "lyngk show BOARD[#N]... or lyngk show USERID... [all|active|inactive|next]", "Until": "23:52 UTC", "User": "abcdefghijklmnop", "Want": 124, "Word": "frobnicate",
-		"ToMove": "abcdefghijklmnop", "YourTurn": false,
+		"ToMove": "abcdefghijklmnop", "YourTurn": false, "Title": "Lyngk",
 	}
 	n := 0
 	for _, name := range s.Names() {
