@@ -280,41 +280,51 @@ func (r *request) signoff(c Command) error {
 	if err != nil {
 		return err
 	}
-	key := strings.ToLower(u.ID)
-	gs, err := r.allGames()
+	boards, u, err := r.quit(u)
 	if err != nil {
 		return err
 	}
-	var boards []int
+	return r.mail("account", u.Addresses, accountView{User: u.ID, What: "signoff", Boards: boards})
+}
+
+// quit resigns u's running games, ends u's subscriptions, unindexes u's
+// addresses and marks u as left (signoff, delete). It returns the boards
+// resigned and u as saved, its ratings after them.
+func (r *request) quit(u *user) (boards []int, _ *user, err error) {
+	key := strings.ToLower(u.ID)
+	gs, err := r.allGames()
+	if err != nil {
+		return nil, nil, err
+	}
 	for _, g := range gs {
 		if i := slices.Index(g.Subscribers, key); i >= 0 {
 			g.Subscribers = slices.Delete(g.Subscribers, i, i+1)
 			if err := r.saveGame(g); err != nil {
-				return err
+				return nil, nil, err
 			}
 		}
 		if p := g.player(key); p != 0 && !g.over() {
 			boards = append(boards, g.Board)
 			if err := r.resign(g, p, nil); err != nil {
-				return err
+				return nil, nil, err
 			}
 		}
 	}
 	// The resignations rated the games and saved the user: read it again,
 	// or the rating changes would be lost.
 	if u, _, err = r.loadUser(key); err != nil {
-		return err
+		return nil, nil, err
 	}
 	for _, a := range u.Addresses {
 		if err := r.index(a, key, false); err != nil {
-			return err
+			return nil, nil, err
 		}
 	}
-	u.Left, u.Pending, u.Replace = r.now, nil, false
-	if err := r.saveUser(u); err != nil {
-		return err
+	if u.Left.IsZero() {
+		u.Left = r.now
 	}
-	return r.mail("account", u.Addresses, accountView{User: u.ID, What: "signoff", Boards: boards})
+	u.Pending, u.Replace = nil, false
+	return boards, u, r.saveUser(u)
 }
 
 // setting is a per-user choice, "change WORD USERID PASSWORD VALUE":

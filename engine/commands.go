@@ -43,7 +43,10 @@ type command struct {
 	// moveArg: the last argument is a move, which a player may write in
 	// several words (games.Rules.MoveWords): they are joined.
 	moveArg bool
-	forms   []form
+	// left: the command takes the USERID of an account that signed off
+	// (delete), so its password is forecast for one too.
+	left  bool
+	forms []form
 	// note is added to the usage line of the usage error.
 	note string
 	// mails is the room in the mail's bounds the command reserves before
@@ -101,6 +104,10 @@ a one-line confirmation.`}}},
 		{name: "add", min: 3, max: -1, roles: []role{userArg, passwordArg}, mails: accountMails, run: (*request).add,
 			forms: []form{{"add USERID PASSWORD ADDRESS...", `Add addresses to your account: each is confirmed as at signup, then gets
 your mail too.`}}},
+		{name: "delete", min: 2, max: 2, roles: []role{userArg, passwordArg}, left: true, mails: accountMails, run: (*request).deleteAccount,
+			forms: []form{{"delete USERID PASSWORD", `Erase your account's addresses, password and choices; your running
+games are resigned. Finished games stay on record under USERID, which
+nobody else can take.`}}},
 		{name: "list", min: 0, max: -1, run: (*request).list,
 			forms: []form{{"list [GAME...]", "The games this server offers, with their options."}}},
 		{name: "all show", min: 1, max: 2, run: (*request).allShow,

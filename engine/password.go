@@ -156,7 +156,7 @@ func (e *Engine) Checks(tx Tx, in Inbound, now time.Time) ([]Check, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !found || !u.Left.IsZero() {
+		if cmd, _ := e.command(c.Name, c.Game != ""); !found || !u.Left.IsZero() && !cmd.left || !u.Deleted.IsZero() {
 			continue
 		}
 		key := strings.ToLower(u.ID)
@@ -263,6 +263,13 @@ func (r *request) authenticate(id, password string) (*user, error) {
 	if err != nil {
 		return nil, err
 	}
+	return r.verify(u, password)
+}
+
+// verify checks the password of u, counting a wrong one against u's
+// window (authenticate; delete, which also takes an account that signed
+// off).
+func (r *request) verify(u *user, password string) (*user, error) {
 	key := strings.ToLower(u.ID)
 	l, err := r.loadLockout(key)
 	if err != nil {

@@ -44,10 +44,13 @@ type user struct {
 	// not confirmed yet. Replace says that the first of them to be
 	// confirmed replaces Addresses (a change of address named none of
 	// them): until then mail keeps going to the old addresses.
-	Pending  []string  `json:"pending,omitempty"`
-	Replace  bool      `json:"replace,omitempty"`
-	Created  time.Time `json:"created"`
-	Left     time.Time `json:"left,omitzero"` // signed off; the userid stays taken
+	Pending []string  `json:"pending,omitempty"`
+	Replace bool      `json:"replace,omitempty"`
+	Created time.Time `json:"created"`
+	Left    time.Time `json:"left,omitzero"` // signed off; the userid stays taken
+	// Deleted is when the account was deleted (delete): Left too, and
+	// nothing personal is left (no address, password hash or choice).
+	Deleted  time.Time `json:"deleted,omitzero"`
 	Vacation bool      `json:"vacation,omitempty"`
 	Back     time.Time `json:"back,omitzero"` // end of the last vacation
 	// standing is the rating and record of the first game of

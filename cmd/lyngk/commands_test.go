@@ -8,7 +8,8 @@ import (
 )
 
 // TestProcessCommands plays the rest of pbmserv's common commands (issue
-// 25: list, all show, GAME ratings, showas, preview, submit, confirm, add)
+// 25: list, all show, GAME ratings, showas, preview, submit, confirm, add,
+// delete)
 // through `lyngk process`, mail in and mails out, against
 // testdata/commands.golden, as TestProcessTranscript does: who gets each
 // reply, its subject and its text. A stranger (dave, no account) gets list
@@ -46,6 +47,12 @@ func TestProcessCommands(t *testing.T) {
 		{from: "alice", subject: "add alice pw1 alice@work.example"},
 		{from: "bob", subject: "lyngk resign 101 bob pw2"},
 		{from: "alice", subject: "lyngk ratings"},
+		{from: "alice", subject: "lyngk challenge alice bob"}, // board 102
+		{from: "bob", subject: "delete bob wrong"},
+		{from: "bob", subject: "delete bob pw2"}, // resigns 102; the last mail
+		{from: "bob", subject: "delete bob pw2"},
+		{from: "dave", subject: "signup bob pw"},      // the userid stays taken
+		{from: "alice", subject: "lyngk history bob"}, // his finished games stay on record
 		{from: "alice", subject: "help commands"},
 	}
 	compareGolden(t, "commands.golden", playTranscript(t, addr, steps))
