@@ -348,7 +348,8 @@ func (r *request) mailAbout(kind string, data any, e envelope) error {
 // subject ... game" the game's one subject ("Lyngk Board 102 alice-bob",
 // template game.subject): Gmail and Outlook group a conversation by
 // subject as well as by References, and gamerz's subjects change with
-// every mail. What the subject would have said opens the text instead.
+// every mail. What the subject would have said opens the text instead;
+// the HTML part says it already (its heading, the status, the comment).
 // Any other mail keeps its subject.
 func (r *request) oneSubject(e envelope, subject, body string) (string, string, error) {
 	if e.board == 0 || e.key == "" {
