@@ -36,7 +36,8 @@ func TestYinshGameByMail(t *testing.T) {
 	v := newEnv(t, withYinsh)
 	v.signup("alice", "bob")
 	out := v.cmd(addr("alice"), "yinsh challenge alice bob")
-	if len(out) != 2 || out[0].Subject != "New Yinsh Board 101 alice" || out[1].Subject != "New Yinsh Board 101 alice" {
+	if len(out) != 2 || out[0].Subject != "New Yinsh Board 101 alice" || out[1].Subject != "New Yinsh Board 101 alice" ||
+		!strings.Contains(out[0].Body, `To move, reply with your move, like h7-g7 (send "help yinsh").`) {
 		t.Fatalf("new game mails:\n%s", format(out))
 	}
 	last := map[string]engine.Mail{"alice": out[0], "bob": out[1]}
@@ -152,7 +153,7 @@ func TestYinshRobot(t *testing.T) {
 
 // TestYinshHelp: "help yinsh" is YINSH's own help (its notation and rules
 // in short, within the mails' width); the challenge's usage names its
-// option -blitz; "help lyngk" (LYNGK has no such text) is still an unknown
+// option -blitz; "list" has a line about it; "help lyngk" (LYNGK has no such text) is still an unknown
 // topic.
 func TestYinshHelp(t *testing.T) {
 	v := newEnv(t, withYinsh)
@@ -174,6 +175,10 @@ func TestYinshHelp(t *testing.T) {
 	out = v.cmd(addr("alice"), "yinsh challenge -stack6 alice bob")
 	if len(out) != 1 || !strings.Contains(out[0].Body, "[-blitz]") {
 		t.Errorf("challenge with LYNGK's option:\n%s", format(out))
+	}
+	out = v.cmd(addr("zed"), "list yinsh")
+	if len(out) != 1 || !strings.Contains(out[0].Body, "YINSH by Kris Burm (GIPF project): move rings, flip markers, make rows.") {
+		t.Errorf("list yinsh:\n%s", format(out))
 	}
 	out = v.cmd(addr("alice"), "help lyngk")
 	if len(out) != 1 || !strings.Contains(out[0].Body, `There is no help topic "lyngk"`) {
