@@ -21,28 +21,28 @@ const boardMailRows = 4
 
 // gameView is the data of the board mails (templates/board.tmpl).
 type gameView struct {
-	Board     int
-	Title     string // the game's (games.Rules.Title): "Lyngk"
+	Board int
+	Title string // the game's (games.Rules.Title): "Lyngk"
 	// Example is a move of the game as a player writes it, HelpTopic the
 	// help that explains its notation (the game's texts GAME.example and
 	// GAME.help-topic: LYNGK "G,c1-d1" and "notation"); "" when it has none.
 	Example, HelpTopic string
-	Players   [2]string
-	ToMove    string // "" when the game is over
-	Moved     bool   // a move was made (else "Please start the game")
-	Over      bool
-	Cancelled bool      // over before every player moved: counts for nobody
-	Winner    string    // "" for a tie
-	marks     [2]string // by the names in the picture when Over (GameSummary.Marks)
-	Historic  bool      // show BOARD#N: the position after move After
-	After     int
-	Ratings   []ratingLine
-	Rows      []moveRow
-	Block     string
-	Notice    string
-	Comment   *commentView
-	Timing    *timingView
-	Nag       *nagView
+	Players            [2]string
+	ToMove             string // "" when the game is over
+	Moved              bool   // a move was made (else "Please start the game")
+	Over               bool
+	Cancelled          bool      // over before every player moved: counts for nobody
+	Winner             string    // "" for a tie
+	marks              [2]string // by the names in the picture when Over (GameSummary.Marks)
+	Historic           bool      // show BOARD#N: the position after move After
+	After              int
+	Ratings            []ratingLine
+	Rows               []moveRow
+	Block              string
+	Notice             string
+	Comment            *commentView
+	Timing             *timingView
+	Nag                *nagView
 	// Play is the page WebURL/play/TOKEN of a board mail to a player
 	// (Config.WebURL set), "" for none.
 	Play string
