@@ -339,11 +339,13 @@ type setting struct {
 // mails that show a board carry an HTML part with the picture) or text;
 // subject, gamerz (the default: subjects that say what changed) or game
 // (one subject for every mail of a game); chat, copy (the default: the
-// sender of a chat gets a copy) or confirm (a one-line confirmation).
+// sender of a chat gets a copy) or confirm (a one-line confirmation);
+// messages, on (the default: messages and broadcasts come) or off.
 var settings = map[string]setting{
-	"change format":  {[]string{"html", formatText}, func(u *user) *string { return &u.Format }},
-	"change subject": {[]string{"gamerz", subjectGame}, func(u *user) *string { return &u.Subject }},
-	"change chat":    {[]string{"copy", chatConfirm}, func(u *user) *string { return &u.Chat }},
+	"change format":   {[]string{"html", formatText}, func(u *user) *string { return &u.Format }},
+	"change subject":  {[]string{"gamerz", subjectGame}, func(u *user) *string { return &u.Subject }},
+	"change chat":     {[]string{"copy", chatConfirm}, func(u *user) *string { return &u.Chat }},
+	"change messages": {[]string{"on", messagesOff}, func(u *user) *string { return &u.Messages }},
 }
 
 // changeSetting runs one of the settings' commands.

@@ -97,6 +97,8 @@ show a game as one conversation.`}}},
 		{name: "change chat", min: 3, max: 3, roles: []role{userArg, passwordArg, plain}, run: (*request).changeSetting,
 			forms: []form{{"change chat USERID PASSWORD copy|confirm", `What you get when you chat: a copy of the chat mail (the default), or
 a one-line confirmation.`}}},
+		{name: "change messages", min: 3, max: 3, roles: []role{userArg, passwordArg, plain}, run: (*request).changeSetting,
+			forms: []form{{"change messages USERID PASSWORD on|off", `Take (on, the default) or refuse (off) messages and broadcasts.`}}},
 		{name: "signoff", min: 2, max: 2, roles: []role{userArg, passwordArg}, mails: accountMails, run: (*request).signoff,
 			forms: []form{{"signoff USERID PASSWORD", "Leave the server. Your running games are resigned."}}},
 		{name: "vacation", min: 3, max: 3, roles: []role{userArg, passwordArg, plain}, mails: accountMails, run: (*request).vacation,
@@ -108,6 +110,14 @@ your mail too.`}}},
 			forms: []form{{"delete USERID PASSWORD", `Erase your account's addresses, password and choices; your running
 games are resigned. Finished games stay on record under USERID, which
 nobody else can take.`}}},
+		{name: "message", min: 3, max: 2 + MaxMessageRecipients, roles: []role{userArg, passwordArg}, mails: MaxMessageRecipients + 1, run: (*request).message,
+			note: " (the text below the command is sent)",
+			forms: []form{{"message USERID PASSWORD TOUSERID...", `Send the text below the command to these players (at most 10 a mail,
+20 a day), from the server, saying it is from you.`}}},
+		{name: "broadcast", min: 2, max: 2, roles: []role{userArg, passwordArg}, run: (*request).broadcast,
+			note: " (the text below the command is sent)",
+			forms: []form{{"broadcast USERID PASSWORD", `Send the text below the command to every player who takes messages:
+for the userids the operator allows, once a day.`}}},
 		{name: "list", min: 0, max: -1, run: (*request).list,
 			forms: []form{{"list [GAME...]", "The games this server offers, with their options."}}},
 		{name: "all show", min: 1, max: 2, run: (*request).allShow,

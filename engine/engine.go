@@ -236,7 +236,10 @@ type request struct {
 	// work is the password work of this mail so far (spend): each
 	// password check and new hash, once however often it is asked.
 	work map[string]bool
-	free map[string]bool // checks of the passwords this mail hashed
+	// messaged counts the recipients of this mail's messages
+	// (MaxMessageRecipients).
+	messaged int
+	free     map[string]bool // checks of the passwords this mail hashed
 }
 
 // Handle executes the commands of one mail against tx and returns the mails

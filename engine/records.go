@@ -77,6 +77,17 @@ type user struct {
 	// day that opened with UnaskedDay: at most MaxUnasked.
 	Unasked    int       `json:"unasked,omitempty"`
 	UnaskedDay time.Time `json:"unasked_day,omitzero"`
+	// Messages is "off" when the user takes no messages nor broadcasts
+	// (change messages); "" (the default) takes them.
+	Messages string `json:"messages,omitempty"`
+	// MessagesSent counts the message mails the user sent in the day that
+	// opened with MessagesDay (MaxMessagesPerDay).
+	MessagesSent int       `json:"messages_sent,omitempty"`
+	MessagesDay  time.Time `json:"messages_day,omitzero"`
+	// Broadcaster: the operator allows the user to broadcast (lyngk admin
+	// broadcast); Broadcast is when the user last did.
+	Broadcaster bool      `json:"broadcaster,omitempty"`
+	Broadcast   time.Time `json:"broadcast,omitzero"`
 }
 
 // The values of the user's choices that are not the default.
@@ -84,6 +95,7 @@ const (
 	formatText  = "text"    // Format: text-only mail
 	subjectGame = "game"    // Subject: one subject a game
 	chatConfirm = "confirm" // Chat: a confirmation instead of a copy
+	messagesOff = "off"     // Messages: none, nor broadcasts
 )
 
 // html reports whether u's mails showing a board carry the HTML part.

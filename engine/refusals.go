@@ -65,4 +65,10 @@ const (
 	whyPreviewOver      why = "preview-over"
 	whyNothingSubmitted why = "nothing-submitted"
 	whySubmittedStale   why = "submitted-stale"
+	// message.go
+	whyMessageEmpty        why = "message-empty"
+	whyMessageRecipients   why = "message-recipients"
+	whyMessagesFull        why = "messages-full"
+	whyBroadcastNotAllowed why = "broadcast-not-allowed"
+	whyBroadcastDaily      why = "broadcast-daily"
 )

@@ -15,10 +15,11 @@ import (
 	"lyngk.example/lyngk/store"
 )
 
-const adminUsage = "usage: lyngk admin -db FILE users | games | game N | outbox | bounces"
+const adminUsage = "usage: lyngk admin -db FILE users | games | game N | outbox | bounces | broadcast [USERID on|off]"
 
-// runAdmin is `lyngk admin -db FILE users|games|game N|outbox`: a look
-// into the store for an operator at the console. It reads only. When the
+// runAdmin is `lyngk admin -db FILE users|games|game N|outbox|bounces`: a
+// look into the store for an operator at the console; it reads only, but
+// for `broadcast USERID on|off`, which sets the allow-list of broadcast. When the
 // daemon holds the store, the daemon answers through its control socket.
 func runAdmin(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("admin", flag.ContinueOnError)
@@ -54,10 +55,12 @@ func runAdmin(args []string, stdout, stderr io.Writer) int {
 func adminArgs(args []string) bool {
 	switch len(args) {
 	case 1:
-		return args[0] == "users" || args[0] == "games" || args[0] == "outbox" || args[0] == "bounces"
+		return args[0] == "users" || args[0] == "games" || args[0] == "outbox" || args[0] == "bounces" || args[0] == "broadcast"
 	case 2:
 		_, err := strconv.Atoi(args[1])
 		return args[0] == "game" && err == nil
+	case 3:
+		return args[0] == "broadcast" && (args[2] == "on" || args[2] == "off")
 	}
 	return false
 }
@@ -66,6 +69,9 @@ func adminArgs(args []string) bool {
 func admin(db *store.DB, args []string, w io.Writer) error {
 	if !adminArgs(args) {
 		return errUsage
+	}
+	if args[0] == "broadcast" {
+		return adminBroadcast(db, args[1:], w)
 	}
 	return db.View(func(tx *store.Tx) error {
 		switch {
@@ -147,6 +153,30 @@ func admin(db *store.DB, args []string, w io.Writer) error {
 			return nil
 		}
 		return errUsage
+	})
+}
+
+// adminBroadcast is `lyngk admin broadcast [USERID on|off]`: the operator's
+// allow-list of the broadcast command, listed, or changed for one userid
+// (the one thing admin writes).
+func adminBroadcast(db *store.DB, args []string, w io.Writer) error {
+	if len(args) == 2 {
+		err := db.Update(func(tx *store.Tx) error { return engine.SetBroadcaster(tx, args[0], args[1] == "on") })
+		if err != nil {
+			return err
+		}
+	}
+	return db.View(func(tx *store.Tx) error {
+		ids, err := engine.Broadcasters(tx)
+		if err != nil {
+			return err
+		}
+		if len(ids) == 0 {
+			_, err = fmt.Fprintln(w, "nobody may broadcast")
+			return err
+		}
+		_, err = fmt.Fprintf(w, "may broadcast: %s\n", strings.Join(ids, " "))
+		return err
 	})
 }
 

@@ -9,7 +9,7 @@ import (
 
 // TestProcessCommands plays the rest of pbmserv's common commands (issue
 // 25: list, all show, GAME ratings, showas, preview, submit, confirm, add,
-// delete)
+// delete, message, change messages, broadcast with lyngk admin broadcast)
 // through `lyngk process`, mail in and mails out, against
 // testdata/commands.golden, as TestProcessTranscript does: who gets each
 // reply, its subject and its text. A stranger (dave, no account) gets list
@@ -45,6 +45,14 @@ func TestProcessCommands(t *testing.T) {
 		{from: "bob", subject: "all show alice inactive"},
 		{from: "bob", subject: "all"},
 		{from: "alice", subject: "add alice pw1 alice@work.example"},
+		{from: "alice", subject: "message alice pw1 bob", body: "Good game so far!\n"},
+		{from: "bob", subject: "change messages bob pw2 off"},
+		{from: "alice", subject: "message alice pw1 bob", body: "Still there?\n"},
+		{from: "bob", subject: "change messages bob pw2 on"},
+		{from: "alice", subject: "broadcast alice pw1", body: "Tournament on Sunday.\n"}, // not allowed
+		{admin: "broadcast alice on"},
+		{from: "alice", subject: "broadcast alice pw1", body: "Tournament on Sunday.\n"},
+		{from: "alice", subject: "broadcast alice pw1", body: "Again!\n"}, // once a day
 		{from: "bob", subject: "lyngk resign 101 bob pw2"},
 		{from: "alice", subject: "lyngk ratings"},
 		{from: "alice", subject: "lyngk challenge alice bob"}, // board 102

@@ -18,6 +18,9 @@ import (
 type transcriptStep struct {
 	from, subject, body, replyTo string
 	confirm                      bool
+	// admin, when set, is a `lyngk admin -db DB` command line the
+	// operator runs instead of a mail; its output goes in the transcript.
+	admin string
 }
 
 // TestProcessTranscript plays the whole pbmserv command set through
@@ -87,6 +90,14 @@ func playTranscript(t *testing.T, addr map[string]string, steps []transcriptStep
 	lastConfirm := map[string]reply{} // player -> the latest confirmation mail to them
 	var out strings.Builder
 	for i, s := range steps {
+		if s.admin != "" {
+			var o, e strings.Builder
+			if code := run(append([]string{"admin", "-db", db}, strings.Fields(s.admin)...), nil, &o, &e); code != 0 {
+				t.Fatalf("admin %s: exit %d: %s", s.admin, code, e.String())
+			}
+			fmt.Fprintf(&out, "=== the operator runs \"lyngk admin %s\"\n%s", s.admin, o.String())
+			continue
+		}
 		m := rawMail{from: addr[s.from], subject: s.subject, body: s.body, id: fmt.Sprintf("t%d@client.example", i+1)}
 		if s.replyTo != "" {
 			m.inReplyTo = lastBoard[s.replyTo]
