@@ -129,6 +129,10 @@ for the userids the operator allows, once a day.`}}},
 mean. MOVE may also be resign, or one of:
   propose   propose a draw          undo     ask to take back your move
   accept    accept the proposal     reject   refuse (or withdraw) it`}}},
+		{name: "queue", game: true, min: 4, max: 4, roles: []role{boardArg, userArg, passwordArg, plain}, moveArg: true, run: (*request).queue,
+			forms: []form{{"queue BOARD USERID PASSWORD MOVE[#N]", `Play MOVE for you when your turn comes (at move N, if given): if it is
+legal then, else you are told why. A new queue or a move of yours
+replaces it; your opponent does not see it.`}}},
 		{name: "submit", game: true, min: 4, max: 4, roles: []role{boardArg, userArg, passwordArg, plain}, moveArg: true, run: (*request).submit,
 			forms: []form{{"submit BOARD USERID PASSWORD MOVE[#N]", ""}}},
 		{name: "confirm", game: true, min: 3, max: 3, roles: []role{boardArg, userArg, passwordArg}, run: (*request).confirmSubmitted,

@@ -239,7 +239,10 @@ type request struct {
 	// messaged counts the recipients of this mail's messages
 	// (MaxMessageRecipients).
 	messaged int
-	free     map[string]bool // checks of the passwords this mail hashed
+	// drops are the queued moves this request could not play, for their
+	// players' notices (queue.go).
+	drops []dropped
+	free  map[string]bool // checks of the passwords this mail hashed
 }
 
 // Handle executes the commands of one mail against tx and returns the mails

@@ -206,6 +206,7 @@ func (r *request) play(g *game, u *user, text string) error {
 		return err
 	}
 	g.Proposal = nil
+	delete(g.Queued, strings.ToLower(u.ID)) // a move of his replaces it
 	r.record(g, pos)
 	return r.moved(g, r.commentBy(u), "")
 }
@@ -224,6 +225,7 @@ func (r *request) record(g *game, pos games.Position) {
 	case games.Tie:
 		r.finish(g, StatusTie, 0, EndRules)
 	}
+	r.playQueued(g, pos)
 }
 
 // moved saves g and mails the board to everybody after a change, with the
@@ -232,7 +234,8 @@ func (r *request) record(g *game, pos games.Position) {
 func (r *request) moved(g *game, c *commentView, notice string) error {
 	g.Changes++
 	if g.over() {
-		g.Submitted = nil // void since this change (submission.Changes)
+		// void since this change (submission.Changes); never due
+		g.Submitted, g.Queued = nil, nil
 	}
 	switch {
 	case g.Status == StatusCancelled:
@@ -254,7 +257,10 @@ func (r *request) moved(g *game, c *commentView, notice string) error {
 		return err
 	}
 	v.Notice = notice
-	return r.boardMails(g, "board", v, recipients(g), c)
+	if err := r.boardMails(g, "board", v, recipients(g), c); err != nil {
+		return err
+	}
+	return r.queueNotices(g)
 }
 
 // boardView is the view of a board mail: the last rows of the move list

@@ -384,7 +384,8 @@ func (r *request) oneSubject(e envelope, subject, body string) (string, string, 
 // line longer. Board, error and chat mails hold a board or what a player
 // wrote; their own texts are wrapped where they are made (errors, notices).
 var wrapped = map[string]bool{"signup": true, "account": true, "games": true, "history": true, "standings": true,
-	"list": true, "ratings": true, "message-sent": true}
+	"list": true, "ratings": true, "message-sent": true,
+	"queued": true, "queue-dropped": true}
 
 // send queues m, within the bounds of one incoming mail (bounds.go).
 func (r *request) send(m Mail, e envelope) error {

@@ -151,6 +151,13 @@ func (r *request) mailBoards(list []shown, to []string, as *user) error {
 				e.play = !v.Over
 				v.forTurn(s.g, e.key)
 			}
+			// showas shows the player his queued move, which nobody
+			// else sees.
+			if q, ok := s.g.Queued[e.key]; ok && as != nil && s.n < 0 {
+				if v.Notice, err = r.notice("your-queued", kv{"Move": q.Move, "N": q.At}); err != nil {
+					return err
+				}
+			}
 		}
 		if err := r.mailAbout("board", v, e); err != nil {
 			return err

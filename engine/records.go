@@ -185,6 +185,9 @@ type game struct {
 	// by lower-cased userid; any change of the game voids them, and the
 	// end of the game drops them (moved).
 	Submitted map[string]submission `json:"submitted,omitempty"`
+	// Queued are the moves queued (GAME queue), by lower-cased userid: at
+	// most one a player, played when due (playQueued).
+	Queued map[string]queued `json:"queued,omitempty"`
 }
 
 // proposal is a pending draw offer or take-back request.

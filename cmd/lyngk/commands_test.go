@@ -9,7 +9,8 @@ import (
 
 // TestProcessCommands plays the rest of pbmserv's common commands (issue
 // 25: list, all show, GAME ratings, showas, preview, submit, confirm, add,
-// delete, message, change messages, broadcast with lyngk admin broadcast)
+// delete, message, change messages, broadcast with lyngk admin broadcast,
+// queue)
 // through `lyngk process`, mail in and mails out, against
 // testdata/commands.golden, as TestProcessTranscript does: who gets each
 // reply, its subject and its text. A stranger (dave, no account) gets list
@@ -41,6 +42,12 @@ func TestProcessCommands(t *testing.T) {
 		{from: "alice", subject: "lyngk confirm 101 alice pw1"}, // the game changed: dropped
 		{from: "alice", subject: "lyngk showas alice pw1"},
 		{from: "alice", subject: "Re: Lyngk Board 101 alice", replyTo: "alice", body: "B,b1-b2\n"}, // answers showas's mail
+		{from: "alice", subject: "lyngk queue 101 alice pw1 g1-f1"},                                // for her next turn
+		{from: "alice", subject: "lyngk showas alice pw1 101"},                                     // shows her queued move
+		{from: "bob", subject: "lyngk move 101 bob pw2 g2-g1"},                                     // move 3, and her g1-f1 is move 4
+		{from: "alice", subject: "lyngk queue 101 alice pw1 i1-a1"},                                // illegal when it comes
+		{from: "bob", subject: "lyngk move 101 bob pw2 f1-f2"},                                     // move 5: hers is dropped, she is told
+		{from: "alice", subject: "lyngk queue 101 alice pw1 f2-e3#4"},                              // move 4 is past
 		{from: "bob", subject: "all show alice"},
 		{from: "bob", subject: "all show alice inactive"},
 		{from: "bob", subject: "all"},
