@@ -227,7 +227,10 @@ type request struct {
 	now    time.Time
 	script Script
 	line   string // the command being run, for the error quote
-	out    []Mail
+	// word is the game word of the command being run ("" for a common
+	// command and a plain reply): a board of another game is refused.
+	word string
+	out  []Mail
 	budget
 	// forecast runs the request for Forecast: no picture drawn (each is
 	// listed in drawings), no bcrypt.
@@ -408,6 +411,7 @@ func (r *request) run(line string) error {
 	if err != nil {
 		return err
 	}
+	r.word = c.Game
 	cmd, ok := r.e.command(c.Name, c.Game != "")
 	if !ok {
 		return fmt.Errorf("engine: command %q has no handler", c.Name)

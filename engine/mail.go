@@ -530,7 +530,7 @@ func (r *request) refused(ref *refusal, quote bool) error {
 func (r *request) refusalText(ref *refusal) (string, error) {
 	// An argument echoed back is cut (MaxEcho): it may be a megabyte. A
 	// reason is ours, but may quote the argument in turn.
-	data := kv{}
+	data := r.gameWords(ref.data["Board"])
 	for k, v := range ref.data {
 		if s, ok := v.(string); ok {
 			if k == "Reason" {
@@ -573,4 +573,22 @@ func LongLines(text string) []string {
 		}
 	}
 	return long
+}
+
+// gameWords is the start of the data of an error text or notice: Title
+// and GameWord, the name and the word of the game it is about: board's
+// game when board (an int) names one, else the game of the command being
+// run, else the first game the server offers.
+func (r *request) gameWords(board any) kv {
+	name := r.word
+	if n, ok := board.(int); ok {
+		if g, found, err := r.loadGame(n); err == nil && found {
+			name = r.e.gameName(g)
+		}
+	}
+	gm, ok := r.e.games[name]
+	if !ok {
+		name, gm = r.e.first, r.e.games[r.e.first]
+	}
+	return kv{"Title": gm.Title(), "GameWord": name}
 }

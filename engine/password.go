@@ -99,6 +99,7 @@ func (e *Engine) Checks(tx Tx, in Inbound, now time.Time) ([]Check, error) {
 		if err != nil {
 			continue
 		}
+		r.word = c.Game
 		if cmd, _ := e.command(c.Name, c.Game != ""); cmd.arg(newPassword) >= 0 && cmd.arg(passwordArg) < 0 {
 			// A new account (signup): its password is hashed, once per
 			// free userid.

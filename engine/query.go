@@ -107,11 +107,12 @@ func (r *request) show(c Command) error {
 	}
 	if len(ids) > 0 {
 		gs, err := r.e.filterGames(r.tx, GameFilter{Users: ids, State: apiState(filter)})
+		gs = slices.DeleteFunc(gs, func(g *game) bool { return r.e.gameName(g) != c.Game })
 		if err != nil {
 			return err
 		}
 		if len(gs) == 0 && len(list) == 0 {
-			return r.mail("games", []string{r.in.From}, listView{Users: args, Filter: filter})
+			return r.mail("games", []string{r.in.From}, listView{Title: r.title(c.Game), Users: args, Filter: filter})
 		}
 		for _, g := range gs {
 			list = append(list, shown{g, -1})
@@ -205,6 +206,7 @@ func (r *request) sender(g *game) (*user, error) {
 // listView is the data of the games and history mails: the read API's
 // summaries (read.go), as the web pages show them.
 type listView struct {
+	Title  string // the game's (games.Rules.Title): "Lyngk"
 	Users  []string
 	Filter string
 	Games  []GameSummary
@@ -225,11 +227,11 @@ func (r *request) games(c Command) error {
 	if err := r.known(ids); err != nil {
 		return err
 	}
-	gs, err := r.e.ListGames(r.tx, GameFilter{Users: ids, State: apiState(filter)})
+	gs, err := r.e.ListGames(r.tx, GameFilter{Users: ids, State: apiState(filter), Game: c.Game})
 	if err != nil {
 		return err
 	}
-	return r.mail("games", []string{r.in.From}, listView{Users: ids, Filter: filter, Games: gs})
+	return r.mail("games", []string{r.in.From}, listView{Title: r.title(c.Game), Users: ids, Filter: filter, Games: gs})
 }
 
 // history: lyngk history [USERID...], the finished games, newest first.
@@ -237,15 +239,16 @@ func (r *request) history(c Command) error {
 	if err := r.known(c.Args); err != nil {
 		return err
 	}
-	gs, err := r.e.History(r.tx, c.Args...)
+	gs, err := r.e.History(r.tx, c.Game, c.Args...)
 	if err != nil {
 		return err
 	}
-	return r.mail("history", []string{r.in.From}, listView{Users: c.Args, Games: gs})
+	return r.mail("history", []string{r.in.From}, listView{Title: r.title(c.Game), Users: c.Args, Games: gs})
 }
 
 // standingsView is the data of the standings mail.
 type standingsView struct {
+	Title       string
 	Provisional int
 	Rows        []Standing
 }
@@ -257,43 +260,76 @@ func (r *request) standings(c Command) error {
 	if err != nil {
 		return err
 	}
-	return r.mail("standings", []string{r.in.From}, standingsView{Provisional: ProvisionalGames, Rows: rows})
+	return r.mail("standings", []string{r.in.From}, standingsView{Title: r.title(c.Game), Provisional: ProvisionalGames, Rows: rows})
 }
 
-// help: help [TOPIC].
+// helpView is the data of the help mails.
+type helpView struct {
+	Robot, Topic string
+	Commands     string     // "help commands"' list (helpCommands)
+	Games        []gameHelp // the games the server offers
+	Topics       string     // the topics of "help TOPIC", for its refusal
+	Text         string     // a game's text: "help GAME", "help notation"
+}
+
+// gameHelp is a game in the help mail: its word and how the help names it
+// (gameText "intro").
+type gameHelp struct{ Word, Intro string }
+
+// help: help [TOPIC]. TOPIC is commands, notation or rules (each game's
+// text of it), or a game word (that game's page, gameText "help").
 func (r *request) help(c Command) error {
-	data := struct{ Robot, Topic, Commands string }{Robot: r.e.cfg.Robot, Commands: r.e.helpCommands()}
+	v := helpView{Robot: r.e.cfg.Robot, Commands: r.e.helpCommands(), Topics: strings.Join(helpTopics, ", ")}
+	for _, gm := range r.e.cfg.Games {
+		v.Games = append(v.Games, gameHelp{Word: gm.Name(), Intro: r.e.gameText(gm.Name(), "intro")})
+	}
+	if len(v.Games) > 1 {
+		for _, g := range v.Games {
+			v.Topics += ", " + g.Word
+		}
+	}
 	body := "help"
 	if len(c.Args) == 1 {
-		data.Topic = strings.ToLower(c.Args[0])
-		_, isGame := r.e.games[data.Topic]
-		switch {
-		case isGame && slices.Contains(r.e.cfg.Templates.Names(), data.Topic+".help"):
-			// A game's own help ("help yinsh"): its template GAME.help.
-			text, err := r.e.cfg.Templates.Render(data.Topic+".help", data)
-			if err != nil {
-				return err
+		v.Topic = strings.ToLower(c.Args[0])
+		_, game := r.e.games[v.Topic]
+		switch text := r.e.gameText(v.Topic, "help"); {
+		case game && text != "":
+			// A game's own page ("help yinsh"): its text GAME.help.
+			body, v.Text = "help-game", text
+		case v.Topic == "notation" || v.Topic == "rules":
+			// Each game's text of the topic, one after another.
+			var texts []string
+			for _, g := range v.Games {
+				if t := r.e.gameText(g.Word, v.Topic); t != "" {
+					texts = append(texts, t)
+				}
 			}
-			subject, err := r.e.cfg.Templates.Render("help.subject", data)
-			if err != nil {
-				return err
-			}
-			return r.send(Mail{To: []string{r.in.From}, Subject: subject, Body: text}, envelope{})
-		case !slices.Contains(helpTopics, data.Topic):
-			return refuse(whyHelpTopic, kv{"Topic": c.Args[0]})
+			body, v.Text = "help-game", strings.Join(texts, "\n")
+		case v.Topic == "commands":
+			body = "help-commands"
+		default:
+			return refuse(whyHelpTopic, kv{"Topic": c.Args[0], "Topics": v.Topics})
 		}
-		body = "help-" + data.Topic
 	}
-	subject, err := r.e.cfg.Templates.Render("help.subject", data)
+	subject, err := r.e.cfg.Templates.Render("help.subject", v)
 	if err != nil {
 		return err
 	}
-	text, err := r.e.cfg.Templates.Render(body+".body", data)
+	text, err := r.e.cfg.Templates.Render(body+".body", v)
 	if err != nil {
 		return err
 	}
 	return r.send(Mail{To: []string{r.in.From}, Subject: subject, Body: text}, envelope{})
 }
 
-// helpTopics are the topics of "help TOPIC", each in templates/help-TOPIC.tmpl.
+// helpTopics are the topics of "help TOPIC" beside the game words.
 var helpTopics = []string{"commands", "notation", "rules"}
+
+// title is the name of game word (games.Rules.Title), the first game's for
+// none.
+func (r *request) title(word string) string {
+	if gm, ok := r.e.games[word]; ok {
+		return gm.Title()
+	}
+	return r.e.games[r.e.first].Title()
+}

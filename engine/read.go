@@ -76,6 +76,8 @@ type GameFilter struct {
 	// State is StateActive, StateFinished, StateAll or StateNext; "" is
 	// StateAll.
 	State string
+	// Game is a game word: only that game's games pass. "": every game.
+	Game string
 }
 
 // GameSummary is one game in a listing.
@@ -245,6 +247,9 @@ func (e *Engine) ListGames(tx Tx, f GameFilter) ([]GameSummary, error) {
 	}
 	out := make([]GameSummary, 0, len(gs))
 	for _, g := range gs {
+		if f.Game != "" && e.gameName(g) != f.Game {
+			continue
+		}
 		var pos games.Position
 		if !g.over() {
 			// Only a running game's summary needs its position (ToMove).
@@ -257,10 +262,11 @@ func (e *Engine) ListGames(tx Tx, f GameFilter) ([]GameSummary, error) {
 	return out, nil
 }
 
-// History returns the finished games of the users (of everybody when none
-// is named), the last ended first. An unknown userid is ErrNoUser.
-func (e *Engine) History(tx Tx, users ...string) ([]GameSummary, error) {
-	out, err := e.ListGames(tx, GameFilter{Users: users, State: StateFinished})
+// History returns the finished games of game (a game word; "" for every
+// game) of the users (of everybody when none is named), the last ended
+// first. An unknown userid is ErrNoUser.
+func (e *Engine) History(tx Tx, game string, users ...string) ([]GameSummary, error) {
+	out, err := e.ListGames(tx, GameFilter{Users: users, State: StateFinished, Game: game})
 	if err != nil {
 		return nil, err
 	}

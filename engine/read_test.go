@@ -224,7 +224,7 @@ func TestReadGame(t *testing.T) {
 			t.Errorf("board 107: %v, want ErrNoGame", err)
 		}
 		// History: finished games, the last ended first.
-		h, err := v.e.History(tx, "bob")
+		h, err := v.e.History(tx, "", "bob")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -64,9 +64,10 @@ func (r *request) unsubscribe(c Command) error {
 
 // chatView is the data of the chat mail.
 type chatView struct {
-	Board int
-	User  string
-	Text  string
+	Board           int
+	Title, GameWord string // the game's (games.Rules): "Lyngk", "lyngk"
+	User            string
+	Text            string
 }
 
 // chat: lyngk chat BOARD USERID PASSWORD, the text below the command going
@@ -82,6 +83,7 @@ func (r *request) chat(c Command) error {
 // chatSentView is the data of the confirmation of a chat.
 type chatSentView struct {
 	Board int
+	Title string // the game's (games.Rules.Title)
 	User  string
 	N     int // the chat mails sent
 }
@@ -103,7 +105,7 @@ func (r *request) sendChat(g *game, u *user, comment string) error {
 	if err := r.reserve(len(recipients(g))); err != nil {
 		return err
 	}
-	v := chatView{Board: g.Board, User: u.ID, Text: text}
+	v := chatView{Board: g.Board, Title: r.e.games[r.e.gameName(g)].Title(), GameWord: r.e.gameName(g), User: u.ID, Text: text}
 	sent := 0
 	for _, k := range recipients(g) {
 		if k == key {
@@ -123,7 +125,7 @@ func (r *request) sendChat(g *game, u *user, comment string) error {
 	if u.Chat == chatConfirm || sent == 0 {
 		// A chat that reached nobody (a game against the robot) is
 		// never copied back as if it had gone out.
-		return r.mailAbout("chat-sent", chatSentView{Board: g.Board, User: u.ID, N: sent},
+		return r.mailAbout("chat-sent", chatSentView{Board: g.Board, Title: v.Title, User: u.ID, N: sent},
 			envelope{to: u.Addresses, board: g.Board, key: key})
 	}
 	return r.chatMail(g, key, u.Addresses, v)
@@ -171,7 +173,11 @@ func (r *request) chatBack(tok, line string) (bool, error) {
 
 // notice renders the text of notice.KEY.
 func (r *request) notice(key string, data kv) (string, error) {
-	s, err := r.e.cfg.Templates.Render("notice."+key, data)
+	words := r.gameWords(data["Board"])
+	for k, v := range data {
+		words[k] = v
+	}
+	s, err := r.e.cfg.Templates.Render("notice."+key, words)
 	return templates.Wrap(s, templates.Width), err
 }
 

@@ -21,7 +21,7 @@ func TestLoadAndRender(t *testing.T) {
 		want string
 	}{
 		{"err.not-your-turn", nil, "It is not your move"},
-		{"err.unknown-board", map[string]any{"Board": 7}, "There is no Lyngk Board 7."},
+		{"err.unknown-board", map[string]any{"Board": 7, "Title": "Lyngk"}, "There is no Lyngk Board 7."},
 		{"err.usage", map[string]any{"Usage": "lyngk move BOARD USERID PASSWORD MOVE[#N]"}, "Wrong arguments. Usage: lyngk move BOARD USERID PASSWORD MOVE[#N]"},
 		{"lyngk.options", nil, "[-stack6]"},
 		{"new-game.subject", map[string]any{"Board": 148, "Title": "Lyngk", "ToMove": "alice"}, "New Lyngk Board 148 alice"},
@@ -67,7 +67,7 @@ func TestOverride(t *testing.T) {
 		t.Errorf("override not used: %q", got)
 	}
 	// The other texts of the file stay.
-	if got, _ := s.Render("err.unknown-board", map[string]any{"Board": 7}); got != "There is no Lyngk Board 7." {
+	if got, _ := s.Render("err.unknown-board", map[string]any{"Board": 7, "Title": "Lyngk"}); got != "There is no Lyngk Board 7." {
 		t.Errorf("text beside the override lost: %q", got)
 	}
 
@@ -132,9 +132,9 @@ func TestWidths(t *testing.T) {
 		"Days": 21, "Given": 123, "Kind": "undo", "Limit": 60, "Max": 123, "Move": "R,b1-b2",
 		"N": 123, "Name": "change address", "Now": 123, "Option": "-frobnicate", "Other": "abcdefghijklmnop",
 		"Reason": "i1 cannot be reached from a1 in a straight line over empty points, nor by LYNGK bounces (rulebook E3, F)",
-		"Sent":   122, "Topic": "frobnication",
+		"Sent":   122, "Topic": "frobnication", "Topics": "commands, notation, rules, abcdefghijklmnop",
 		"Usage": "lyngk show BOARD[#N]... or lyngk show USERID... [all|active|inactive|next]", "Until": "23:52 UTC", "User": "abcdefghijklmnop", "Want": 124, "Word": "frobnicate",
-		"ToMove": "abcdefghijklmnop", "YourTurn": false, "Title": "Lyngk",
+		"ToMove": "abcdefghijklmnop", "YourTurn": false, "Title": "Abcdefghijklmnop", "GameWord": "abcdefghijklmnop",
 	}
 	n := 0
 	for _, name := range s.Names() {

@@ -85,7 +85,7 @@ func (h *Handler) index(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return err
 		}
-		finished, err := h.cfg.Engine.History(tx)
+		finished, err := h.cfg.Engine.History(tx, "")
 		if err != nil {
 			return err
 		}
