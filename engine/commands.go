@@ -230,6 +230,13 @@ func (e *Engine) fill(word, s string) string {
 	}
 	s = strings.Replace(s, " "+optionsMark, " "+opts, 1)
 	help := e.gameText(word, "options-help")
+	if _, one := e.games[word]; !one {
+		var words []string
+		for _, g := range e.cfg.Games {
+			words = append(words, g.Name())
+		}
+		help = "GAME is one of " + strings.Join(words, ", ") + `; OPTIONS are the game's ("help GAME").`
+	}
 	if help != "" {
 		help = " " + help
 	}

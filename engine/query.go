@@ -273,7 +273,7 @@ type helpView struct {
 }
 
 // gameHelp is a game in the help mail: its word and how the help names it
-// (gameText "intro").
+// (gameText "intro", else its title).
 type gameHelp struct{ Word, Intro string }
 
 // help: help [TOPIC]. TOPIC is commands, notation or rules (each game's
@@ -281,7 +281,11 @@ type gameHelp struct{ Word, Intro string }
 func (r *request) help(c Command) error {
 	v := helpView{Robot: r.e.cfg.Robot, Commands: r.e.helpCommands(), Topics: strings.Join(helpTopics, ", ")}
 	for _, gm := range r.e.cfg.Games {
-		v.Games = append(v.Games, gameHelp{Word: gm.Name(), Intro: r.e.gameText(gm.Name(), "intro")})
+		intro := r.e.gameText(gm.Name(), "intro")
+		if intro == "" {
+			intro = gm.Title()
+		}
+		v.Games = append(v.Games, gameHelp{Word: gm.Name(), Intro: intro})
 	}
 	if len(v.Games) > 1 {
 		for _, g := range v.Games {
