@@ -153,8 +153,8 @@ func TestYinshRobot(t *testing.T) {
 
 // TestYinshHelp: "help yinsh" is YINSH's own help (its notation and rules
 // in short, within the mails' width); the challenge's usage names its
-// option -blitz; "list" has a line about it; "help lyngk" (LYNGK has no such text) is still an unknown
-// topic.
+// option -blitz; "list" has a line about it; "help lyngk" is LYNGK's page
+// (templates/lyngk.tmpl).
 func TestYinshHelp(t *testing.T) {
 	v := newEnv(t, withYinsh)
 	out := v.cmd(addr("zed"), "help yinsh")
@@ -181,7 +181,7 @@ func TestYinshHelp(t *testing.T) {
 		t.Errorf("list yinsh:\n%s", format(out))
 	}
 	out = v.cmd(addr("alice"), "help lyngk")
-	if len(out) != 1 || !strings.Contains(out[0].Body, `There is no help topic "lyngk"`) {
+	if len(out) != 1 || !strings.Contains(out[0].Body, "lyngk challenge [-stack6] USERID1 USERID2") {
 		t.Errorf("help lyngk:\n%s", format(out))
 	}
 }
