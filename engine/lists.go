@@ -8,6 +8,7 @@ import (
 // offerView is the data of the list mail: the games the server offers.
 type offerView struct {
 	Unknown bool // a word named is no game's: Games are all of them
+	Named   bool // Games are those named
 	Games   []offeredGame
 }
 
@@ -31,6 +32,7 @@ func (r *request) list(c Command) error {
 			v.Unknown, named = true, nil
 		}
 	}
+	v.Named = len(named) > 0
 	for _, gm := range r.e.cfg.Games {
 		word := gm.Name()
 		if len(named) > 0 && !slices.ContainsFunc(named, func(a string) bool { return strings.EqualFold(a, word) }) {
