@@ -18,13 +18,23 @@
 //	                            off), vacation, back (end of the last
 //	                            vacation), rating, won/lost/tied, format (""
 //	                            = text and HTML with the picture, "text";
-//	                            absent in older records: "")
+//	                            absent in older records: ""),
+//	                            deleted (delete: no hash, address
+//	                            or choice left), messages ("off": none, nor
+//	                            broadcasts), messages sent and their day
+//	                            (message), broadcaster (the operator allows
+//	                            broadcast) and last broadcast
 //	games   "%08d" board        game: variant, players (challenge order), moves
 //	                            (normalised, "--" for passes, terminal "resign"
 //	                            or "Forfeit"), move times, status, winner, how
 //	                            (resign/forfeit/draw), started, last move, ended,
 //	                            nagged, subscribers, pending proposal, ratings
-//	                            after the game, number of accepted take-backs
+//	                            after the game, number of accepted take-backs,
+//	                            submitted (by userid: the move and
+//	                            the number of changes when submitted) and
+//	                            queued (by userid: the move and its move
+//	                            number, 0 for the next turn), which only the
+//	                            player's own commands show
 //	tokens  reply token         token: board, user, number of moves and of
 //	                            take-backs when sent; text, html: hashes of
 //	                            the mail's lines as sent (absent in older
