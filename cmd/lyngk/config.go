@@ -107,9 +107,12 @@ func (c *config) local() bool { return c.IMAP.Addr == "" && c.SMTP.Addr == "" }
 var errConfig = errors.New("config")
 
 // parseConfig reads the key = value format on top of the defaults and then
-// applies the environment's secrets.
+// applies the environment's secrets. It reports every error it finds, bad
+// lines and bad combinations, at once (errors.Join), so that an operator
+// fixes the file in one go.
 func parseConfig(r io.Reader, getenv func(string) string) (config, error) {
 	c := defaultConfig()
+	var errs []error
 	seen := map[string]int{}
 	sc := bufio.NewScanner(r)
 	n := 0
@@ -121,15 +124,17 @@ func parseConfig(r io.Reader, getenv func(string) string) (config, error) {
 		}
 		key, val, ok := strings.Cut(line, "=")
 		if !ok {
-			return c, fmt.Errorf("%w: line %d: want key = value", errConfig, n)
+			errs = append(errs, fmt.Errorf("%w: line %d: want key = value", errConfig, n))
+			continue
 		}
 		key, val = strings.TrimSpace(key), strings.TrimSpace(val)
 		if prev, dup := seen[key]; dup {
-			return c, fmt.Errorf("%w: line %d: %s already set on line %d", errConfig, n, key, prev)
+			errs = append(errs, fmt.Errorf("%w: line %d: %s already set on line %d", errConfig, n, key, prev))
+			continue
 		}
 		seen[key] = n
 		if err := c.set(key, val); err != nil {
-			return c, fmt.Errorf("%w: line %d: %s: %v", errConfig, n, key, err)
+			errs = append(errs, fmt.Errorf("%w: line %d: %s: %v", errConfig, n, key, err))
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -152,7 +157,7 @@ func parseConfig(r io.Reader, getenv func(string) string) (config, error) {
 		c.Domain = strings.ToLower(domainOf(c.Robot))
 	}
 	c.wireTokens()
-	return c, c.validate()
+	return c, errors.Join(append(errs, c.validate())...)
 }
 
 func (c *config) set(key, val string) error {
@@ -233,51 +238,99 @@ func (c *config) set(key, val string) error {
 	return nil
 }
 
-// validate checks the combination of settings; mailer checks its own (a
-// plain-text mail protocol, for one, only to loopback: a password must never
-// cross a network in clear).
+// validate checks the combination of settings, every one of them, and
+// returns all it finds (errors.Join); mailer checks its own (a plain-text
+// mail protocol, for one, only to loopback: a password must never cross a
+// network in clear). A missing secret is named with the environment
+// variable it belongs in.
 func (c *config) validate() error {
+	var errs []error
+	bad := func(err error) { errs = append(errs, err) }
 	if err := c.Store.Validate(); err != nil {
-		return fmt.Errorf("%w: %v", errConfig, err)
+		bad(fmt.Errorf("%w: %v", errConfig, err))
 	}
 	if !strings.Contains(c.Robot, "@") {
-		return fmt.Errorf("%w: robot_address %q is not a mail address", errConfig, c.Robot)
+		bad(fmt.Errorf("%w: robot_address %q is not a mail address", errConfig, c.Robot))
 	}
 	switch c.LogFormat {
 	case "text", "json":
 	default:
-		return fmt.Errorf("%w: log_format must be text or json", errConfig)
+		bad(fmt.Errorf("%w: log_format must be text or json", errConfig))
 	}
 	switch c.LogLevel {
 	case "debug", "info", "warn", "error":
 	default:
-		return fmt.Errorf("%w: log_level must be debug, info, warn or error", errConfig)
+		bad(fmt.Errorf("%w: log_level must be debug, info, warn or error", errConfig))
+	}
+	// A reminder after the forfeit would never be sent: the game is gone.
+	if c.ForfeitAfter <= c.NagAfter {
+		bad(fmt.Errorf("%w: forfeit_after (%v) must be longer than nag_after (%v): a game would be forfeited before its player is reminded",
+			errConfig, c.ForfeitAfter, c.NagAfter))
 	}
 	if err := c.validateWeb(); err != nil {
-		return err
+		bad(err)
 	}
 	if c.local() {
-		return nil
+		return errors.Join(errs...)
 	}
 	if c.SMTP.Addr == "" {
-		return fmt.Errorf("%w: real mode needs smtp_addr to send its replies", errConfig)
+		bad(fmt.Errorf("%w: real mode needs smtp_addr to send its replies", errConfig))
 	}
 	if c.usesOAuth2() {
 		if err := c.OAuth2.Validate(); err != nil {
-			return fmt.Errorf("%w: oauth2_* settings: %w", errConfig, err)
+			bad(fmt.Errorf("%w: oauth2_* settings: %w%s", errConfig, err, envHint(c.OAuth2.ClientSecret, "LYNGK_OAUTH2_CLIENT_SECRET", "client secret")))
 		}
 	}
-	if err := c.SMTP.Validate(); err != nil {
-		return fmt.Errorf("%w: smtp_* settings: %w", errConfig, err)
+	if c.SMTP.Addr != "" {
+		if err := c.SMTP.Validate(); err != nil {
+			bad(fmt.Errorf("%w: smtp_* settings: %w%s", errConfig, err, passwordHint(c.SMTP.Auth, c.SMTP.Username, c.SMTP.Password, "LYNGK_SMTP_PASSWORD")))
+		}
 	}
 	// Without imap_addr the daemon reads no mailbox: mail comes in through
 	// `lyngk process` (procmail), which hands it over the control socket.
 	if c.IMAP.Addr != "" {
 		if err := c.IMAP.Validate(); err != nil {
-			return fmt.Errorf("%w: imap_* settings: %w", errConfig, err)
+			bad(fmt.Errorf("%w: imap_* settings: %w%s", errConfig, err, passwordHint(c.IMAP.Auth, c.IMAP.Username, c.IMAP.Password, "LYNGK_IMAP_PASSWORD")))
 		}
 	}
-	return nil
+	return errors.Join(errs...)
+}
+
+// passwordHint names the environment variable of a password that a
+// password login (auth "" or password, with a user) lacks.
+func passwordHint(auth, user, pw, env string) string {
+	if (auth == "" || auth == mailer.AuthPassword) && user != "" {
+		return envHint(pw, env, "password")
+	}
+	return ""
+}
+
+// envHint tells where a missing secret goes.
+func envHint(value, env, what string) string {
+	if value != "" {
+		return ""
+	}
+	return fmt.Sprintf(" (put the %s in the environment as %s, not in the file)", what, env)
+}
+
+// warnings are settings that work but that a provider will likely refuse
+// or mark: `lyngk serve -check-config` prints them, serve logs them.
+func (c *config) warnings() []string {
+	if c.local() {
+		return nil
+	}
+	var w []string
+	login := c.SMTP.Username
+	if !strings.Contains(login, "@") {
+		login = c.IMAP.Username
+	}
+	robot := strings.ToLower(domainOf(c.Robot))
+	if strings.Contains(login, "@") && strings.ToLower(domainOf(login)) != robot {
+		w = append(w, fmt.Sprintf("robot_address %s is not in the domain of the login %s: providers refuse or rewrite a From: "+
+			"they do not host for that login, and SPF, DKIM and DMARC fail for it (use the login's own address, or an alias "+
+			"the provider lets it send as)", c.Robot, login))
+	}
+	return w
 }
 
 // usesOAuth2 reports whether a login takes an OAuth2 access token.

@@ -40,6 +40,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	localIMAP := fs.String("local-imap", "127.0.0.1:1143", "local mode: IMAP listener `ADDR`")
 	localWeb := fs.String("local-web", defaultLocalWeb, "local mode: web listener `ADDR` (\"\": none)")
 	check := fs.Bool("check-config", false, "validate the configuration and exit")
+	connect := fs.Bool("connect", false, "with -check-config: also log in to the IMAP and SMTP servers")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -47,9 +48,16 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "lyngk serve: unexpected arguments:", strings.Join(fs.Args(), " "))
 		return 2
 	}
+	if *connect && !*check {
+		fmt.Fprintln(stderr, "lyngk serve: -connect goes with -check-config")
+		return 2
+	}
 	cfg, err := loadConfig(*cfgPath)
 	if err != nil {
-		fmt.Fprintf(stderr, "lyngk: %v\n", err)
+		// Every error on a line of its own (parseConfig joins them all).
+		for _, line := range strings.Split(err.Error(), "\n") {
+			fmt.Fprintf(stderr, "lyngk: %s\n", line)
+		}
 		return 1
 	}
 	if *dataDir != "" {
@@ -66,24 +74,76 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *check {
-		if _, err := templates.Load(cfg.TemplatesDir); err != nil {
-			fmt.Fprintf(stderr, "lyngk: %v\n", err)
-			return 1
-		}
-		mode := "real mode"
-		if cfg.local() {
-			mode = "local all-in-one mode"
-		}
-		fmt.Fprintf(stdout, "configuration OK (%s)\n", mode)
-		return 0
+		return checkConfig(cfg, *connect, stdout, stderr)
 	}
 	log := newLogger(cfg, stderr)
+	for _, w := range cfg.warnings() {
+		log.Warn("configuration: " + w)
+	}
 	ctx, stop := signalContext(log)
 	defer stop()
 	if err := serve(ctx, cfg, *localSMTP, *localIMAP, stdout, log); err != nil {
 		log.Error("serve stopped", "error", err)
 		return 1
 	}
+	return 0
+}
+
+// checkConfig is `lyngk serve -check-config [-connect]`: the settings have
+// parsed and validated; it loads the templates, prints the warnings and,
+// with connect, logs in to the IMAP and SMTP servers as the daemon would
+// (password or OAuth2, whatever the settings say), reporting each server's
+// steps. Exit 0 only when all of it succeeded.
+func checkConfig(cfg config, connect bool, stdout, stderr io.Writer) int {
+	if _, err := templates.Load(cfg.TemplatesDir); err != nil {
+		fmt.Fprintf(stderr, "lyngk: %v\n", err)
+		return 1
+	}
+	for _, w := range cfg.warnings() {
+		fmt.Fprintf(stderr, "lyngk: warning: %s\n", w)
+	}
+	mode := "real mode"
+	if cfg.local() {
+		mode = "local all-in-one mode"
+	}
+	if !connect {
+		fmt.Fprintf(stdout, "configuration OK (%s)\n", mode)
+		return 0
+	}
+	if cfg.local() {
+		fmt.Fprintln(stdout, "configuration OK (local all-in-one mode: it runs its own mail servers, there is nothing to connect to)")
+		return 0
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	failed := false
+	step := func(proto, addr, tlsMode, auth, user string, check func() error) {
+		fmt.Fprintf(stdout, "%s %s: connecting (%s), then logging in as %s by %s\n", proto, addr, tlsMode, user, auth)
+		if err := check(); err != nil {
+			fmt.Fprintf(stdout, "%s %s: FAILED: %v\n", proto, addr, err)
+			failed = true
+			return
+		}
+		fmt.Fprintf(stdout, "%s %s: connected, logged in and out: OK\n", proto, addr)
+	}
+	if cfg.IMAP.Addr != "" {
+		ic := cfg.IMAP.WithDefaults()
+		step("IMAP", ic.Addr, ic.TLS, ic.Auth, ic.Username, func() error { return mailer.CheckIMAP(ctx, cfg.IMAP) })
+	} else {
+		fmt.Fprintln(stdout, "IMAP: no imap_addr (mail comes in through lyngk process): nothing to connect to")
+	}
+	sc := cfg.SMTP.WithDefaults()
+	user := sc.Username
+	if user == "" && sc.Auth == mailer.AuthPassword {
+		user, sc.Auth = "nobody", "no login (none set)"
+	}
+	smtpCfg := cfg.SMTP
+	smtpCfg.HeloName = cfg.Domain
+	step("SMTP", sc.Addr, sc.TLS, sc.Auth, user, func() error { return mailer.CheckSMTP(ctx, smtpCfg) })
+	if failed {
+		return 1
+	}
+	fmt.Fprintf(stdout, "configuration OK (%s), and the servers take the login\n", mode)
 	return 0
 }
 
