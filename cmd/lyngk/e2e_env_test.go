@@ -309,8 +309,10 @@ func (e *e2eEnv) startServer(tb testing.TB, transport e2eTransport, extra ...str
 		"robot_address = "+e.robot(),
 		"domain = "+e.domain,
 		"data_dir = "+filepath.Join(dir, "data"),
-		// The load test sends hundreds of commands from few addresses.
+		// The load test sends hundreds of commands from few addresses,
+		// and signs up hundreds of players.
 		"rate_per_hour = 1000000",
+		"signups_per_hour = 1000000",
 		"log_level = debug",
 		"metrics_addr = "+metrics,
 	)

@@ -23,6 +23,8 @@ type e2eLoad struct {
 	env   *e2eEnv
 	boxes []*e2eMailbox
 	games []*e2eGame
+	// formatted is the format every player is on ("" for the default).
+	formatted string
 }
 
 // e2eWait bounds every wait for one mail under load.
@@ -169,6 +171,37 @@ func (l *e2eLoad) play(moves int) (e2eLoadResult, error) {
 	})
 	res.elapsed = time.Since(start)
 	return res, err
+}
+
+// format puts every player on format ("html" or "text") by mail, unless
+// they are on it already, and waits for each answer.
+func (l *e2eLoad) format(format string) error {
+	if l.formatted == format || l.formatted == "" && format == "html" {
+		return nil
+	}
+	want := map[string]string{"html": "now come as text and as a web page", "text": "now come as plain text only"}[format]
+	var players []*e2ePlayer
+	for _, gm := range l.games {
+		players = append(players, gm.players[:]...)
+	}
+	err := e2eEach(len(players), func(i int) error {
+		p := players[i]
+		seen := len(p.box.all())
+		m := &e2eOut{From: p.addr, To: l.env.robot(), Subject: fmt.Sprintf("change format %s %s %s", p.user, p.password, format), Body: "\n"}
+		if err := l.env.submit(m); err != nil {
+			return err
+		}
+		n := 0
+		_, err := p.box.find(e2eWait, func(m *e2eMail) (bool, error) {
+			n++
+			return n > seen && m.To == p.addr && strings.Contains(m.Body, want), nil
+		})
+		return err
+	})
+	if err == nil {
+		l.formatted = format
+	}
+	return err
 }
 
 // mails returns every mail the players got.

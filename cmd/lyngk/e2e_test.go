@@ -300,10 +300,14 @@ func e2eServerShare(tb testing.TB, path string, offset int64) []time.Duration {
 
 // BenchmarkE2EThroughput plays many games at once; each iteration is a burst
 // of LYNGK_E2E_LOAD_MOVES moves in each of LYNGK_E2E_LOAD_GAMES games, all
-// answered before the next burst. moves/s counts move mails applied and
-// answered through Postfix and Dovecot. Each game waits for its board mail
-// before the next move, so it takes some 200 games at once to keep both
-// cores busy.
+// answered before the next burst, twice: first with every player on the
+// default format (board mails of text and HTML with the picture), then
+// with every player on `change format ... text` (issue 23). moves/s counts
+// move mails applied and answered through Postfix and Dovecot, for each
+// format (moves/s-html, moves/s-text; moves/s is html's), with the
+// machine's CPU per move of each and their ratio (cpu-ratio, html over
+// text). Each game waits for its board mail before the next move, so it
+// takes some 200 games at once to keep both cores busy.
 //
 // This is the robot host as deployed: the players' mail is hosted elsewhere,
 // so the robot's two board mails a move leave through Postfix over SMTP (to
@@ -324,32 +328,46 @@ func e2eBenchThroughput(b *testing.B, where e2eWhere) {
 	srv := e.startServer(b, e2ePlain)
 	l := e.newLoad(b, e2eEnvInt(b, "LYNGK_E2E_LOAD_GAMES", 200), where)
 	moves := e2eEnvInt(b, "LYNGK_E2E_LOAD_MOVES", 15)
-	var total e2eLoadResult
-	var busy time.Duration
+	var total [2]e2eLoadResult // html, text
+	var busy [2]time.Duration
 	for b.Loop() {
-		cpu0 := e2eCPUBusy(b)
-		res, err := l.play(moves)
-		if err != nil {
-			b.Fatal(err)
+		for f, format := range []string{"html", "text"} {
+			if err := l.format(format); err != nil {
+				b.Fatal(err)
+			}
+			cpu0 := e2eCPUBusy(b)
+			res, err := l.play(moves)
+			if err != nil {
+				b.Fatal(err)
+			}
+			busy[f] += e2eCPUBusy(b) - cpu0
+			total[f].moves += res.moves
+			total[f].elapsed += res.elapsed
+			total[f].latency = append(total[f].latency, res.latency...)
 		}
-		busy += e2eCPUBusy(b) - cpu0
-		total.moves += res.moves
-		total.elapsed += res.elapsed
-		total.latency = append(total.latency, res.latency...)
 	}
-	b.ReportMetric(total.rate(), "moves/s")
+	html, text := total[0], total[1]
+	b.ReportMetric(html.rate(), "moves/s")
+	b.ReportMetric(html.rate(), "moves/s-html")
+	b.ReportMetric(text.rate(), "moves/s-text")
 	// The machine's CPU time per move, all processes together (Postfix,
 	// Dovecot, lyngk and the test's players): what bounds the rate once
 	// both cores are busy.
-	b.ReportMetric(e2eMillis(busy)/float64(total.moves), "cpu-ms/move")
-	b.ReportMetric(busy.Seconds()/total.elapsed.Seconds(), "cores-busy")
+	cpuHTML := e2eMillis(busy[0]) / float64(html.moves)
+	cpuText := e2eMillis(busy[1]) / float64(text.moves)
+	b.ReportMetric(cpuHTML, "cpu-ms/move")
+	b.ReportMetric(cpuHTML, "cpu-ms/move-html")
+	b.ReportMetric(cpuText, "cpu-ms/move-text")
+	b.ReportMetric(cpuHTML/cpuText, "cpu-ratio")
+	b.ReportMetric(busy[0].Seconds()/html.elapsed.Seconds(), "cores-busy-html")
+	b.ReportMetric(busy[1].Seconds()/text.elapsed.Seconds(), "cores-busy-text")
 	// The target of issue 4 is 100 moves/s; CI can hold the server to a
 	// floor with LYNGK_E2E_MIN_RATE once the machine allows it.
-	if floor := e2eEnvInt(b, "LYNGK_E2E_MIN_RATE", 1); total.rate() < float64(floor) {
-		b.Errorf("%.1f moves/s, below LYNGK_E2E_MIN_RATE=%d", total.rate(), floor)
+	if floor := e2eEnvInt(b, "LYNGK_E2E_MIN_RATE", 1); html.rate() < float64(floor) {
+		b.Errorf("%.1f moves/s, below LYNGK_E2E_MIN_RATE=%d", html.rate(), floor)
 	}
-	b.ReportMetric(e2eMillis(e2ePercentile(total.latency, 50)), "p50-ms")
-	b.ReportMetric(e2eMillis(e2ePercentile(total.latency, 99)), "p99-ms")
+	b.ReportMetric(e2eMillis(e2ePercentile(html.latency, 50)), "p50-ms")
+	b.ReportMetric(e2eMillis(e2ePercentile(html.latency, 99)), "p99-ms")
 	b.StopTimer()
 	e.settle(b, srv, e2eMoveWait, l.boxes...)
 	e2eTally(b, l.mails(), false)
