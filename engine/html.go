@@ -30,7 +30,9 @@ type playerView struct {
 	Name    string
 	ToMove  bool
 	Claims  []games.Label
+	None    string // what the mail says for no Claims (games.Side.None)
 	Removed int
+	Unit    string // what Removed counts, singular or plural (games.Side.Unit)
 }
 
 // maxHTMLComment bounds the comment in an HTML part, in bytes.
@@ -71,8 +73,12 @@ func (r *request) htmlPart(m *Mail, kind string, e envelope) error {
 	}
 	sides := pic.Sides(pos)
 	for i, name := range v.Players {
+		unit := sides[i].Unit[1]
+		if sides[i].Count == 1 {
+			unit = sides[i].Unit[0]
+		}
 		hv.Players = append(hv.Players, playerView{Name: name, ToMove: pos.Turn() == i+1 && !v.Over,
-			Claims: sides[i].Labels, Removed: sides[i].Count})
+			Claims: sides[i].Labels, None: sides[i].None, Removed: sides[i].Count, Unit: unit})
 	}
 	status, err := r.e.cfg.Templates.Render("status", v)
 	if err != nil {

@@ -77,6 +77,9 @@ func TestYinshGameByMail(t *testing.T) {
 		if i == 0 && !strings.HasPrefix(out[0].Subject, "Yinsh Board 101 bob") {
 			t.Errorf("subject after the first turn: %q", out[0].Subject)
 		}
+		if i == 30 && (!strings.Contains(out[0].HTML, "1 ring removed") || !strings.Contains(out[0].HTML, "0 rings removed") || strings.Contains(out[0].HTML, "stack")) {
+			t.Errorf("the HTML part after alice's first row:\n%s", out[0].HTML)
+		}
 		for _, m := range out {
 			if !strings.Contains(m.Body, pos.Board(names)) {
 				t.Fatalf("turn %d: board mail without the board:\n%s\nwant\n%s", i+1, m.Body, pos.Board(names))

@@ -127,10 +127,16 @@ type Position interface {
 }
 
 // Side is what one player has beside the board: labels (LYNGK: the colours
-// claimed) and a count (LYNGK: the stacks removed).
+// claimed) and a count (LYNGK: the stacks removed). LabelsTitle names the
+// labels as a heading ("Colours claimed") and None says there are none
+// ("no colour claimed"); Unit is what Count counts, singular and plural
+// ({"stack", "stacks"}).
 type Side struct {
-	Labels []Label
-	Count  int
+	Labels      []Label
+	Count       int
+	LabelsTitle string
+	None        string
+	Unit        [2]string
 }
 
 // Label is a named thing a player holds, with the colours it is drawn in:

@@ -221,9 +221,11 @@ type gameView struct {
 	// where there is none to go to.
 	First, Prev, Next, Last string
 	Players                 []playerLine
-	Moves                   []moveLine
-	Picture                 template.HTML
-	Block                   string
+	// ClaimsTitle heads the players' labels (games.Side.LabelsTitle).
+	ClaimsTitle string
+	Moves       []moveLine
+	Picture     template.HTML
+	Block       string
 	// Position says who is to move in the position shown.
 	Position string
 }
@@ -354,6 +356,7 @@ func (h *Handler) game(w http.ResponseWriter, r *http.Request) {
 	if pic := ref.game.Picture; pic != nil {
 		sides = pic.Sides(ref.pos)
 	}
+	v.ClaimsTitle = sides[0].LabelsTitle
 	for i, name := range d.Players {
 		v.Players = append(v.Players, playerLine{Name: name, ToMove: ref.pos.Turn() == i+1 && !(v.Latest && d.Over()),
 			Winner: d.Winner == i+1, Claims: sides[i].Labels, Removed: sides[i].Count})

@@ -62,7 +62,8 @@ func TestYinshWeb(t *testing.T) {
 	}
 
 	res, body := s.get("GET", "/game/101")
-	if res.StatusCode != 200 || !strings.Contains(body, "<svg") || !strings.Contains(body, "e5-b2;xd5-h5;xe4") {
+	if res.StatusCode != 200 || !strings.Contains(body, "<svg") || !strings.Contains(body, "e5-b2;xd5-h5;xe4") ||
+		!strings.Contains(body, "<th>Colour</th>") || strings.Contains(body, "Colours claimed") {
 		t.Fatalf("game page: %d\n%s", res.StatusCode, body)
 	}
 	res, body = s.get("GET", "/game/101.json")

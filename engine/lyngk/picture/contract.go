@@ -57,6 +57,7 @@ func (Pictures) Sides(p games.Position) [2]games.Side {
 	}
 	for i := range sides {
 		sides[i].Count = g.Removed(i + 1)
+		sides[i].LabelsTitle, sides[i].None, sides[i].Unit = "Colours claimed", "no colour claimed", [2]string{"stack", "stacks"}
 		for _, c := range g.Claims(i + 1) {
 			col, _ := Color(c.Letter())
 			ink := "#ffffff"

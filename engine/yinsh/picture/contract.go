@@ -54,6 +54,7 @@ func (Pictures) Sides(p games.Position) [2]games.Side {
 	sides[1].Labels = []games.Label{{Name: "black", Hex: "#222222", Ink: "#ffffff"}}
 	for i := range sides {
 		sides[i].Count = g.Removed(i + 1)
+		sides[i].LabelsTitle, sides[i].None, sides[i].Unit = "Colour", "", [2]string{"ring", "rings"}
 	}
 	return sides
 }
