@@ -23,6 +23,7 @@ const boardMailRows = 4
 type gameView struct {
 	Board int
 	Title string // the game's (games.Rules.Title): "Lyngk"
+	Word  string // the game's word (games.Rules.Name): "lyngk"
 	// Example is a move of the game as a player writes it, HelpTopic the
 	// help that explains its notation (the game's texts GAME.example and
 	// GAME.help-topic: LYNGK "G,c1-d1" and "notation"); "" when it has none.
@@ -104,7 +105,7 @@ func (e *Engine) view(g *game, n, rows int) (*gameView, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &gameView{Board: g.Board, Title: gm.Title(), Players: g.Players, Block: pos.Board(g.Players), pos: pos, game: gm,
+	v := &gameView{Board: g.Board, Title: gm.Title(), Word: gm.Name(), Players: g.Players, Block: pos.Board(g.Players), pos: pos, game: gm,
 		Example: e.gameText(gm.Name(), "example"), HelpTopic: e.gameText(gm.Name(), "help-topic")}
 	moves := g.Moves
 	if n >= 0 {

@@ -77,7 +77,7 @@ func TestYinshGameByMail(t *testing.T) {
 		if i == 0 && !strings.HasPrefix(out[0].Subject, "Yinsh Board 101 bob") {
 			t.Errorf("subject after the first turn: %q", out[0].Subject)
 		}
-		if i == 30 && (!strings.Contains(out[0].HTML, "1 ring removed") || !strings.Contains(out[0].HTML, "0 rings removed") || strings.Contains(out[0].HTML, "stack")) {
+		if i == 30 && (!strings.Contains(out[0].HTML, "1 ring removed") || !strings.Contains(out[0].HTML, "yinsh move 101 USERID PASSWORD MOVE") || !strings.Contains(out[0].HTML, "0 rings removed") || strings.Contains(out[0].HTML, "stack")) {
 			t.Errorf("the HTML part after alice's first row:\n%s", out[0].HTML)
 		}
 		for _, m := range out {
