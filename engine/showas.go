@@ -37,8 +37,9 @@ func (r *request) allShow(c Command) error {
 // them: in the player's format, each current board of a running game of
 // theirs with a fresh reply token, so that answering it moves (for a
 // player who lost a board mail). Without boards, the player's games of
-// GAME that pass the filter (default active); a board named may be any
-// game's (then as an onlooker sees it, if the player does not play it).
+// GAME that pass the filter (default active); a board named is one of
+// GAME's (r.game refuses another game's), shown as an onlooker sees it if
+// the player does not play it.
 func (r *request) showAs(c Command) error {
 	u, err := r.authenticate(c.Args[0], c.Args[1])
 	if err != nil {

@@ -27,6 +27,7 @@ func TestProcessCommandsYinsh(t *testing.T) {
 		{from: "alice", subject: "lyngk ratings"},
 		{from: "alice", subject: "lyngk challenge alice bob"}, // board 102
 		{from: "bob", subject: "yinsh challenge bob alice"},   // board 103
+		{from: "alice", subject: "yinsh preview 102 e5"},      // a LYNGK board: refused
 		{from: "bob", subject: "all show alice next"},         // 102 (LYNGK), her turn
 		{from: "bob", subject: "all show alice"},              // 102 and 103, both games
 	}
