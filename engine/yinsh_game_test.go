@@ -188,3 +188,65 @@ func TestYinshHelp(t *testing.T) {
 		t.Errorf("help lyngk:\n%s", format(out))
 	}
 }
+
+// TestYinshCommands: the common game commands with the word yinsh —
+// preview, queue, games, resign, history, decline — and a LYNGK word on a
+// YINSH board refused naming the board's game.
+func TestYinshCommands(t *testing.T) {
+	v := newEnv(t, withYinsh)
+	v.signup("alice", "bob")
+	v.cmd(addr("alice"), "yinsh challenge alice bob")
+	out := v.cmd(addr("bob"), "yinsh queue 101 bob pw-bob a5#2")
+	if len(out) != 1 || strings.Contains(out[0].Subject, "error") {
+		t.Fatalf("queue:\n%s", format(out))
+	}
+	out = v.cmd(addr("alice"), "yinsh move 101 alice pw-alice e3")
+	if len(out) < 2 {
+		t.Fatalf("move with a queued answer:\n%s", format(out))
+	}
+	g := yinsh.New(yinsh.Normal)
+	mustYinsh(t, &g, "e3", "a5")
+	if last := out[len(out)-1]; !strings.Contains(last.Body, g.Board([2]string{"alice", "bob"})) {
+		t.Errorf("bob's queued a5 was not played:\n%s", format(out))
+	}
+	out = v.cmd(addr("alice"), "yinsh preview 101 b5 c6")
+	h := g
+	mustYinsh(t, &h, "b5", "c6")
+	if len(out) != 1 || !strings.Contains(out[0].Body, h.Board([2]string{"alice", "bob"})) {
+		t.Errorf("preview:\n%s", format(out))
+	}
+	out = v.cmd(addr("alice"), "yinsh games alice")
+	if len(out) != 1 || !strings.Contains(out[0].Body, "101") {
+		t.Errorf("games:\n%s", format(out))
+	}
+	out = v.cmd(addr("alice"), "lyngk move 101 alice pw-alice b5")
+	if len(out) != 1 || !strings.Contains(strings.ToLower(out[0].Body), "yinsh") {
+		t.Errorf("a lyngk command on a YINSH board:\n%s", format(out))
+	}
+	out = v.cmd(addr("alice"), "yinsh resign 101 alice pw-alice")
+	if len(out) != 2 || !strings.Contains(out[0].Body, "Game won by bob") {
+		t.Errorf("resign:\n%s", format(out))
+	}
+	out = v.cmd(addr("alice"), "yinsh history alice")
+	if len(out) != 1 || !strings.Contains(out[0].Body, "101") {
+		t.Errorf("history:\n%s", format(out))
+	}
+	v.cmd(addr("alice"), "yinsh challenge -b bob alice")
+	out = v.cmd(addr("alice"), "yinsh decline 102 alice pw-alice")
+	if len(out) != 2 {
+		t.Errorf("decline:\n%s", format(out))
+	}
+}
+
+func mustYinsh(t *testing.T, g *yinsh.Game, turns ...string) {
+	t.Helper()
+	for _, s := range turns {
+		tn, _, err := yinsh.ParseTurn(s)
+		if err == nil {
+			err = g.Apply(tn)
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+}
