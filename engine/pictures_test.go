@@ -166,3 +166,38 @@ func TestForecastSkipsBigMails(t *testing.T) {
 		t.Errorf("forecast %d pictures for the big mail (want 0), %d for the small one (want 1)", len(big), len(small))
 	}
 }
+
+// TestForecastPlay: a move on the play page is forecast like a mail: one
+// picture, nothing written, and PlayToken draws none inside.
+func TestForecastPlay(t *testing.T) {
+	v := newEnv(t)
+	v.signup("alice", "bob")
+	out := v.cmd(addr("alice"), "lyngk challenge alice bob")
+	var tok string
+	for _, m := range out {
+		if m.To[0] == addr("alice") {
+			tok = tokenOf(t, m)
+		}
+	}
+	_, inside0, _ := v.e.PicturesDrawn()
+	stored := v.dump()
+	var ds []engine.Drawing
+	if err := v.db.View(func(tx *store.Tx) error {
+		ds = v.e.ForecastPlay(tx, tok, "G,c1-d1", v.now)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(ds) != 1 || v.dump() != stored {
+		t.Fatalf("forecast %d pictures (want 1); store changed: %t", len(ds), v.dump() != stored)
+	}
+	if err := v.e.Draw(ds[0]); err != nil {
+		t.Fatal(err)
+	}
+	if out, refused := v.playWeb(tok, "G,c1-d1"); refused != nil || len(out) != 2 {
+		t.Fatalf("move on the play page: %v\n%s", refused, format(out))
+	}
+	if _, inside, _ := v.e.PicturesDrawn(); inside != inside0 {
+		t.Errorf("PlayToken drew %d pictures inside, want none", inside-inside0)
+	}
+}

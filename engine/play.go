@@ -111,8 +111,24 @@ func (r *request) tokenNow(tok string) (*TokenView, error) {
 // any other error is the store's or the engine's (the caller aborts the
 // transaction).
 func (e *Engine) PlayToken(tx Tx, tok, move string, now time.Time) (*TokenView, []Mail, error) {
+	v, out, _, err := e.playToken(tx, tok, move, now, false)
+	return v, out, err
+}
+
+// ForecastPlay is Forecast (pictures.go) for PlayToken: the pictures its
+// mails will show, nothing written.
+func (e *Engine) ForecastPlay(tx Tx, tok, move string, now time.Time) []Drawing {
+	_, _, ds, err := e.playToken(tx, tok, move, now, true)
+	if err != nil {
+		return nil
+	}
+	return ds
+}
+
+// playToken is PlayToken, or with forecast its forecast (no commit).
+func (e *Engine) playToken(tx Tx, tok, move string, now time.Time, forecast bool) (*TokenView, []Mail, []Drawing, error) {
 	p := newPending(tx)
-	r := &request{e: e, tx: p, now: now, budget: budget{bounded: true}}
+	r := &request{e: e, tx: p, now: now, budget: budget{bounded: true}, forecast: forecast}
 	line, _, _ := strings.Cut(move, "\n")
 	line = strings.TrimSpace(cutRunes(line, MaxEcho))
 	r.script = Script{Lines: []string{line}}
@@ -145,15 +161,18 @@ func (e *Engine) PlayToken(tx Tx, tok, move string, now time.Time) (*TokenView, 
 		return err
 	})
 	if p.storeErr != nil {
-		return nil, nil, p.storeErr
+		return nil, nil, nil, p.storeErr
+	}
+	if forecast {
+		return nil, nil, r.drawings, err
 	}
 	if err := r.webError(err, tok); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if err := p.commit(); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return v, r.out, nil
+	return v, r.out, nil, nil
 }
 
 // webError turns a refusal into a *Refusal with its text, and for a token

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/web"
 	"lyngk.example/lyngk/store"
@@ -33,6 +35,15 @@ func (m webMover) TokenGame(tok string) (*engine.TokenView, error) {
 // The store returns that error as it is, for the page.
 func (m webMover) PlayToken(tok, move string) (*engine.TokenView, int, error) {
 	now := m.a.now()
+	// The pictures of the board mails, drawn before the write transaction
+	// (pictures.go).
+	var ds []engine.Drawing
+	if m.a.db.View(func(tx *store.Tx) error {
+		ds = m.a.eng.ForecastPlay(tx, tok, move, now)
+		return nil
+	}) == nil {
+		m.a.draw(context.Background(), ds)
+	}
 	var v *engine.TokenView
 	sent := 0
 	err := m.a.db.Update(func(tx *store.Tx) error {
