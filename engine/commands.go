@@ -225,10 +225,13 @@ func (e *Engine) gameText(word, name string) string {
 // fill puts the game's texts in place of the marks of a form's line.
 func (e *Engine) fill(word, s string) string {
 	opts := e.gameText(word, "options")
-	if opts == "" {
+	if _, one := e.games[word]; !one {
 		opts = "[OPTIONS]"
 	}
-	s = strings.Replace(s, " "+optionsMark, " "+opts, 1)
+	if opts != "" {
+		opts = " " + opts
+	}
+	s = strings.Replace(s, " "+optionsMark, opts, 1)
 	help := e.gameText(word, "options-help")
 	if _, one := e.games[word]; !one {
 		var words []string

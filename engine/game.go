@@ -156,7 +156,7 @@ func (r *request) game(arg string) (*game, error) {
 	if name := r.e.gameName(g); r.word != "" && name != r.word {
 		// The board number names one game (one sequence for all): the
 		// command's game word must be that game's.
-		return nil, refuse(whyWrongGame, kv{"Board": n, "Given": r.word})
+		return nil, refuse(whyWrongGame, kv{"Board": n, "Given": r.word}).on(n)
 	}
 	return g, nil
 }
