@@ -1,22 +1,30 @@
 // Package engine is the play-by-mail server: the command language of
-// Richard's PBeM Server (pbmserv) for LYNGK, accounts, the game lifecycle
-// (challenge, move, resign, show, timers, ratings) and the reply mails. It
-// opens no sockets and knows no file format: [Engine.Handle] runs the
-// commands of one incoming mail inside the caller's store transaction and
-// returns the mails to send; [Engine.Tick] runs the timers. The rules are
-// package lyngk's, the texts package templates'.
+// Richard's PBeM Server (pbmserv), one table of commands (commands.go) for
+// every game it offers, accounts, the game lifecycle (challenge, move,
+// resign, show, timers, ratings) and the reply mails. It opens no sockets
+// and knows no file format: [Engine.Handle] runs the commands of one
+// incoming mail inside the caller's store transaction and returns the mails
+// to send; [Engine.Tick] runs the timers. It knows no game: the games are
+// Config.Games, each speaking through the contract of package games (rules,
+// text board, picture, clicks, robot); the texts are package templates'.
 //
 // # Records
 //
-// The engine owns nine buckets of the store, each record JSON with a
-// version field "v" (a reader refuses any other version):
+// Where each record lives (bucket, key) is store/doc.go's table; this one
+// says what the engine's records hold, in the same order and with the same
+// keys. Each record is JSON with a version field "v" (a reader refuses any
+// other version):
 //
 //	users   lower-cased userid  user: id as signed up, bcrypt hash, addresses
 //	                            (confirmed), pending (asked for, unconfirmed),
 //	                            replace (the first pending one confirmed
 //	                            replaces the addresses), created, left (signed
 //	                            off), vacation, back (end of the last
-//	                            vacation), rating, won/lost/tied, format (""
+//	                            vacation), rating and won/lost/tied in
+//	                            the first game of Config.Games (LYNGK; the
+//	                            fields records always had), games (by game
+//	                            word: rating and won/lost/tied in every
+//	                            other game played), format (""
 //	                            = text and HTML with the picture, "text";
 //	                            absent in older records: ""),
 //	                            deleted (delete: no hash, address
@@ -24,7 +32,10 @@
 //	                            broadcasts), messages sent and their day
 //	                            (message), broadcaster (the operator allows
 //	                            broadcast) and last broadcast
-//	games   "%08d" board        game: variant, players (challenge order), moves
+//	games   "%08d" board        game: game (its word; absent: the first game
+//	                            of Config.Games, LYNGK, as in every record
+//	                            written before other games), variant,
+//	                            players (challenge order), moves
 //	                            (normalised, "--" for passes, terminal "resign"
 //	                            or "Forfeit"), move times, status, winner, how
 //	                            (resign/forfeit/draw), started, last move, ended,
@@ -40,8 +51,9 @@
 //	                            the mail's lines as sent (absent in older
 //	                            records)
 //	rate    lower-cased sender  rate window: start, count, notified
-//	        "password USERID"   wrong-password window of the lower-cased
-//	                            userid: start, count (no address has a space)
+//	        "password USERID"   wrong-password window (lockout) of the
+//	                            lower-cased userid: start, count (no address
+//	                            has a space, so no sender takes the key)
 //	strangers                   lower-cased address: mails sent to that
 //	                            stranger this hour (start, count); Tick
 //	                            drops the windows of rate and strangers
@@ -64,8 +76,8 @@
 // in addresses; user records keep their form (pending and replace absent).
 //
 // A position is never stored: it is the replay of the moves on the start
-// position of the board number (lyngk.New, then Apply; "--" is skipped
-// because passes are automatic).
+// position of the board number (the game's Rules.New, then Parse and Play
+// of each stored move; "--" is skipped because passes are automatic).
 //
 // # Errors
 //
@@ -88,21 +100,23 @@
 //
 // What anybody may see of games and players (read.go, readjson.go) is one
 // exported API, used by the mail listings (games, history, standings and
-// show's selection) and by the web pages alike. Each function reads
-// through the Tx it is given (a store View) and nothing else reads the
-// engine's buckets:
+// show's selection) and by the web pages alike. Each but GameVersion is
+// a method of the Engine (it needs the games); each reads through the Tx
+// it is given (a store View), and nothing else reads the engine's buckets:
 //
-//	ListGames(tx, GameFilter{Users, State})  games in board order; State
-//	                                        active, finished, all or next
-//	                                        (the mail's inactive is
-//	                                        finished)
-//	History(tx, users...)                   finished games, last ended first
+//	ListGames(tx, GameFilter{Users, State, Game})  games in board order;
+//	                                        State active, finished, all or
+//	                                        next (the mail's inactive is
+//	                                        finished); Game one game's
+//	History(tx, game, users...)             finished games, last ended first
 //	ReadGame(tx, board)                     one game: GameDetail with the
-//	                                        move list, claims and pieces
-//	                                        removed; Position(k) is the
-//	                                        position after move k, JSON()
-//	                                        the game as /game/N.json
-//	ReadPlayer(tx, id), Standings(tx)       rating, provisional, record
+//	                                        move list and what each player
+//	                                        has beside the board (Sides);
+//	                                        Position(k) is the position
+//	                                        after move k, JSON() the game
+//	                                        as /game/N.json
+//	ReadPlayer(tx, id, game),               rating, provisional, record in
+//	Standings(tx, game)                     one game (""; the first)
 //	GameVersion(tx, board)                  a number that changes with every
 //	                                        change of the game anybody can
 //	                                        see: the web's Server-Sent
@@ -120,7 +134,7 @@
 //
 // A game's status in the read API is the record's, with a win by
 // resignation or forfeit told apart: playing, won (by the rules), tie (by
-// the rules, or an agreed draw: How "draw"), cancelled (How says why),
+// the rules, or an agreed draw: How EndDraw), cancelled (How says why),
 // resigned, forfeit; Winner is 1 or 2 (challenge order) for won, resigned
 // and forfeit. /game/N.json (GameJSON) carries the fields of `lyngk
 // analyze -json` with their meaning (Analysis, one definition for both)

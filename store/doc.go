@@ -11,16 +11,19 @@
 //
 // # Bucket layout
 //
-// This table is the one place where every stored record is described; [Open]
-// creates the buckets named in the buckets variable of store.go.
+// This table is the one place that says where every stored record lives
+// (bucket and key); engine/doc.go says what the engine's records hold, in
+// the same order and with the same keys. [Open] creates the buckets named
+// in the buckets variable of store.go.
 //
 //	bucket     key                                value                                    encoding owned by
 //	users      lower-cased userid                 user record                              engine (JSON)
-//	games      board number, "%08d"               game record                              engine (JSON)
+//	games      board number, "%08d"               game record (of any game: it names its   engine (JSON)
+//	                                              game; one sequence of board numbers)
 //	tokens     reply token                        token record                             engine (JSON)
-//	rate       sender address                     rate counter                             engine (JSON)
+//	rate       lower-cased sender address         rate counter                             engine (JSON)
+//	           "password " + lower-cased userid   wrong-password window (lockout)          engine (JSON)
 //	strangers  address that is no account's      hourly count of mails sent to it         engine (JSON)
-//	           "password " + lower-cased userid   wrong-password counter                   engine (JSON)
 //	meta       "nextboard"                        next board number                        engine (JSON)
 //	           "schema"                           schema version, decimal ASCII ("2")      store
 //	robot      board number, "%08d"               a game waiting for the robot player's    engine (JSON)
