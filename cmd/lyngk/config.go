@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -386,10 +387,25 @@ func (c *config) validateWeb() error {
 		return nil
 	}
 	u, err := url.Parse(c.WebURL)
+	if err != nil {
+		u = &url.URL{}
+	}
+	p := strings.TrimRight(u.EscapedPath(), "/")
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" ||
-		u.Fragment != "" || u.User != nil || (u.Path != "" && u.Path != "/") {
-		return fmt.Errorf("%w: web_url %q: want the http or https URL of a host's root, such as https://lyngk.example.org", errConfig, c.WebURL)
+		u.Fragment != "" || u.User != nil || u.ForceQuery || (p != "" && path.Clean(p) != p) || u.Path != u.EscapedPath() {
+		return fmt.Errorf("%w: web_url %q: want the http or https URL the pages are at, such as https://lyngk.example.org or https://example.org/lyngk",
+			errConfig, c.WebURL)
 	}
 	c.WebURL = strings.TrimRight(c.WebURL, "/")
 	return nil
+}
+
+// webBase is the path of web_url, without its trailing slash: the web part
+// serves under it ("" at the root).
+func (c *config) webBase() string {
+	u, err := url.Parse(c.WebURL)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimRight(u.Path, "/")
 }

@@ -120,7 +120,12 @@ func TestParseConfig(t *testing.T) {
 			check: func(c config) bool {
 				return c.WebAddr == "127.0.0.1:8081" && c.WebURL == "https://lyngk.example.org" && !c.WebPublic
 			}},
-		{name: "web URL under a path", file: "web_url = https://example.org/lyngk\n", env: env(), err: "web_url"},
+		// issue 21 item 5: the web part may live under a path of a site.
+		{name: "web URL under a path", file: "web_url = https://example.org/lyngk/\n", env: env(),
+			check: func(c config) bool { return c.WebURL == "https://example.org/lyngk" && c.webBase() == "/lyngk" }},
+		{name: "web URL at the root", file: "web_url = https://lyngk.example.org\n", env: env(),
+			check: func(c config) bool { return c.webBase() == "" }},
+		{name: "web URL under an unclean path", file: "web_url = https://example.org/a/../lyngk\n", env: env(), err: "web_url"},
 		{name: "bad web address", file: "web_addr = 8080\n", env: env(), err: "web_addr"},
 		{name: "web URL without scheme", file: "web_url = lyngk.example.org\n", env: env(), err: "web_url"},
 		{name: "web URL with a query", file: "web_url = https://lyngk.example.org/?x=1\n", env: env(), err: "web_url"},

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -161,4 +162,51 @@ func TestLocalWebFlag(t *testing.T) {
 		"-local-imap", freeAddr(t)}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "loopback only") {
 		t.Errorf("-local-web on a public address: exit %d\n%s", code, stderr.String())
 	}
+}
+
+// TestServeWebUnderPath (issue 21 item 5): with web_url
+// http://HOST/lyngk, lyngk serve serves the pages under /lyngk/ (a reverse
+// proxy's path) and nothing at the root; the board mail's play link and
+// every link of the pages lead there. web_url with a path was refused.
+func TestServeWebUnderPath(t *testing.T) {
+	cfg := defaultConfig()
+	cfg.DataDir = filepath.Join(t.TempDir(), "data")
+	cfg.WebAddr = freeAddr(t)
+	cfg.WebURL = "http://" + cfg.WebAddr + "/lyngk"
+	if err := cfg.validate(); err != nil {
+		t.Fatal(err)
+	}
+	s := startServe(t, cfg)
+	get := func(url string, status int) string {
+		t.Helper()
+		res, err := http.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		body, _ := io.ReadAll(res.Body)
+		if res.StatusCode != status {
+			t.Fatalf("GET %s: %d, want %d\n%s", url, res.StatusCode, status, body)
+		}
+		return string(body)
+	}
+	alice := localPlayer{t: t, name: "alice", smtp: s.smtp, imap: s.imap}
+	bob := localPlayer{t: t, name: "bob", smtp: s.smtp, imap: s.imap}
+	alice.signup("Sesame-8zq", 0)
+	bob.signup("Sesame-9xy", 0)
+	alice.send("lyngk challenge alice bob", "", "")
+	board := alice.await(3)
+	play := regexp.MustCompile(regexp.QuoteMeta(cfg.WebURL) + `/play/[A-Za-z0-9_-]+`).FindString(board.Body)
+	if play == "" {
+		t.Fatalf("the board mail has no play link under %s:\n%s", cfg.WebURL, board.Body)
+	}
+	if body := get(play, 200); !strings.Contains(body, `href="/lyngk/game/101"`) {
+		t.Errorf("the play page does not link to /lyngk/game/101:\n%s", body)
+	}
+	if body := get(cfg.WebURL+"/", 200); !strings.Contains(body, `<a href="/lyngk/game/101">101</a>`) {
+		t.Errorf("/lyngk/ does not list the game under /lyngk:\n%s", body)
+	}
+	get(cfg.WebURL+"/game/101", 200)
+	get("http://"+cfg.WebAddr+"/", 404)
+	get("http://"+cfg.WebAddr+"/game/101", 404)
 }

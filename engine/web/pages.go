@@ -331,7 +331,7 @@ func (h *Handler) game(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d, k := ref.d, ref.k
-	base := fmt.Sprintf("/game/%d", d.Board)
+	base := fmt.Sprintf("%s/game/%d", h.cfg.Base, d.Board)
 	at := func(k int) string { return fmt.Sprintf("%s?after=%d", base, k) }
 	last := len(d.MoveList)
 	v := gameView{row: row{GameSummary: d.GameSummary, Status: statusText(d.GameSummary)},

@@ -62,6 +62,12 @@ type Config struct {
 	// game per hour, in a window that opens with the first (play.go); 0 =
 	// no limit.
 	PostsPerGameHour int
+	// Base is the path the pages are served under, web_url's path without
+	// its trailing slash ("/lyngk" for https://example.org/lyngk; "" at
+	// the root, the default): every link of the pages starts with it, and
+	// the handler takes only requests under it (a reverse proxy passes the
+	// path on as it came).
+	Base string
 }
 
 // Handler serves the web part. It is safe for concurrent use.
@@ -97,7 +103,10 @@ func New(cfg Config) (*Handler, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	pages, err := parsePages(templates.Web())
+	if cfg.Base != "" && (!strings.HasPrefix(cfg.Base, "/") || strings.HasSuffix(cfg.Base, "/") || path.Clean(cfg.Base) != cfg.Base) {
+		return nil, fmt.Errorf("web: base path %q: want /NAME..., without a trailing slash", cfg.Base)
+	}
+	pages, err := parsePages(templates.Web(), cfg.Base)
 	if err != nil {
 		return nil, err
 	}
@@ -146,8 +155,9 @@ func (h *Handler) notFound(w http.ResponseWriter, r *http.Request) {
 
 // parsePages parses web/layout.html with each other page of fsys into a
 // template of its own, named after the page's file.
-func parsePages(fsys fs.FS) (map[string]*template.Template, error) {
-	layout, err := template.New("layout.html").Funcs(funcs).ParseFS(fsys, "web/layout.html")
+func parsePages(fsys fs.FS, base string) (map[string]*template.Template, error) {
+	layout, err := template.New("layout.html").Funcs(funcs).
+		Funcs(template.FuncMap{"base": func() string { return base }}).ParseFS(fsys, "web/layout.html")
 	if err != nil {
 		return nil, fmt.Errorf("web: %w", err)
 	}
@@ -172,6 +182,9 @@ func parsePages(fsys fs.FS) (map[string]*template.Template, error) {
 
 var funcs = template.FuncMap{
 	"add": func(a, b int) int { return a + b },
+	// base is Config.Base, the path every link starts with (set per
+	// handler in parsePages).
+	"base": func() string { return "" },
 	// when writes a time as the board mails do, in UTC.
 	"when": func(t time.Time) string {
 		if t.IsZero() {
@@ -187,7 +200,21 @@ var funcs = template.FuncMap{
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	rec := &recorder{ResponseWriter: w, status: http.StatusOK}
-	h.mux.ServeHTTP(rec, r)
+	if b := h.cfg.Base; b != "" {
+		switch p := r.URL.Path; {
+		case p == b && (r.Method == http.MethodGet || r.Method == http.MethodHead):
+			http.Redirect(rec, r, b+"/", http.StatusMovedPermanently)
+		case strings.HasPrefix(p, b+"/"):
+			r2 := r.Clone(r.Context())
+			r2.URL.Path, r2.URL.RawPath = p[len(b):], ""
+			h.mux.ServeHTTP(rec, r2)
+			r.Pattern = r2.Pattern
+		default:
+			h.fail(rec, r, http.StatusNotFound, "There is no such page.")
+		}
+	} else {
+		h.mux.ServeHTTP(rec, r)
+	}
 	route := routeOf(r)
 	d := time.Since(start)
 	if h.cfg.Observe != nil {
