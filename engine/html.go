@@ -48,6 +48,23 @@ func (r *request) htmlPart(m *Mail, kind string, e envelope) error {
 	if pic == nil {
 		return nil
 	}
+	// An ended game's picture says how it ended for each player, which
+	// its position cannot show after a resignation, forfeit, agreed draw
+	// or cancellation.
+	var marks *[2]string
+	if v.Over {
+		marks = &v.marks
+	}
+	// The engine keeps the picture of a position (pictures.go): every
+	// recipient's mail and the web show the same one, drawn once. A
+	// forecast only lists it.
+	d := drawing(v.game, v.Board, pos, v.Players, marks)
+	if r.forecast {
+		if !slices.ContainsFunc(r.drawings, func(o Drawing) bool { return o.key == d.key }) {
+			r.drawings = append(r.drawings, d)
+		}
+		return nil
+	}
 	if c := v.Comment; c != nil && len(c.Text) > maxHTMLComment {
 		// The text part is cut to MaxReply on its way out (bounds.go);
 		// the HTML part's copy of a long comment is cut here, so that the
@@ -86,22 +103,8 @@ func (r *request) htmlPart(m *Mail, kind string, e envelope) error {
 	}
 	moves := pos.Moves()
 	hv.Alt = fmt.Sprintf("Picture of %s Board %d after %d moves. %s", v.Title, v.Board, len(moves), status)
-	// An ended game's picture says how it ended for each player, which
-	// its position cannot show after a resignation, forfeit, agreed draw
-	// or cancellation.
-	var marks *[2]string
-	if v.Over {
-		marks = &v.marks
-	}
-	// The engine keeps the picture of a position (pictures.go): every
-	// recipient's mail and the web show the same one, drawn once.
-	d := drawing(v.game, v.Board, pos, v.Players, marks)
-	var png []byte
-	if r.forecast {
-		if !slices.ContainsFunc(r.drawings, func(o Drawing) bool { return o.key == d.key }) {
-			r.drawings = append(r.drawings, d)
-		}
-	} else if png, err = r.e.png(d, drawnTransaction); err != nil {
+	png, err := r.e.png(d, drawnTransaction)
+	if err != nil {
 		return err
 	}
 	hv.Picture = fmt.Sprintf("board-%d-%d@%s", v.Board, len(moves), r.e.cfg.Domain)
