@@ -143,6 +143,39 @@ type accountView struct {
 	Addr      string   // the address just confirmed
 	What      string
 	Boards    []int
+	// Resigned are the boards signoff resigned, by game; Title is the
+	// game of the board of "unsubscribed".
+	Resigned []boardGroup
+	Title    string
+}
+
+// boardGroup is boards of one game, named by its title.
+type boardGroup struct {
+	Title  string
+	Boards []int
+}
+
+// byGame groups boards by their game, in the order of their first board.
+func (r *request) byGame(boards []int) ([]boardGroup, error) {
+	var out []boardGroup
+	at := map[string]int{}
+	for _, n := range boards {
+		g, ok, err := r.loadGame(n)
+		if err != nil {
+			return nil, err
+		}
+		title := r.title("")
+		if ok {
+			title = r.title(r.e.gameName(g))
+		}
+		i, seen := at[title]
+		if !seen {
+			i, at[title] = len(out), len(out)
+			out = append(out, boardGroup{Title: title})
+		}
+		out[i].Boards = append(out[i].Boards, n)
+	}
+	return out, nil
 }
 
 func (r *request) signup(c Command) error {
@@ -284,7 +317,11 @@ func (r *request) signoff(c Command) error {
 	if err != nil {
 		return err
 	}
-	return r.mail("account", u.Addresses, accountView{User: u.ID, What: "signoff", Boards: boards})
+	groups, err := r.byGame(boards)
+	if err != nil {
+		return err
+	}
+	return r.mail("account", u.Addresses, accountView{User: u.ID, What: "signoff", Boards: boards, Resigned: groups})
 }
 
 // quit resigns u's running games, ends u's subscriptions, unindexes u's

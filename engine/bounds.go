@@ -322,10 +322,27 @@ func (r *request) summarize() error {
 		v.Boards = append(v.Boards, line)
 	}
 	if len(r.left) > 0 {
+		// The example is a show of the first board's game, with that
+		// game's boards: a board of another game would be refused.
+		word := r.e.first
+		same := func(n int) bool { return true }
+		if g, ok, err := r.loadGame(r.left[0]); err != nil {
+			return err
+		} else if ok {
+			word = r.e.gameName(g)
+			same = func(n int) bool {
+				g, ok, err := r.loadGame(n)
+				return err == nil && ok && r.e.gameName(g) == word
+			}
+		}
 		var b strings.Builder
-		b.WriteString("lyngk show")
-		for _, n := range r.left[:min(len(r.left), maxArgs)] {
-			b.WriteString(" " + strconv.Itoa(n))
+		b.WriteString(word + " show")
+		shown := 0
+		for _, n := range r.left {
+			if shown < maxArgs && same(n) {
+				b.WriteString(" " + strconv.Itoa(n))
+				shown++
+			}
 		}
 		v.Show = b.String()
 	}

@@ -61,6 +61,11 @@ func (r *request) challenge(c Command) error {
 		if !u.canPlay() {
 			return refuse(whyUnconfirmed, kv{"User": u.ID})
 		}
+		if u.Robot && r.e.games[c.Game].Robot == nil {
+			// The robot plays only the games that bring one: the game
+			// would wait for a move nobody makes.
+			return refuse(whyRobotGame, kv{"User": u.ID})
+		}
 	}
 	var sender address
 	if _, err := load(r.tx, bucketAddresses, strings.ToLower(r.in.From), &sender); err != nil {

@@ -57,6 +57,7 @@ const (
 	whyUnknownBoard    why = "unknown-board"
 	whyUnknownCommand  why = "unknown-command"
 	whyUnknownUser     why = "unknown-user"
+	whyRobotGame       why = "robot-game"
 	whyWrongGame       why = "wrong-game"
 	whyUsage           why = "usage"
 	whyUseridTaken     why = "userid-taken"

@@ -58,7 +58,7 @@ func (r *request) unsubscribe(c Command) error {
 	if err := r.saveGame(g); err != nil {
 		return err
 	}
-	return r.mailAbout("account", accountView{User: u.ID, What: "unsubscribed", Boards: []int{g.Board}},
+	return r.mailAbout("account", accountView{User: u.ID, What: "unsubscribed", Boards: []int{g.Board}, Title: r.title(r.e.gameName(g))},
 		envelope{to: u.Addresses, board: g.Board, key: strings.ToLower(u.ID)})
 }
 

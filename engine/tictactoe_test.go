@@ -32,8 +32,8 @@ func want(t *testing.T, what string, out []engine.Mail, n int, subject string, t
 // challenge, moves by full command and by plain reply, refused moves (an
 // illegal one, LYNGK's word on its board, LYNGK's option), show, games,
 // help, a win, standings of its own (LYNGK's unchanged), a resignation, a
-// forfeit by the timer (which cancels the idle LYNGK game beside it), and
-// the records: one sequence of board numbers,
+// forfeit by the timer (which cancels the idle LYNGK game beside it), a
+// signoff resigning games of both, and the records: one sequence of board numbers,
 // the game named in its records, LYNGK's records as they always were.
 func TestTestGame(t *testing.T) {
 	v := newEnv(t, withTicTacToe)
@@ -101,6 +101,14 @@ func TestTestGame(t *testing.T) {
 		t.Errorf("no forfeit of 104:\n%s", f)
 	}
 
+	// Signoff resigns the running games of both games, named by game.
+	v.cmd(addr("alice"), "tictactoe challenge alice bob")
+	v.cmd(addr("alice"), "lyngk challenge alice bob")
+	out = v.cmd(addr("bob"), "signoff bob pw-bob")
+	if f := format(out); !strings.Contains(f, "Resigned games: Tictactoe Board 105; Lyngk Board 106.") {
+		t.Errorf("signoff:\n%s", f)
+	}
+
 	// The records: the test game named, LYNGK's not; its ratings apart.
 	games := v.dump(store.BucketGames)
 	for _, s := range []string{`games/00000101={"v":1,"board":101,"game":"tictactoe",`, `games/00000102={"v":1,"board":102,"variant":"standard",`} {
@@ -119,7 +127,7 @@ func TestTestGame(t *testing.T) {
 	}
 	view(func(tx engine.Tx) error {
 		st, err := v.e.Standings(tx, "tictactoe")
-		if err != nil || len(st) != 2 || st[0].ID != "bob" || st[0].Won != 2 || st[1].ID != "alice" || st[1].Lost != 2 {
+		if err != nil || len(st) != 1 || st[0].ID != "alice" || st[0].Won != 1 || st[0].Lost != 2 {
 			t.Errorf("tictactoe standings %+v, %v", st, err)
 		}
 		if st, err := v.e.Standings(tx, "lyngk"); err != nil || len(st) != 0 {
@@ -135,4 +143,20 @@ func TestTestGame(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestTestGameRobot: the robot plays only the games that bring a robot: a
+// challenge of it to the test game, which has none, is refused and starts
+// nothing; LYNGK's is taken.
+func TestTestGameRobot(t *testing.T) {
+	v := newEnv(t, withTicTacToe, func(c *engine.Config) { c.RobotPlayer = true })
+	v.signup("alice")
+	want(t, "robot, tic-tac-toe", v.cmd(addr("alice"), "tictactoe challenge robot alice"), 1, "Lyngk error",
+		"robot does not play Tictactoe: challenge another player.")
+	if games := v.dump(store.BucketGames); games != "" {
+		t.Errorf("a game was started:\n%s", games)
+	}
+	if out := v.cmd(addr("alice"), "lyngk challenge alice robot"); len(out) != 1 || out[0].Subject != "New Lyngk Board 101 alice" {
+		t.Errorf("robot, LYNGK:\n%s", format(out))
+	}
 }
