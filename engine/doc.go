@@ -136,7 +136,8 @@
 // resignation or forfeit told apart: playing, won (by the rules), tie (by
 // the rules, or an agreed draw: How EndDraw), cancelled (How says why),
 // resigned, forfeit; Winner is 1 or 2 (challenge order) for won, resigned
-// and forfeit. /game/N.json (GameJSON) carries the fields of `lyngk
+// and forfeit. /game/N.json (GameJSON) names its game (game, the game's
+// word) and variant, and carries the fields of `lyngk
 // analyze -json` with their meaning (Analysis, one definition for both)
 // for the current position, where status and winner are the game's (they
 // equal analyze's while the game runs and when the rules ended it); a game

@@ -64,7 +64,9 @@ func (a *Analysis) UnmarshalJSON(b []byte) error {
 
 // GameJSON is a game as /game/N.json serves it: the fields of `lyngk
 // analyze -json` for its current position, with the same meaning, and
-// number, variant, players and positions.
+// number, game (the game's word, games.Rules.Name: "lyngk", "yinsh"),
+// variant (the game's: LYNGK "standard" or "stack6", YINSH "normal" or
+// "blitz"), players and positions.
 //
 // Status and winner are the game's, not only the rules': status is
 // playing, won, tie (by the rules or an agreed draw), cancelled, resigned
@@ -82,6 +84,7 @@ func (a *Analysis) UnmarshalJSON(b []byte) error {
 // analyze -seed N -players A,B -json` prints as board for those K moves.
 type GameJSON struct {
 	Number    int       `json:"number"`
+	Game      string    `json:"game"`
 	Variant   string    `json:"variant"`
 	Players   [2]string `json:"players"`
 	Board     string    `json:"board"`
@@ -96,7 +99,7 @@ type GameJSON struct {
 
 // MarshalJSON writes the fields in the order of the contract.
 func (j GameJSON) MarshalJSON() ([]byte, error) {
-	fs := []games.Field{{Name: "number", Value: j.Number}, {Name: "variant", Value: j.Variant},
+	fs := []games.Field{{Name: "number", Value: j.Number}, {Name: "game", Value: j.Game}, {Name: "variant", Value: j.Variant},
 		{Name: "players", Value: j.Players}, {Name: "board", Value: j.Board}, {Name: "moves", Value: j.Moves},
 		{Name: "turn", Value: j.Turn}, {Name: "status", Value: j.Status}, {Name: "winner", Value: j.Winner}}
 	fs = append(append(fs, j.Fields...), games.Field{Name: "legal", Value: j.Legal},
@@ -108,7 +111,7 @@ func (j GameJSON) MarshalJSON() ([]byte, error) {
 // as json.RawMessage, in order.
 func (j *GameJSON) UnmarshalJSON(b []byte) error {
 	var err error
-	j.Fields, err = readObject(b, map[string]any{"number": &j.Number, "variant": &j.Variant, "players": &j.Players,
+	j.Fields, err = readObject(b, map[string]any{"number": &j.Number, "game": &j.Game, "variant": &j.Variant, "players": &j.Players,
 		"board": &j.Board, "moves": &j.Moves, "turn": &j.Turn, "status": &j.Status, "winner": &j.Winner,
 		"legal": &j.Legal, "positions": &j.Positions})
 	return err
@@ -190,7 +193,7 @@ func (d *GameDetail) JSON() (*GameJSON, error) {
 		return nil, err
 	}
 	a := Analyze(pos, d.Players)
-	j := &GameJSON{Number: d.Board, Variant: d.Variant, Players: d.Players, Board: a.Board, Moves: a.Moves,
+	j := &GameJSON{Number: d.Board, Game: d.Game, Variant: d.Variant, Players: d.Players, Board: a.Board, Moves: a.Moves,
 		Turn: a.Turn, Status: string(d.Status), Winner: d.Winner, Fields: a.Fields, Legal: a.Legal}
 	if d.Over() {
 		j.Turn, j.Legal = 0, []string{}

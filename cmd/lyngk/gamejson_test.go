@@ -116,9 +116,9 @@ func TestGameJSONMatchesAnalyze(t *testing.T) {
 			if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
 				t.Fatal(err)
 			}
-			if string(got["number"]) != strconv.Itoa(tc.board) || string(got["variant"]) != strconv.Quote(d.Variant) ||
+			if string(got["number"]) != strconv.Itoa(tc.board) || string(got["game"]) != `"lyngk"` || string(got["variant"]) != strconv.Quote(d.Variant) ||
 				string(got["players"]) != fmt.Sprintf(`[%q,%q]`, d.Players[0], d.Players[1]) {
-				t.Errorf("board %d: number %s variant %s players %s", tc.board, got["number"], got["variant"], got["players"])
+				t.Errorf("board %d: number %s game %s variant %s players %s", tc.board, got["number"], got["game"], got["variant"], got["players"])
 			}
 			base := []string{"-seed", strconv.Itoa(tc.board), "-players", d.Players[0] + "," + d.Players[1], "-json"}
 			if d.Variant == "stack6" {

@@ -48,7 +48,7 @@ func TestTestGameWeb(t *testing.T) {
 	res, body := s.get("GET", "/game/101.json")
 	var j engine.GameJSON
 	if err := json.Unmarshal([]byte(body), &j); res.StatusCode != 200 || err != nil || j.Turn != 1 ||
-		len(j.Legal) != 7 || j.Field("cells") == nil || !strings.Contains(body, `"winner":0,"cells":`) {
+		j.Game != "tictactoe" || len(j.Legal) != 7 || j.Field("cells") == nil || !strings.Contains(body, `"winner":0,"cells":`) {
 		t.Errorf("/game/101.json: %d %v %+v\n%s", res.StatusCode, err, j, body)
 	}
 	if res, _ := s.get("GET", "/standings?game=chess"); res.StatusCode != 404 {

@@ -67,7 +67,7 @@ func TestYinshWeb(t *testing.T) {
 		t.Fatalf("game page: %d\n%s", res.StatusCode, body)
 	}
 	res, body = s.get("GET", "/game/101.json")
-	if res.StatusCode != 200 {
+	if res.StatusCode != 200 || !strings.HasPrefix(body, `{"number":101,"game":"yinsh","variant":"normal","players":["alice","bob"],`) {
 		t.Fatalf("json: %d %s", res.StatusCode, body)
 	}
 	var j struct {
