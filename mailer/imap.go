@@ -86,6 +86,7 @@ type Poller struct {
 	handler  Handler
 	log      *slog.Logger
 	schedule []time.Duration
+	step     func(string) // CheckIMAPSteps's report of each step done; nil when running
 
 	wake     chan struct{} // one slot: a check is wanted
 	notified atomic.Int64  // unix nanoseconds of the first wake since the last check, 0 if none
@@ -236,6 +237,7 @@ func (p *Poller) connect(ctx context.Context) (*imapclient.Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mailer: IMAP dial: %w", err)
 	}
+	report(p.step, "TCP connection to %s", conn.RemoteAddr())
 	opts := &imapclient.Options{
 		TLSConfig:             tc,
 		UnilateralDataHandler: &imapclient.UnilateralDataHandler{Mailbox: p.onMailbox},
@@ -253,17 +255,20 @@ func (p *Poller) connect(ctx context.Context) (*imapclient.Client, error) {
 			conn.Close()
 			return nil, fmt.Errorf("mailer: IMAP STARTTLS: %w", err)
 		}
+		report(p.step, "STARTTLS, the server's certificate verified")
 	default:
 		tc, err := handshake(ctx, conn, opts.TLSConfig)
 		if err != nil {
 			return nil, fmt.Errorf("mailer: IMAP %w", err)
 		}
+		report(p.step, "TLS handshake, the server's certificate verified")
 		c = imapclient.New(tc, opts)
 	}
 	if err := p.do(c, "greeting", c.WaitGreeting); err != nil {
 		c.Close()
 		return nil, err
 	}
+	report(p.step, "greeting")
 	return c, nil
 }
 
@@ -330,11 +335,16 @@ func (p *Poller) login(ctx context.Context, c *imapclient.Client) error {
 
 // CheckIMAP connects as the poller would, logs in and out: what an operator
 // runs to see that the settings work. It reports the step that failed.
-func CheckIMAP(ctx context.Context, cfg IMAPConfig) error {
+func CheckIMAP(ctx context.Context, cfg IMAPConfig) error { return CheckIMAPSteps(ctx, cfg, nil) }
+
+// CheckIMAPSteps is CheckIMAP telling step (when not nil) of each step
+// done: the connection, TLS, the greeting, the login, the logout.
+func CheckIMAPSteps(ctx context.Context, cfg IMAPConfig, step func(string)) error {
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
 	p := NewPoller(cfg, nil, nil)
+	p.step = step
 	c, err := p.connect(ctx)
 	if err != nil {
 		return err
@@ -343,8 +353,21 @@ func CheckIMAP(ctx context.Context, cfg IMAPConfig) error {
 	if err := p.login(ctx, c); err != nil {
 		return err
 	}
+	if cfg := p.cfg.WithDefaults(); cfg.Auth == AuthPassword {
+		report(step, "LOGIN as %s", cfg.Username)
+	} else {
+		report(step, "AUTHENTICATE %s as %s with a fresh access token", cfg.Auth, cfg.Username)
+	}
 	p.logout(c)
+	report(step, "LOGOUT")
 	return nil
+}
+
+// report tells step, when set, of a step done.
+func report(step func(string), format string, args ...any) {
+	if step != nil {
+		step(fmt.Sprintf(format, args...))
+	}
 }
 
 func (p *Poller) ensureMailbox(c *imapclient.Client, name string) error {

@@ -100,6 +100,7 @@ type Sender struct {
 	wake chan struct{}
 	now  func() time.Time
 	poll time.Duration // the longest sleep without a Wake
+	step func(string)  // CheckSMTPSteps's report of each step done; nil when sending
 
 	// Owned by Run's goroutine: the relay's state, not any mail's (that
 	// is all in the Queue).
@@ -428,6 +429,7 @@ func (s *Sender) dial(ctx context.Context) (*smtp.Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mailer: SMTP dial: %w", err)
 	}
+	report(s.step, "TCP connection to %s", conn.RemoteAddr())
 	var c *smtp.Client
 	switch s.cfg.TLS {
 	case TLSNone:
@@ -441,10 +443,12 @@ func (s *Sender) dial(ctx context.Context) (*smtp.Client, error) {
 			conn.Close()
 			return nil, fmt.Errorf("mailer: SMTP STARTTLS: %w", err)
 		}
+		report(s.step, "greeting, STARTTLS, the server's certificate verified")
 	default:
 		if conn, err = handshake(ctx, conn, tc); err != nil {
 			return nil, fmt.Errorf("mailer: SMTP %w", err)
 		}
+		report(s.step, "TLS handshake, the server's certificate verified")
 		c = smtp.NewClient(conn)
 	}
 	c.CommandTimeout = smtpCommandTimeout
@@ -455,9 +459,16 @@ func (s *Sender) dial(ctx context.Context) (*smtp.Client, error) {
 		c.Close()
 		return nil, fmt.Errorf("mailer: SMTP EHLO: %w", err)
 	}
+	report(s.step, "EHLO %s", s.cfg.HeloName)
 	if err := s.login(ctx, c); err != nil {
 		c.Close()
 		return nil, err
+	}
+	switch {
+	case s.cfg.Auth != AuthPassword:
+		report(s.step, "AUTH %s as %s with a fresh access token", s.cfg.Auth, s.cfg.Username)
+	case s.cfg.Username != "":
+		report(s.step, "AUTH PLAIN as %s", s.cfg.Username)
 	}
 	return c, nil
 }
@@ -501,16 +512,22 @@ func (s *Sender) login(ctx context.Context, c *smtp.Client) error {
 // CheckSMTP connects as the sender would, logs in and quits: what an
 // operator runs to see that the settings work. It reports the step that
 // failed.
-func CheckSMTP(ctx context.Context, cfg SMTPConfig) error {
+func CheckSMTP(ctx context.Context, cfg SMTPConfig) error { return CheckSMTPSteps(ctx, cfg, nil) }
+
+// CheckSMTPSteps is CheckSMTP telling step (when not nil) of each step
+// done: the connection, TLS, EHLO, the login, QUIT.
+func CheckSMTPSteps(ctx context.Context, cfg SMTPConfig, step func(string)) error {
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
 	s := NewSender(cfg, nil, nil)
+	s.step = step
 	c, err := s.dial(ctx)
 	if err != nil {
 		return err
 	}
 	s.quit(c)
+	report(step, "QUIT")
 	return nil
 }
 

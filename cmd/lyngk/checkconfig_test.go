@@ -46,8 +46,8 @@ func TestCheckConfigEveryError(t *testing.T) {
 
 // TestCheckConfigConnect (issue 21 item 5): -check-config -connect logs in
 // to the IMAP and SMTP servers (here the local mode's, a real IMAP and
-// SMTP server on loopback) and reports each; a refused login fails it with
-// the server's step. A robot_address in another domain than the login's
+// SMTP server on loopback) and reports each step of each; a refused login
+// fails it after the last step done, with the server's answer. A robot_address in another domain than the login's
 // is warned about.
 func TestCheckConfigConnect(t *testing.T) {
 	local, err := mailer.StartLocal(context.Background(), mailer.LocalConfig{SMTPAddr: "127.0.0.1:0", IMAPAddr: "127.0.0.1:0",
@@ -69,10 +69,19 @@ func TestCheckConfigConnect(t *testing.T) {
 	if code := run([]string{"serve", "-config", path, "-check-config", "-connect"}, nil, &out, &errb); code != 0 {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
 	}
-	want := "IMAP " + local.IMAPAddr() + ": connecting (none), then logging in as alice@localhost by password\n" +
-		"IMAP " + local.IMAPAddr() + ": connected, logged in and out: OK\n" +
-		"SMTP " + local.SMTPAddr() + ": connecting (none), then logging in as alice@localhost by password\n" +
-		"SMTP " + local.SMTPAddr() + ": connected, logged in and out: OK\n" +
+	imapAt, smtpAt := "IMAP "+local.IMAPAddr()+": ", "SMTP "+local.SMTPAddr()+": "
+	want := imapAt + "connecting (none), then logging in as alice@localhost by password\n" +
+		imapAt + "TCP connection to " + local.IMAPAddr() + ": done\n" +
+		imapAt + "greeting: done\n" +
+		imapAt + "LOGIN as alice@localhost: done\n" +
+		imapAt + "LOGOUT: done\n" +
+		imapAt + "OK\n" +
+		smtpAt + "connecting (none), then logging in as alice@localhost by password\n" +
+		smtpAt + "TCP connection to " + local.SMTPAddr() + ": done\n" +
+		smtpAt + "EHLO example.org: done\n" +
+		smtpAt + "AUTH PLAIN as alice@localhost: done\n" +
+		smtpAt + "QUIT: done\n" +
+		smtpAt + "OK\n" +
 		"configuration OK (real mode), and the servers take the login\n"
 	if out.String() != want {
 		t.Errorf("stdout:\n%s\nwant:\n%s", out.String(), want)
@@ -87,8 +96,8 @@ func TestCheckConfigConnect(t *testing.T) {
 	if code := run([]string{"serve", "-config", path, "-check-config", "-connect"}, nil, &out, &errb); code != 1 {
 		t.Fatalf("wrong IMAP password: exit %d, stdout %q", code, out.String())
 	}
-	if w := "IMAP " + local.IMAPAddr() + ": FAILED: mailer: IMAP LOGIN: "; !strings.Contains(out.String(), w) ||
-		!strings.Contains(out.String(), "SMTP "+local.SMTPAddr()+": connected, logged in and out: OK\n") {
+	if w := imapAt + "greeting: done\n" + imapAt + "FAILED: mailer: IMAP LOGIN: "; !strings.Contains(out.String(), w) ||
+		!strings.Contains(out.String(), smtpAt+"OK\n") {
 		t.Errorf("stdout:\n%s\nwant the IMAP step failed (%q) and SMTP still checked", out.String(), w)
 	}
 	if strings.Contains(out.String()+errb.String(), "wrong") {

@@ -117,18 +117,18 @@ func checkConfig(cfg config, connect bool, stdout, stderr io.Writer) int {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	failed := false
-	step := func(proto, addr, tlsMode, auth, user string, check func() error) {
+	step := func(proto, addr, tlsMode, auth, user string, check func(step func(string)) error) {
 		fmt.Fprintf(stdout, "%s %s: connecting (%s), then logging in as %s by %s\n", proto, addr, tlsMode, user, auth)
-		if err := check(); err != nil {
+		if err := check(func(s string) { fmt.Fprintf(stdout, "%s %s: %s: done\n", proto, addr, s) }); err != nil {
 			fmt.Fprintf(stdout, "%s %s: FAILED: %v\n", proto, addr, err)
 			failed = true
 			return
 		}
-		fmt.Fprintf(stdout, "%s %s: connected, logged in and out: OK\n", proto, addr)
+		fmt.Fprintf(stdout, "%s %s: OK\n", proto, addr)
 	}
 	if cfg.IMAP.Addr != "" {
 		ic := cfg.IMAP.WithDefaults()
-		step("IMAP", ic.Addr, ic.TLS, ic.Auth, ic.Username, func() error { return mailer.CheckIMAP(ctx, cfg.IMAP) })
+		step("IMAP", ic.Addr, ic.TLS, ic.Auth, ic.Username, func(s func(string)) error { return mailer.CheckIMAPSteps(ctx, cfg.IMAP, s) })
 	} else {
 		fmt.Fprintln(stdout, "IMAP: no imap_addr (mail comes in through lyngk process): nothing to connect to")
 	}
@@ -139,7 +139,7 @@ func checkConfig(cfg config, connect bool, stdout, stderr io.Writer) int {
 	}
 	smtpCfg := cfg.SMTP
 	smtpCfg.HeloName = cfg.Domain
-	step("SMTP", sc.Addr, sc.TLS, sc.Auth, user, func() error { return mailer.CheckSMTP(ctx, smtpCfg) })
+	step("SMTP", sc.Addr, sc.TLS, sc.Auth, user, func(s func(string)) error { return mailer.CheckSMTPSteps(ctx, smtpCfg, s) })
 	if failed {
 		return 1
 	}
