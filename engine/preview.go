@@ -168,23 +168,23 @@ func (r *request) submit(c Command) error {
 }
 
 // confirmSubmitted: GAME confirm BOARD USERID PASSWORD plays the move the
-// player submitted, if the game has not changed since; else it is refused
-// and forgotten.
+// player submitted, if the game has not changed since; else it is refused.
 func (r *request) confirmSubmitted(c Command) error {
 	g, u, err := r.gameAndUser(c)
 	if err != nil {
 		return err
+	}
+	if g.over() {
+		return refuse(whyGameOver, kv{"Board": g.Board}).on(g.Board)
 	}
 	key := strings.ToLower(u.ID)
 	s, ok := g.Submitted[key]
 	if !ok {
 		return refuse(whyNothingSubmitted, kv{"Board": g.Board})
 	}
-	if s.Changes != g.Changes || g.over() {
-		delete(g.Submitted, key)
-		if err := r.saveGame(g); err != nil {
-			return err
-		}
+	if s.Changes != g.Changes {
+		// Refused, it changes nothing: the stale submission stays until
+		// a new submit replaces it or the game ends, never playable.
 		return refuse(whySubmittedStale, kv{"Board": g.Board, "Move": s.Move}).on(g.Board)
 	}
 	return r.play(g, u, s.Move)
