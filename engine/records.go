@@ -190,11 +190,21 @@ type game struct {
 	Queued map[string]queued `json:"queued,omitempty"`
 }
 
+// proposalKind is what a proposal asks for: a draw or a take-back.
+type proposalKind string
+
+// The proposals.
+const (
+	proposeDraw proposalKind = "draw"
+	proposeUndo proposalKind = "undo"
+)
+
 // proposal is a pending draw offer or take-back request.
 type proposal struct {
-	Kind  string `json:"kind"`  // "draw" or "undo"
-	By    int    `json:"by"`    // player 1 or 2
-	Moves int    `json:"moves"` // len(Moves) when made: a move voids it
+	Kind proposalKind `json:"kind"`
+
+	By    int `json:"by"`    // player 1 or 2
+	Moves int `json:"moves"` // len(Moves) when made: a move voids it
 }
 
 // rating is a player's rating as shown after a game.

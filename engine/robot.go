@@ -177,7 +177,7 @@ func (e *Engine) robotMove(r *request, t RobotTurn, m games.Move) ([]Mail, error
 // is mailed.
 func (r *request) robotAnswer(g *game, p int) error {
 	answer := "accept"
-	if g.Proposal.Kind == "draw" {
+	if g.Proposal.Kind == proposeDraw {
 		gm, err := r.e.gameOf(g)
 		if err != nil {
 			return err

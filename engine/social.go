@@ -213,7 +213,7 @@ func (r *request) propose(g *game, p int, word string, c *commentView) error {
 	switch word {
 	case "propose", "undo":
 		if pending != nil && pending.By != p {
-			return refuse(whyProposalPending, kv{"User": other, "Kind": pending.Kind}).on(g.Board)
+			return refuse(whyProposalPending, kv{"User": other, "Kind": string(pending.Kind)}).on(g.Board)
 		}
 		if r.now.Sub(g.OffersDay) >= 24*time.Hour || r.now.Before(g.OffersDay) {
 			g.Offers, g.OffersDay = [2]int{}, r.now
@@ -224,7 +224,7 @@ func (r *request) propose(g *game, p int, word string, c *commentView) error {
 		}
 		g.Offers[p-1]++
 		if word == "propose" {
-			g.Proposal, key = &proposal{Kind: "draw", By: p, Moves: len(g.Moves)}, "draw-proposed"
+			g.Proposal, key = &proposal{Kind: proposeDraw, By: p, Moves: len(g.Moves)}, "draw-proposed"
 			break
 		}
 		k := lastMove(g)
@@ -234,7 +234,7 @@ func (r *request) propose(g *game, p int, word string, c *commentView) error {
 		if k%2+1 != p {
 			return refuse(whyUndoNotYours, kv{"N": k + 1, "Move": g.Moves[k]}).on(g.Board)
 		}
-		g.Proposal, key = &proposal{Kind: "undo", By: p, Moves: len(g.Moves)}, "undo-proposed"
+		g.Proposal, key = &proposal{Kind: proposeUndo, By: p, Moves: len(g.Moves)}, "undo-proposed"
 		data["N"], data["Move"] = k+1, g.Moves[k]
 	case "accept":
 		if pending == nil {
@@ -244,7 +244,7 @@ func (r *request) propose(g *game, p int, word string, c *commentView) error {
 			return refuse(whyOwnProposal, nil).on(g.Board)
 		}
 		g.Proposal = nil
-		if pending.Kind == "draw" {
+		if pending.Kind == proposeDraw {
 			key = "draw-accepted"
 			r.finish(g, StatusTie, 0, EndDraw)
 			break
@@ -267,7 +267,7 @@ func (r *request) propose(g *game, p int, word string, c *commentView) error {
 		if pending.By == p {
 			key = "withdrawn"
 		}
-		data["Kind"] = pending.Kind
+		data["Kind"] = string(pending.Kind)
 	}
 	if word == "propose" || word == "undo" {
 		robot, err := r.isRobot(other)
