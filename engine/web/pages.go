@@ -166,8 +166,23 @@ func (h *Handler) standings(w http.ResponseWriter, r *http.Request) {
 		h.serverError(w, r, err)
 		return
 	}
-	h.render(w, r, http.StatusOK, "standings.html", "LYNGK: standings",
-		standingsView{Rows: st, Provisional: engine.ProvisionalGames})
+	v := standingsView{Rows: st, Provisional: engine.ProvisionalGames}
+	title := "LYNGK: standings"
+	if gs := h.cfg.Engine.Games(); len(gs) > 1 {
+		// Several games: each its own standings, the first by default.
+		here := strings.ToLower(name)
+		if here == "" {
+			here = gs[0].Name()
+		}
+		for _, g := range gs {
+			v.Games = append(v.Games, gameLink{Word: g.Name(), Title: g.Title(), Here: g.Name() == here})
+			if g.Name() == here {
+				v.Title = g.Title()
+			}
+		}
+		title = "LYNGK: " + v.Title + " standings"
+	}
+	h.render(w, r, http.StatusOK, "standings.html", title, v)
 }
 
 // standingsView is /standings: the players, and below how many finished
@@ -175,6 +190,14 @@ func (h *Handler) standings(w http.ResponseWriter, r *http.Request) {
 type standingsView struct {
 	Rows        []engine.Standing
 	Provisional int
+	Title       string     // the game's, when more than one is offered
+	Games       []gameLink // each game's standings, when more than one
+}
+
+// gameLink is a game in the links of the standings page.
+type gameLink struct {
+	Word, Title string
+	Here        bool
 }
 
 // playerView is /player/ID.

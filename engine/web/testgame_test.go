@@ -38,7 +38,8 @@ func TestTestGameWeb(t *testing.T) {
 		{"/game/101/board.svg", "image/svg+xml", ">X</text>"},
 		{"/game/101/board.png", "image/png", "PNG"},
 		{"/games", "text/html; charset=utf-8", "/game/101"},
-		{"/standings?game=tictactoe", "text/html; charset=utf-8", "standings"},
+		{"/standings?game=tictactoe", "text/html; charset=utf-8", "<h1>Tictactoe standings</h1>"},
+		{"/standings", "text/html; charset=utf-8", `standings?game=tictactoe">Tictactoe</a>`},
 	} {
 		res, body := s.get("GET", tc.path)
 		if res.StatusCode != 200 || res.Header.Get("Content-Type") != tc.ctype || !strings.Contains(body, tc.has) {
