@@ -17,6 +17,6 @@ import (
 func offered() []games.Game {
 	return []games.Game{
 		{Rules: lyngk.Rules{}, Picture: picture.Pictures{}, Input: picture.Pictures{}, Robot: search.Robot{}},
-		{Rules: yinsh.Rules{}, Picture: ypicture.Pictures{}, Robot: ysearch.Robot{}},
+		{Rules: yinsh.Rules{}, Picture: ypicture.Pictures{}, Input: ypicture.Pictures{}, Robot: ysearch.Robot{}},
 	}
 }

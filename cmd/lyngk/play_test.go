@@ -25,6 +25,12 @@ type webGame struct {
 
 func startWebGame(t *testing.T) *webGame {
 	t.Helper()
+	return startWebGameOf(t, "lyngk challenge alice bob")
+}
+
+// startWebGameOf is startWebGame with the challenge command given.
+func startWebGameOf(t *testing.T, challenge string) *webGame {
+	t.Helper()
 	cfg := defaultConfig()
 	cfg.DataDir = filepath.Join(t.TempDir(), "data")
 	cfg.WebAddr = freeAddr(t)
@@ -35,7 +41,7 @@ func startWebGame(t *testing.T) *webGame {
 	waitText(t, s.logs, `msg="web listening"`)
 	g.alice.signup("Sesame-8zq", 0)
 	g.bob.signup("Sesame-9xy", 0)
-	g.alice.send("lyngk challenge alice bob", "", "")
+	g.alice.send(challenge, "", "")
 	g.aliceMail = g.alice.await(3)
 	g.bob.await(3)
 	return g

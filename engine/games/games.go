@@ -182,13 +182,22 @@ type Spot struct {
 }
 
 // Click is how a move is made by clicks: From, then To, then Choice when
-// the move has one (LYNGK: the colour claimed); the JSON is the play page
-// script's.
+// the move has one (LYNGK: the colour claimed); or, for a move of more
+// parts, Steps instead. The JSON is the play page script's.
+//
+// Steps is the move as a sequence of clicks, one a step; a step is the
+// points any of which makes it (YINSH: a row removed is either of its two
+// ends). The page narrows the legal moves click by click to those whose
+// steps so far hold the points clicked, marks the points of the next step,
+// and takes a move when it is the only one whose steps are all clicked;
+// moves that the same clicks make (two rows with a common end) are then
+// offered as buttons. A game's clicks are all From/To or all Steps.
 type Click struct {
-	Move   string `json:"m"`
-	From   string `json:"f"`
-	To     string `json:"t"`
-	Choice string `json:"c,omitempty"`
+	Move   string     `json:"m"`
+	From   string     `json:"f,omitempty"`
+	To     string     `json:"t,omitempty"`
+	Choice string     `json:"c,omitempty"`
+	Steps  [][]string `json:"s,omitempty"`
 }
 
 // Robot is a game's robot player.

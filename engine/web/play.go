@@ -18,7 +18,9 @@ import (
 // player ("Move on the web:" in the mail). GET shows the board with the
 // player's legal moves: a click on a stack, then on its destination, then
 // on a claim if one is possible (or none), fills in the move, which a last
-// click sends. Without JavaScript the page is two plain forms: a text field
+// click sends; for a game whose moves are clicked in steps (YINSH:
+// games.Click.Steps), the clicks narrow the legal moves until one is left,
+// or a button picks among those the same clicks make. Without JavaScript the page is two plain forms: a text field
 // (anything a reply by mail may say: a move, resign, propose, ...) and a
 // select of every legal move. POST (form field move) moves through the
 // path of a reply by mail (engine.PlayToken): the same refusals, with the
@@ -60,19 +62,25 @@ var crossOrigin = http.NewCrossOriginProtection()
 
 // playView is the data of play.html.
 type playView struct {
-	Board    int
-	User     string
-	Public   bool // /game/N is there to link to
-	Status   string
-	Picture  template.HTML
-	Spots    []games.Spot // the points to click (games.Input.Spots)
-	YourTurn bool
-	Running  bool // the game takes moves (else: it is over)
-	Legal    []string
-	Moves    string // the legal moves for the script, as JSON
-	Move     string // what the player sent, to show again after a refusal
-	Refusal  string // the refusal's text, as the error mail says it
-	Done     *doneView
+	Board   int
+	User    string
+	Public  bool // /game/N is there to link to
+	Status  string
+	Picture template.HTML
+	Spots   []games.Spot // the points to click (games.Input.Spots)
+	// Steps says the moves are clicked in steps (games.Click.Steps), not
+	// as From, To and Choice: the page's script is then the one that
+	// narrows the moves click by click.
+	Steps bool
+	// Width and Height are the picture's size, the spots' coordinates.
+	Width, Height int
+	YourTurn      bool
+	Running       bool // the game takes moves (else: it is over)
+	Legal         []string
+	Moves         string // the legal moves for the script, as JSON
+	Move          string // what the player sent, to show again after a refusal
+	Refusal       string // the refusal's text, as the error mail says it
+	Done          *doneView
 	// Gone says why the link no longer moves (the game moved on, ...):
 	// the page then shows the game as it is now, without forms.
 	Gone string
@@ -258,6 +266,7 @@ func (h *Handler) renderPlay(w http.ResponseWriter, r *http.Request, status int,
 				return
 			}
 			legal = append(legal, c)
+			pv.Steps = pv.Steps || c.Steps != nil
 		}
 		if pv.YourTurn && done == nil {
 			pv.Spots = in.Spots(pos)
@@ -271,6 +280,7 @@ func (h *Handler) renderPlay(w http.ResponseWriter, r *http.Request, status int,
 	pv.Moves = string(js)
 	moves := len(pos.Moves())
 	if pic := v.Game.Picture; pic != nil {
+		pv.Width, pv.Height = pic.Size()
 		svg, err := pic.SVG(pos, v.Players, nil)
 		if err != nil {
 			h.serverError(w, r, err)

@@ -32,10 +32,11 @@ var yinshTurns = strings.Fields("c5 e2 i9 j5 d5 g9 g5 i5 d3 f6 i9-i7 j5-j7 c5-a3
 // TestYinshWeb: a YINSH game (board 101, the site's only game) on the web:
 // the game page with the picture's SVG and the text board, the JSON with
 // YINSH's fields, board.svg and board.png, and the play page, whose form
-// lists every legal whole turn and whose POST plays one, which the
+// lists every legal whole turn and carries them with their clicks for
+// the script, and whose POST plays one, which the
 // game's event stream tells.
 func TestYinshWeb(t *testing.T) {
-	gs := append(offered(), games.Game{Rules: yinsh.Rules{}, Picture: ypicture.Pictures{}, Robot: ysearch.Robot{}})
+	gs := append(offered(), games.Game{Rules: yinsh.Rules{}, Picture: ypicture.Pictures{}, Input: ypicture.Pictures{}, Robot: ysearch.Robot{}})
 	s := newSiteOf(t, true, gs)
 	m := &mover{s: s}
 	h, err := web.New(web.Config{DB: s.db, Engine: s.e, Public: true, Mover: m, Log: slog.New(slog.DiscardHandler)})
@@ -105,6 +106,12 @@ func TestYinshWeb(t *testing.T) {
 	turn := legal[0].String()
 	if !strings.Contains(body, "<option>"+turn+"</option>") {
 		t.Errorf("the play page lacks %s", turn)
+	}
+	// Moving by clicks: the 85 points to tap, and every legal turn with
+	// its steps (games.Click.Steps) for the script that narrows them.
+	if n := strings.Count(body, "<circle data-p="); n != yinsh.NumPoints || !strings.Contains(body, "function fits(m)") ||
+		strings.Count(body, "&#34;s&#34;:[[") != len(legal) || strings.Contains(body, "Tap a stack") {
+		t.Errorf("play page: %d spots, want %d; %d turns with steps, want %d", n, yinsh.NumPoints, strings.Count(body, "&#34;s&#34;:[["), len(legal))
 	}
 	// The event stream of the game page tells of the turn.
 	srv := httptest.NewServer(s.h)
