@@ -19,7 +19,9 @@ import (
 // first ring by one click on a point (every vacant point is marked); the
 // other nine placements go by mail; in the movement position that follows,
 // she follows her newest board mail's link and moves a ring by two clicks,
-// the ring then its destination (marked once the ring is chosen). After
+// the ring then its destination (marked once the ring is chosen); twenty
+// turns later, by mail, a ring move that makes her a row: the ring, its
+// destination, the row by one of its end markers, the ring removed. After
 // each, both players' board mails (by IMAP) show the board of the game
 // with that turn. LYNGK_YINSH_PLAY_SCREENSHOTS=DIR keeps the play page
 // with a ring chosen, 1200 px and 360 px wide (yinsh-play.png,
@@ -137,4 +139,37 @@ func TestBrowserYinshPlay(t *testing.T) {
 	send("i9-i7")
 	apply("i9-i7")
 	boardMails("i9-i7")
+
+	// The game on by mail to alice's turn 31, which makes her row d5-h5:
+	// the ring move, then the row by a click on an end (h5), then the
+	// ring removed with it.
+	turns := strings.Fields(yinshGame)
+	for _, turn := range turns[11:30] {
+		u := names[pos.Turn()-1]
+		p := map[string]localPlayer{"alice": g.alice, "bob": g.bob}[u]
+		p.send(fmt.Sprintf("yinsh move 101 %s %s %s", u, pw[u], turn), "", "")
+		apply(turn)
+		link = boardMails(turn)
+	}
+	d.open(link)
+	for _, p := range []string{"e5", "b2"} {
+		d.click(`circle[data-p="` + p + `"]`)
+	}
+	if got, a, b := typed(), class("d5"), class("h5"); got != "" || a != "dest" || b != "dest" {
+		t.Fatalf("after e5, b2: move %q, row ends d5 %q and h5 %q (want dest)", got, a, b)
+	}
+	d.click(`circle[data-p="h5"]`)
+	if got, ring, marker := typed(), class("e4"), class("f5"); got != "" || ring != "dest" || marker != "" {
+		t.Fatalf("after the row: move %q, ring e4 %q (want dest), marker f5 %q (want none)", got, ring, marker)
+	}
+	d.click(`circle[data-p="e4"]`)
+	if got := typed(); got != turns[30] {
+		t.Fatalf("clicks on e5, b2, h5, e4 made %q, want %s", got, turns[30])
+	}
+	send(turns[30])
+	apply(turns[30])
+	boardMails(turns[30])
+	if pos.Removed(1) != 1 {
+		t.Errorf("alice removed %d rings, want 1", pos.Removed(1))
+	}
 }
