@@ -194,6 +194,12 @@ type standingsView struct {
 	Games       []gameLink // each game's standings, when more than one
 }
 
+// gameRating is a player's rating and record in one game.
+type gameRating struct {
+	Title string
+	engine.Player
+}
+
 // gameLink is a game in the links of the standings page.
 type gameLink struct {
 	Word, Title string
@@ -203,6 +209,9 @@ type gameLink struct {
 // playerView is /player/ID.
 type playerView struct {
 	engine.Player
+	// Ratings are the player's rating and record in each game, when the
+	// server offers more than one.
+	Ratings []gameRating
 	Games []row
 	More  int
 }
@@ -214,6 +223,15 @@ func (h *Handler) player(w http.ResponseWriter, r *http.Request) {
 		p, err := h.cfg.Engine.ReadPlayer(tx, id, "")
 		if err != nil {
 			return err
+		}
+		if gs := h.cfg.Engine.Games(); len(gs) > 1 {
+			for _, g := range gs {
+				q, err := h.cfg.Engine.ReadPlayer(tx, id, g.Name())
+				if err != nil {
+					return err
+				}
+				v.Ratings = append(v.Ratings, gameRating{Title: g.Title(), Player: q})
+			}
 		}
 		gs, err := h.cfg.Engine.ListGames(tx, engine.GameFilter{Users: []string{id}, State: engine.StateAll})
 		if err != nil {

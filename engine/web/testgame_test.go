@@ -40,6 +40,7 @@ func TestTestGameWeb(t *testing.T) {
 		{"/games", "text/html; charset=utf-8", "/game/101"},
 		{"/standings?game=tictactoe", "text/html; charset=utf-8", "<h1>Tictactoe standings</h1>"},
 		{"/standings", "text/html; charset=utf-8", `standings?game=tictactoe">Tictactoe</a>`},
+		{"/player/alice", "text/html; charset=utf-8", "<p>Tictactoe: rating <strong>1600</strong> (provisional) ·"},
 	} {
 		res, body := s.get("GET", tc.path)
 		if res.StatusCode != 200 || res.Header.Get("Content-Type") != tc.ctype || !strings.Contains(body, tc.has) {
