@@ -212,8 +212,8 @@ type playerView struct {
 	// Ratings are the player's rating and record in each game, when the
 	// server offers more than one.
 	Ratings []gameRating
-	Games []row
-	More  int
+	Games   []row
+	More    int
 }
 
 func (h *Handler) player(w http.ResponseWriter, r *http.Request) {
