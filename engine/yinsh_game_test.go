@@ -187,6 +187,11 @@ func TestYinshHelp(t *testing.T) {
 	if len(out) != 1 || !strings.Contains(out[0].Body, "lyngk challenge [-stack6] USERID1 USERID2") {
 		t.Errorf("help lyngk:\n%s", format(out))
 	}
+	// An unknown topic's refusal lists the games offered as topics.
+	out = v.cmd(addr("zed"), "help chess")
+	if len(out) != 1 || !strings.Contains(strings.ReplaceAll(out[0].Body, "\n", " "), `There is no help topic "chess". Topics: commands, notation, rules, lyngk, yinsh.`) {
+		t.Errorf("help chess:\n%s", format(out))
+	}
 }
 
 // TestYinshCommands: the common game commands with the word yinsh —

@@ -97,7 +97,7 @@ func (h *Handler) index(w http.ResponseWriter, r *http.Request) {
 		h.serverError(w, r, err)
 		return
 	}
-	h.render(w, r, http.StatusOK, "index.html", "LYNGK: games", v)
+	h.render(w, r, http.StatusOK, "index.html", h.site+": games", v)
 }
 
 // gamesView is /games: the filter and the games that pass it.
@@ -138,7 +138,7 @@ func (h *Handler) games(w http.ResponseWriter, r *http.Request) {
 	}
 	gs, v.More = newestFirst(gs)
 	v.Games = rows(gs)
-	title := "LYNGK: " + v.State + " games"
+	title := h.site + ": " + v.State + " games"
 	if v.User != "" {
 		title += " of " + v.User
 	}
@@ -167,7 +167,7 @@ func (h *Handler) standings(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := standingsView{Rows: st, Provisional: engine.ProvisionalGames}
-	title := "LYNGK: standings"
+	title := h.site + ": standings"
 	if gs := h.cfg.Engine.Games(); len(gs) > 1 {
 		// Several games: each its own standings, the first by default.
 		here := strings.ToLower(name)
@@ -180,7 +180,7 @@ func (h *Handler) standings(w http.ResponseWriter, r *http.Request) {
 				v.Title = g.Title()
 			}
 		}
-		title = "LYNGK: " + v.Title + " standings"
+		title = h.site + ": " + v.Title + " standings"
 	}
 	h.render(w, r, http.StatusOK, "standings.html", title, v)
 }
@@ -249,7 +249,7 @@ func (h *Handler) player(w http.ResponseWriter, r *http.Request) {
 		h.serverError(w, r, err)
 		return
 	}
-	h.render(w, r, http.StatusOK, "player.html", "LYNGK: "+v.ID, v)
+	h.render(w, r, http.StatusOK, "player.html", h.site+": "+v.ID, v)
 }
 
 // gameView is /game/N: the game, and the position shown (after move K).
@@ -418,9 +418,9 @@ func (h *Handler) game(w http.ResponseWriter, r *http.Request) {
 		}
 		v.Picture = inlineSVG(svg, pic, fmt.Sprintf("Board %d after move %d: %s", d.Board, k, v.Position))
 	}
-	title := fmt.Sprintf("Board %d, move %d: %s · LYNGK", d.Board, k, v.Position)
+	title := fmt.Sprintf("Board %d, move %d: %s · %s", d.Board, k, v.Position, gameName(ref.game))
 	if !v.Latest {
-		title = fmt.Sprintf("Board %d after move %d of %d: %s · LYNGK", d.Board, k, last, v.Position)
+		title = fmt.Sprintf("Board %d after move %d of %d: %s · %s", d.Board, k, last, v.Position, gameName(ref.game))
 	}
 	h.renderPage(w, r, http.StatusOK, "game.html", page{Title: title, Live: base + "/events", Data: v})
 }

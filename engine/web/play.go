@@ -137,9 +137,9 @@ func (h *Handler) playMove(w http.ResponseWriter, r *http.Request) {
 		}
 		if until, ok := h.post(g.Board, time.Now()); !ok {
 			w.Header().Set("Retry-After", strconv.Itoa(int(time.Until(until).Seconds())+1))
-			h.fail(w, r, http.StatusTooManyRequests, fmt.Sprintf("Lyngk Board %d had %d moves from the web in an hour, "+
+			h.fail(w, r, http.StatusTooManyRequests, fmt.Sprintf("%s Board %d had %d moves from the web in an hour, "+
 				"as many as a game takes. Nothing was changed: reply to the board mail, or try again after %s.",
-				g.Board, h.cfg.PostsPerGameHour, until.UTC().Format("15:04 MST")))
+				g.Game.Title(), g.Board, h.cfg.PostsPerGameHour, until.UTC().Format("15:04 MST")))
 			return
 		}
 	}
@@ -288,7 +288,7 @@ func (h *Handler) renderPlay(w http.ResponseWriter, r *http.Request, status int,
 		}
 		pv.Picture = inlineSVG(svg, pic, fmt.Sprintf("Board %d after move %d: %s", v.Board, moves, pv.Status))
 	}
-	title := fmt.Sprintf("Board %d, move %d: %s · LYNGK", v.Board, moves, pv.Status)
+	title := fmt.Sprintf("Board %d, move %d: %s · %s", v.Board, moves, pv.Status, gameName(v.Game))
 	h.render(w, r, status, "play.html", title, pv)
 }
 

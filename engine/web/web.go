@@ -37,6 +37,7 @@ import (
 	"time"
 
 	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/store"
 	"lyngk.example/lyngk/templates"
 )
@@ -76,6 +77,7 @@ type Handler struct {
 	log   *slog.Logger
 	pages map[string]*template.Template
 	mux   *http.ServeMux
+	site  string // siteName of the games offered
 
 	// changed is closed (and replaced) by Changed: the event streams
 	// wait on it.
@@ -91,6 +93,20 @@ type Handler struct {
 // goroutine for as long as a page is open. Beyond it /events answers 503,
 // and the page still works by reload.
 const maxStreams = 512
+
+// siteName names the site after the games it offers, in the capitals of
+// the pages' titles: "LYNGK" for LYNGK alone, "LYNGK · YINSH" for both.
+func siteName(gs []games.Game) string {
+	names := make([]string, len(gs))
+	for i, g := range gs {
+		names[i] = gameName(g)
+	}
+	return strings.Join(names, " · ")
+}
+
+// gameName is a game's name in the pages' titles and header: its Title
+// in capitals ("LYNGK").
+func gameName(g games.Game) string { return strings.ToUpper(g.Title()) }
 
 // New parses the page templates and builds the routes.
 func New(cfg Config) (*Handler, error) {
@@ -110,7 +126,7 @@ func New(cfg Config) (*Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := &Handler{cfg: cfg, log: cfg.Log, pages: pages, mux: http.NewServeMux(),
+	h := &Handler{cfg: cfg, log: cfg.Log, pages: pages, mux: http.NewServeMux(), site: siteName(cfg.Engine.Games()),
 		changed: make(chan struct{}), streams: make(chan struct{}, maxStreams),
 		posts: map[int]postWindow{}}
 	if cfg.Public {
@@ -291,6 +307,9 @@ func (h *Handler) waitChange() <-chan struct{} {
 type page struct {
 	Title  string
 	Public bool
+	// Site is the site's name in the header and the footer: the games
+	// offered (siteName).
+	Site string
 	// Live is the event stream's URL on a game page, "" elsewhere.
 	Live string
 	Data any
@@ -303,7 +322,7 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, nam
 }
 
 func (h *Handler) renderPage(w http.ResponseWriter, r *http.Request, status int, name string, p page) {
-	p.Public = h.cfg.Public
+	p.Public, p.Site = h.cfg.Public, h.site
 	t, ok := h.pages[name]
 	var b bytes.Buffer
 	if !ok {

@@ -67,6 +67,16 @@ func TestYinshWeb(t *testing.T) {
 		!strings.Contains(body, "<th>Colour</th>") || strings.Contains(body, "Colours claimed") {
 		t.Fatalf("game page: %d\n%s", res.StatusCode, body)
 	}
+	// The site's name is the games offered; a board's title names its game.
+	for _, want := range []string{`<a class="brand" href="/">LYNGK · YINSH</a>`, "<footer>LYNGK · YINSH by mail:",
+		"<title>Board 101, move 31: bob to move · YINSH</title>"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("game page lacks %s", want)
+		}
+	}
+	if _, body := s.get("GET", "/"); !strings.Contains(body, "<title>LYNGK · YINSH: games</title>") {
+		t.Errorf("home page title: %.300s", body)
+	}
 	res, body = s.get("GET", "/game/101.json")
 	if res.StatusCode != 200 || !strings.HasPrefix(body, `{"number":101,"game":"yinsh","variant":"normal","players":["alice","bob"],`) {
 		t.Fatalf("json: %d %s", res.StatusCode, body)
@@ -100,7 +110,7 @@ func TestYinshWeb(t *testing.T) {
 	tok := strings.TrimPrefix(local, "lyngk.")
 	res, body = s.get("GET", "/play/"+tok)
 	legal := pos.Legal(nil)
-	if res.StatusCode != 200 || strings.Count(body, "<option>") != len(legal) {
+	if res.StatusCode != 200 || strings.Count(body, "<option>") != len(legal) || !strings.Contains(body, "It is your turn, bob. · YINSH</title>") {
 		t.Fatalf("play page: %d, %d options for %d turns\n%s", res.StatusCode, strings.Count(body, "<option>"), len(legal), body)
 	}
 	turn := legal[0].String()
