@@ -209,6 +209,10 @@ func (e *Engine) gameWord(game string) string {
 	return "GAME"
 }
 
+// GameText is gameText for the web part: game word's text name ("" when
+// it has none).
+func (e *Engine) GameText(word, name string) string { return e.gameText(word, name) }
+
 // gameText renders the game's text name ("lyngk.options"), "" when the
 // game has none or the word is not one game's.
 func (e *Engine) gameText(word, name string) string {

@@ -74,13 +74,16 @@ type playView struct {
 	Steps bool
 	// Width and Height are the picture's size, the spots' coordinates.
 	Width, Height int
-	YourTurn      bool
-	Running       bool // the game takes moves (else: it is over)
-	Legal         []string
-	Moves         string // the legal moves for the script, as JSON
-	Move          string // what the player sent, to show again after a refusal
-	Refusal       string // the refusal's text, as the error mail says it
-	Done          *doneView
+	// Examples are moves as the text field takes them, the game's text
+	// play-examples ("e4-e5, R,e4-e5"); "" when it has none.
+	Examples string
+	YourTurn bool
+	Running  bool // the game takes moves (else: it is over)
+	Legal    []string
+	Moves    string // the legal moves for the script, as JSON
+	Move     string // what the player sent, to show again after a refusal
+	Refusal  string // the refusal's text, as the error mail says it
+	Done     *doneView
 	// Gone says why the link no longer moves (the game moved on, ...):
 	// the page then shows the game as it is now, without forms.
 	Gone string
@@ -244,7 +247,8 @@ func goneText(key string, v *engine.TokenView) string {
 func (h *Handler) renderPlay(w http.ResponseWriter, r *http.Request, status int, v *engine.TokenView, move, refusal string, done *doneView, gone string) {
 	pos := v.Position
 	pv := playView{Board: v.Board, User: v.User, Public: h.cfg.Public, YourTurn: v.YourTurn && gone == "",
-		Running: pos.Outcome() == games.Playing, Legal: v.Legal, Move: move, Refusal: refusal, Done: done, Gone: gone}
+		Running: pos.Outcome() == games.Playing, Legal: v.Legal, Move: move, Refusal: refusal, Done: done, Gone: gone,
+		Examples: h.cfg.Engine.GameText(v.Game.Name(), "play-examples")}
 	switch {
 	case pos.Outcome() == games.Won:
 		pv.Status = "Game won by " + v.Players[pos.Winner()-1] + "."

@@ -110,7 +110,8 @@ func TestYinshWeb(t *testing.T) {
 	tok := strings.TrimPrefix(local, "lyngk.")
 	res, body = s.get("GET", "/play/"+tok)
 	legal := pos.Legal(nil)
-	if res.StatusCode != 200 || strings.Count(body, "<option>") != len(legal) || !strings.Contains(body, "It is your turn, bob. · YINSH</title>") {
+	if res.StatusCode != 200 || strings.Count(body, "<option>") != len(legal) || !strings.Contains(body, "It is your turn, bob. · YINSH</title>") ||
+		!strings.Contains(body, "Move (as in a reply: e3, h7-g7, f2-f6;xb5-f5;xa4, resign, propose, ...)") {
 		t.Fatalf("play page: %d, %d options for %d turns\n%s", res.StatusCode, strings.Count(body, "<option>"), len(legal), body)
 	}
 	turn := legal[0].String()
