@@ -2,15 +2,22 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"image/png"
+	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/web"
 	"lyngk.example/lyngk/engine/yinsh"
+	"lyngk.example/lyngk/store"
 )
 
 // TestBrowserYinshPlay moves YINSH by clicks on the play page, in real
@@ -171,5 +178,78 @@ func TestBrowserYinshPlay(t *testing.T) {
 	boardMails(turns[30])
 	if pos.Removed(1) != 1 {
 		t.Errorf("alice removed %d rings, want 1", pos.Removed(1))
+	}
+}
+
+// tokenOf is a web.Mover that shows one position on every play page and
+// takes no move.
+type tokenOf struct{ v *engine.TokenView }
+
+func (m tokenOf) TokenGame(string) (*engine.TokenView, error) { return m.v, nil }
+func (m tokenOf) PlayToken(string, string) (*engine.TokenView, int, error) {
+	return nil, 0, errors.New("tokenOf takes no moves")
+}
+
+// rowChoiceGame is a YINSH game (engine/yinsh's RandomTurn, seed 0) to a
+// position where alice's move g8-j8 makes three rows: c8-g8 and g4-g8,
+// which share the end g8, and h4-h8, so that the taps g8 j8, g8 c4, h8 f3
+// make two turns that differ in their first row alone.
+const rowChoiceGame = "c6 h5 a4 c7 c3 e10 e9 k7 j10 e1 c3-a3 e1-e3 a3-e7 c7-b7 a4-a2 h5-b5 a2-a5 e3-g5 " +
+	"e7-e4 g5-d2 e4-g6 d2-d1 j10-k10 k7-k8 e9-e8 k8-i6 g6-h6 b5-d5 k10-h7 d5-d3 e8-d8 e10-i10 h7-g7 " +
+	"d3-d6 h6-h8 b7-d9 d8-f8 d1-b1 c6-f9 b1-b3 f9-h11 i6-f6 h8-i8 i10-i9 a5-c5 d6-d4 h11-h4 b3-b4 " +
+	"g7-g4 i9-h9 f8-g8 d4-b2;xd1-d5;xb2 c5-c8 d9-g9 g4-f3 h9-j11 h4-i5 f6-f7 i8-j9 f7-f5 c8-c4 b4-b2"
+
+// TestBrowserYinshRowChoice: in real Chromium, taps that make two turns
+// (rows with a common end) end at a button for each, and the button
+// chosen is the move (the play page of a fixed position, served by
+// engine/web with a Mover that shows it).
+func TestBrowserYinshRowChoice(t *testing.T) {
+	d := startBrowser(t, 1200, 900)
+	pos, err := yinsh.Rules{}.New(0, "normal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range strings.Fields(rowChoiceGame) {
+		m, _, err := pos.Parse(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := pos.Play(m); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+	sdb, err := store.Open(filepath.Join(t.TempDir(), "lyngk.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sdb.Close()
+	v := &engine.TokenView{Board: 101, Game: offered()[1], User: "alice", Players: [2]string{"alice", "bob"},
+		Position: pos, YourTurn: true, Legal: pos.Legal()}
+	h, err := web.New(web.Config{DB: sdb, Engine: reader(t), Mover: tokenOf{v}, Log: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	d.open(srv.URL + "/play/" + strings.Repeat("a", 32))
+	for _, p := range strings.Fields("g8 j8 g8 c4 h8 f3") {
+		d.click(`circle[data-p="` + p + `"]`)
+	}
+	want := []string{"g8-j8;xc8-g8;xc4;xh4-h8;xf3", "g8-j8;xg4-g8;xc4;xh4-h8;xf3"}
+	var got []string
+	d.eval(`return Array.from(document.querySelectorAll("#claims:not([hidden]) button")).map(function(b){return b.getAttribute("data-m")})`, &got)
+	if !slices.Equal(got, want) {
+		t.Fatalf("after the taps g8 j8 g8 c4 h8 f3: buttons %q, want %q", got, want)
+	}
+	if keep := os.Getenv("LYNGK_YINSH_PLAY_SCREENSHOTS"); keep != "" {
+		if err := os.WriteFile(filepath.Join(keep, "yinsh-play-rows.png"), d.screenshot(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d.click(`#claims button[data-m="` + want[1] + `"]`)
+	var typed string
+	d.eval(`return document.getElementById("move").value`, &typed)
+	if typed != want[1] {
+		t.Errorf("the button made %q, want %q", typed, want[1])
 	}
 }
