@@ -24,7 +24,10 @@ type UserInfo struct {
 
 // GameInfo is a game record as an operator sees it.
 type GameInfo struct {
-	Board    int
+	Board int
+	// Game is the game's word as the record has it: "" for the first game
+	// of Config.Games (LYNGK).
+	Game     string
 	Variant  string
 	Players  [2]string
 	Moves    []string
@@ -95,7 +98,7 @@ func GameRecord(tx Tx, offered []games.Game, board int) (GameInfo, string, error
 }
 
 func info(g *game) GameInfo {
-	return GameInfo{Board: g.Board, Variant: g.Variant, Players: g.Players, Moves: g.Moves,
+	return GameInfo{Board: g.Board, Game: g.Game, Variant: g.Variant, Players: g.Players, Moves: g.Moves,
 		Status: g.Status, Winner: g.Winner, How: g.How, Started: g.Started, LastMove: g.LastMove,
 		Ended: g.Ended}
 }
@@ -109,6 +112,10 @@ func (g GameInfo) String() string {
 	if g.How != "" {
 		state += " (" + string(g.How) + ")"
 	}
-	return fmt.Sprintf("%d %s %s-%s %d moves %s", g.Board, g.Variant, g.Players[0], g.Players[1],
+	variant := g.Variant
+	if g.Game != "" {
+		variant = g.Game + " " + variant
+	}
+	return fmt.Sprintf("%d %s %s-%s %d moves %s", g.Board, variant, g.Players[0], g.Players[1],
 		len(g.Moves), strings.TrimSpace(state))
 }

@@ -137,6 +137,11 @@ func TestTestGame(t *testing.T) {
 		if err != nil || d.Game != "tictactoe" || d.Status != engine.StatusWon || d.Winner != 1 {
 			t.Errorf("ReadGame 101: %+v, %v", d, err)
 		}
+		infos, err := engine.Games(tx)
+		if err != nil || len(infos) < 2 || !strings.HasPrefix(infos[0].String(), "101 tictactoe standard alice-bob 5 moves won by alice") ||
+			!strings.HasPrefix(infos[1].String(), "102 standard bob-alice") {
+			t.Errorf("admin listing: %v, %v", infos, err)
+		}
 		j, err := d.JSON()
 		if err != nil || j.Field("cells") == nil {
 			t.Errorf("JSON: %+v, %v", j, err)
