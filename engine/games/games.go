@@ -8,7 +8,10 @@
 //
 // A rules package implements Rules and Position and imports nothing of the
 // server but this package; its picture and robot are siblings that import
-// it. This package imports the standard library only.
+// it. This package imports the standard library only. A game's texts
+// (its help page, notation, rules, challenge options) are templates named
+// GAME.NAME in templates/GAME.tmpl; README's "How it is built" lists them.
+// Package gamestest is a whole game for tests.
 package games
 
 import (
@@ -78,7 +81,8 @@ type Rules interface {
 	// Variant reads an option of the challenge command ("-stack6", any
 	// prefix the game allows) and returns the variant it selects; "" is
 	// the default variant. ok is false for an option the game does not
-	// know.
+	// know. "-" followed by a variant's name must select that variant (a
+	// parsed command is written back so).
 	Variant(option string) (variant string, ok bool)
 	// New returns the start of game board (the board number may seed the
 	// start, as LYNGK's) in variant, one Variant returned.
