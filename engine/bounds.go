@@ -163,7 +163,7 @@ func (r *request) recipients(to []string) (keep, strangers []string, err error) 
 			continue
 		}
 		key := strings.ToLower(a)
-		if r.mailed[key] || slices.Contains(strangers, key) {
+		if r.mailed[key] || slices.Contains(strangers, key) || r.silent && strings.EqualFold(a, r.in.From) {
 			continue
 		}
 		c, err := r.strangerCount(key)
@@ -225,7 +225,11 @@ func pruneWindows(tx Tx, now time.Time) error {
 		var old []string
 		err := tx.ForEach(bucket, func(key string, val []byte) error {
 			var c rateCount
-			if json.Unmarshal(val, &c) != nil || now.Sub(c.Start) >= time.Hour || now.Before(c.Start) {
+			window := time.Hour
+			if strings.HasPrefix(key, hintPrefix) {
+				window = hintKeep
+			}
+			if json.Unmarshal(val, &c) != nil || now.Sub(c.Start) >= window || now.Before(c.Start) {
 				old = append(old, key)
 			}
 			return nil

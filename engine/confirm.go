@@ -101,9 +101,12 @@ func (r *request) index(addr, key string, add bool) error {
 // confirmsAllowed refuses when one of addrs has had its confirmation mails
 // for the window: nothing is sent then, nor changed.
 func (r *request) confirmsAllowed(addrs []string) error {
+	if r.asked+len(addrs) > MaxConfirmsPerMail {
+		return refuse(whyConfirmsPerMail, kv{"Max": MaxConfirmsPerMail})
+	}
 	for _, ad := range addrs {
 		var a address
-		if _, err := load(r.tx, bucketAddresses, strings.ToLower(ad), &a); err != nil {
+		if _, err := load(r.tx, bucketAddresses, mailbox(ad), &a); err != nil {
 			return err
 		}
 		if r.now.Sub(a.Start) < confirmWindow && a.Sent >= confirmsPerDay {
@@ -115,16 +118,22 @@ func (r *request) confirmsAllowed(addrs []string) error {
 
 // confirmView is the data of the confirmation mail.
 type confirmView struct {
-	User, Robot, Addr, From, Code string
-	Signup                        bool
-	Limit                         int
+	User, Robot, Addr, Code string
+	Signup                  bool
+	Limit                   int
 }
 
 // askConfirm mails a confirmation to each of addrs for u, each with its own
 // code; confirmsAllowed has passed.
 func (r *request) askConfirm(u *user, addrs []string, signup bool) error {
+	// A confirmation goes to the address named, whoever asked: it is no
+	// answer to the sender (silent), and has bounds of its own.
+	silent := r.silent
+	r.silent = false
+	defer func() { r.silent = silent }()
 	for _, ad := range addrs {
-		k := strings.ToLower(ad)
+		r.asked++
+		k := mailbox(ad)
 		var a address
 		if _, err := load(r.tx, bucketAddresses, k, &a); err != nil {
 			return err
@@ -152,7 +161,7 @@ func (r *request) askConfirm(u *user, addrs []string, signup bool) error {
 		if err := save(r.tx, bucketConfirms, code, &rec); err != nil {
 			return err
 		}
-		v := confirmView{User: u.ID, Robot: r.e.cfg.Robot, Addr: ad, From: r.in.From, Code: code,
+		v := confirmView{User: u.ID, Robot: r.e.cfg.Robot, Addr: ad, Code: code,
 			Signup: signup, Limit: confirmsPerDay}
 		if err := r.mailAbout("confirm", v, envelope{to: []string{ad}, id: confirmPrefix + code + "@" + r.e.cfg.Domain}); err != nil {
 			return err

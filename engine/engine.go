@@ -38,6 +38,10 @@ type Inbound struct {
 	References []string
 	Auto       string // non-empty: an automatic mail, never answered (RFC 3834)
 	TooBig     bool   // over the size limit; Body is empty
+	// AuthFailed says the receiving provider's Authentication-Results (of
+	// the authserv-id the operator trusts) has SPF and DKIM both failed:
+	// the sender is forged, and a stranger gets no answer at all.
+	AuthFailed bool
 }
 
 // Mail is a reply or notice to send: one per recipient user.
@@ -246,6 +250,17 @@ type request struct {
 	// players' notices (queue.go).
 	drops []dropped
 	free  map[string]bool // checks of the passwords this mail hashed
+	// stranger: the sender is no confirmed address of an account (no
+	// backscatter: strangers get answers only to strangerCommands, and
+	// never a text they chose). asked counts the confirmation mails of
+	// this mail (MaxConfirmsPerMail). plain: the line run is a plain
+	// reply, not a command.
+	stranger bool
+	asked    int
+	plain    bool
+	// silent: the line run is a stranger's command that gets no answer
+	// (strangerMay): it runs, its mails go to accounts, none to him.
+	silent bool
 }
 
 // Handle executes the commands of one mail against tx and returns the mails
@@ -312,11 +327,21 @@ func (r *request) handle() error {
 		}
 		return nil
 	}
+	confirmed, err := r.confirmed(r.in.From)
+	if err != nil {
+		return err
+	}
+	r.stranger = !confirmed
+	if r.stranger && r.in.AuthFailed {
+		return nil // forged: not a word to the address it names
+	}
 	if r.in.TooBig {
 		return r.refused(refuse(whyTooBig, nil), false)
 	}
-	// A reply to a confirmation mail confirms, whatever it says.
-	if code, ok := r.confirmReference(); ok {
+	// A reply to a confirmation mail confirms when it says so (yes,
+	// confirm, or the code); anything else is read as any mail is, so an
+	// auto-responder or a ticket system confirms nothing.
+	if code, ok := r.confirmReference(); ok && r.saysConfirm(code) {
 		err := r.confirm("", code)
 		var ref *refusal
 		if errors.As(err, &ref) {
@@ -325,14 +350,26 @@ func (r *request) handle() error {
 		return err
 	}
 	if len(r.script.Lines) == 0 {
-		return r.refused(refuse(whyNoCommand, nil), true)
+		return r.hint(refuse(whyNoCommand, nil), "")
 	}
 	for i, line := range r.script.Lines {
-		r.line = line
+		r.line, r.plain = line, false
+		r.silent = r.stranger && !r.strangerMay(line)
 		err := r.run(line)
 		var ref *refusal
 		if errors.As(err, &ref) {
-			err = r.refused(ref, true)
+			switch {
+			case ref.key == whyUnknownCommand || ref.key == whyNoCommand:
+				err = r.hint(ref, "")
+			case r.plain && (ref.key == whyNotation || ref.key == whyTokenUnknown):
+				// A plain reply whose first word is no move: an
+				// auto-responder repeats its text, a player his typo
+				// seldom. The same word from the same address is
+				// answered once a day.
+				err = r.hint(ref, strings.ToLower(strings.Fields(line)[0]))
+			default:
+				err = r.refused(ref, true)
+			}
 		}
 		if errors.Is(err, errNoRoom) {
 			// This command and the ones after it are not run: they are
@@ -405,6 +442,7 @@ func (r *request) run(line string) error {
 		if r.script.Multiple {
 			return refuse(whyUnknownCommand, kv{"Word": strings.Fields(line)[0]})
 		}
+		r.plain = true
 		return r.reply(line)
 	}
 	c, err := r.e.ParseCommand(line)

@@ -471,6 +471,19 @@ type errorView struct {
 // offending command (never more: the rest of the mail may be long, or
 // not the sender's), at most MaxQuote bytes of it.
 func (r *request) refused(ref *refusal, quote bool) error {
+	if r.stranger && r.bounded {
+		// No backscatter: a stranger's answer carries no text he chose,
+		// no quote, no argument, no userid or address he typed.
+		switch {
+		case r.silent:
+			return nil
+		case ref.key == whyUnknownCommand:
+			ref = refuse(whyNoCommand, nil)
+		case !strangerSafe[ref.key]:
+			ref = refuse(whyStranger, nil)
+		}
+		quote = false
+	}
 	text, err := r.refusalText(ref)
 	if err != nil {
 		return err

@@ -80,7 +80,7 @@ func TestPoisonMailErrorTemplate(t *testing.T) {
 	v := newEnv(t, brokenTemplates(t, map[string]string{
 		"error.tmpl": `{{define "error.body"}}{{.Missing}}{{end}}`,
 	}))
-	out, failed := v.mailFailing(engine.Inbound{From: "dan@example.com", Subject: "lyngk frobnicate"})
+	out, failed := v.mailFailing(engine.Inbound{From: "dan@example.com", Subject: "help frobnicate"})
 	if failed == nil {
 		t.Fatal("no failure")
 	}

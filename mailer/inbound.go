@@ -39,9 +39,12 @@ type Inbound struct {
 	// list, auto_reply), "x-autoreply", "x-auto-response-suppress", "list
 	// header", "null return path", "mailer-daemon", "postmaster" or
 	// "out-of-office subject".
-	Auto   string
-	Size   int  // raw size in bytes; limit+1 when TooBig
-	TooBig bool // larger than the limit: only the header was parsed, Body is ""
+	Auto string
+	// AuthResults are the Authentication-Results fields (RFC 8601), as
+	// they stand, the receiving provider's first: see [AuthFailed].
+	AuthResults []string
+	Size        int  // raw size in bytes; limit+1 when TooBig
+	TooBig      bool // larger than the limit: only the header was parsed, Body is ""
 }
 
 // Parse reads one RFC 5322 mail. At most limit+1 bytes are read (limit <= 0
@@ -116,6 +119,50 @@ func parseHeader(in *Inbound, h *mail.Header) {
 	}
 	sender, _ := address(headerValue(h, "Sender"))
 	in.Auto = autoReason(h, nullSender, in.From, sender)
+	for _, v := range h.Values("Authentication-Results") {
+		if len(in.AuthResults) < maxAuthResults {
+			in.AuthResults = append(in.AuthResults, v)
+		}
+	}
+}
+
+// maxAuthResults bounds the Authentication-Results fields kept.
+const maxAuthResults = 10
+
+// AuthFailed reports whether the Authentication-Results field of the
+// trusted authserv-id (the receiving provider's own, which it removes from
+// incoming mail, RFC 8601 §5) says SPF failed (fail or softfail) and DKIM
+// did not pass (fail, none, or no dkim result): the From is forged. The
+// first field of that authserv-id counts; "" trusts none.
+func AuthFailed(results []string, authservID string) bool {
+	if authservID == "" {
+		return false
+	}
+	for _, r := range results {
+		parts := strings.Split(r, ";")
+		id, _, _ := strings.Cut(strings.TrimSpace(parts[0]), " ")
+		if !strings.EqualFold(id, authservID) {
+			continue
+		}
+		spf, dkimPass := "", false
+		for _, p := range parts[1:] {
+			method, result, ok := strings.Cut(strings.TrimSpace(p), "=")
+			if !ok {
+				continue
+			}
+			result, _, _ = strings.Cut(strings.ToLower(strings.TrimSpace(result)), " ")
+			switch strings.ToLower(method) {
+			case "spf":
+				if spf == "" {
+					spf = result
+				}
+			case "dkim":
+				dkimPass = dkimPass || result == "pass"
+			}
+		}
+		return (spf == "fail" || spf == "softfail") && !dkimPass
+	}
+	return false
 }
 
 // autoReason applies the loop guards, in order: RFC 3834 §2 (Auto-Submitted,

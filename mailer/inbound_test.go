@@ -774,3 +774,35 @@ func BenchmarkParse(b *testing.B) {
 		})
 	}
 }
+
+// TestAuthFailed: the trusted authserv-id's Authentication-Results says the
+// From is forged when SPF failed and DKIM did not pass; another id's field
+// (which anybody may add) counts for nothing, nor any field without a
+// trusted id.
+func TestAuthFailed(t *testing.T) {
+	const id = "mx.example.org"
+	for _, c := range []struct {
+		results []string
+		id      string
+		want    bool
+	}{
+		{[]string{"mx.example.org; spf=fail smtp.mailfrom=a@b.example; dkim=none"}, id, true},
+		{[]string{"mx.example.org 1; spf=softfail smtp.mailfrom=b.example; dkim=fail header.d=b.example"}, id, true},
+		{[]string{"MX.Example.Org; spf=fail smtp.mailfrom=b.example"}, id, true},
+		{[]string{"mx.example.org; spf=fail smtp.mailfrom=b.example; dkim=pass header.d=b.example"}, id, false},
+		{[]string{"mx.example.org; spf=pass smtp.mailfrom=b.example; dkim=none"}, id, false},
+		{[]string{"mx.example.org; spf=neutral; dkim=none"}, id, false},
+		{[]string{"evil.example; spf=fail; dkim=fail"}, id, false},
+		{[]string{"mx.example.org; spf=pass; dkim=pass", "mx.example.org; spf=fail; dkim=fail"}, id, false},
+		{[]string{"mx.example.org; spf=fail; dkim=fail"}, "", false},
+		{nil, id, false},
+	} {
+		if got := AuthFailed(c.results, c.id); got != c.want {
+			t.Errorf("AuthFailed(%q, %q) = %v, want %v", c.results, c.id, got, c.want)
+		}
+	}
+	in, err := Parse(strings.NewReader("From: a@b.example\r\nAuthentication-Results: mx.example.org;\r\n spf=fail smtp.mailfrom=b.example;\r\n dkim=none\r\nSubject: help\r\n\r\nhelp\r\n"), 0)
+	if err != nil || !AuthFailed(in.AuthResults, id) {
+		t.Fatalf("parsed %q: %v", in.AuthResults, err)
+	}
+}

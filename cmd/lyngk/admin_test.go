@@ -16,9 +16,9 @@ func TestAdmin(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "lyngk.db")
 	for i, m := range []rawMail{
 		{from: "alice@example.com", subject: "signup alice pw1"},
-		{from: "alice@example.com", subject: "Re: Confirm", confirm: "alice@example.com"},
+		{from: "alice@example.com", subject: "Re: Confirm", body: "yes\n", confirm: "alice@example.com"},
 		{from: "bob@example.com", subject: "signup bob pw2"},
-		{from: "bob@example.com", subject: "Re: Confirm", confirm: "bob@example.com"},
+		{from: "bob@example.com", subject: "Re: Confirm", body: "yes\n", confirm: "bob@example.com"},
 		{from: "alice@example.com", subject: "lyngk challenge alice bob"},
 	} {
 		m.id = "admin" + string(rune('a'+i)) + "@test.example"

@@ -36,6 +36,10 @@ type app struct {
 	// checks runs password checks, a bounded number at once; nil runs them
 	// one by one in the caller's goroutine (lyngk process).
 	checks *checkPool
+	// authservID is the authserv-id whose Authentication-Results the
+	// server trusts (trusted_authserv_id; "" none): a stranger whose mail
+	// it says failed SPF and DKIM gets no answer (engine.Inbound.AuthFailed).
+	authservID string
 	// lane, in the daemon, applies the mails that need password checks
 	// apart from the others (see handle); nil applies every mail in line.
 	lane *lane
@@ -289,7 +293,7 @@ func (a *app) commitAlone(m *parsed, deliver deliverFunc, now time.Time) error {
 		}
 		var storeErr error
 		if err := guard(func() error {
-			mails, err := a.eng.InternalError(tx, toEngine(m.in), now)
+			mails, err := a.eng.InternalError(tx, a.toEngine(m.in), now)
 			if err != nil {
 				storeErr = err
 				return nil
@@ -325,7 +329,7 @@ func (a *app) applyOne(tx *store.Tx, m *parsed, deliver deliverFunc, now time.Ti
 	if m.bounce != nil {
 		return a.applyBounce(tx, m, now)
 	}
-	mails, failed, err := a.eng.Handle(tx, toEngine(m.in), now)
+	mails, failed, err := a.eng.Handle(tx, a.toEngine(m.in), now)
 	if err != nil {
 		return err
 	}
@@ -392,8 +396,9 @@ func (a *app) compose(m engine.Mail, now time.Time) ([]byte, error) {
 }
 
 // toEngine converts the mailer's view of a mail into the engine's.
-func toEngine(in mailer.Inbound) engine.Inbound {
+func (a *app) toEngine(in mailer.Inbound) engine.Inbound {
 	return engine.Inbound{
+		AuthFailed: mailer.AuthFailed(in.AuthResults, a.authservID),
 		MessageID:  in.MessageID,
 		From:       in.From,
 		Subject:    in.Subject,

@@ -60,6 +60,9 @@ type config struct {
 	// RobotUnmovedPerHour bounds the robot's searches per hour for games no
 	// human has moved in (robotPlayer.unmovedPerHour).
 	RobotUnmovedPerHour int
+	// AuthservID is the authserv-id of the Authentication-Results the
+	// server trusts (app.authservID); "" trusts none.
+	AuthservID string
 
 	// WebAddr is the web part's listener (engine/web): "" = none in real
 	// mode; in local mode the -local-web flag sets it. WebURL is the
@@ -175,7 +178,8 @@ func (c *config) set(key, val string) error {
 		"oauth2_provider": &c.OAuth2.Provider, "oauth2_tenant": &c.OAuth2.Tenant,
 		"oauth2_client_id": &c.OAuth2.ClientID, "oauth2_client_secret": &c.OAuth2.ClientSecret,
 		"oauth2_token_url": &c.OAuth2.TokenURL, "oauth2_device_url": &c.OAuth2.DeviceURL,
-		"oauth2_auth_url": &c.OAuth2.AuthURL,
+		"oauth2_auth_url":     &c.OAuth2.AuthURL,
+		"trusted_authserv_id": &c.AuthservID,
 	}
 	durs := map[string]*time.Duration{
 		"poll_interval": &c.IMAP.PollInterval, "nag_after": &c.NagAfter, "forfeit_after": &c.ForfeitAfter,

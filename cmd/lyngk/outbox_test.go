@@ -37,7 +37,7 @@ func TestServeHourlyCap(t *testing.T) {
 
 	alice := localPlayer{t: t, name: "alice", smtp: smtpAddr, imap: imapAddr}
 	for range 4 {
-		alice.send("lyngk help", "", "")
+		alice.send("help", "", "")
 	}
 	alice.await(2)
 	deadline := time.Now().Add(20 * time.Second)

@@ -104,7 +104,7 @@ func (a *app) checksOf(tx *store.Tx, m *parsed, now time.Time) ([]engine.Check, 
 	if seen, err := tx.Seen(m.id); err != nil || seen {
 		return nil, err
 	}
-	return a.eng.Checks(tx, toEngine(m.in), now)
+	return a.eng.Checks(tx, a.toEngine(m.in), now)
 }
 
 // run verifies cs, each as soon as a worker is free, and returns when all

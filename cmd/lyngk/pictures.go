@@ -42,7 +42,7 @@ func (a *app) foresee(ctx context.Context, ms []parsed, now time.Time) {
 			if seen, err := tx.Seen(m.id); err != nil || seen {
 				return err
 			}
-			ds = append(ds, a.eng.Forecast(tx, toEngine(m.in), now)...)
+			ds = append(ds, a.eng.Forecast(tx, a.toEngine(m.in), now)...)
 		}
 		return nil
 	})

@@ -257,7 +257,7 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 		log.Info("metrics listening", "addr", cfg.MetricsAddr)
 	}
 
-	a := &app{db: db, eng: eng, robot: cfg.Robot, verp: cfg.VERP, log: log, metrics: m, now: time.Now,
+	a := &app{db: db, eng: eng, robot: cfg.Robot, verp: cfg.VERP, log: log, metrics: m, now: time.Now, authservID: cfg.AuthservID,
 		checks: newCheckPool(checkWorkers()), lane: newLane()}
 	m.passwordChecks(a.checks, eng)
 	m.pictures(eng)

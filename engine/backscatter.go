@@ -1,0 +1,115 @@
+package engine
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+	"time"
+)
+
+// No backscatter (issue 21). Mail that is answered goes to the address in
+// From, which anybody may forge: a server that answers a forged mail with
+// the text in it is a spam relay, and its domain ends on blocklists. So an
+// address that is no account's confirmed address (a stranger) gets
+//   - an answer only to strangerCommands (help, signup, confirm and the
+//     listings) and to a plain reply (a reply token moves whoever sends
+//     it); every other command runs (a password or a token is what
+//     authenticates, not the address), its mails go to accounts only,
+//     and none to him, errors included;
+//   - never a text it chose: an error to a stranger is err.stranger or
+//     err.no-command, without quote, argument, userid or address;
+//   - no answer at all when the receiving provider says SPF and DKIM both
+//     failed (Inbound.AuthFailed).
+// And anybody, player or not, gets the answer to a mail that holds no
+// command (err.no-command, err.unknown-command; a plain reply whose first
+// word is no move, counted per word) at most once a day: a loop with an
+// auto-responder or a ticket system stops after one round. Errors about
+// real commands are answered every time.
+
+// strangerCommands are the commands a stranger's mail may run.
+var strangerCommands = map[string]bool{"help": true, "signup": true, "confirm": true, "show": true,
+	"games": true, "standings": true, "history": true}
+
+// strangerSafe are the refusals whose texts hold nothing the mail chose
+// (their data come from the store, or are ours): a stranger gets them as
+// they are; any other refusal as err.stranger.
+var strangerSafe = map[why]bool{whyTooBig: true, whyThrottled: true, whyNoCommand: true,
+	whyConfirmUnknown: true, whyConfirmDone: true, whyConfirmVoid: true, whyConfirmsPerMail: true,
+	whySignupsFull: true, whyTooManyChecks: true, whyTokenUnknown: true, whyTokenStale: true,
+	whyTokenSpent: true, whyTokenTakenBack: true, whyTokenOver: true, whyTokenNotPlayer: true}
+
+// hintKeep is how long one answer to a mail without a command silences
+// the next ones from the same address.
+const hintKeep = 24 * time.Hour
+
+// hintPrefix begins the keys of the hint records in bucket strangers: no
+// address has a space.
+const hintPrefix = "hint "
+
+// strangerMay says whether a stranger's line is run.
+func (r *request) strangerMay(line string) bool {
+	if !r.e.isCommandLine(line) {
+		return true // a plain reply: its token moves, or it is no command
+	}
+	f := strings.Fields(strings.ToLower(line))
+	name := f[0]
+	if _, game := r.e.games[name]; game && len(f) > 1 {
+		name = f[1]
+	}
+	return strangerCommands[name]
+}
+
+// hint answers a mail that holds no command with ref, once a day per
+// address (and per word, when word is set): later ones get silence.
+func (r *request) hint(ref *refusal, word string) error {
+	key := hintPrefix + strings.ToLower(r.in.From)
+	if word != "" {
+		sum := sha256.Sum256([]byte(word))
+		key += " " + hex.EncodeToString(sum[:8])
+	}
+	var c rateCount
+	found, err := load(r.tx, bucketStrangers, key, &c)
+	if err != nil {
+		return err
+	}
+	if found && r.now.Sub(c.Start) < hintKeep && !r.now.Before(c.Start) {
+		return nil
+	}
+	if err := save(r.tx, bucketStrangers, key, &rateCount{V: recordVersion, Start: r.now, Count: 1}); err != nil {
+		return err
+	}
+	return r.refused(ref, true)
+}
+
+// saysConfirm says whether a reply to the confirmation mail of code
+// confirms: its first line of text (not quoted) starts with "yes" or
+// "confirm", or holds the code.
+func (r *request) saysConfirm(code string) bool {
+	for line := range strings.Lines(r.withoutCopies(r.in.Body)) {
+		l := strings.ToLower(strings.TrimSpace(line))
+		if l == "" || strings.HasPrefix(l, ">") {
+			continue
+		}
+		return strings.HasPrefix(l, "yes") || strings.HasPrefix(l, "confirm") || strings.Contains(l, code)
+	}
+	return false
+}
+
+// MaxConfirmsPerMail bounds the addresses one incoming mail may ask to
+// confirm (signup and change address, all its commands together): one
+// forged mail cannot make a confirmation cannon.
+const MaxConfirmsPerMail = 2
+
+// mailbox is the key of addr's daily count of confirmation mails: one
+// mailbox whatever the spelling, lower-cased, without a +tag, and without
+// the dots of the local part at gmail.com (which ignores them).
+func mailbox(addr string) string {
+	local, domain, _ := strings.Cut(strings.ToLower(strings.TrimSpace(addr)), "@")
+	if i := strings.IndexByte(local, '+'); i > 0 {
+		local = local[:i]
+	}
+	if domain == "gmail.com" || domain == "googlemail.com" {
+		local, domain = strings.ReplaceAll(local, ".", ""), "gmail.com"
+	}
+	return local + "@" + domain
+}
