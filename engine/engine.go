@@ -261,10 +261,13 @@ type request struct {
 	// silent: the line run is a stranger's command that gets no answer
 	// (strangerMay): it runs, its mails go to accounts, none to him.
 	silent bool
+	// ignored: the mail was left alone (Handle returns no mails, nil).
+	ignored bool
 }
 
 // Handle executes the commands of one mail against tx and returns the mails
-// to send. Bad input yields an error mail. Each command checks everything
+// to send: none (nil) for a mail it left alone (automatic, throttled,
+// forged), an empty list for one applied without an answer. Bad input yields an error mail. Each command checks everything
 // before it writes, so a refused command changes nothing (only the sender's
 // rate counter moves).
 //
@@ -303,6 +306,11 @@ func (e *Engine) Handle(tx Tx, in Inbound, now time.Time) (mails []Mail, failed,
 	if err := p.commit(); err != nil {
 		return nil, nil, err
 	}
+	if r.out == nil && !r.ignored {
+		// Applied without an answer (a stranger's command, a hint given
+		// today already): not an ignored mail.
+		r.out = []Mail{}
+	}
 	return r.out, nil, nil
 }
 
@@ -325,6 +333,7 @@ func (r *request) handle() error {
 		if notice {
 			return r.refused(refuse(whyThrottled, kv{"Limit": r.e.cfg.RatePerHour}), false)
 		}
+		r.ignored = true
 		return nil
 	}
 	confirmed, err := r.confirmed(r.in.From)
@@ -333,7 +342,8 @@ func (r *request) handle() error {
 	}
 	r.stranger = !confirmed
 	if r.stranger && r.in.AuthFailed {
-		return nil // forged: not a word to the address it names
+		r.ignored = true
+		return nil // forged: not a word to the address it names, nothing run
 	}
 	if r.in.TooBig {
 		return r.refused(refuse(whyTooBig, nil), false)
