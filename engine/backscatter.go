@@ -26,9 +26,9 @@ import (
 // auto-responder or a ticket system stops after one round. Errors about
 // real commands are answered every time.
 
-// strangerCommands are the commands a stranger's mail may run.
-var strangerCommands = map[string]bool{"help": true, "signup": true, "confirm": true, "show": true,
-	"games": true, "standings": true, "history": true}
+// strangerCommands are the commands a stranger gets an answer to.
+var strangerCommands = map[string]bool{"help": true, "list": true, "signup": true, "confirm": true, "show": true,
+	"games": true, "standings": true, "ratings": true, "history": true}
 
 // strangerSafe are the refusals whose texts hold nothing the mail chose
 // (their data come from the store, or are ours): a stranger gets them as
