@@ -58,15 +58,21 @@ type MailTiming struct {
 	Marked   time.Time // \Seen set and moved
 }
 
-// fetchBatch bounds how many mails are held in memory at once, and
-// maxFetch how much of each is read: with both, one batch holds at most
-// 64 MiB however large the mails in the mailbox are. maxFetch is above the
-// daemon's 1 MiB refusal limit, so a larger mail is still recognised as
-// too big (and answered) from its first bytes. A batch of 32 amortises the
-// SEARCH, FETCH, STORE and MOVE round trips under load.
+// fetchBatch bounds how many mails are held in memory at once, maxFetch
+// how much of each is read, and batchBytes how many bytes a batch holds:
+// the sizes are asked first (RFC822.SIZE, a few bytes a mail) and a batch
+// ends before the mail that would take it past batchBytes (a batch holds
+// at least one mail), so a mailbox of large mails is handled a few at a
+// time however large they are: each mail's bytes are parsed and decoded
+// into several copies, and 32 mails of 1 MiB in one batch took the daemon
+// past 200 MB. maxFetch is above the daemon's 1 MiB refusal limit, so a
+// larger mail is still recognised as too big (and answered) from its first
+// bytes. A batch of 32 amortises the SEARCH, FETCH, STORE and MOVE round
+// trips under load.
 const (
 	fetchBatch = 32
 	maxFetch   = 2 << 20
+	batchBytes = 8 << 20
 )
 
 // bodySection is BODY.PEEK[]<0.maxFetch>: Peek, since \Seen is set only
@@ -422,6 +428,16 @@ func (p *Poller) check(ctx context.Context, c *imapclient.Client) (more, failed 
 	if len(uids) > fetchBatch {
 		uids, more = uids[:fetchBatch], true
 	}
+	var sized []*imapclient.FetchMessageBuffer
+	if err := p.do(c, "UID FETCH RFC822.SIZE", func() (err error) {
+		sized, err = c.Fetch(imap.UIDSetNum(uids...), &imap.FetchOptions{UID: true, RFC822Size: true}).Collect()
+		return err
+	}); err != nil {
+		return false, false, err
+	}
+	if n := withinBytes(uids, sized); n < len(uids) {
+		uids, more = uids[:n], true
+	}
 
 	var msgs []*imapclient.FetchMessageBuffer
 	opts := &imap.FetchOptions{
@@ -605,4 +621,23 @@ func (p *Poller) logout(c *imapclient.Client) {
 	if err := guard(5*time.Second, c.Close, "IMAP LOGOUT", func() error { return c.Logout().Wait() }); err != nil {
 		p.log.Debug("IMAP logout", "err", err)
 	}
+}
+
+// withinBytes is how many of uids, in order, one batch takes: as many as
+// fit in batchBytes (each counted at most maxFetch, what is read of it),
+// and at least one. A mail expunged since the search has no size and
+// counts nothing.
+func withinBytes(uids []imap.UID, sized []*imapclient.FetchMessageBuffer) int {
+	size := make(map[imap.UID]int64, len(sized))
+	for _, m := range sized {
+		size[m.UID] = min(m.RFC822Size, maxFetch)
+	}
+	var total int64
+	for i, uid := range uids {
+		total += size[uid]
+		if i > 0 && total > batchBytes {
+			return i
+		}
+	}
+	return len(uids)
 }

@@ -734,3 +734,41 @@ func eachMail(f func(ctx context.Context, raw []byte) (Outcome, error)) Handler 
 		return out, nil
 	}
 }
+
+// TestWithinBytes: a batch takes the mails, in order, that fit in
+// batchBytes, each counted at most maxFetch, and at least one.
+func TestWithinBytes(t *testing.T) {
+	const mib = 1 << 20
+	sized := func(sizes ...int64) []*imapclient.FetchMessageBuffer {
+		var ms []*imapclient.FetchMessageBuffer
+		for i, s := range sizes {
+			if s >= 0 { // -1: expunged since the search, no size
+				ms = append(ms, &imapclient.FetchMessageBuffer{UID: imap.UID(i + 1), RFC822Size: s})
+			}
+		}
+		return ms
+	}
+	uids := func(n int) []imap.UID {
+		var u []imap.UID
+		for i := range n {
+			u = append(u, imap.UID(i+1))
+		}
+		return u
+	}
+	for _, c := range []struct {
+		name  string
+		sizes []int64
+		want  int
+	}{
+		{"small mails all", []int64{2000, 3000, 1500}, 3},
+		{"eight of 1 MiB fit", []int64{mib, mib, mib, mib, mib, mib, mib, mib}, 8},
+		{"the ninth of 1 MiB waits", []int64{mib, mib, mib, mib, mib, mib, mib, mib, mib, mib}, 8},
+		{"a huge mail counts 2 MiB", []int64{50 * mib, 1000}, 2},
+		{"huge mails count maxFetch", []int64{50 * mib, 50 * mib, 50 * mib, 50 * mib, 50 * mib}, 4},
+		{"expunged counts nothing", []int64{mib, -1, mib}, 3},
+	} {
+		if got := withinBytes(uids(len(c.sizes)), sized(c.sizes...)); got != c.want {
+			t.Errorf("%s: %d mails, want %d", c.name, got, c.want)
+		}
+	}
+}

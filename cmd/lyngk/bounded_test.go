@@ -24,9 +24,11 @@ import (
 // real `lyngk serve` in local mode: 40 mails of 1 MiB, each a command with
 // a 1 MiB Latin-1 argument (once answered with a 12.9 MB reply that the
 // dead letters kept whole), grow the store by less than 10 MB, and the
-// daemon's resident memory never reaches 200 MB. Half of them come from
-// forged addresses outside the local server, which refuses the answers: the
-// dead letters keep their header, size and error, not their body.
+// daemon's resident memory never reaches 170 MB (the poller's batch holds
+// at most 8 MiB of mail; with 32 mails whatever their size the peak was
+// 151-230 MB). Half of them come from forged addresses outside the local
+// server, which refuses the answers: the dead letters keep their header,
+// size and error, not their body.
 func TestServeBigMailsBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and sends it 40 MiB of mail")
@@ -34,7 +36,7 @@ func TestServeBigMailsBounded(t *testing.T) {
 	const (
 		mails       = 40
 		maxGrowth   = 10 << 20
-		maxResident = 200 << 20
+		maxResident = 170 << 20
 	)
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "lyngk")
