@@ -75,6 +75,9 @@ type config struct {
 	// WebPostsPerGameHour bounds the moves from the /play/ pages of one
 	// game per hour (web.Config.PostsPerGameHour).
 	WebPostsPerGameHour int
+	// WebStreamsPerClient bounds the event streams open at once from one
+	// client address (web.Config.StreamsPerClient).
+	WebStreamsPerClient int
 
 	// VERP sends each mail to a confirmed address with the envelope
 	// sender robot+b-TOKEN@domain, so that its bounce names the address
@@ -93,6 +96,7 @@ func defaultConfig() config {
 		RatePerHour:         60,
 		SignupsPerHour:      60,
 		WebPostsPerGameHour: 60,
+		WebStreamsPerClient: 16,
 		RobotUnmovedPerHour: 30,
 		NagAfter:            7 * 24 * time.Hour,
 		ForfeitAfter:        21 * 24 * time.Hour,
@@ -218,13 +222,14 @@ func (c *config) set(key, val string) error {
 			return fmt.Errorf("want a whole number of at least 1, got %q", val)
 		}
 		c.RatePerHour = n
-	case key == "signups_per_hour" || key == "web_posts_per_game_hour" || key == "robot_unmoved_per_hour":
+	case key == "signups_per_hour" || key == "web_posts_per_game_hour" || key == "robot_unmoved_per_hour" ||
+		key == "web_streams_per_client":
 		n, err := strconv.Atoi(val)
 		if err != nil || n < 1 {
 			return fmt.Errorf("want a whole number of at least 1, got %q", val)
 		}
 		*map[string]*int{"signups_per_hour": &c.SignupsPerHour, "web_posts_per_game_hour": &c.WebPostsPerGameHour,
-			"robot_unmoved_per_hour": &c.RobotUnmovedPerHour}[key] = n
+			"robot_unmoved_per_hour": &c.RobotUnmovedPerHour, "web_streams_per_client": &c.WebStreamsPerClient}[key] = n
 	case key == "mails_per_day":
 		n, err := strconv.Atoi(val)
 		if err != nil {

@@ -36,7 +36,7 @@ var configKeys = []string{
 	"rate_per_hour", "signups_per_hour", "nag_after", "forfeit_after",
 	"address_mails_per_hour", "mails_per_day", "dead_letter_keep", "dedupe_keep",
 	"log_format", "log_level", "metrics_addr", "tls_ca_file", "robot", "robot_think", "robot_unmoved_per_hour", "trusted_authserv_id",
-	"web_addr", "web_url", "web_public", "web_posts_per_game_hour",
+	"web_addr", "web_url", "web_public", "web_posts_per_game_hour", "web_streams_per_client",
 	"imap_auth", "smtp_auth", "oauth2_provider", "oauth2_tenant", "oauth2_client_id",
 	"oauth2_client_secret", "oauth2_token_url", "oauth2_device_url", "oauth2_scopes",
 	"bounce_verp", "oauth2_auth_url",

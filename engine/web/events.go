@@ -3,7 +3,9 @@ package web
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"lyngk.example/lyngk/engine"
@@ -49,6 +51,13 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 		h.serverError(w, r, err)
 		return
 	}
+	client := clientOf(r)
+	if !h.openStream(client) {
+		w.Header().Set("Retry-After", "60")
+		h.fail(w, r, http.StatusServiceUnavailable, "Too many pages of this server are open from your address: close some, or reload this one later.")
+		return
+	}
+	defer h.closeStream(client)
 	select {
 	case h.streams <- struct{}{}:
 		defer func() { <-h.streams }()
@@ -100,5 +109,46 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		}
+	}
+}
+
+// clientOf is the address a request comes from: the peer's, or, when the
+// peer is a reverse proxy on loopback, the last address of its
+// X-Forwarded-For (the one the proxy appended). Anybody else's
+// X-Forwarded-For is not believed.
+func clientOf(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		if xff := r.Header.Values("X-Forwarded-For"); len(xff) > 0 {
+			parts := strings.Split(xff[len(xff)-1], ",")
+			if last := strings.TrimSpace(parts[len(parts)-1]); last != "" {
+				return last
+			}
+		}
+	}
+	return host
+}
+
+// openStream counts an event stream of client, or says no when client has
+// Config.StreamsPerClient open: one client cannot hold every stream.
+func (h *Handler) openStream(client string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if n := h.cfg.StreamsPerClient; n > 0 && h.clients[client] >= n {
+		return false
+	}
+	h.clients[client]++
+	return true
+}
+
+// closeStream forgets an event stream of client.
+func (h *Handler) closeStream(client string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.clients[client]--; h.clients[client] <= 0 {
+		delete(h.clients, client)
 	}
 }

@@ -63,6 +63,9 @@ type Config struct {
 	// game per hour, in a window that opens with the first (play.go); 0 =
 	// no limit.
 	PostsPerGameHour int
+	// StreamsPerClient bounds the event streams open at once from one
+	// client address (events.go, clientOf); 0 = no bound but maxStreams.
+	StreamsPerClient int
 	// Base is the path the pages are served under, web_url's path without
 	// its trailing slash ("/lyngk" for https://example.org/lyngk; "" at
 	// the root, the default): every link of the pages starts with it, and
@@ -87,6 +90,9 @@ type Handler struct {
 	streams chan struct{}
 	// posts counts the POSTs to /play/ per game (Config.PostsPerGameHour).
 	posts map[int]postWindow
+	// clients counts the open event streams per client address
+	// (Config.StreamsPerClient).
+	clients map[string]int
 }
 
 // maxStreams bounds the open event streams: each holds a connection and a
@@ -128,7 +134,7 @@ func New(cfg Config) (*Handler, error) {
 	}
 	h := &Handler{cfg: cfg, log: cfg.Log, pages: pages, mux: http.NewServeMux(), site: siteName(cfg.Engine.Games()),
 		changed: make(chan struct{}), streams: make(chan struct{}, maxStreams),
-		posts: map[int]postWindow{}}
+		posts: map[int]postWindow{}, clients: map[string]int{}}
 	if cfg.Public {
 		h.mux.HandleFunc("GET /{$}", h.index)
 		h.mux.HandleFunc("GET /games", h.games)

@@ -556,3 +556,87 @@ func TestBoardPictureEnded(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamsPerClient is issue 19's measured case: one client held all 512
+// event streams, and every other page's got 503. With StreamsPerClient 2,
+// a third stream from one address is refused with 503 and Retry-After,
+// while another address still gets its stream; behind a reverse proxy on
+// loopback the address is the last of X-Forwarded-For, anybody else's
+// X-Forwarded-For counts for nothing.
+func TestStreamsPerClient(t *testing.T) {
+	s := newSite(t, true)
+	s.games()
+	h, err := web.New(web.Config{DB: s.db, Engine: s.e, Public: true, StreamsPerClient: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	defer func() { cancel(); wg.Wait() }()
+	request := func(ctx context.Context, remote, xff string) *http.Request {
+		req := httptest.NewRequestWithContext(ctx, "GET", "/game/101/events", nil)
+		req.RemoteAddr = remote
+		if xff != "" {
+			req.Header.Set("X-Forwarded-For", xff)
+		}
+		return req
+	}
+	started := make(chan struct{}, 4)
+	open := func(remote, xff string) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rec := &startRecorder{ResponseRecorder: httptest.NewRecorder(), started: started}
+			h.ServeHTTP(rec, request(ctx, remote, xff))
+		}()
+	}
+	open("192.0.2.1:1000", "")
+	open("192.0.2.1:1001", "198.51.100.7") // not a proxy: its header is not believed
+	for range 2 {
+		select {
+		case <-started:
+		case <-time.After(20 * time.Second):
+			t.Fatal("a stream did not start")
+		}
+	}
+	gone, goneCancel := context.WithCancel(context.Background())
+	goneCancel()
+	probe := func(remote, xff string) *http.Response {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, request(gone, remote, xff))
+		return rec.Result()
+	}
+	if res := probe("192.0.2.1:1002", ""); res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" {
+		t.Fatalf("the third stream of one address: %d, want 503 with Retry-After", res.StatusCode)
+	}
+	if res := probe("192.0.2.2:1000", ""); res.StatusCode != http.StatusOK {
+		t.Fatalf("another address: %d, want 200", res.StatusCode)
+	}
+	open("127.0.0.1:2000", "192.0.2.9, 192.0.2.5")
+	open("127.0.0.1:2001", "192.0.2.3")
+	for range 2 {
+		select {
+		case <-started:
+		case <-time.After(20 * time.Second):
+			t.Fatal("a proxied stream did not start")
+		}
+	}
+	if res := probe("127.0.0.1:2002", "192.0.2.3"); res.StatusCode != http.StatusOK {
+		t.Fatalf("the second stream of 192.0.2.3 through the proxy: %d, want 200", res.StatusCode)
+	}
+	if res := probe("127.0.0.1:2003", "192.0.2.1"); res.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("a third stream of 192.0.2.1 through the proxy: %d, want 503", res.StatusCode)
+	}
+}
+
+// startRecorder tells when the handler has written the stream's header.
+type startRecorder struct {
+	*httptest.ResponseRecorder
+	started chan struct{}
+	once    sync.Once
+}
+
+func (r *startRecorder) WriteHeader(code int) {
+	r.ResponseRecorder.WriteHeader(code)
+	r.once.Do(func() { r.started <- struct{}{} })
+}
