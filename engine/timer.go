@@ -34,16 +34,28 @@ func (e *Engine) Tick(tx Tx, now time.Time) (mails []Mail, failed, err error) {
 	}
 	var gs []*game
 	var fails []error
+	over, kept := map[int]time.Time{}, map[int]bool{}
 	err = tx.ForEach(bucketGames, func(key string, val []byte) error {
 		g := new(game)
 		if err := json.Unmarshal(val, g); err != nil || g.V != recordVersion {
 			fails = append(fails, fmt.Errorf("engine: games/%s: record version %d or undecodable: %v", key, g.V, err))
+			if n, err := boardNumber(strings.TrimLeft(key, "0")); err == nil {
+				kept[n] = true
+			}
 			return nil
+		}
+		if g.over() {
+			over[g.Board] = g.Ended
+		} else {
+			kept[g.Board] = true
 		}
 		gs = append(gs, g)
 		return nil
 	})
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := pruneStale(tx, now, over, kept); err != nil {
 		return nil, nil, err
 	}
 	for _, g := range gs {
