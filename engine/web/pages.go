@@ -13,8 +13,14 @@ import (
 	"lyngk.example/lyngk/store"
 )
 
-// recentFinished is how many finished games the front page lists.
-const recentFinished = 20
+// recentFinished is how many finished games the front page lists, and
+// frontRunning how many running ones (the newest): the front page stays
+// small however many games a flood of challenges starts; /games pages
+// through the rest.
+const (
+	recentFinished = 20
+	frontRunning   = 50
+)
 
 // maxListed bounds a listing of games (/games, a player's page): the
 // newest first, with a note that there are more. It bounds the page, not
@@ -37,10 +43,17 @@ func rows(gs []engine.GameSummary) []row {
 
 // newestFirst reverses a listing in board order and keeps maxListed.
 func newestFirst(gs []engine.GameSummary) (out []engine.GameSummary, more int) {
-	for i := len(gs) - 1; i >= 0 && len(out) < maxListed; i-- {
+	return pageOf(gs, 1)
+}
+
+// pageOf is page n (from 1) of a listing in board order, newest first,
+// maxListed a page; more counts the games on later pages.
+func pageOf(gs []engine.GameSummary, n int) (out []engine.GameSummary, more int) {
+	skip := (n - 1) * maxListed
+	for i := len(gs) - 1 - skip; i >= 0 && len(out) < maxListed; i-- {
 		out = append(out, gs[i])
 	}
-	return out, len(gs) - len(out)
+	return out, max(len(gs)-skip-len(out), 0)
 }
 
 // statusText says where a game stands, in the words of the board mails.
@@ -74,8 +87,9 @@ func statusText(g engine.GameSummary) string {
 
 // indexView is the front page: the running games and the last finished.
 type indexView struct {
-	Running  []row
-	Finished []row
+	Running     []row
+	MoreRunning int // running games beyond frontRunning
+	Finished    []row
 }
 
 func (h *Handler) index(w http.ResponseWriter, r *http.Request) {
@@ -89,7 +103,8 @@ func (h *Handler) index(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return err
 		}
-		v.Running = rows(running)
+		v.MoreRunning = max(len(running)-frontRunning, 0)
+		v.Running = rows(running[v.MoreRunning:]) // the newest, in board order
 		v.Finished = rows(finished[:min(len(finished), recentFinished)])
 		return nil
 	})
@@ -105,7 +120,8 @@ type gamesView struct {
 	User, State string
 	States      []string
 	Games       []row
-	More        int
+	More        int // games on later pages
+	Page        int // from 1 (?page=N)
 }
 
 func (h *Handler) games(w http.ResponseWriter, r *http.Request) {
@@ -114,6 +130,15 @@ func (h *Handler) games(w http.ResponseWriter, r *http.Request) {
 		States: []string{engine.StateActive, engine.StateFinished, engine.StateAll}}
 	if v.State == "" {
 		v.State = engine.StateAll
+	}
+	v.Page = 1
+	if p := q.Get("page"); p != "" {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 1 || n > 1<<20 {
+			h.fail(w, r, http.StatusBadRequest, "page is a whole number from 1.")
+			return
+		}
+		v.Page = n
 	}
 	if v.State == engine.StateNext || !validState(v.State) {
 		h.fail(w, r, http.StatusBadRequest, "state is active, finished or all.")
@@ -136,7 +161,7 @@ func (h *Handler) games(w http.ResponseWriter, r *http.Request) {
 		h.serverError(w, r, err)
 		return
 	}
-	gs, v.More = newestFirst(gs)
+	gs, v.More = pageOf(gs, v.Page)
 	v.Games = rows(gs)
 	title := h.site + ": " + v.State + " games"
 	if v.User != "" {
