@@ -81,6 +81,7 @@ type flood struct {
 	stdout          *lockedBuffer
 	board           string // Message-ID of alice's board mail
 	alice, bob, eve localPlayer
+	dataDir         string
 }
 
 const floodUsers, floodMails = 60, 8
@@ -91,6 +92,7 @@ func startFlood(t testing.TB, cost int) *flood {
 	cfg.DataDir = filepath.Join(t.TempDir(), "data")
 	cfg.MetricsAddr = freeAddr(t)
 	f := &flood{t: t, smtp: freeAddr(t), imap: freeAddr(t), metrics: cfg.MetricsAddr, stdout: new(lockedBuffer)}
+	f.dataDir = cfg.DataDir
 	f.board = seedFlood(t, cfg, cost)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
