@@ -21,19 +21,7 @@ func TestServeHourlyCap(t *testing.T) {
 	cfg.DataDir = filepath.Join(dir, "data")
 	cfg.MetricsAddr = freeAddr(t)
 	cfg.Store.MailsPerHour = 2
-	smtpAddr, imapAddr := freeAddr(t), freeAddr(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	var logs lockedBuffer
-	go func() {
-		done <- serve(ctx, cfg, smtpAddr, imapAddr, &bytes.Buffer{}, slog.New(slog.NewTextHandler(&logs, nil)))
-	}()
-	defer func() {
-		cancel()
-		<-done
-	}()
-	waitListening(t, imapAddr, done)
-	waitListening(t, cfg.MetricsAddr, done)
+	smtpAddr, imapAddr := serveLocal(t, cfg)
 
 	alice := localPlayer{t: t, name: "alice", smtp: smtpAddr, imap: imapAddr}
 	for range 4 {
@@ -87,19 +75,7 @@ func TestServeDailyCap(t *testing.T) {
 	cfg.DataDir = filepath.Join(dir, "data")
 	cfg.MetricsAddr = freeAddr(t)
 	cfg.Store.MailsPerDay = 2
-	smtpAddr, imapAddr := freeAddr(t), freeAddr(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	var logs lockedBuffer
-	go func() {
-		done <- serve(ctx, cfg, smtpAddr, imapAddr, &bytes.Buffer{}, slog.New(slog.NewTextHandler(&logs, nil)))
-	}()
-	defer func() {
-		cancel()
-		<-done
-	}()
-	waitListening(t, imapAddr, done)
-	waitListening(t, cfg.MetricsAddr, done)
+	smtpAddr, imapAddr := serveLocal(t, cfg)
 
 	for _, name := range []string{"alice", "bob"} {
 		p := localPlayer{t: t, name: name, smtp: smtpAddr, imap: imapAddr}
@@ -135,4 +111,36 @@ func TestServeDailyCap(t *testing.T) {
 		!strings.Contains(out.String(), "to carol@localhost") {
 		t.Errorf("admin outbox:\n%s\nwant it to start %q and list carol's mail", out.String(), want)
 	}
+}
+
+// serveLocal runs `lyngk serve` in local mode with cfg for the test and
+// returns its SMTP and IMAP addresses once it and its metrics listen; it
+// stops when the test ends. A serve that stops early fails the test with
+// its error and its log; the clean-up then waits for the goroutine's end,
+// not for a value waitListening has already taken (which hung a CI run
+// until go test's 10-minute timeout).
+func serveLocal(t *testing.T, cfg config) (smtpAddr, imapAddr string) {
+	t.Helper()
+	smtpAddr, imapAddr = freeAddr(t), freeAddr(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	done, exited := make(chan error, 1), make(chan struct{})
+	var logs lockedBuffer
+	go func() {
+		defer close(exited)
+		done <- serve(ctx, cfg, smtpAddr, imapAddr, &bytes.Buffer{}, slog.New(slog.NewTextHandler(&logs, nil)))
+	}()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-exited:
+		case <-time.After(time.Minute):
+			t.Error("serve did not stop within a minute")
+		}
+		if t.Failed() {
+			t.Logf("serve log:\n%s", logs.String())
+		}
+	})
+	waitListening(t, imapAddr, done)
+	waitListening(t, cfg.MetricsAddr, done)
+	return smtpAddr, imapAddr
 }
