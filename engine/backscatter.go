@@ -33,7 +33,7 @@ var strangerCommands = map[string]bool{"help": true, "list": true, "signup": tru
 // strangerSafe are the refusals whose texts hold nothing the mail chose
 // (their data come from the store, or are ours): a stranger gets them as
 // they are; any other refusal as err.stranger.
-var strangerSafe = map[why]bool{whyTooBig: true, whyThrottled: true, whyNoCommand: true,
+var strangerSafe = map[why]bool{whyInternal: true, whyTooBig: true, whyThrottled: true, whyNoCommand: true,
 	whyConfirmUnknown: true, whyConfirmDone: true, whyConfirmVoid: true, whyConfirmsPerMail: true,
 	whySignupsFull: true, whyTooManyChecks: true, whyTokenUnknown: true, whyTokenStale: true,
 	whyTokenSpent: true, whyTokenTakenBack: true, whyTokenOver: true, whyTokenNotPlayer: true}

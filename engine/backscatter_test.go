@@ -172,3 +172,41 @@ func TestConfirmationCannon(t *testing.T) {
 		t.Fatalf("a reply saying yes:\n%s", format(out))
 	}
 }
+
+// TestInternalErrorToStranger: the answer to a mail that failed outside
+// the engine (InternalError) quotes the command to a player, as every
+// error does, and nothing to a stranger, whose subject may be a phishing
+// line.
+func TestInternalErrorToStranger(t *testing.T) {
+	v := newEnv(t)
+	v.signup("alice")
+	internal := func(in engine.Inbound) []engine.Mail {
+		t.Helper()
+		var out []engine.Mail
+		if err := v.db.Update(func(tx *store.Tx) error {
+			var err error
+			out, err = v.e.InternalError(tx, in, v.now)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	const phish = "Urgent: verify your account at http://spam.example/login"
+	out := internal(engine.Inbound{From: "zoe@elsewhere.example", Subject: phish})
+	if len(out) != 1 {
+		t.Fatalf("stranger: %d answers, want 1", len(out))
+	}
+	for _, s := range []string{"Urgent", "spam.example", "verify"} {
+		if strings.Contains(out[0].Subject+out[0].Body+out[0].HTML, s) {
+			t.Errorf("the internal-error answer to a stranger carries %q:\n%s", s, out[0].Body)
+		}
+	}
+	if !strings.Contains(out[0].Body, "internal error") {
+		t.Errorf("the stranger's answer does not say what happened:\n%s", out[0].Body)
+	}
+	out = internal(engine.Inbound{From: addr("alice"), Subject: "lyngk games alice"})
+	if len(out) != 1 || !strings.Contains(out[0].Body, "lyngk games alice") || !strings.Contains(out[0].Body, "internal error") {
+		t.Errorf("player: want one answer quoting the command and saying internal error, got %d:\n%s", len(out), format(out))
+	}
+}

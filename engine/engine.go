@@ -421,6 +421,14 @@ func (e *Engine) InternalError(tx Tx, in Inbound, now time.Time) ([]Mail, error)
 	}
 	p := newPending(tx)
 	r := &request{e: e, tx: p, in: in, now: now, budget: budget{bounded: true}}
+	// A stranger's answer quotes nothing (no backscatter), as in Handle.
+	confirmed, err := r.confirmed(in.From)
+	if err != nil {
+		return nil, err
+	}
+	if r.stranger = !confirmed; r.stranger && in.AuthFailed {
+		return nil, nil
+	}
 	if !in.TooBig {
 		r.script = e.ReadMail(in.Subject, in.Body)
 	}

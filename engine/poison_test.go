@@ -46,7 +46,7 @@ func TestPoisonMail(t *testing.T) {
 	}
 	if len(out) != 1 || out[0].To[0] != "carol@example.com" || out[0].Subject != "Lyngk error" ||
 		!strings.Contains(out[0].Body, "internal error") || out[0].InReplyTo != in.MessageID ||
-		!strings.Contains(out[0].Body, ">Subject: multiple") {
+		strings.Contains(out[0].Body, "multiple") { // carol is a stranger yet: no quote (no backscatter)
 		t.Fatalf("answer to the poison mail: %+v", out)
 	}
 	// The signup before the failing command was not applied.
