@@ -12,11 +12,11 @@ import (
 // confirmation to each new address; the address receives mail (game mail,
 // account notices) only once it is confirmed, by a reply to that mail or by
 // "confirm USERID CODE". A confirmation mail costs the address's owner a
-// mail, so each address gets at most confirmsPerDay of them in a window of
+// mail, so each mailbox (whatever its +tag, case or gmail dots) gets at
+// most Config.ConfirmsPerDay of them (3 by default) in a window of
 // confirmWindow that opens with the first.
 const (
-	confirmsPerDay = 3
-	confirmWindow  = 24 * time.Hour
+	confirmWindow = 24 * time.Hour
 	// confirmKeep is how long a confirmation code is kept, used or not:
 	// an unused one confirms nothing after it (a new one comes with
 	// change address), a used one answers a late second use "already
@@ -109,8 +109,8 @@ func (r *request) confirmsAllowed(addrs []string) error {
 		if _, err := load(r.tx, bucketAddresses, mailbox(ad), &a); err != nil {
 			return err
 		}
-		if r.now.Sub(a.Start) < confirmWindow && a.Sent >= confirmsPerDay {
-			return refuse(whyConfirmLimit, kv{"Addr": ad, "Limit": confirmsPerDay})
+		if r.now.Sub(a.Start) < confirmWindow && a.Sent >= r.e.cfg.ConfirmsPerDay {
+			return refuse(whyConfirmLimit, kv{"Addr": ad, "Limit": r.e.cfg.ConfirmsPerDay})
 		}
 	}
 	return nil
@@ -162,7 +162,7 @@ func (r *request) askConfirm(u *user, addrs []string, signup bool) error {
 			return err
 		}
 		v := confirmView{User: u.ID, Robot: r.e.cfg.Robot, Addr: ad, Code: code,
-			Signup: signup, Limit: confirmsPerDay}
+			Signup: signup, Limit: r.e.cfg.ConfirmsPerDay}
 		if err := r.mailAbout("confirm", v, envelope{to: []string{ad}, id: confirmPrefix + code + "@" + r.e.cfg.Domain}); err != nil {
 			return err
 		}

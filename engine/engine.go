@@ -85,6 +85,9 @@ type Config struct {
 	// that opens with the first); a signup beyond it is refused with the
 	// time to send it again. 0 = no limit.
 	SignupsPerHour int
+	// ConfirmsPerDay bounds the confirmation mails one mailbox gets in 24
+	// hours; 0 = the default, 3.
+	ConfirmsPerDay int
 	Rand           io.Reader // reply tokens; nil = crypto/rand
 	// NagAfter and ForfeitAfter are the timer periods; zero means the
 	// defaults of SPEC §3 (7 and 21 days).
@@ -168,7 +171,10 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.BcryptCost < bcrypt.MinCost || cfg.BcryptCost > bcrypt.MaxCost {
 		return nil, fmt.Errorf("engine: bcrypt cost %d outside %d..%d", cfg.BcryptCost, bcrypt.MinCost, bcrypt.MaxCost)
 	}
-	if cfg.RatePerHour < 0 || cfg.SignupsPerHour < 0 || cfg.NagAfter < 0 || cfg.ForfeitAfter < 0 {
+	if cfg.ConfirmsPerDay == 0 {
+		cfg.ConfirmsPerDay = 3
+	}
+	if cfg.RatePerHour < 0 || cfg.SignupsPerHour < 0 || cfg.ConfirmsPerDay < 0 || cfg.NagAfter < 0 || cfg.ForfeitAfter < 0 {
 		return nil, errors.New("engine: negative rate or timer period")
 	}
 	auth, err := newAuthCache()

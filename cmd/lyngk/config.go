@@ -44,6 +44,9 @@ type config struct {
 	// SignupsPerHour bounds the new accounts per hour in all
 	// (engine.Config.SignupsPerHour).
 	SignupsPerHour int
+	// ConfirmsPerDay bounds the confirmation mails to one mailbox a day
+	// (engine.Config.ConfirmsPerDay).
+	ConfirmsPerDay int
 	NagAfter       time.Duration
 	ForfeitAfter   time.Duration
 	LogFormat      string
@@ -95,6 +98,7 @@ func defaultConfig() config {
 		DataDir:             "lyngk-data",
 		RatePerHour:         60,
 		SignupsPerHour:      60,
+		ConfirmsPerDay:      3,
 		WebPostsPerGameHour: 60,
 		WebStreamsPerClient: 16,
 		RobotUnmovedPerHour: 30,
@@ -223,13 +227,14 @@ func (c *config) set(key, val string) error {
 		}
 		c.RatePerHour = n
 	case key == "signups_per_hour" || key == "web_posts_per_game_hour" || key == "robot_unmoved_per_hour" ||
-		key == "web_streams_per_client":
+		key == "web_streams_per_client" || key == "confirms_per_mailbox_day":
 		n, err := strconv.Atoi(val)
 		if err != nil || n < 1 {
 			return fmt.Errorf("want a whole number of at least 1, got %q", val)
 		}
 		*map[string]*int{"signups_per_hour": &c.SignupsPerHour, "web_posts_per_game_hour": &c.WebPostsPerGameHour,
-			"robot_unmoved_per_hour": &c.RobotUnmovedPerHour, "web_streams_per_client": &c.WebStreamsPerClient}[key] = n
+			"robot_unmoved_per_hour": &c.RobotUnmovedPerHour, "web_streams_per_client": &c.WebStreamsPerClient,
+			"confirms_per_mailbox_day": &c.ConfirmsPerDay}[key] = n
 	case key == "mails_per_day":
 		n, err := strconv.Atoi(val)
 		if err != nil {

@@ -310,9 +310,11 @@ func (e *e2eEnv) startServer(tb testing.TB, transport e2eTransport, extra ...str
 		"domain = "+e.domain,
 		"data_dir = "+filepath.Join(dir, "data"),
 		// The load test sends hundreds of commands from few addresses,
-		// and signs up hundreds of players.
+		// and signs up hundreds of players, whose addresses are +tags of
+		// four mailboxes (load0..load3).
 		"rate_per_hour = 1000000",
 		"signups_per_hour = 1000000",
+		"confirms_per_mailbox_day = 1000000",
 		"log_level = debug",
 		"metrics_addr = "+metrics,
 	)

@@ -188,6 +188,7 @@ func newEngine(cfg config) (*engine.Engine, error) {
 		Templates:      tpl,
 		RatePerHour:    cfg.RatePerHour,
 		SignupsPerHour: cfg.SignupsPerHour,
+		ConfirmsPerDay: cfg.ConfirmsPerDay,
 		NagAfter:       cfg.NagAfter,
 		ForfeitAfter:   cfg.ForfeitAfter,
 		RobotPlayer:    cfg.RobotPlayer,
