@@ -60,3 +60,48 @@ func TestExpiry(t *testing.T) {
 		t.Fatalf("a reply after TokenKeep:\n%s", format(out))
 	}
 }
+
+// TestStoreBytesPerGame is issue 19's storage figure: a whole LYNGK game
+// by full commands, the bytes it leaves in the store (keys and values of
+// its game record and its reply tokens) while it runs and once its tokens
+// expired. Bounds: at most 2 KB of tokens a move, and a finished game
+// leaves its record alone (at most 16 KB), with no token.
+func TestStoreBytesPerGame(t *testing.T) {
+	v := newEnv(t)
+	v.signup("alice", "bob")
+	v.cmd(addr("alice"), "lyngk challenge alice bob")
+	v.playOut(101, [2]string{"alice", "bob"}, 7)
+	size := func(bucket string) (records, bytes int) {
+		for line := range strings.Lines(v.dump(bucket)) {
+			if strings.HasPrefix(line, bucket+"/") {
+				records++
+				bytes += len(line) - len(bucket) - 3 // key and value: less "bucket/", "=" and the newline
+			}
+		}
+		return records, bytes
+	}
+	var moves int
+	if err := v.db.View(func(tx *store.Tx) error {
+		g, err := v.e.ReadGame(tx, 101)
+		if err == nil {
+			moves = len(g.MoveList)
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	_, game := size(store.BucketGames)
+	tokens, tokenBytes := size(store.BucketTokens)
+	t.Logf("a game of %d moves: game record %d bytes; %d tokens, %d bytes (%d a move)",
+		moves, game, tokens, tokenBytes, tokenBytes/moves)
+	if tokenBytes/moves > 2048 {
+		t.Errorf("%d bytes of tokens a move, want at most 2048", tokenBytes/moves)
+	}
+	v.now = v.now.Add(engine.TokenKeep + time.Hour)
+	v.tick()
+	_, after := size(store.BucketGames)
+	if n, _ := size(store.BucketTokens); n != 0 || after > 16<<10 {
+		t.Errorf("after TokenKeep: %d tokens, game record %d bytes; want none and at most 16 KB", n, after)
+	}
+	t.Logf("after TokenKeep: the game record alone, %d bytes", after)
+}
