@@ -166,6 +166,20 @@ func (r *request) game(arg string) (*game, error) {
 	return g, nil
 }
 
+// playing returns u's side (1 or 2) in g, refusing a user who is not one
+// of its players and a game that is over: what a move, a submitted and a
+// queued move all ask first.
+func playing(g *game, u *user) (int, error) {
+	p := g.player(strings.ToLower(u.ID))
+	if p == 0 {
+		return 0, refuse(whyNotPlayer, kv{"User": u.ID, "Board": g.Board})
+	}
+	if g.over() {
+		return 0, refuse(whyGameOver, kv{"Board": g.Board}).on(g.Board)
+	}
+	return p, nil
+}
+
 // moveWords are what a player may write instead of a move.
 var moveWords = []string{moveResign, moveDecline, "propose", "accept", "reject", "undo"}
 
@@ -175,12 +189,9 @@ const moveDecline = "decline"
 // play carries out what a player wrote as their move: a move, resign, or
 // a proposal word. Everything is checked before anything is written.
 func (r *request) play(g *game, u *user, text string) error {
-	p := g.player(strings.ToLower(u.ID))
-	if p == 0 {
-		return refuse(whyNotPlayer, kv{"User": u.ID, "Board": g.Board})
-	}
-	if g.over() {
-		return refuse(whyGameOver, kv{"Board": g.Board}).on(g.Board)
+	p, err := playing(g, u)
+	if err != nil {
+		return err
 	}
 	if err := r.reserve(len(recipients(g))); err != nil {
 		return err

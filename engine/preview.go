@@ -134,12 +134,9 @@ func (r *request) submit(c Command) error {
 	if err != nil {
 		return err
 	}
-	p := g.player(strings.ToLower(u.ID))
-	if p == 0 {
-		return refuse(whyNotPlayer, kv{"User": u.ID, "Board": g.Board})
-	}
-	if g.over() {
-		return refuse(whyGameOver, kv{"Board": g.Board}).on(g.Board)
+	p, err := playing(g, u)
+	if err != nil {
+		return err
 	}
 	pos, err := r.e.position(g, -1)
 	if err != nil {

@@ -40,12 +40,9 @@ func (r *request) queue(c Command) error {
 		return err
 	}
 	key := strings.ToLower(u.ID)
-	p := g.player(key)
-	if p == 0 {
-		return refuse(whyNotPlayer, kv{"User": u.ID, "Board": g.Board})
-	}
-	if g.over() {
-		return refuse(whyGameOver, kv{"Board": g.Board}).on(g.Board)
+	p, err := playing(g, u)
+	if err != nil {
+		return err
 	}
 	pos, err := r.e.position(g, -1)
 	if err != nil {
