@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 	"time"
@@ -126,11 +125,11 @@ func (e *Engine) BounceToken(tx Tx, addr string) (string, error) {
 	if rec.Token != "" {
 		return rec.Token, nil
 	}
-	b := make([]byte, 10)
-	if _, err := io.ReadFull(e.cfg.Rand, b); err != nil {
+	tok, err := drawToken(e.cfg.Rand, 10)
+	if err != nil {
 		return "", fmt.Errorf("engine: bounce token: %w", err)
 	}
-	rec.V, rec.Token = recordVersion, tokenEncoding.EncodeToString(b)
+	rec.V, rec.Token = recordVersion, tok
 	if err := save(tx, bucketBounces, "token "+rec.Token, &bounceToken{V: recordVersion, Address: key}); err != nil {
 		return "", err
 	}

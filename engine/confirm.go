@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 	"time"
@@ -146,11 +145,10 @@ func (r *request) askConfirm(u *user, addrs []string, signup bool) error {
 		if err := save(r.tx, bucketAddresses, k, &a); err != nil {
 			return err
 		}
-		var b [20]byte
-		if _, err := io.ReadFull(r.e.cfg.Rand, b[:]); err != nil {
+		code, err := drawToken(r.e.cfg.Rand, 20)
+		if err != nil {
 			return fmt.Errorf("engine: confirmation code: %w", err)
 		}
-		code := tokenEncoding.EncodeToString(b[:])
 		if old, err := r.tx.Get(bucketConfirms, code); err != nil || old != nil {
 			if err == nil {
 				err = fmt.Errorf("engine: confirmation code %s drawn twice: broken random source", code)

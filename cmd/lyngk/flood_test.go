@@ -98,7 +98,7 @@ func TestServeAbuseFloods(t *testing.T) {
 			f.waitMetric(applied, float64(sent+len(lat)))
 			slices.Sort(lat)
 			p50, p99 := lat[len(lat)/2], lat[(len(lat)*99)/100]
-			f.waitMetric("lyngk_outbox_depth", 0)
+			f.waitGauge("lyngk_outbox_depth", 0)
 			t.Logf("%s: %d forged mails at %d a second, %d probe replies: p50 %v, p99 %v; "+
 				"%v recipients sent to; CPU %v (server and flood together); store +%.1f MB",
 				name, sent, rate, len(lat), p50, p99, f.metric("lyngk_mails_sent_24h"),
