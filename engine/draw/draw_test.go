@@ -221,3 +221,37 @@ func TestPaletteMust(t *testing.T) {
 		t.Errorf("palette %v, want %v", p.Colors(), want)
 	}
 }
+
+// TestPaletteSlots: a colour of the reference takes a slot only if it
+// covers at least 1/rare of it and is more than near from every colour
+// already in the palette; the palette is then shorter than asked.
+func TestPaletteSlots(t *testing.T) {
+	white := color.RGBA{0xFF, 0xFF, 0xFF, 0xFF}
+	grey := color.RGBA{0x80, 0x80, 0x80, 0xFF}
+	for _, tc := range []struct {
+		name  string
+		other color.RGBA
+		count int // pixels of other among 10,000
+		want  int // colours in the palette
+	}{
+		{"distinct and common", color.RGBA{0x40, 0x40, 0x40, 0xFF}, 100, 3},
+		{"exactly 1/rare", color.RGBA{0x40, 0x40, 0x40, 0xFF}, 10000 / rare, 3},
+		{"rare", color.RGBA{0x40, 0x40, 0x40, 0xFF}, 10000/rare - 1, 2},
+		{"near white", color.RGBA{0xFF - near, 0xFF, 0xFE, 0xFF}, 5000, 2},
+		{"just beyond near white", color.RGBA{0xFF - near - 1, 0xFF, 0xFF, 0xFF}, 5000, 3},
+		{"near grey", color.RGBA{0x80 + near, 0x80 - near, 0x80, 0xFF}, 100, 2},
+	} {
+		ref := image.NewRGBA(image.Rect(0, 0, 100, 100))
+		for i := range 10000 {
+			c := white
+			if i < tc.count {
+				c = tc.other
+			}
+			ref.SetRGBA(i%100, i/100, c)
+		}
+		p := NewPalette(16, []color.RGBA{white, grey}, ref)
+		if p.Len() != tc.want {
+			t.Errorf("%s: palette %v, want %d colours", tc.name, p.Colors(), tc.want)
+		}
+	}
+}

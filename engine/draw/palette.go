@@ -12,8 +12,9 @@ import (
 
 // Palette is the fixed set of colours of a picture: the colours its
 // drawing must show exactly, then the commonest other colours of a
-// reference drawing (the anti-aliasing blends), each other colour taking
-// the nearest of them. Nearest colours are remembered, in a table of
+// reference drawing (the anti-aliasing blends) that are neither rare nor
+// near a colour already chosen, each other colour taking the nearest of
+// them. Nearest colours are remembered, in a table of
 // cacheSlots (a colour that meets another's slot replaces it); a Palette
 // is safe for concurrent use.
 type Palette struct {
@@ -34,9 +35,24 @@ const cacheBits = 14
 
 const cacheSlots = 1 << cacheBits
 
+// A colour of the reference takes a slot of the palette only if it covers
+// at least 1/rare of the reference's pixels and differs by more than near
+// in R, G, B or A from every colour already chosen. A rare or near colour
+// would show nothing an eye can tell from its neighbour's, but scattering
+// a second index among the first's costs the PNG bytes: in LYNGK's
+// picture the rasteriser's near-white (253, 254, 254) and near-line (169,
+// 181, 193) pixels were two of the 16 colours, and the two blends that
+// would take their slots cover 0.04% of the picture each; without them
+// the PNGs are 4-5% smaller (TestPaletteSlots, BenchmarkPNG).
+const (
+	rare = 1000
+	near = 4
+)
+
 // NewPalette makes a palette of at most n (≤ 256) colours: must first,
 // in their order, then the commonest colours of ref (ties by value, so
-// the palette is deterministic).
+// the palette is deterministic) that cover at least 1/rare of ref and
+// differ by more than near from each colour before them.
 func NewPalette(n int, must []color.RGBA, ref *image.RGBA) *Palette {
 	p := &Palette{}
 	seen := map[color.RGBA]bool{}
@@ -59,11 +75,10 @@ func NewPalette(n int, must []color.RGBA, ref *image.RGBA) *Palette {
 		return cmp.Compare(pack(a), pack(b))
 	})
 	for _, c := range cols {
-		if len(p.rgba) == n {
+		if len(p.rgba) == n || count[c]*rare < len(ref.Pix)/4 {
 			break
 		}
-		if !seen[c] {
-			seen[c] = true
+		if !slices.ContainsFunc(p.rgba, func(o color.RGBA) bool { return isNear(c, o) }) {
 			p.rgba = append(p.rgba, c)
 		}
 	}
@@ -71,6 +86,13 @@ func NewPalette(n int, must []color.RGBA, ref *image.RGBA) *Palette {
 		p.colors = append(p.colors, c)
 	}
 	return p
+}
+
+// isNear says whether a and b differ by at most near in each of R, G, B
+// and A.
+func isNear(a, b color.RGBA) bool {
+	d := func(x, y uint8) int { return max(int(x)-int(y), int(y)-int(x)) }
+	return max(d(a.R, b.R), d(a.G, b.G), d(a.B, b.B), d(a.A, b.A)) <= near
 }
 
 func pack(c color.RGBA) uint32 {

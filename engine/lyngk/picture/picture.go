@@ -139,10 +139,12 @@ func legendOf(opts []Option) legend {
 	return l
 }
 
-// paletteSize is the number of colours of the PNGs: 16, four bits a
-// pixel. The drawing's eleven flat colours are exact; the five others are
-// the commonest anti-aliasing blends (of the lines, the names and the
-// stacks' edges on the board), each other blend taking the nearest colour.
+// paletteSize is the most colours the PNGs have: 16, four bits a pixel.
+// The drawing's eleven flat colours are exact; then come the commonest
+// other colours of a middle game that are not rare or near one already
+// chosen (engine/draw): the black pieces, the legend's text and the
+// lines' anti-aliasing blend, 14 in all; each other blend takes the
+// nearest colour.
 const paletteSize = 16
 
 // Sizes of the caches: sprites (a disc, a word, an arrow: 1–40 KB each)

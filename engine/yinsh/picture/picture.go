@@ -107,7 +107,9 @@ func legendOf(opts []Option) legend {
 	return l
 }
 
-// paletteSize is the number of colours of the PNGs: 16, four bits a pixel.
+// paletteSize is the most colours the PNGs have: 16, four bits a pixel
+// (the flat colours and the commonest blends that are not rare or near
+// one of them: 10 in all, engine/draw).
 const paletteSize = 16
 
 // Sizes of the caches of sprites and of compressed bands.
