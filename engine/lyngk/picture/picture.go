@@ -164,11 +164,12 @@ const (
 	bandFirst = (Height - boardY0 + unit/2) % bandRows
 )
 
-// compression is the bands' zlib level: 1, Go's fastest; in
-// BenchmarkPNG/server level 4 makes pictures 9% smaller (20.3 KB against
-// 22.2) for 30% more CPU (1.30 ms against 1.01), the per-block Huffman
-// tables costing as much as the matching.
-const compression = 1
+// compression is the bands' deflate level (klauspost/compress/flate,
+// engine/draw): in BenchmarkPNG/server level 6 makes pictures of 18.4 KB
+// for about 0.9-1 ms of CPU, level 1 21.3 KB for 0.78 ms, level 7 18.0 KB
+// for 1.2 ms, level 8 17.0 KB for 1.55 ms; Go's own compress/flate at
+// level 1 (before) made 21.1 KB for the same CPU as level 6 here.
+const compression = 6
 
 // renderer holds what every PNG shares: the palette, the empty board's
 // indices, the sprites and the encoder.

@@ -358,7 +358,12 @@ func TestPNGLikeDraw(t *testing.T) {
 func absDiff(a, b uint32) uint32 { return max(a, b) - min(a, b) }
 
 // TestPNGBytes: the pictures, with their larger text, are smaller than
-// the 64-colour ones of before (24303, 26343, 26495 and 27607 bytes).
+// the 64-colour ones of before (24303, 26343, 26495 and 27607 bytes); and
+// issue 23's bound: every picture of 20 games of random moves, drawn in
+// their order by one renderer as the server draws them, is at most
+// maxPNG bytes, and they average at most avgPNG (now 20,556 and 18,505;
+// before the 14-colour palette and klauspost's deflate at level 6, 24,605
+// and 22,195).
 func TestPNGBytes(t *testing.T) {
 	before := map[string]int{"start-101": 24303, "mid-102": 26343, "over-106": 26495, "stack6-104": 27607}
 	for _, tc := range positions {
@@ -370,6 +375,25 @@ func TestPNGBytes(t *testing.T) {
 		if len(b) >= before[tc.name] {
 			t.Errorf("%s: %d bytes, not fewer than the %d of before", tc.name, len(b), before[tc.name])
 		}
+	}
+	const maxPNG, avgPNG = 21000, 19000
+	r, err := newRenderer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seq := serverPositions(t, 20)
+	sum, most := 0, 0
+	for i := range seq {
+		b, err := r.png(&seq[i], names, legend{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum += len(b)
+		most = max(most, len(b))
+	}
+	t.Logf("%d pictures: %d bytes on average, %d at most", len(seq), sum/len(seq), most)
+	if most > maxPNG || sum/len(seq) > avgPNG {
+		t.Errorf("%d pictures: %d bytes on average, %d at most; want at most %d and %d", len(seq), sum/len(seq), most, avgPNG, maxPNG)
 	}
 }
 

@@ -118,7 +118,7 @@ const (
 	bandBudget   = 4 << 20
 	bandRows     = 2 * unit
 	bandFirst    = (Height - boardY0 + unit/2) % bandRows
-	compression  = 1
+	compression  = 6
 )
 
 type renderer struct {
