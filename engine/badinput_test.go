@@ -223,12 +223,13 @@ func TestNoAnswer(t *testing.T) {
 }
 
 // TestRateLimit: over the limit, one notice, then silence until the hour
-// is over.
+// is over. The sender is a stranger: his help is answered (a listing would
+// not be: backscatter.go).
 func TestRateLimit(t *testing.T) {
 	v := newEnv(t, func(c *engine.Config) { c.RatePerHour = 3 })
 	from := "zoe@elsewhere.example"
 	for i := range 3 {
-		if out := v.cmd(from, "lyngk games"); len(out) != 1 || out[0].Subject != "Lyngk games" {
+		if out := v.cmd(from, "help"); len(out) != 1 || out[0].Subject != "Lyngk help" {
 			t.Fatalf("command %d: %s", i+1, format(out))
 		}
 	}
@@ -244,13 +245,29 @@ func TestRateLimit(t *testing.T) {
 	if after := v.dump(); after != before {
 		t.Errorf("throttled commands changed the state:\n%s", diff(before, after))
 	}
-	if out := v.cmd("other@elsewhere.example", "lyngk games"); len(out) != 1 {
+	if out := v.cmd("other@elsewhere.example", "help"); len(out) != 1 {
 		t.Errorf("another sender is throttled too:\n%s", format(out))
 	}
 	v.now = v.now.Add(time.Hour)
 	v.restart()
 	if out := v.cmd(from, "signup zoe pw"); len(out) != 1 || out[0].Subject != "Confirm Lyngk signup zoe" {
 		t.Errorf("after the hour: %s", format(out))
+	}
+	// A player's flood of listings is bounded the same way.
+	v.signup("alice")
+	v.now = v.now.Add(time.Hour) // the signup's own commands are another hour's
+	for i := range 3 {
+		if out := v.cmd(addr("alice"), "lyngk games alice"); len(out) != 1 || out[0].Subject != "Lyngk games" {
+			t.Fatalf("alice's listing %d: %s", i+1, format(out))
+		}
+	}
+	if out := v.cmd(addr("alice"), "lyngk games alice"); len(out) != 1 || !strings.HasPrefix(out[0].Body, "You sent more than 3 commands in an hour.") {
+		t.Fatalf("alice's 4th listing: want the notice, got:\n%s", format(out))
+	}
+	for range 10 {
+		if out := v.cmd(addr("alice"), "lyngk games alice"); len(out) != 0 {
+			t.Fatalf("alice's listings past the notice: want silence, got:\n%s", format(out))
+		}
 	}
 }
 

@@ -105,11 +105,13 @@ func TestStandingsHistory(t *testing.T) {
 	v.cmd(addr("alice"), "lyngk resign 102 alice pw-alice")
 	// Board 104 is declined: it shows as cancelled and counts for nobody.
 	v.cmd(addr("carol"), "lyngk decline 104 carol pw-carol")
+	// zoe asks from her account's address: a stranger gets no listing
+	// (TestStrangerNoListings).
+	v.signupAt("zoe@elsewhere.example", "zoe", "pw-zoe")
 	golden(t, "history", format(v.cmd("zoe@elsewhere.example", "lyngk history")))
 	golden(t, "history-user", format(v.cmd("zoe@elsewhere.example", "lyngk history bob")))
 	golden(t, "standings", format(v.cmd("zoe@elsewhere.example", "lyngk standings")))
 	golden(t, "games-inactive", format(v.cmd("zoe@elsewhere.example", "lyngk games alice inactive")))
-	v.signupAt("zoe@elsewhere.example", "zoe", "pw-zoe")
 	golden(t, "show-user-all", format(v.cmd("zoe@elsewhere.example", "lyngk show alice all")))
 }
 

@@ -213,7 +213,10 @@ func deliverWhileStopped(t *testing.T, dataDir string, mails ...rawMail) {
 // wait in the robot's INBOX when the daemon starts, and are fetched and
 // applied as one batch; the good mails around the poison one are applied,
 // the poison one is answered with the internal error and moved to Rejected,
-// and the inbox keeps flowing.
+// and the inbox keeps flowing. The senders are strangers: alice asks for
+// list, whose answer a stranger gets (issue 21: not his listings); bob's
+// standings runs though it would answer him nothing, and its failure is
+// the mail's, answered with the fixed internal-error text.
 func TestServePoisonMail(t *testing.T) {
 	cfg := defaultConfig()
 	cfg.DataDir = t.TempDir()
@@ -221,14 +224,14 @@ func TestServePoisonMail(t *testing.T) {
 	deliverWhileStopped(t, cfg.DataDir,
 		// No signup: its new password is hashed in the password lane,
 		// apart from the batch (passwords.go).
-		rawMail{from: "alice@localhost", subject: "lyngk games", id: "1.alice@client.example"},
+		rawMail{from: "alice@localhost", subject: "list", id: "1.alice@client.example"},
 		rawMail{from: "bob@localhost", subject: "lyngk standings", id: "2.bob@client.example"},
 		rawMail{from: "carol@localhost", subject: "help", id: "3.carol@client.example"})
 	s := startServe(t, cfg)
 	alice := localPlayer{t: t, name: "alice", smtp: s.smtp, imap: s.imap}
 	bob := localPlayer{t: t, name: "bob", smtp: s.smtp, imap: s.imap}
 	carol := localPlayer{t: t, name: "carol", smtp: s.smtp, imap: s.imap}
-	if got := alice.await(1); got.Subject != "Lyngk games" {
+	if got := alice.await(1); got.Subject != "Lyngk help list" {
 		t.Fatalf("alice got %q", got.Subject)
 	}
 	if got := bob.await(1); got.Subject != "Lyngk error" || !strings.Contains(got.Body, "internal error") {

@@ -557,11 +557,11 @@ func TestServeLocalKeepsMail(t *testing.T) {
 	if again != validity || !slices.Equal(after, before) {
 		t.Fatalf("after the restart: UIDVALIDITY %d, INBOX %v; want %d, %v", again, after, validity, before)
 	}
-	alice.send("lyngk standings", "", "")
-	if got := alice.await(3); got.Subject != "Lyngk standings" {
+	alice.send("list", "", "") // she has not confirmed: a stranger gets list, not a listing
+	if got := alice.await(3); got.Subject != "Lyngk help list" {
 		t.Fatalf("alice got %q", got.Subject)
 	}
-	if _, got := mailboxUIDs(t, s.imap, "alice@localhost", "alice", "INBOX"); !slices.Equal(got[2:], []uidMail{{3, "Lyngk standings"}}) {
+	if _, got := mailboxUIDs(t, s.imap, "alice@localhost", "alice", "INBOX"); !slices.Equal(got[2:], []uidMail{{3, "Lyngk help list"}}) {
 		t.Fatalf("new mail after the restart: %v, want UID 3", got)
 	}
 	pw := waitText(t, s.stdout, `its mailbox: password ([a-z2-7]+)`)
