@@ -11,13 +11,23 @@ import (
 // From, which anybody may forge: a server that answers a forged mail with
 // the text in it is a spam relay, and its domain ends on blocklists. So an
 // address that is no account's confirmed address (a stranger) gets
-//   - an answer only to strangerCommands (help, signup, confirm and the
-//     listings) and to a plain reply (a reply token moves whoever sends
-//     it); every other command runs (a password or a token is what
-//     authenticates, not the address), its mails go to accounts only,
-//     and none to him, errors included;
+//   - an answer only to strangerCommands (help, list, signup and confirm,
+//     the second half of signup, whose code authenticates) and to a plain
+//     reply (a reply token moves whoever sends it); every other command
+//     runs (a password or a token is what authenticates, not the address),
+//     its mails go to accounts only, and none to him, errors included.
+//     That takes in the game commands that only list (show, games,
+//     history, standings, ratings): their answer names the userids and
+//     boards he typed, so a forged `lyngk games alice` would mail alice's
+//     name to the forged address. He gets silence for them, not even
+//     err.stranger: a mail of nothing else is applied and answered to
+//     nobody (Handle returns no mail), as a mail of only a move with a
+//     password is. A player asks from his confirmed address;
 //   - never a text it chose: an error to a stranger is err.stranger or
-//     err.no-command, without quote, argument, userid or address;
+//     err.no-command, without quote, argument, userid or address ("help
+//     TOPIC" with a topic that is none of ours gets err.stranger, not the
+//     help-topic error that names it; a mail that fails as a whole gets
+//     the fixed err.internal, InternalError, whatever its commands);
 //   - no answer at all when the receiving provider says SPF and DKIM both
 //     failed (Inbound.AuthFailed).
 // And anybody, player or not, gets the answer to a mail that holds no
@@ -26,9 +36,9 @@ import (
 // auto-responder or a ticket system stops after one round. Errors about
 // real commands are answered every time.
 
-// strangerCommands are the commands a stranger gets an answer to.
-var strangerCommands = map[string]bool{"help": true, "list": true, "signup": true, "confirm": true, "show": true,
-	"games": true, "standings": true, "ratings": true, "history": true}
+// strangerCommands are the commands a stranger gets an answer to, all
+// common commands (a line that starts with a game word gets none).
+var strangerCommands = map[string]bool{"help": true, "list": true, "signup": true, "confirm": true}
 
 // strangerSafe are the refusals whose texts hold nothing the mail chose
 // (their data come from the store, or are ours): a stranger gets them as
@@ -46,17 +56,12 @@ const hintKeep = 24 * time.Hour
 // address has a space.
 const hintPrefix = "hint "
 
-// strangerMay says whether a stranger's line is run.
+// strangerMay says whether a stranger's line is answered (all are run).
 func (r *request) strangerMay(line string) bool {
 	if !r.e.isCommandLine(line) {
 		return true // a plain reply: its token moves, or it is no command
 	}
-	f := strings.Fields(strings.ToLower(line))
-	name := f[0]
-	if _, game := r.e.games[name]; game && len(f) > 1 {
-		name = f[1]
-	}
-	return strangerCommands[name]
+	return strangerCommands[strings.ToLower(strings.Fields(line)[0])]
 }
 
 // hint answers a mail that holds no command with ref, once a day per

@@ -210,3 +210,96 @@ func TestInternalErrorToStranger(t *testing.T) {
 		t.Errorf("player: want one answer quoting the command and saying internal error, got %d:\n%s", len(out), format(out))
 	}
 }
+
+// TestStrangerNoListings: issue 21 item 3, strangers get an answer only to
+// help, list and signup (and confirm, signup's second half). Old main also
+// answered their listings, and such an answer names the userid or the
+// board the stranger typed: `lyngk games quentin` from a forged From made
+// a mail naming quentin to the forged address. Now a stranger, forged or
+// signed up but not confirmed, gets no mail at all for a listing (errors
+// included), alone or among other commands; his help, list and signup are
+// answered as before, and help quotes no topic he typed.
+func TestStrangerNoListings(t *testing.T) {
+	v := newEnv(t)
+	v.signup("quentin", "rosalind")
+	v.cmd(addr("quentin"), "lyngk challenge quentin rosalind")
+	v.cmd(addr("quentin"), "lyngk move 101 quentin pw-quentin G,f5-f4")
+	v.cmd(addr("rosalind"), "lyngk resign 101 rosalind pw-rosalind")
+	v.cmd(addr("quentin"), "lyngk challenge quentin rosalind")
+	const unconfirmed = "mallory@elsewhere.example"
+	if out := v.cmd(unconfirmed, "signup mallory pw-mallory"); len(out) != 1 || !strings.HasPrefix(out[0].Subject, "Confirm ") {
+		t.Fatalf("mallory's signup:\n%s", format(out))
+	}
+	listings := []string{"lyngk games quentin", "lyngk show 101", "lyngk show 102", "lyngk history quentin",
+		"lyngk standings", "lyngk ratings", "lyngk games rosalind next", "lyngk show quentin all",
+		"lyngk show 999", "lyngk games nobody-typed-this", "LYNGK Games quentin"}
+	typed := []string{"quentin", "rosalind", "Board 101", "Board 102", "999", "nobody-typed-this"}
+	carries := func(out []engine.Mail) string {
+		for _, m := range out {
+			for _, s := range typed {
+				if strings.Contains(m.Subject+m.Body+m.HTML, s) {
+					return s
+				}
+			}
+		}
+		return ""
+	}
+	for _, from := range []string{"zoe@forged.example", unconfirmed} {
+		for _, l := range listings {
+			if out := v.cmd(from, l); len(out) != 0 {
+				t.Errorf("%s from %s: %d mails, want none:\n%s", l, from, len(out), format(out))
+			}
+		}
+		out := v.mail(engine.Inbound{From: from, Subject: "multiple", Body: strings.Join(listings, "\n") + "\n"})
+		if len(out) != 0 {
+			t.Errorf("all the listings in one mail from %s: %d mails, want none:\n%s", from, len(out), format(out))
+		}
+		// help and list among them are answered, and nothing else.
+		out = v.mail(engine.Inbound{From: from, Subject: "multiple",
+			Body: "lyngk games quentin\nhelp\nlyngk show 101\n"})
+		if len(out) != 1 || out[0].Subject != "Lyngk help" {
+			t.Errorf("help among listings from %s: want the help alone, got:\n%s", from, format(out))
+		}
+		if s := carries(out); s != "" {
+			t.Errorf("the answer to %s carries %q:\n%s", from, s, format(out))
+		}
+		if out := v.cmd(from, "list"); len(out) != 1 || carries(out) != "" {
+			t.Errorf("list from %s: want the list, got:\n%s", from, format(out))
+		}
+		if out := v.cmd(from, "help commands"); len(out) != 1 || !strings.Contains(out[0].Body, "signup USERID PASSWORD") {
+			t.Errorf("help commands from %s: want its topic, got:\n%s", from, format(out))
+		}
+		// help with a topic that is none of ours quotes nothing.
+		const phish = "http://phish.example/verify-your-account"
+		out = v.cmd(from, "help "+phish)
+		if len(out) != 1 {
+			t.Errorf("help %s from %s: %d mails, want 1", phish, from, len(out))
+		}
+		for _, m := range out {
+			if strings.Contains(m.Subject+m.Body+m.HTML, "phish") {
+				t.Errorf("the answer to help %s quotes it:\n%s", phish, format(out))
+			}
+		}
+	}
+	// Without the game word a listing is no command: the fixed hint, once
+	// a day, naming nothing.
+	hints := 0
+	for _, l := range []string{"games quentin", "show 101", "history quentin", "standings", "ratings"} {
+		out := v.cmd("eve@forged.example", l)
+		hints += len(out)
+		if s := carries(out); s != "" {
+			t.Errorf("%s from a stranger: the answer carries %q:\n%s", l, s, format(out))
+		}
+	}
+	if hints != 1 {
+		t.Errorf("listings without the game word from a stranger: %d mails, want the hint once", hints)
+	}
+	// The new stranger's signup is answered: the confirmation mail.
+	if out := v.cmd("newcomer@elsewhere.example", "signup newcomer pw-newcomer"); len(out) != 1 || out[0].Subject != "Confirm Lyngk signup newcomer" {
+		t.Errorf("a stranger's signup:\n%s", format(out))
+	}
+	// A player still gets his listings.
+	if out := v.cmd(addr("rosalind"), "lyngk games quentin"); len(out) != 1 || !strings.Contains(out[0].Body, "quentin - rosalind") {
+		t.Errorf("a player's listing:\n%s", format(out))
+	}
+}

@@ -421,6 +421,9 @@
 // strangers (a fixed window from the first mail, as the rate limit's;
 // Tick drops the windows that are over),
 // each TextOnly (no picture, no HTML); past that, silence, not a notice.
+// And he gets an answer only to help, list, signup and confirm, never a
+// text he chose (backscatter.go): his listings (show, games, history,
+// standings, ratings) run and answer him nothing.
 //
 // Passwords. bcrypt is slow on purpose, and the store has one writer, so
 // the caller should not let Handle run it: [Engine.Checks] lists, in a read

@@ -272,8 +272,9 @@ func checkBounds(t *testing.T, raws [][]byte, want int) []mailer.Inbound {
 // TestProcessForgedMultiple is the measured case of issue 11: a 2.7 KB
 // mail, subject "multiple", 60 lines of "lyngk show" naming board 101 ten
 // times each. Old main sent 600 board mails. From a forged stranger's
-// address it now gets 1 mail (text only, at most 64 KB); in a player's
-// name, 25: 24 boards and the summary, which says what was left out.
+// address it now gets none (issue 21: a stranger gets no listing; before
+// that, 1 mail); in a player's name, 25: 24 boards and the summary, which
+// says what was left out.
 func TestProcessForgedMultiple(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "lyngk.db")
 	for _, u := range []string{"alice", "bob"} {
@@ -287,13 +288,13 @@ func TestProcessForgedMultiple(t *testing.T) {
 	if len(raw) > 3500 {
 		t.Fatalf("the mail is %d bytes, want about 3 KB", len(raw))
 	}
-	ins := checkBounds(t, processRaw(t, db, raw), 1)
-	if len(ins) != 1 || ins[0].Subject != "Lyngk Board 101 alice" {
-		t.Fatalf("stranger: %d mails, want the first board mail alone", len(ins))
+	if ins := checkBounds(t, processRaw(t, db, raw), 0); len(ins) != 0 {
+		t.Fatalf("stranger: %d mails, want none", len(ins))
 	}
-	// A stranger's hourly allowance: 5 mails, then silence.
+	// A stranger's hourly allowance: 5 mails (one per incoming mail, the
+	// first help's; the listings none), then silence.
 	for i := 1; i <= 7; i++ {
-		m := rawMail{from: "victim2@elsewhere.example", subject: "multiple", body: "lyngk show 101\nlyngk show 101\n",
+		m := rawMail{from: "victim2@elsewhere.example", subject: "multiple", body: "lyngk show 101\nhelp\nlyngk show 101\nhelp\n",
 			id: fmt.Sprintf("forged%d@test.example", i)}
 		want := 1
 		if i > engine.StrangerPerHour {
@@ -309,7 +310,7 @@ func TestProcessForgedMultiple(t *testing.T) {
 	ask := process(t, db, rawMail{from: "setup@example.com", subject: "signup carol pw carol@example.com", id: "carol@test.example"})
 	process(t, db, confirmReply("setup@example.com", ask[0].MessageID, "carol-confirm@test.example"))
 	player := rawMail{from: "carol@example.com", subject: "multiple", body: body, id: "forged-carol@test.example"}
-	ins = checkBounds(t, processRaw(t, db, player.bytes()), engine.MaxMails)
+	ins := checkBounds(t, processRaw(t, db, player.bytes()), engine.MaxMails)
 	if len(ins) != engine.MaxMails {
 		t.Fatalf("player: %d mails, want %d", len(ins), engine.MaxMails)
 	}
@@ -328,7 +329,7 @@ func TestProcessForgedMultiple(t *testing.T) {
 // TestProcessShowManyGames is the measured case of issue 11: "lyngk show
 // alice" with alice in 600 games made 600 mails (36,060 with 60 such
 // lines). Now: 25 mails, the last the summary of the 576 boards left out
-// (golden file), and one mail for a stranger.
+// (golden file), and none for a stranger (issue 21; before, one).
 func TestProcessShowManyGames(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "lyngk.db")
@@ -384,9 +385,9 @@ func TestProcessShowManyGames(t *testing.T) {
 	}
 	t.Logf("60 lines of lyngk show alice: %v", time.Since(start))
 
-	ins = checkBounds(t, processRaw(t, db, rawMail{from: "victim@elsewhere.example", subject: "lyngk show alice", id: "show2@test.example"}.bytes()), 1)
-	if len(ins) != 1 || ins[0].Subject != "Lyngk Board 101 alice" {
-		t.Fatalf("stranger: %d mails", len(ins))
+	ins = checkBounds(t, processRaw(t, db, rawMail{from: "victim@elsewhere.example", subject: "lyngk show alice", id: "show2@test.example"}.bytes()), 0)
+	if len(ins) != 0 {
+		t.Fatalf("stranger: %d mails, want none", len(ins))
 	}
 }
 

@@ -14,7 +14,8 @@ import (
 // through `lyngk process`, mail in and mails out, against
 // testdata/commands.golden, as TestProcessTranscript does: who gets each
 // reply, its subject and its text. A stranger (dave, no account) gets list
-// and is refused preview; showas's board mail carries a token that moves
+// and no answer to a listing (ratings) nor to preview (issue 21: no
+// backscatter); alice, a player, gets the ratings; showas's board mail carries a token that moves
 // when answered; a submitted move is played by confirm, and voided by a
 // change of the game in between.
 func TestProcessCommands(t *testing.T) {
@@ -23,13 +24,14 @@ func TestProcessCommands(t *testing.T) {
 	steps := []transcriptStep{
 		{from: "dave", subject: "list"},
 		{from: "dave", subject: "list chess lyngk"}, // a word that is no game's: all games
-		{from: "dave", subject: "lyngk ratings"},
+		{from: "dave", subject: "lyngk ratings"},    // a stranger: no answer
 		{from: "alice", subject: "signup alice pw1"},
 		{from: "alice", subject: "Re: Confirm Lyngk signup alice", body: "Yes.\n", confirm: true},
+		{from: "alice", subject: "lyngk ratings"},
 		{from: "bob", subject: "signup bob pw2"},
 		{from: "bob", subject: "Re: Confirm Lyngk signup bob", body: "yes\n", confirm: true},
 		{from: "alice", subject: "lyngk challenge bob alice"},          // board 101, bob first
-		{from: "dave", subject: "lyngk preview 101 G,c1-d1"},           // a stranger: refused
+		{from: "dave", subject: "lyngk preview 101 G,c1-d1"},           // a stranger: no answer
 		{from: "alice", subject: "lyngk preview 101 G,c1-d1 B, b1-b2"}, // a move in two words
 		{from: "alice", subject: "lyngk preview 101 G,c1-d1 c1d1"},     // bad notation
 		{from: "alice", subject: tooMany},

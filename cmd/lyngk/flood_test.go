@@ -19,12 +19,15 @@ import (
 
 // TestServeAbuseFloods is issue 19's abuse benchmark, shortened: against
 // `lyngk serve` in local mode, each flood of forged mail (one-line signups,
-// challenges naming alice, junk with a URL, password guesses) arrives at
+// challenges naming alice, junk with a URL, password guesses, listings
+// naming alice and her board) arrives at
 // about 25 mails a second for 2 seconds (make bench-abuse: 100 for 30)
 // while alice and bob play by reply.
 // Goal: every probe reply answered, p99 under 2 s, and every flood mail
 // applied (nothing lost). On old main the signup flood held the probe for
-// minutes (p99 196 s at 100 a second).
+// minutes (p99 196 s at 100 a second). The listings cost no mail at all
+// (issue 21: a stranger gets no listing; before, one mail each): the
+// robot sends the probe's board mails alone.
 func TestServeAbuseFloods(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the flood takes a few seconds")
@@ -42,8 +45,12 @@ func TestServeAbuseFloods(t *testing.T) {
 		"guesses": func(i int) (string, string, string) {
 			return fmt.Sprintf("mallory%d", i), fmt.Sprintf("vacation u%02d wrong-%d on", i%floodUsers, i), ""
 		},
+		"listings": func(i int) (string, string, string) {
+			return fmt.Sprintf("snoop%d", i), "multiple",
+				"lyngk games alice\nlyngk show 101\nlyngk history alice\nlyngk standings\nlyngk ratings\nlyngk show alice all\n"
+		},
 	}
-	names := []string{"signups", "challenges", "junk", "guesses"}
+	names := []string{"signups", "challenges", "junk", "guesses", "listings"}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			f := startFlood(t, bcrypt.MinCost)
@@ -105,6 +112,10 @@ func TestServeAbuseFloods(t *testing.T) {
 				(cpuTime(t) - cpu0).Round(time.Millisecond), float64(f.storeSize()-store0)/1e6)
 			if p99 > 2*time.Second {
 				t.Errorf("%s: probe reply p99 %v, want under 2 s", name, p99)
+			}
+			// Each probe move mails the board to alice and bob.
+			if sent := f.metric("lyngk_mails_sent_24h"); name == "listings" && sent != float64(2*len(lat)) {
+				t.Errorf("listings: %v recipients sent to, want %d (the probe's board mails alone)", sent, 2*len(lat))
 			}
 		})
 	}
