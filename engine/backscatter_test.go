@@ -212,8 +212,8 @@ func TestInternalErrorToStranger(t *testing.T) {
 }
 
 // TestStrangerNoListings: issue 21 item 3, strangers get an answer only to
-// help, list and signup (and confirm, signup's second half). Old main also
-// answered their listings, and such an answer names the userid or the
+// help, list and signup (and confirm USERID CODE, signup's second half).
+// Old main also answered their listings, and such an answer names the userid or the
 // board the stranger typed: `lyngk games quentin` from a forged From made
 // a mail naming quentin to the forged address. Now a stranger, forged or
 // signed up but not confirmed, gets no mail at all for a listing (errors
@@ -232,7 +232,8 @@ func TestStrangerNoListings(t *testing.T) {
 	}
 	listings := []string{"lyngk games quentin", "lyngk show 101", "lyngk show 102", "lyngk history quentin",
 		"lyngk standings", "lyngk ratings", "lyngk games rosalind next", "lyngk show quentin all",
-		"lyngk show 999", "lyngk games nobody-typed-this", "LYNGK Games quentin"}
+		"lyngk show 999", "lyngk games nobody-typed-this", "LYNGK Games quentin", "all show quentin",
+		"all show quentin inactive", "lyngk confirm 102 quentin wrong"}
 	typed := []string{"quentin", "rosalind", "Board 101", "Board 102", "999", "nobody-typed-this"}
 	carries := func(out []engine.Mail) string {
 		for _, m := range out {
