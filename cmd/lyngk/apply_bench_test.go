@@ -23,6 +23,7 @@ func BenchmarkApplyMove(b *testing.B) {
 	}
 	defer db.Close()
 	cfg := defaultConfig()
+	cfg.SignupsPerHour = 1000000 // the 200 players sign up at once
 	eng, err := newEngine(cfg)
 	if err != nil {
 		b.Fatal(err)
