@@ -437,7 +437,9 @@ func (r *request) send(m Mail, e envelope) error {
 // of the recipient is a reply to that root: every mail client then shows a
 // game as one conversation. References keeps the root, the first and the
 // newest ids (RFC 5322 §3.6.4), at most maxRefs, each at most maxIDLen
-// bytes: an incoming header cannot swell the reply.
+// bytes: an incoming header cannot swell the reply. A reply to a stranger
+// names none of his ids: a Message-ID is text the sender chose, and mail
+// to a stranger carries none (no backscatter, backscatter.go).
 func (r *request) thread(m Mail, e envelope) Mail {
 	m.AutoSubmitted = "auto-generated"
 	var root string
@@ -447,7 +449,7 @@ func (r *request) thread(m Mail, e envelope) Mail {
 	}
 	if r.in.From != "" && slices.ContainsFunc(m.To, func(a string) bool { return strings.EqualFold(a, r.in.From) }) {
 		m.AutoSubmitted = "auto-replied"
-		if id := r.in.MessageID; id != "" && len(id) <= maxIDLen {
+		if id := r.in.MessageID; id != "" && len(id) <= maxIDLen && !r.stranger {
 			var refs []string
 			for _, ref := range r.in.References {
 				if len(ref) <= maxIDLen && ref != root && ref != id {
