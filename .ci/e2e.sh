@@ -8,6 +8,9 @@
 #   E2E_BENCH=0 .ci/e2e.sh   tests only
 #   E2E_KEEP=1 .ci/e2e.sh    keep the server directory (logs; mail in DIR/disk.img) afterwards
 #   E2E_RUN=TestE2EOAuth2 .ci/e2e.sh   only the tests that match (go test -run; default E2E)
+#   E2E_RUN='^$' E2E_BENCHES=BenchmarkE2EThroughput:1x .ci/e2e.sh   only that benchmark (NAME:BENCHTIME ...)
+#   LYNGK_E2E_BIN=/path/lyngk   the tests run that server binary (another tree's, for a before/after)
+#   LYNGK_E2E_PROFILE=DIR LYNGK_E2E_PERF=1   the throughput benchmarks save the server's CPU profiles, count its system calls
 #
 # Exit status: that of go test. On a machine that cannot run the suite (not
 # root, or no Debian packaging) it says SKIP and exits 0, so that `make test`
@@ -90,9 +93,9 @@ bench() {
 		go test -count=1 -timeout 8m -run '^$' -bench "^$1\$" -benchtime "$2" ./cmd/lyngk/
 }
 if [ "$status" = 0 ] && [ "${E2E_BENCH:-1}" != 0 ]; then
-	bench BenchmarkE2ELatency 40x || status=$?
-	bench BenchmarkE2EThroughput 1x || status=$?
-	bench BenchmarkE2EThroughputSameHost 1x || status=$?
+	for b in ${E2E_BENCHES:-BenchmarkE2ELatency:40x BenchmarkE2EThroughput:1x BenchmarkE2EThroughputSameHost:1x}; do
+		bench "${b%%:*}" "${b#*:}" || status=$?
+	done
 fi
 echo "e2e: finished in $(($(date +%s) - start)) s with status $status" >&2
 exit "$status"

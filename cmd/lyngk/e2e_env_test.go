@@ -148,6 +148,12 @@ var e2eBuilt struct {
 func (e *e2eEnv) binary(tb testing.TB) string {
 	tb.Helper()
 	e2eBuilt.once.Do(func() {
+		// LYNGK_E2E_BIN runs another tree's server under these tests
+		// (the before of a before/after in one run).
+		if bin := os.Getenv("LYNGK_E2E_BIN"); bin != "" {
+			e2eBuilt.path = bin
+			return
+		}
 		dir, err := os.MkdirTemp(e.dir, "bin-")
 		if err != nil {
 			e2eBuilt.err = err
@@ -318,6 +324,14 @@ func (e *e2eEnv) startServer(tb testing.TB, transport e2eTransport, extra ...str
 		"log_level = debug",
 		"metrics_addr = "+metrics,
 	)
+	// LYNGK_E2E_CONFIG_DROP lists keys (comma-separated) an older server
+	// of LYNGK_E2E_BIN does not know.
+	for _, key := range strings.Split(os.Getenv("LYNGK_E2E_CONFIG_DROP"), ",") {
+		lines = slices.DeleteFunc(lines, func(l string) bool {
+			k, _, _ := strings.Cut(l, "=")
+			return key != "" && strings.TrimSpace(k) == key
+		})
+	}
 	for _, x := range extra {
 		key, _, _ := strings.Cut(x, "=")
 		lines = slices.DeleteFunc(lines, func(l string) bool {

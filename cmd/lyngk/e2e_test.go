@@ -323,6 +323,21 @@ func BenchmarkE2EThroughput(b *testing.B) { e2eBenchThroughput(b, e2eElsewhere) 
 // (up to half a second).
 func BenchmarkE2EThroughputSameHost(b *testing.B) { e2eBenchThroughput(b, e2eSameHost) }
 
+// e2eFormatOrder is the order of the formats' bursts: html then text,
+// unless LYNGK_E2E_FORMATS=text,html (each burst's cost may depend on what
+// the mail servers went through before it).
+func e2eFormatOrder(tb testing.TB) []string {
+	switch v := os.Getenv("LYNGK_E2E_FORMATS"); v {
+	case "", "html,text":
+		return []string{"html", "text"}
+	case "text,html":
+		return []string{"text", "html"}
+	default:
+		tb.Fatalf("LYNGK_E2E_FORMATS=%q: want html,text or text,html", v)
+		return nil
+	}
+}
+
 func e2eBenchThroughput(b *testing.B, where e2eWhere) {
 	e := e2eSetup(b)
 	srv := e.startServer(b, e2ePlain)
@@ -330,16 +345,20 @@ func e2eBenchThroughput(b *testing.B, where e2eWhere) {
 	moves := e2eEnvInt(b, "LYNGK_E2E_LOAD_MOVES", 15)
 	var total [2]e2eLoadResult // html, text
 	var busy [2]time.Duration
+	meter := e.newCPUMeter(b, srv)
 	for b.Loop() {
-		for f, format := range []string{"html", "text"} {
+		for _, format := range e2eFormatOrder(b) {
+			f := map[string]int{"html": 0, "text": 1}[format]
 			if err := l.format(format); err != nil {
 				b.Fatal(err)
 			}
 			cpu0 := e2eCPUBusy(b)
+			phase := meter.phase(srv, strings.TrimPrefix(b.Name(), "Benchmark")+"-"+format)
 			res, err := l.play(moves)
 			if err != nil {
 				b.Fatal(err)
 			}
+			phase.end(b, format, res.moves)
 			busy[f] += e2eCPUBusy(b) - cpu0
 			total[f].moves += res.moves
 			total[f].elapsed += res.elapsed
