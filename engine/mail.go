@@ -334,6 +334,9 @@ func (r *request) mailAbout(kind string, data any, e envelope) error {
 	if e.play && e.game != nil && r.e.cfg.WebURL != "" {
 		e.game.Play = playURL(r.e.cfg.WebURL, e.id)
 	}
+	if r.forecast {
+		return r.forecastMail(e)
+	}
 	subject, err := r.e.cfg.Templates.Render(kind+".subject", data)
 	if err != nil {
 		return err
@@ -362,6 +365,27 @@ func (r *request) mailAbout(kind string, data any, e envelope) error {
 		// copy of it in a reply (reply.go).
 		if err := r.keepSent(e.id, &m); err != nil {
 			return err
+		}
+	}
+	return r.send(m, e)
+}
+
+// forecastMail is mailAbout for a forecast (pictures.go), which only lists
+// the pictures of the mails: their texts are neither rendered nor kept
+// (the run that commits makes them; a forecast of a move cost as much as
+// the move's own run before, templates and all). The mail still goes
+// through send, so the bounds of one incoming mail stop a forecast as they
+// stop its mails: without its text a mail counts fewer bytes, but MaxMails
+// still holds, so a forecast lists no more pictures than the mails of one
+// incoming mail may carry (and the one of the mail that found no room).
+func (r *request) forecastMail(e envelope) error {
+	m := Mail{To: slices.Clone(e.to), MessageID: e.id, Unasked: e.unasked}
+	if e.game != nil {
+		m.board = e.game.Board
+		if e.html {
+			if err := r.htmlPart(&m, e.kind, e); err != nil {
+				return err
+			}
 		}
 	}
 	return r.send(m, e)

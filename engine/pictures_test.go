@@ -2,12 +2,16 @@ package engine_test
 
 import (
 	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/store"
+	"lyngk.example/lyngk/templates"
 )
 
 // TestPicturesForecast: the picture a move mail will show is forecast from
@@ -199,5 +203,82 @@ func TestForecastPlay(t *testing.T) {
 	}
 	if _, inside, _ := v.e.PicturesDrawn(); inside != inside0 {
 		t.Errorf("PlayToken drew %d pictures inside, want none", inside-inside0)
+	}
+}
+
+// TestForecastRendersNoText: a forecast lists the pictures of the mails
+// without making their texts (the run that commits makes them): with a
+// board mail's body template that fails, the forecast of a move still
+// lists its picture, while the move itself fails. Before, the forecast
+// rendered every mail as Handle does, a second run of the templates for
+// each move (a quarter of the server's CPU a move with text mails).
+func TestForecastRendersNoText(t *testing.T) {
+	v := newEnv(t)
+	v.signup("alice", "bob")
+	v.cmd(addr("alice"), "lyngk challenge alice bob")
+	v.cmd(addr("alice"), "lyngk move 101 alice pw-alice G,c1-d1")
+	src, err := os.ReadFile("../templates/board.tmpl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const body = `{{- define "board.body"}}`
+	if !bytes.Contains(src, []byte(body)) {
+		t.Fatalf("templates/board.tmpl defines no %s", body)
+	}
+	dir := t.TempDir()
+	broken := bytes.Replace(src, []byte(body), []byte(body+"{{.NoSuchField}}"), 1)
+	if err := os.WriteFile(filepath.Join(dir, "board.tmpl"), broken, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if v.cfg.Templates, err = templates.Load(dir); err != nil {
+		t.Fatal(err)
+	}
+	v.restart()
+	// A command with bob's password that renders no board mail: the
+	// engine knows his password again (a forecast checks none itself).
+	v.cmd(addr("bob"), "change format bob pw-bob html")
+	in := engine.Inbound{MessageID: "bob-move@players.example", From: addr("bob"), Subject: "lyngk move 101 bob pw-bob B,b1-b2"}
+	var ds []engine.Drawing
+	if err := v.db.View(func(tx *store.Tx) error {
+		ds = v.e.Forecast(tx, in, v.now)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(ds) != 1 {
+		t.Errorf("forecast %d pictures with a failing board.body, want 1: the forecast rendered the mail", len(ds))
+	}
+	errRollback := errors.New("rolled back")
+	if err := v.db.Update(func(tx *store.Tx) error {
+		_, failed, err := v.e.Handle(tx, in, v.now)
+		if err != nil {
+			return err
+		}
+		if failed == nil {
+			t.Error("the move's own run rendered a failing board.body without an error")
+		}
+		return errRollback
+	}); !errors.Is(err, errRollback) {
+		t.Fatal(err)
+	}
+}
+
+// BenchmarkForecast is the forecast of a move mail (its picture listed,
+// nothing drawn), for the CPU a move costs before its transaction.
+func BenchmarkForecast(b *testing.B) {
+	v := newEnv(b)
+	v.signup("alice", "bob")
+	v.cmd(addr("alice"), "lyngk challenge alice bob")
+	v.cmd(addr("alice"), "lyngk move 101 alice pw-alice G,c1-d1")
+	in := engine.Inbound{MessageID: "bob-move@players.example", From: addr("bob"), Subject: "lyngk move 101 bob pw-bob B,b1-b2"}
+	if err := v.db.View(func(tx *store.Tx) error {
+		for b.Loop() {
+			if ds := v.e.Forecast(tx, in, v.now); len(ds) != 1 {
+				b.Fatalf("forecast %d pictures, want 1", len(ds))
+			}
+		}
+		return nil
+	}); err != nil {
+		b.Fatal(err)
 	}
 }
