@@ -3,17 +3,20 @@ package mailer
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"mime"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
 	"github.com/emersion/go-message"
 	"github.com/emersion/go-message/mail"
+	"github.com/emersion/go-message/textproto"
 )
 
 // Outgoing is one reply mail to compose.
@@ -200,7 +203,17 @@ func composeAlternative(buf *bytes.Buffer, h mail.Header, id, body string, m Out
 		ph.Set("Content-Disposition", disp)
 		ph.Set("Content-ID", "<"+p.ContentID+">")
 		ph.SetContentType(p.ContentType, nil)
-		if err := write(related, ph, string(p.Data)); err != nil {
+		// The part as related.CreatePart would write it after the HTML
+		// part (its boundary, its header, the body in base64), but with
+		// the body encoded once per picture: a move's board mails show
+		// the same one.
+		if _, err := io.WriteString(related, "\r\n--"+boundary+"_r\r\n"); err != nil {
+			return err
+		}
+		if err := textproto.WriteHeader(related, ph.Header); err != nil {
+			return err
+		}
+		if _, err := related.Write(pictures.base64(p.Data)); err != nil {
 			return err
 		}
 	}
@@ -208,6 +221,45 @@ func composeAlternative(buf *bytes.Buffer, h mail.Header, id, body string, m Out
 		return err
 	}
 	return root.Close()
+}
+
+// pictures keeps the base64 bodies of the last pictures composed.
+var pictures base64Cache
+
+// base64Cache keeps the base64 bodies of the last few inline parts, as
+// go-message writes a base64 part: lines of 76 characters joined by CRLF,
+// no line end after the last. Each entry holds a copy of its data, which a
+// lookup compares in full: a caller that reuses its buffer never gets
+// another picture's encoding.
+type base64Cache struct {
+	mu   sync.Mutex
+	last [8]struct{ data, enc []byte }
+	next int
+}
+
+func (c *base64Cache) base64(data []byte) []byte {
+	c.mu.Lock()
+	for _, e := range c.last {
+		if e.enc != nil && bytes.Equal(e.data, data) {
+			c.mu.Unlock()
+			return e.enc
+		}
+	}
+	c.mu.Unlock()
+	n := base64.StdEncoding.EncodedLen(len(data))
+	flat := make([]byte, n)
+	base64.StdEncoding.Encode(flat, data)
+	enc := make([]byte, 0, n+2*(n/76))
+	for len(flat) > 76 {
+		enc = append(append(enc, flat[:76]...), "\r\n"...)
+		flat = flat[76:]
+	}
+	enc = append(enc, flat...)
+	c.mu.Lock()
+	c.last[c.next].data, c.last[c.next].enc = bytes.Clone(data), enc
+	c.next = (c.next + 1) % len(c.last)
+	c.mu.Unlock()
+	return enc
 }
 
 // MaxMsgIDLen is the longest Message-ID the mailer reads or writes: a

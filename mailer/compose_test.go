@@ -5,7 +5,9 @@ import (
 
 	"bytes"
 	"flag"
+	"fmt"
 	"github.com/emersion/go-message"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -327,5 +329,100 @@ func TestComposeAlternative(t *testing.T) {
 	}
 	if in.Body != m.Body {
 		t.Errorf("parsed body %q, want %q", in.Body, m.Body)
+	}
+}
+
+// movePicture stands for a board picture: 20 KB that do not compress, the
+// size of a PNG of the board.
+func movePicture() []byte {
+	p := make([]byte, 20<<10)
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for i := range p {
+		p[i] = byte(rnd.Uint32())
+	}
+	return p
+}
+
+// BenchmarkComposeMove composes the two board mails of a move: the same
+// picture (one slice, as the engine shares it), a 4 KB HTML part each,
+// different recipients and Message-IDs.
+func BenchmarkComposeMove(b *testing.B) {
+	m := htmlMail()
+	m.HTML = strings.Repeat("<p>A line of the board mail's HTML part, with its <b>words</b>.</p>\n", 60)
+	m.Inline[0].Data = movePicture()
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		for _, to := range []string{"alice@example.org", "bob@example.org"} {
+			m.To = []string{to}
+			m.MessageID = fmt.Sprintf("move-%d-%s@example.net", i, to)
+			if _, err := Compose(m); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// TestComposePictureBase64: a picture's part body is encoded once and kept
+// (base64Cache), and is byte for byte what go-message's base64 writer
+// makes, for every length of the last line; the composed mail carries the
+// picture whole, and a caller's buffer reused for another picture gets
+// that one.
+func TestComposePictureBase64(t *testing.T) {
+	big := movePicture()
+	for _, n := range append([]int{0, 1, 2, 3, 56, 57, 58, 113, 114, 115, 1000}, len(big)) {
+		data := big[:n]
+		var want bytes.Buffer
+		var h message.Header
+		h.Set("Content-Transfer-Encoding", "base64")
+		w, err := message.CreateWriter(&want, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// go-message's body follows its header's blank line.
+		start := want.Len()
+		if _, err := w.Write(data); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		var c base64Cache
+		if got := c.base64(data); !bytes.Equal(got, want.Bytes()[start:]) {
+			t.Errorf("%d bytes: base64 body\n%q\nwant\n%q", n, got, want.Bytes()[start:])
+		}
+	}
+	picture := func(raw []byte) []byte {
+		t.Helper()
+		e, err := message.Read(bytes.NewReader(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var found []byte
+		_ = e.Walk(func(_ []int, p *message.Entity, err error) error {
+			if ct, _, _ := p.Header.ContentType(); ct == "image/png" {
+				found, err = io.ReadAll(p.Body)
+			}
+			return err
+		})
+		return found
+	}
+	m := htmlMail()
+	buf := bytes.Clone(big)
+	m.Inline[0].Data = buf
+	raw, err := Compose(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(picture(raw), big) {
+		t.Error("the composed mail's picture differs from the picture given")
+	}
+	for i := range buf {
+		buf[i] ^= 0x55
+	}
+	if raw, err = Compose(m); err != nil {
+		t.Fatal(err)
+	}
+	if got := picture(raw); !bytes.Equal(got, buf) {
+		t.Error("a buffer reused for another picture composed to the first picture")
 	}
 }
