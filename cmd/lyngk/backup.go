@@ -16,7 +16,7 @@ import (
 // control socket, so backups never need a stop. OUT is written to a
 // temporary file, synced and renamed: it is never half written.
 // Restoring is copying OUT back to the store's path while the daemon is
-// stopped (see README).
+// stopped (see deploy/README.md, "Operating it").
 func runBackup(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("backup", flag.ContinueOnError)
 	fs.SetOutput(stderr)

@@ -19,7 +19,7 @@ import (
 // colour to claim, then the send button. The first tab updates itself,
 // without reload, within 2 s of the move; both players' board mails
 // arrive by IMAP. LYNGK_WEB_SCREENSHOT=FILE keeps a screenshot of the game
-// page (the README's, testdata/web-game.png), LYNGK_PLAY_SCREENSHOT=FILE
+// page (engine/README.md's, testdata/web-game.png), LYNGK_PLAY_SCREENSHOT=FILE
 // one of the play page as it offers the claims (testdata/web-play.png).
 func TestBrowserPlay(t *testing.T) {
 	d := startBrowser(t, 1200, 900)

@@ -22,7 +22,7 @@ var (
 	containerFile = filepath.Join("..", "..", "deploy", "Containerfile")
 )
 
-// unitExecStart is the command line the unit promises; the README and the
+// unitExecStart is the command line the unit promises; deploy/README.md and the
 // install instructions in the unit's header rely on these paths.
 const unitExecStart = "ExecStart=/usr/local/bin/lyngk serve -config /etc/lyngk/lyngk.conf -data /var/lib/lyngk"
 

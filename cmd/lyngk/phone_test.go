@@ -52,7 +52,7 @@ func fits(t *testing.T, d *webDriver, name string) {
 }
 
 // shoot keeps a screenshot of d as DIR/NAME.png when
-// LYNGK_PHONE_SCREENSHOTS=DIR is set (the README's), after checking it is
+// LYNGK_PHONE_SCREENSHOTS=DIR is set (engine/README.md's), after checking it is
 // in device pixels.
 func shoot(t *testing.T, d *webDriver, name string) {
 	t.Helper()

@@ -225,7 +225,7 @@ func TestProcessThreads(t *testing.T) {
 // the colour of each stack's top piece at its point, found where the
 // picture lands on the page. It skips only when Chromium is missing
 // outside CI; CI (CI=true, set by .ci/run, which installs chromium) fails
-// instead. LYNGK_SCREENSHOT=FILE keeps the screenshot (the README's).
+// instead. LYNGK_SCREENSHOT=FILE keeps the screenshot (engine/README.md's).
 func TestChromiumBoardMail(t *testing.T) {
 	chromium, err := exec.LookPath("chromium")
 	if err != nil {

@@ -92,7 +92,7 @@ func checkYinshPieces(t *testing.T, img image.Image, ox, oy int, g *yinsh.Game) 
 // page of the same game in headless Chromium (issue 24 item 5) and checks
 // each screenshot: the picture found on it, every ring and marker in its
 // colour at its point. LYNGK_YINSH_SCREENSHOTS=DIR keeps them (the
-// README's yinsh-board-mail.png and yinsh-game.png).
+// engine/README.md's yinsh-board-mail.png and yinsh-game.png).
 func TestChromiumYinsh(t *testing.T) {
 	if _, err := exec.LookPath("chromium"); err != nil && os.Getenv("CI") == "" {
 		t.Skipf("chromium not installed: %v", err)

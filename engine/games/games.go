@@ -10,7 +10,7 @@
 // server but this package; its picture and robot are siblings that import
 // it. This package imports the standard library only. A game's texts
 // (its help page, notation, rules, challenge options) are templates named
-// GAME.NAME in templates/GAME.tmpl; README's "How it is built" lists them.
+// GAME.NAME in templates/GAME.tmpl; engine/README.md's "How it is built" lists them.
 // Package gamestest is a whole game for tests.
 package games
 

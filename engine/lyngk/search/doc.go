@@ -13,7 +13,7 @@
 // removal in the standard game, the win in stack6) ranks highest, then
 // moves that build a taller own-topped stack; a claim whose colour the move
 // does not use ranks below the same move without it. The tuning (config)
-// was set by the strength runs of the README.
+// was set by the strength runs of engine/README.md.
 //
 // # Playouts
 //

@@ -25,7 +25,7 @@ func Search(ctx context.Context, g *lyngk.Game, o Options) (Result, error) {
 	return mcts.Search(ctx, g, policy{}, config, o)
 }
 
-// config is LYNGK's tuning, set by the strength runs (README): the
+// config is LYNGK's tuning, set by the strength runs (engine/README.md): the
 // exploration constant of UCB, the value of an unvisited child, the weight
 // of the class bonus, the visits a leaf needs before it is expanded, the
 // arena size, and room for the legal moves of any position (about 1,100 at

@@ -11,7 +11,7 @@ import (
 	"lyngk.example/lyngk/engine/lyngk"
 )
 
-// The strength matches of the README. They are a measuring program, not a
+// The strength matches of engine/README.md. They are a measuring program, not a
 // unit test: they run only when -strength names an opponent, for example
 //
 //	go test ./engine/lyngk/search -run Strength -strength random -timeout 0

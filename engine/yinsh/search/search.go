@@ -25,7 +25,7 @@ func Search(ctx context.Context, g *yinsh.Game, o Options) (Result, error) {
 	return mcts.Search(ctx, g, policy{}, config, o)
 }
 
-// config is YINSH's tuning (README): LYNGK's constants, which the strength
+// config is YINSH's tuning (engine/README.md): LYNGK's constants, which the strength
 // runs found good enough here too, and an arena of 2^18 nodes (about 10 MB
 // a tree: a node holds a whole turn).
 var config = mcts.Config{
