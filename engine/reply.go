@@ -299,7 +299,7 @@ func htmlText(s string) string {
 		}
 		t := html.UnescapeString(s[:i])
 		if !pre {
-			t = strings.NewReplacer("\r", " ", "\n", " ").Replace(t)
+			t = lineEndsAsSpaces.Replace(t)
 		}
 		b.WriteString(t)
 		s = s[i:]
@@ -334,6 +334,11 @@ func htmlText(s string) string {
 	}
 	return b.String()
 }
+
+// lineEndsAsSpaces is how HTML shows a line end outside <pre>. One
+// replacer for all: building one (its lookup table) for every run of text
+// between two tags was most of htmlText's time.
+var lineEndsAsSpaces = strings.NewReplacer("\r", " ", "\n", " ")
 
 var htmlBlocks = map[string]bool{"p": true, "div": true, "h1": true, "h2": true, "h3": true, "h4": true,
 	"h5": true, "h6": true, "table": true, "tr": true, "li": true, "ul": true, "ol": true, "hr": true, "blockquote": true}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -72,5 +73,20 @@ func BenchmarkCutCopies(b *testing.B) {
 		if got := cutCopies(body, parts); got != "e4-e5\nNice.\n\n" {
 			b.Fatalf("got %q", got)
 		}
+	}
+}
+
+// BenchmarkHTMLText is the text of a board mail's HTML part (the golden
+// of TestBoardHTML), made for keepSent's line hashes of every board mail
+// with pictures.
+func BenchmarkHTMLText(b *testing.B) {
+	page, err := os.ReadFile("testdata/board-html.golden")
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := string(page)
+	b.ReportAllocs()
+	for b.Loop() {
+		htmlText(s)
 	}
 }
