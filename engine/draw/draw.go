@@ -13,12 +13,18 @@
 // SVG), a [Raster] looks each key up in a cache of sprites and composes
 // them onto the background's palette indices (the PNG). The same drawing
 // code thus makes both formats, and a PNG costs little more than copying
-// its pieces and compressing the bands that changed.
+// its pieces and compressing the bands that changed. A game describes its
+// picture once as a [Scene] (size, board, palette reference, caches); a
+// [Renderer] holds what all its PNGs share, and [SVG] makes the vector
+// form. The small pieces both games draw (an arrow, a word, a name cut to
+// fit) are here too.
 package draw
 
 import (
 	"fmt"
+	"image/color"
 	"math"
+	"strconv"
 	"sync"
 
 	"golang.org/x/image/font/gofont/gobold"
@@ -75,6 +81,37 @@ func Circle(pt vg.Point, r vg.Length) vg.Path {
 	return p
 }
 
+// Polygon is the closed path through pts.
+func Polygon(pts []vg.Point) vg.Path {
+	var p vg.Path
+	for i, pt := range pts {
+		if i == 0 {
+			p.Move(pt)
+		} else {
+			p.Line(pt)
+		}
+	}
+	p.Close()
+	return p
+}
+
+// Square is the box of half side r around the origin.
+func Square(r vg.Length) vg.Rectangle {
+	return vg.Rectangle{Min: vg.Point{X: -r, Y: -r}, Max: vg.Point{X: r, Y: r}}
+}
+
+// Arrow strokes and fills, in the canvas's colour, an arrow along d from
+// the origin: its shaft, 3 wide, starts start along d; its head, head long
+// and 12 wide, has its tip end short of d.
+func Arrow(c vg.Canvas, d vg.Point, start, end, head vg.Length) {
+	u := d.Scale(1 / vg.Length(math.Hypot(float64(d.X), float64(d.Y))))
+	tip := d.Sub(u.Scale(end))
+	c.SetLineWidth(3)
+	c.Stroke(Line(u.Scale(start), tip.Sub(u.Scale(6))))
+	n := vg.Point{X: -u.Y, Y: u.X}
+	c.Fill(Polygon([]vg.Point{tip, tip.Sub(u.Scale(head)).Add(n.Scale(6)), tip.Sub(u.Scale(head)).Sub(n.Scale(6))}))
+}
+
 // Line is the path from a to b.
 func Line(a, b vg.Point) vg.Path {
 	var p vg.Path
@@ -104,4 +141,32 @@ func TextBox(f font.Face, s string) vg.Rectangle {
 		Min: vg.Point{X: -2, Y: -e.Descent - 2},
 		Max: vg.Point{X: f.Width(s) + 2, Y: e.Ascent + 2},
 	}
+}
+
+// Fit cuts s to at most w wide in f, ending it in "…" when cut.
+func Fit(f font.Face, s string, w vg.Length) string {
+	if f.Width(s) <= w {
+		return s
+	}
+	r := []rune(s)
+	for len(r) > 0 && f.Width(string(r)+"…") > w {
+		r = r[:len(r)-1]
+	}
+	return string(r) + "…"
+}
+
+// Word paints s in colour col and font face ("regular", "bold") at size,
+// from at (its baseline's start) on, as a piece of its own.
+func Word(pt Painter, face string, size float64, col color.RGBA, at vg.Point, s string) {
+	f := Face(face, size)
+	// The key is "word FACE SIZE RRGGBB S", appended rather than
+	// formatted: a word is painted many times a picture.
+	k := append(make([]byte, 0, 64), "word "...)
+	k = append(append(k, face...), ' ')
+	k = strconv.AppendFloat(k, size, 'g', -1, 64)
+	k = fmt.Appendf(k, " %02x%02x%02x ", col.R, col.G, col.B)
+	pt.Piece(string(append(k, s...)), at, TextBox(f, s), func(c vg.Canvas) {
+		c.SetColor(col)
+		Left(c, f, vg.Point{}, s)
+	})
 }

@@ -255,3 +255,98 @@ func TestPaletteSlots(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderer: a PNG is the empty board with the pieces painted on it,
+// in the board's palette; the next PNG starts from the empty board again
+// (the pooled picture does not keep the last one's pieces).
+func TestRenderer(t *testing.T) {
+	white, grey, black := color.RGBA{0xFF, 0xFF, 0xFF, 0xFF}, color.RGBA{0x80, 0x80, 0x80, 0xFF}, color.RGBA{0, 0, 0, 0xFF}
+	board := func(c vg.Canvas) {
+		c.SetColor(white)
+		c.Fill(Rect(0, 0, 40, 30))
+		c.SetColor(grey)
+		c.Fill(Rect(0, 0, 20, 30))
+	}
+	dot := func(pt Painter) {
+		pt.Piece("dot", vg.Point{X: 30, Y: 20}, Square(3), func(c vg.Canvas) {
+			c.SetColor(black)
+			c.Fill(Rect(-2, -2, 2, 2))
+		})
+	}
+	r, err := NewRenderer(Scene{
+		Width: 40, Height: 30, Background: white,
+		Board:     board,
+		Reference: func(c vg.Canvas) error { board(c); dot(VG{C: c}); return nil },
+		Must:      []color.RGBA{white, grey, black}, Colors: 4,
+		Sprites: 1 << 10, Bands: 1 << 10, BandFirst: 7, BandRows: 10, Level: 6,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(b []byte, x, y int) color.RGBA {
+		t.Helper()
+		img, err := png.Decode(bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if img.Bounds() != image.Rect(0, 0, 40, 30) {
+			t.Fatalf("bounds %v, want 40×30", img.Bounds())
+		}
+		return color.RGBAModel.Convert(img.At(x, y)).(color.RGBA)
+	}
+	with, err := r.PNG(dot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	without, err := r.PNG(func(Painter) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The dot is 4 px square around (30, 20) from the bottom left: rows
+	// 8 to 11 from the top.
+	for _, tc := range []struct {
+		b    []byte
+		x, y int
+		want color.RGBA
+	}{
+		{with, 30, 10, black}, {with, 10, 10, grey}, {with, 35, 25, white},
+		{without, 30, 10, white}, {without, 10, 10, grey},
+	} {
+		if got := at(tc.b, tc.x, tc.y); got != tc.want {
+			t.Errorf("(%d, %d) is %v, want %v", tc.x, tc.y, got, tc.want)
+		}
+	}
+	svg, err := SVG(40, 30, func(c vg.Canvas) error { board(c); dot(VG{C: c}); return nil })
+	if err != nil || !bytes.HasPrefix(svg, []byte("<?xml")) || !bytes.Contains(svg, []byte(`width="40pt"`)) {
+		t.Errorf("SVG: %v\n%.200s", err, svg)
+	}
+}
+
+// keys records the keys of the pieces painted.
+type keys []string
+
+func (k *keys) Piece(key string, _ vg.Point, _ vg.Rectangle, _ func(vg.Canvas)) {
+	*k = append(*k, key)
+}
+
+// TestWordKeys: a word's sprite is named by all that changes its pixels
+// (face, size, colour, text), so that no two looks share a sprite.
+func TestWordKeys(t *testing.T) {
+	if err := Fonts(); err != nil {
+		t.Fatal(err)
+	}
+	var k keys
+	ink := color.RGBA{0x11, 0x22, 0x33, 0xFF}
+	Word(&k, "regular", 19, ink, vg.Point{}, "to move")
+	Word(&k, "bold", 19, ink, vg.Point{}, "to move")
+	Word(&k, "regular", 19.5, ink, vg.Point{}, "to move")
+	Word(&k, "regular", 19, color.RGBA{0x11, 0x22, 0x34, 0xFF}, vg.Point{}, "to move")
+	Word(&k, "regular", 19, ink, vg.Point{X: 5}, "to move")
+	want := keys{
+		"word regular 19 112233 to move", "word bold 19 112233 to move", "word regular 19.5 112233 to move",
+		"word regular 19 112234 to move", "word regular 19 112233 to move",
+	}
+	if fmt.Sprint(k) != fmt.Sprint(want) {
+		t.Errorf("keys %q, want %q", k, want)
+	}
+}

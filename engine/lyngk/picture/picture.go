@@ -30,20 +30,14 @@
 package picture
 
 import (
-	"bytes"
 	"fmt"
-	"image"
 	"image/color"
 	"math"
 	"strings"
 	"sync"
 
-	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
 
-	"lyngk.example/lyngk/engine/bounded"
 	"lyngk.example/lyngk/engine/draw"
 	"lyngk.example/lyngk/engine/lyngk"
 )
@@ -171,27 +165,14 @@ const (
 // level 1 (before) made 21.1 KB for the same CPU as level 6 here.
 const compression = 6
 
-// renderer holds what every PNG shares: the palette, the empty board's
-// indices, the sprites and the encoder.
-type renderer struct {
-	pal     *draw.Palette
-	board   []uint8
-	sprites *bounded.Cache[*draw.Sprite]
-	enc     *draw.Encoder
-	images  sync.Pool
-}
-
 // shared is the renderer of every PNG.
 var shared = sync.OnceValues(newRenderer)
 
-// newRenderer draws the empty board and computes the palette.
-func newRenderer() (*renderer, error) {
-	if err := draw.Fonts(); err != nil {
-		return nil, err
-	}
-	// The palette: the flat colours first, then the commonest blends of
-	// the middle game of board 102 (both players' claims, a 5-stack,
-	// jokers, the last move).
+// newRenderer makes the renderer of the board, with the palette of a
+// middle game: the flat colours first, then the commonest blends of the
+// middle game of board 102 (both players' claims, a 5-stack, jokers, the
+// last move).
+func newRenderer() (*draw.Renderer, error) {
 	g := lyngk.New(102, lyngk.Standard)
 	for _, s := range strings.Fields("g5-g6 d5-d4 I,d3-e3 K,d2-d4 G,g1-g3 c3-e2 c5-c6 R,b3-b2 f2-h1 d6-e7 c2-b1 d1-b2 g2-e2 f4-f5") {
 		m, _, err := lyngk.ParseMove(s)
@@ -202,27 +183,18 @@ func newRenderer() (*renderer, error) {
 			return nil, fmt.Errorf("picture: palette: %w", err)
 		}
 	}
-	ref := newCanvas()
-	if err := Draw(ref, &g, [2]string{"alice", "bob"}); err != nil {
-		return nil, err
-	}
 	must := []color.RGBA{background, boardFill, lineColor, labelColor, edgeColor, moveColor}
 	for _, l := range "IBRGJ" { // black is edgeColor's near twin, and text's
 		must = append(must, pieceColor[byte(l)])
 	}
-	pal := draw.NewPalette(paletteSize, must, ref.Image().(*image.RGBA))
-	empty := newCanvas()
-	drawBoard(empty)
-	return &renderer{
-		pal:     pal,
-		board:   pal.Convert(empty.Image().(*image.RGBA)).Pix,
-		sprites: draw.NewSprites(spriteBudget),
-		enc:     draw.NewEncoder(bandFirst, bandRows, compression, bandBudget),
-	}, nil
-}
-
-func newCanvas() *vgimg.Canvas {
-	return vgimg.NewWith(vgimg.UseWH(Width, Height), vgimg.UseDPI(72), vgimg.UseBackgroundColor(background))
+	return draw.NewRenderer(draw.Scene{
+		Width: Width, Height: Height, Background: background,
+		Board:     drawBoard,
+		Reference: func(c vg.Canvas) error { return Draw(c, &g, [2]string{"alice", "bob"}) },
+		Must:      must, Colors: paletteSize,
+		Sprites: spriteBudget, Bands: bandBudget,
+		BandFirst: bandFirst, BandRows: bandRows, Level: compression,
+	})
 }
 
 // PNG returns the picture of g as a PNG image; names are the players, names[0]
@@ -232,32 +204,13 @@ func PNG(g *lyngk.Game, names [2]string, opts ...Option) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return r.png(g, names, legendOf(opts))
-}
-
-// png composes and encodes the picture of g.
-func (r *renderer) png(g *lyngk.Game, names [2]string, l legend) ([]byte, error) {
-	img, _ := r.images.Get().(*image.Paletted)
-	if img == nil {
-		img = image.NewPaletted(image.Rect(0, 0, Width, Height), r.pal.Colors())
-	}
-	defer r.images.Put(img)
-	copy(img.Pix, r.board)
-	drawPosition(draw.Raster{Img: img, Pal: r.pal, Sprites: r.sprites}, g, names, l)
-	return r.enc.Encode(img)
+	l := legendOf(opts)
+	return r.PNG(func(pt draw.Painter) { drawPosition(pt, g, names, l) })
 }
 
 // SVG returns the picture of g as an SVG document (Width×Height pt).
 func SVG(g *lyngk.Game, names [2]string, opts ...Option) ([]byte, error) {
-	c := vgsvg.New(Width, Height)
-	if err := Draw(c, g, names, opts...); err != nil {
-		return nil, err
-	}
-	var b bytes.Buffer
-	if _, err := c.WriteTo(&b); err != nil {
-		return nil, fmt.Errorf("picture: svg: %w", err)
-	}
-	return b.Bytes(), nil
+	return draw.SVG(Width, Height, func(c vg.Canvas) error { return Draw(c, g, names, opts...) })
 }
 
 // Draw paints the picture of g on c, which must be Width×Height points with
@@ -278,17 +231,8 @@ func Draw(c vg.Canvas, g *lyngk.Game, names [2]string, opts ...Option) error {
 func drawBoard(c vg.Canvas) {
 	c.SetColor(background)
 	c.Fill(draw.Rect(0, 0, Width, Height))
-	var hex vg.Path
-	for i, pt := range hexagon() {
-		if i == 0 {
-			hex.Move(pt)
-		} else {
-			hex.Line(pt)
-		}
-	}
-	hex.Close()
 	c.SetColor(boardFill)
-	c.Fill(hex)
+	c.Fill(draw.Polygon(hexagon()))
 
 	c.SetColor(lineColor)
 	c.SetLineWidth(1.5)
@@ -380,11 +324,6 @@ func drawPosition(pt draw.Painter, g *lyngk.Game, names [2]string, l legend) {
 	drawLegend(pt, g, names, l)
 }
 
-// square is the box of half side r around the origin.
-func square(r vg.Length) vg.Rectangle {
-	return vg.Rectangle{Min: vg.Point{X: -r, Y: -r}, Max: vg.Point{X: r, Y: r}}
-}
-
 // drawStack paints the stack s (top piece first) centred on at: a disc
 // per piece, the bottom one first, each a piece of its own (one per
 // colour and height, whatever the stack), then its height.
@@ -393,7 +332,7 @@ func drawStack(pt draw.Painter, at vg.Point, s string) {
 	for i := h - 1; i >= 0; i-- {
 		r := vg.Length(Radius(i + 1))
 		col := s[i]
-		pt.Piece(fmt.Sprintf("disc %c %d", col, i), at, square(r+2), func(c vg.Canvas) {
+		pt.Piece(fmt.Sprintf("disc %c %d", col, i), at, draw.Square(r+2), func(c vg.Canvas) {
 			c.SetColor(pieceColor[col])
 			c.Fill(draw.Circle(vg.Point{}, r))
 			c.SetColor(edgeColor)
@@ -408,7 +347,7 @@ func drawStack(pt draw.Painter, at vg.Point, s string) {
 		}
 		digit := fmt.Sprint(h)
 		f := draw.Face("bold", textSize)
-		pt.Piece(fmt.Sprintf("height %s %v", digit, ink == textColor), at, square(inner), func(c vg.Canvas) {
+		pt.Piece(fmt.Sprintf("height %s %v", digit, ink == textColor), at, draw.Square(inner), func(c vg.Canvas) {
 			c.SetColor(ink)
 			draw.Centred(c, f, vg.Point{Y: -7}, digit)
 		})
@@ -435,7 +374,7 @@ func drawLastMove(pt draw.Painter, g *lyngk.Game) {
 	d := to.Sub(from)
 	h := len(g.Stack(m.To))
 	rTo := vg.Length(Radius(h) + 4)
-	pt.Piece("left", from, square(inner+3), func(c vg.Canvas) {
+	pt.Piece("left", from, draw.Square(inner+3), func(c vg.Canvas) {
 		c.SetColor(moveColor)
 		c.SetLineWidth(2.5)
 		c.SetLineDash([]vg.Length{5, 4}, 0)
@@ -447,21 +386,9 @@ func drawLastMove(pt draw.Painter, g *lyngk.Game) {
 	}
 	pt.Piece(fmt.Sprintf("arrow %v %v %v", d.X, d.Y, rTo), from, box, func(c vg.Canvas) {
 		c.SetColor(moveColor)
-		l := vg.Length(vgLen(d))
-		u := d.Scale(1 / l)
-		start := u.Scale(inner + 3)
-		tip := d.Sub(u.Scale(rTo + 1))
-		c.SetLineWidth(3)
-		c.Stroke(draw.Line(start, tip.Sub(u.Scale(6))))
-		n := vg.Point{X: -u.Y, Y: u.X}
-		var head vg.Path
-		head.Move(tip)
-		head.Line(tip.Sub(u.Scale(12)).Add(n.Scale(6)))
-		head.Line(tip.Sub(u.Scale(12)).Sub(n.Scale(6)))
-		head.Close()
-		c.Fill(head)
+		draw.Arrow(c, d, inner+3, rTo+1, 12)
 	})
-	pt.Piece(fmt.Sprintf("made %v", rTo), to, square(rTo+3), func(c vg.Canvas) {
+	pt.Piece(fmt.Sprintf("made %v", rTo), to, draw.Square(rTo+3), func(c vg.Canvas) {
 		c.SetColor(moveColor)
 		c.SetLineWidth(3)
 		c.Stroke(draw.Circle(vg.Point{}, rTo))
@@ -485,70 +412,48 @@ func drawLegend(pt draw.Painter, g *lyngk.Game, names [2]string, l legend) {
 		if i == 1 {
 			x = Width/2 + 8
 		}
-		name = fit(b, name, maxName)
-		word(pt, bold, textColor, vg.Point{X: x, Y: y}, name)
+		name = draw.Fit(b, name, maxName)
+		draw.Word(pt, bold, textSize, textColor, vg.Point{X: x, Y: y}, name)
 		switch {
 		case l.over:
-			word(pt, regular, labelColor, vg.Point{X: x + b.Width(name) + 8, Y: y}, l.marks[i])
+			draw.Word(pt, regular, textSize, labelColor, vg.Point{X: x + b.Width(name) + 8, Y: y}, l.marks[i])
 		case g.Turn() == i+1:
-			word(pt, regular, labelColor, vg.Point{X: x + b.Width(name) + 8, Y: y}, "to move")
+			draw.Word(pt, regular, textSize, labelColor, vg.Point{X: x + b.Width(name) + 8, Y: y}, "to move")
 		}
 		claims := g.Claims(i + 1)
 		cx := x + 4
 		if len(claims) == 0 {
-			word(pt, regular, labelColor, vg.Point{X: cx, Y: y - 24}, "no colour claimed")
+			draw.Word(pt, regular, textSize, labelColor, vg.Point{X: cx, Y: y - 24}, "no colour claimed")
 		}
 		for _, col := range claims {
 			swatch(pt, vg.Point{X: cx + 8, Y: y - 18}, col.Letter())
-			word(pt, regular, textColor, vg.Point{X: cx + 20, Y: y - 24}, col.Name())
+			draw.Word(pt, regular, textSize, textColor, vg.Point{X: cx + 20, Y: y - 24}, col.Name())
 			cx += 20 + f.Width(col.Name()) + 10
 		}
 		stacks := "stacks"
 		if g.Removed(i+1) == 1 {
 			stacks = "stack"
 		}
-		word(pt, regular, textColor, vg.Point{X: x + 4, Y: y - 48}, fmt.Sprintf("%d %s removed", g.Removed(i+1), stacks))
+		draw.Word(pt, regular, textSize, textColor, vg.Point{X: x + 4, Y: y - 48}, fmt.Sprintf("%d %s removed", g.Removed(i+1), stacks))
 	}
 	if free := g.Free(); len(free) > 0 {
 		var s []string
 		for _, col := range free {
 			s = append(s, string(col.Letter()))
 		}
-		word(pt, regular, labelColor, vg.Point{X: 12, Y: Height - 24}, "Free: "+strings.Join(s, " "))
+		draw.Word(pt, regular, textSize, labelColor, vg.Point{X: 12, Y: Height - 24}, "Free: "+strings.Join(s, " "))
 	}
 	swatch(pt, vg.Point{X: Width - 78, Y: 16}, 'J')
-	word(pt, regular, textColor, vg.Point{X: Width - 66, Y: 10}, "Joker")
+	draw.Word(pt, regular, textSize, textColor, vg.Point{X: Width - 66, Y: 10}, "Joker")
 	if g.Variant() == lyngk.Stack6 {
 		s := "Stack6"
-		word(pt, regular, labelColor, vg.Point{X: Width - 12 - f.Width(s), Y: Height - 24}, s)
+		draw.Word(pt, regular, textSize, labelColor, vg.Point{X: Width - 12 - f.Width(s), Y: Height - 24}, s)
 	}
-}
-
-// fit cuts s to at most w wide in f, ending it in "…" when cut.
-func fit(f font.Face, s string, w vg.Length) string {
-	if f.Width(s) <= w {
-		return s
-	}
-	r := []rune(s)
-	for len(r) > 0 && f.Width(string(r)+"…") > w {
-		r = r[:len(r)-1]
-	}
-	return string(r) + "…"
-}
-
-// word writes s at pt (its baseline's start) in the legend's size.
-func word(pt draw.Painter, name string, col color.RGBA, at vg.Point, s string) {
-	f := draw.Face(name, textSize)
-	key := fmt.Sprintf("word %s %02x%02x%02x %s", name, col.R, col.G, col.B, s)
-	pt.Piece(key, at, draw.TextBox(f, s), func(c vg.Canvas) {
-		c.SetColor(col)
-		draw.Left(c, f, vg.Point{}, s)
-	})
 }
 
 // swatch is a piece of colour letter l, for the legend.
 func swatch(pt draw.Painter, at vg.Point, l byte) {
-	pt.Piece("swatch "+string(l), at, square(10), func(c vg.Canvas) {
+	pt.Piece("swatch "+string(l), at, draw.Square(10), func(c vg.Canvas) {
 		c.SetColor(pieceColor[l])
 		c.Fill(draw.Circle(vg.Point{}, 8))
 		c.SetColor(edgeColor)

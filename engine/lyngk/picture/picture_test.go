@@ -243,7 +243,7 @@ func BenchmarkPNG(b *testing.B) {
 	b.Run("server", func(b *testing.B) {
 		seq := serverPositions(b, 40)
 		var size int
-		var r *renderer
+		var r *draw.Renderer
 		start := cpuNow()
 		i := 0
 		for b.Loop() {
@@ -253,7 +253,7 @@ func BenchmarkPNG(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			png, err := r.png(&seq[i%len(seq)], names, legend{})
+			png, err := r.PNG(func(pt draw.Painter) { drawPosition(pt, &seq[i%len(seq)], names, legend{}) })
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -333,7 +333,7 @@ func TestPNGLikeDraw(t *testing.T) {
 			t.Fatal(err)
 		}
 		got := decode(t, b)
-		c := newCanvas()
+		c := draw.Canvas(Width, Height, background)
 		if err := Draw(c, &g, names); err != nil {
 			t.Fatal(err)
 		}
@@ -384,7 +384,7 @@ func TestPNGBytes(t *testing.T) {
 	seq := serverPositions(t, 20)
 	sum, most := 0, 0
 	for i := range seq {
-		b, err := r.png(&seq[i], names, legend{})
+		b, err := r.PNG(func(pt draw.Painter) { drawPosition(pt, &seq[i], names, legend{}) })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -403,14 +403,14 @@ func TestPNGBytes(t *testing.T) {
 // 11 × 600/360 = 18.3 picture pixels). Before, the names were a 10 px
 // font, 7 px of ink: 4 CSS px.
 func TestTextSize(t *testing.T) {
-	c := newCanvas()
+	c := draw.Canvas(Width, Height, background)
 	drawBoard(c)
 	e4, _ := lyngk.ParsePoint("e4")
 	x, y := Center(e4)
 	// The name is on the left of its point, half a column away.
 	got := inkHeight(c.Image(), int(x)-55, int(y)-30, int(x)-20, int(y)+30)
 
-	ref := newCanvas()
+	ref := draw.Canvas(Width, Height, background)
 	ref.SetColor(labelColor)
 	draw.Left(ref, draw.Face("regular", 11.0*Width/360), vg.Point{X: 100, Y: 300}, "e4")
 	want := inkHeight(ref.Image(), 90, 270, 160, 320)

@@ -19,20 +19,14 @@
 package picture
 
 import (
-	"bytes"
 	"fmt"
-	"image"
 	"image/color"
 	"math"
 	"slices"
 	"sync"
 
-	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
 
-	"lyngk.example/lyngk/engine/bounded"
 	"lyngk.example/lyngk/engine/draw"
 	"lyngk.example/lyngk/engine/yinsh"
 )
@@ -121,22 +115,11 @@ const (
 	compression  = 6
 )
 
-type renderer struct {
-	pal     *draw.Palette
-	board   []uint8
-	sprites *bounded.Cache[*draw.Sprite]
-	enc     *draw.Encoder
-	images  sync.Pool
-}
-
 var shared = sync.OnceValues(newRenderer)
 
-// newRenderer draws the empty board and computes the palette from a middle
-// game (the GIPF notation page's placements and a few moves).
-func newRenderer() (*renderer, error) {
-	if err := draw.Fonts(); err != nil {
-		return nil, err
-	}
+// newRenderer makes the renderer of the board, with the palette of a
+// middle game (the GIPF notation page's placements and a few moves).
+func newRenderer() (*draw.Renderer, error) {
 	g := yinsh.New(yinsh.Normal)
 	for _, s := range []string{"e3", "a5", "b5", "c6", "d6", "e4", "h7", "g2", "g3", "g8", "h7-g7", "a5-a3", "g7-e7", "g8-c4"} {
 		t, _, err := yinsh.ParseTurn(s)
@@ -147,24 +130,15 @@ func newRenderer() (*renderer, error) {
 			return nil, fmt.Errorf("picture: palette: %w", err)
 		}
 	}
-	ref := newCanvas()
-	if err := Draw(ref, &g, [2]string{"alice", "bob"}); err != nil {
-		return nil, err
-	}
-	must := []color.RGBA{background, boardFill, lineColor, labelColor, edgeColor, moveColor, pieceColor[1]}
-	pal := draw.NewPalette(paletteSize, must, ref.Image().(*image.RGBA))
-	empty := newCanvas()
-	drawBoard(empty)
-	return &renderer{
-		pal:     pal,
-		board:   pal.Convert(empty.Image().(*image.RGBA)).Pix,
-		sprites: draw.NewSprites(spriteBudget),
-		enc:     draw.NewEncoder(bandFirst, bandRows, compression, bandBudget),
-	}, nil
-}
-
-func newCanvas() *vgimg.Canvas {
-	return vgimg.NewWith(vgimg.UseWH(Width, Height), vgimg.UseDPI(72), vgimg.UseBackgroundColor(background))
+	return draw.NewRenderer(draw.Scene{
+		Width: Width, Height: Height, Background: background,
+		Board:     drawBoard,
+		Reference: func(c vg.Canvas) error { return Draw(c, &g, [2]string{"alice", "bob"}) },
+		Must:      []color.RGBA{background, boardFill, lineColor, labelColor, edgeColor, moveColor, pieceColor[1]},
+		Colors:    paletteSize,
+		Sprites:   spriteBudget, Bands: bandBudget,
+		BandFirst: bandFirst, BandRows: bandRows, Level: compression,
+	})
 }
 
 // PNG returns the picture of g as a PNG image; names[0] is white.
@@ -173,27 +147,13 @@ func PNG(g *yinsh.Game, names [2]string, opts ...Option) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	img, _ := r.images.Get().(*image.Paletted)
-	if img == nil {
-		img = image.NewPaletted(image.Rect(0, 0, Width, Height), r.pal.Colors())
-	}
-	defer r.images.Put(img)
-	copy(img.Pix, r.board)
-	drawPosition(draw.Raster{Img: img, Pal: r.pal, Sprites: r.sprites}, g, names, legendOf(opts))
-	return r.enc.Encode(img)
+	l := legendOf(opts)
+	return r.PNG(func(pt draw.Painter) { drawPosition(pt, g, names, l) })
 }
 
 // SVG returns the picture of g as an SVG document (Width×Height pt).
 func SVG(g *yinsh.Game, names [2]string, opts ...Option) ([]byte, error) {
-	c := vgsvg.New(Width, Height)
-	if err := Draw(c, g, names, opts...); err != nil {
-		return nil, err
-	}
-	var b bytes.Buffer
-	if _, err := c.WriteTo(&b); err != nil {
-		return nil, fmt.Errorf("picture: svg: %w", err)
-	}
-	return b.Bytes(), nil
+	return draw.SVG(Width, Height, func(c vg.Canvas) error { return Draw(c, g, names, opts...) })
 }
 
 // Draw paints the picture of g on c, which must be Width×Height points with
@@ -250,17 +210,8 @@ var outline = sync.OnceValue(func() []vg.Point {
 func drawBoard(c vg.Canvas) {
 	c.SetColor(background)
 	c.Fill(draw.Rect(0, 0, Width, Height))
-	var shape vg.Path
-	for i, pt := range outline() {
-		if i == 0 {
-			shape.Move(pt)
-		} else {
-			shape.Line(pt)
-		}
-	}
-	shape.Close()
 	c.SetColor(boardFill)
-	c.Fill(shape)
+	c.Fill(draw.Polygon(outline()))
 
 	c.SetColor(lineColor)
 	c.SetLineWidth(1.5)
@@ -310,10 +261,6 @@ func at(i, n int) (yinsh.Point, bool) {
 	return p, ok
 }
 
-func square(r vg.Length) vg.Rectangle {
-	return vg.Rectangle{Min: vg.Point{X: -r, Y: -r}, Max: vg.Point{X: r, Y: r}}
-}
-
 // drawPosition paints the markers, the rings, the last turn and the
 // legend.
 func drawPosition(pt draw.Painter, g *yinsh.Game, names [2]string, l legend) {
@@ -331,7 +278,7 @@ func drawPosition(pt draw.Painter, g *yinsh.Game, names [2]string, l legend) {
 }
 
 func drawRing(pt draw.Painter, at vg.Point, pl int) {
-	pt.Piece(fmt.Sprint("ring ", pl), at, square(ringR+ringW), func(c vg.Canvas) {
+	pt.Piece(fmt.Sprint("ring ", pl), at, draw.Square(ringR+ringW), func(c vg.Canvas) {
 		c.SetColor(edgeColor)
 		c.SetLineWidth(ringW + 2)
 		c.Stroke(draw.Circle(vg.Point{}, ringR))
@@ -342,7 +289,7 @@ func drawRing(pt draw.Painter, at vg.Point, pl int) {
 }
 
 func drawMarker(pt draw.Painter, at vg.Point, pl int) {
-	pt.Piece(fmt.Sprint("marker ", pl), at, square(markerR+2), func(c vg.Canvas) {
+	pt.Piece(fmt.Sprint("marker ", pl), at, draw.Square(markerR+2), func(c vg.Canvas) {
 		c.SetColor(pieceColor[pl])
 		c.Fill(draw.Circle(vg.Point{}, markerR))
 		c.SetColor(edgeColor)
@@ -376,7 +323,7 @@ func drawLastTurn(pt draw.Painter, g *yinsh.Game) {
 			dashed(c)
 			c.Stroke(draw.Line(vg.Point{}, d))
 		})
-		pt.Piece("ring removed", center(r.Ring), square(10), func(c vg.Canvas) {
+		pt.Piece("ring removed", center(r.Ring), draw.Square(10), func(c vg.Canvas) {
 			c.SetColor(moveColor)
 			c.SetLineWidth(3)
 			c.Stroke(draw.Line(vg.Point{X: -7, Y: -7}, vg.Point{X: 7, Y: 7}))
@@ -385,7 +332,7 @@ func drawLastTurn(pt draw.Painter, g *yinsh.Game) {
 	}
 	switch t.Action {
 	case yinsh.Place:
-		pt.Piece("placed", center(t.To), square(ringR+10), func(c vg.Canvas) {
+		pt.Piece("placed", center(t.To), draw.Square(ringR+10), func(c vg.Canvas) {
 			c.SetColor(moveColor)
 			c.SetLineWidth(3)
 			c.Stroke(draw.Circle(vg.Point{}, ringR+6))
@@ -393,7 +340,7 @@ func drawLastTurn(pt draw.Painter, g *yinsh.Game) {
 	case yinsh.Move:
 		from, to := center(t.From), center(t.To)
 		d := to.Sub(from)
-		pt.Piece("left", from, square(markerR+6), func(c vg.Canvas) {
+		pt.Piece("left", from, draw.Square(markerR+6), func(c vg.Canvas) {
 			dashed(c)
 			c.SetLineWidth(2.5)
 			c.Stroke(draw.Circle(vg.Point{}, markerR+3))
@@ -401,19 +348,7 @@ func drawLastTurn(pt draw.Painter, g *yinsh.Game) {
 		box := vg.Rectangle{Min: vg.Point{X: min(0, d.X) - 10, Y: min(0, d.Y) - 10}, Max: vg.Point{X: max(0, d.X) + 10, Y: max(0, d.Y) + 10}}
 		pt.Piece(fmt.Sprintf("arrow %v %v", d.X, d.Y), from, box, func(c vg.Canvas) {
 			c.SetColor(moveColor)
-			l := vg.Length(math.Hypot(float64(d.X), float64(d.Y)))
-			u := d.Scale(1 / l)
-			start := u.Scale(markerR + 5)
-			tip := d.Sub(u.Scale(ringR + ringW))
-			c.SetLineWidth(3)
-			c.Stroke(draw.Line(start, tip.Sub(u.Scale(6))))
-			n := vg.Point{X: -u.Y, Y: u.X}
-			var head vg.Path
-			head.Move(tip)
-			head.Line(tip.Sub(u.Scale(11)).Add(n.Scale(6)))
-			head.Line(tip.Sub(u.Scale(11)).Sub(n.Scale(6)))
-			head.Close()
-			c.Fill(head)
+			draw.Arrow(c, d, markerR+5, ringR+ringW, 11)
 		})
 	}
 }
@@ -436,48 +371,27 @@ func drawLegend(pt draw.Painter, g *yinsh.Game, names [2]string, l legend) {
 			x = Width/2 + 8
 		}
 		drawMarker(pt, vg.Point{X: x + 9, Y: y + 7}, pl)
-		name = fit(b, name, maxName)
-		word(pt, bold, textColor, vg.Point{X: x + 24, Y: y}, name)
+		name = draw.Fit(b, name, maxName)
+		draw.Word(pt, bold, textSize, textColor, vg.Point{X: x + 24, Y: y}, name)
 		switch {
 		case l.over:
-			word(pt, regular, labelColor, vg.Point{X: x + 32 + b.Width(name), Y: y}, l.marks[i])
+			draw.Word(pt, regular, textSize, labelColor, vg.Point{X: x + 32 + b.Width(name), Y: y}, l.marks[i])
 		case g.Turn() == pl:
-			word(pt, regular, labelColor, vg.Point{X: x + 32 + b.Width(name), Y: y}, "to move")
+			draw.Word(pt, regular, textSize, labelColor, vg.Point{X: x + 32 + b.Width(name), Y: y}, "to move")
 		}
 		rings := "rings"
 		if g.Removed(pl) == 1 {
 			rings = "ring"
 		}
 		s := fmt.Sprintf("%d %s removed", g.Removed(pl), rings)
-		word(pt, regular, textColor, vg.Point{X: x + 24, Y: y - 28}, s)
+		draw.Word(pt, regular, textSize, textColor, vg.Point{X: x + 24, Y: y - 28}, s)
 		for k := range g.Removed(pl) {
 			drawRing(pt, vg.Point{X: x + 24 + f.Width(s) + 22 + vg.Length(k)*30, Y: y - 21}, pl)
 		}
 	}
-	word(pt, regular, labelColor, vg.Point{X: 12, Y: Height - 26}, fmt.Sprintf("Pool: %d", g.Pool()))
+	draw.Word(pt, regular, textSize, labelColor, vg.Point{X: 12, Y: Height - 26}, fmt.Sprintf("Pool: %d", g.Pool()))
 	if g.Variant() == yinsh.Blitz {
 		s := "Blitz"
-		word(pt, regular, labelColor, vg.Point{X: Width - 12 - f.Width(s), Y: Height - 26}, s)
+		draw.Word(pt, regular, textSize, labelColor, vg.Point{X: Width - 12 - f.Width(s), Y: Height - 26}, s)
 	}
-}
-
-// fit cuts s to at most w wide in f, ending it in "…" when cut.
-func fit(f font.Face, s string, w vg.Length) string {
-	if f.Width(s) <= w {
-		return s
-	}
-	r := []rune(s)
-	for len(r) > 0 && f.Width(string(r)+"…") > w {
-		r = r[:len(r)-1]
-	}
-	return string(r) + "…"
-}
-
-func word(pt draw.Painter, name string, col color.RGBA, at vg.Point, s string) {
-	f := draw.Face(name, textSize)
-	key := fmt.Sprintf("word %s %02x%02x%02x %s", name, col.R, col.G, col.B, s)
-	pt.Piece(key, at, draw.TextBox(f, s), func(c vg.Canvas) {
-		c.SetColor(col)
-		draw.Left(c, f, vg.Point{}, s)
-	})
 }
