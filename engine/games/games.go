@@ -49,6 +49,16 @@ type Move interface {
 	String() string
 }
 
+// Strings is the notation of each of moves, in order (nil for none): a
+// game's Position.Moves and Legal from its own move type.
+func Strings[M Move](moves []M) []string {
+	var out []string
+	for _, m := range moves {
+		out = append(out, m.String())
+	}
+	return out
+}
+
 // Pass is the record's entry for an automatic pass, in every game: a
 // player who cannot move does not, and the record says so.
 const Pass = "--"

@@ -120,21 +120,9 @@ func (p *position) Play(m games.Move) error {
 	return nil
 }
 
-func (p *position) Moves() []string {
-	var out []string
-	for _, t := range p.g.Moves() {
-		out = append(out, t.String())
-	}
-	return out
-}
+func (p *position) Moves() []string { return games.Strings(p.g.Moves()) }
 
-func (p *position) Legal() []string {
-	var out []string
-	for _, t := range p.g.Legal(nil) {
-		out = append(out, t.String())
-	}
-	return out
-}
+func (p *position) Legal() []string { return games.Strings(p.g.Legal(nil)) }
 
 func (p *position) Board(names [2]string) string { return p.g.Board(names) }
 
