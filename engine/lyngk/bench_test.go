@@ -1,16 +1,20 @@
 package lyngk
 
-import "testing"
+import (
+	"testing"
+
+	"lyngk.example/lyngk/engine/internal/cputime"
+)
 
 // BenchmarkLegalStart lists the plain moves of board 101 at the start (164).
 func BenchmarkLegalStart(b *testing.B) {
 	g := New(101, Standard)
 	buf := make([]Move, 0, 2048)
-	cpu := cpuNow()
+	cpu := cputime.Now()
 	for b.Loop() {
 		buf = g.LegalPlain(buf[:0])
 	}
-	reportCPU(b, cpu)
+	cputime.Report(b, cpu)
 	b.ReportMetric(float64(len(buf)), "moves")
 }
 
@@ -19,11 +23,11 @@ func BenchmarkLegalStart(b *testing.B) {
 func BenchmarkLegalStartClaims(b *testing.B) {
 	g := New(101, Standard)
 	buf := make([]Move, 0, 2048)
-	cpu := cpuNow()
+	cpu := cputime.Now()
 	for b.Loop() {
 		buf = g.Legal(buf[:0])
 	}
-	reportCPU(b, cpu)
+	cputime.Report(b, cpu)
 	b.ReportMetric(float64(len(buf)), "moves")
 }
 
@@ -33,14 +37,14 @@ func BenchmarkLegalStartClaims(b *testing.B) {
 func BenchmarkApply(b *testing.B) {
 	start := New(101, Standard)
 	m, _, _ := ParseMove("G,c1-d1")
-	cpu := cpuNow()
+	cpu := cputime.Now()
 	for b.Loop() {
 		g := start
 		if err := g.Apply(m); err != nil {
 			b.Fatal(err)
 		}
 	}
-	reportCPU(b, cpu)
+	cputime.Report(b, cpu)
 }
 
 // BenchmarkRandomGame plays whole games from start positions to the result,
@@ -54,7 +58,7 @@ func BenchmarkRandomGame(b *testing.B) {
 	buf := make([]Move, 0, 2048)
 	r := rng(1)
 	moves, i := 0, 0
-	cpu := cpuNow()
+	cpu := cputime.Now()
 	for b.Loop() {
 		g := starts[i%len(starts)]
 		i++
@@ -66,7 +70,7 @@ func BenchmarkRandomGame(b *testing.B) {
 		}
 		moves += g.MoveCount()
 	}
-	reportCPU(b, cpu)
+	cputime.Report(b, cpu)
 	b.ReportMetric(float64(moves)/float64(b.N), "moves/game")
 }
 
@@ -79,7 +83,7 @@ func BenchmarkRandomGameStack6(b *testing.B) {
 	buf := make([]Move, 0, 2048)
 	r := rng(1)
 	moves, i := 0, 0
-	cpu := cpuNow()
+	cpu := cputime.Now()
 	for b.Loop() {
 		g := starts[i%len(starts)]
 		i++
@@ -91,15 +95,15 @@ func BenchmarkRandomGameStack6(b *testing.B) {
 		}
 		moves += g.MoveCount()
 	}
-	reportCPU(b, cpu)
+	cputime.Report(b, cpu)
 	b.ReportMetric(float64(moves)/float64(b.N), "moves/game")
 }
 
 // BenchmarkNew sets up a start position (glibc random and shuffle).
 func BenchmarkNew(b *testing.B) {
-	cpu := cpuNow()
+	cpu := cputime.Now()
 	for b.Loop() {
 		_ = New(101, Standard)
 	}
-	reportCPU(b, cpu)
+	cputime.Report(b, cpu)
 }

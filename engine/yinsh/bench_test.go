@@ -1,6 +1,10 @@
 package yinsh
 
-import "testing"
+import (
+	"testing"
+
+	"lyngk.example/lyngk/engine/internal/cputime"
+)
 
 // midgame returns the position after the first n turns of the random game
 // of seed 1: a movement position with markers on the board.
@@ -39,11 +43,11 @@ func TestLegalAllocs(t *testing.T) {
 func BenchmarkLegal(b *testing.B) {
 	g := midgame(b, 30)
 	buf := make([]Turn, 0, 1024)
-	cpu := cpuNow()
+	cpu := cputime.Now()
 	for b.Loop() {
 		buf = g.Legal(buf[:0])
 	}
-	reportCPU(b, cpu)
+	cputime.Report(b, cpu)
 	b.ReportMetric(float64(len(buf)), "turns")
 }
 
@@ -52,14 +56,14 @@ func BenchmarkLegal(b *testing.B) {
 func BenchmarkApply(b *testing.B) {
 	g := midgame(b, 30)
 	tn := g.Legal(nil)[0]
-	cpu := cpuNow()
+	cpu := cputime.Now()
 	for b.Loop() {
 		h := g
 		if err := h.Apply(tn); err != nil {
 			b.Fatal(err)
 		}
 	}
-	reportCPU(b, cpu)
+	cputime.Report(b, cpu)
 }
 
 // BenchmarkRandomGame plays whole games from the empty board, each turn
@@ -68,7 +72,7 @@ func BenchmarkRandomGame(b *testing.B) {
 	buf := make([]Turn, 0, 1024)
 	r := rng(1)
 	turns := 0
-	cpu := cpuNow()
+	cpu := cputime.Now()
 	for b.Loop() {
 		g := New(Normal)
 		for g.status == Playing {
@@ -79,6 +83,6 @@ func BenchmarkRandomGame(b *testing.B) {
 		}
 		turns += g.MoveCount()
 	}
-	reportCPU(b, cpu)
+	cputime.Report(b, cpu)
 	b.ReportMetric(float64(turns)/float64(b.N), "turns/game")
 }

@@ -18,6 +18,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"lyngk.example/lyngk/engine/draw"
+	"lyngk.example/lyngk/engine/internal/cputime"
 	"lyngk.example/lyngk/engine/lyngk"
 )
 
@@ -244,7 +245,7 @@ func BenchmarkPNG(b *testing.B) {
 		seq := serverPositions(b, 40)
 		var size int
 		var r *draw.Renderer
-		start := cpuNow()
+		start := cputime.Now()
 		i := 0
 		for b.Loop() {
 			if i%len(seq) == 0 {
@@ -260,14 +261,14 @@ func BenchmarkPNG(b *testing.B) {
 			size += len(png)
 			i++
 		}
-		reportCPU(b, start)
+		cputime.Report(b, start)
 		b.ReportMetric(float64(size)/float64(i), "png-bytes")
 	})
 	for _, p := range positions {
 		b.Run(p.name, func(b *testing.B) {
 			g := play(b, p.board, p.variant, p.moves)
 			var size int
-			start := cpuNow()
+			start := cputime.Now()
 			for b.Loop() {
 				png, err := PNG(&g, names)
 				if err != nil {
@@ -275,7 +276,7 @@ func BenchmarkPNG(b *testing.B) {
 				}
 				size = len(png)
 			}
-			reportCPU(b, start)
+			cputime.Report(b, start)
 			b.ReportMetric(float64(size), "png-bytes")
 		})
 	}
@@ -310,8 +311,8 @@ func serverPositions(t testing.TB, n int) []lyngk.Game {
 
 func BenchmarkSVG(b *testing.B) {
 	g := play(b, 102, lyngk.Standard, positions[1].moves)
-	start := cpuNow()
-	defer reportCPU(b, start)
+	start := cputime.Now()
+	defer cputime.Report(b, start)
 	for b.Loop() {
 		if _, err := SVG(&g, names); err != nil {
 			b.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"lyngk.example/lyngk/engine/internal/cputime"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/engine/mcts"
 )
@@ -19,13 +20,13 @@ func BenchmarkPlayout(b *testing.B) {
 	r := mcts.RNG(1)
 	buf := make([]lyngk.Move, 0, maxMoves)
 	i := 0
-	cpu := cpuNow()
+	cpu := cputime.Now()
 	for b.Loop() {
 		g := starts[i%len(starts)]
 		i++
 		_, buf = playOut(&g, &r, buf)
 	}
-	reportCPU(b, cpu)
+	cputime.Report(b, cpu)
 }
 
 // BenchmarkIterate runs whole search iterations (descent, expansion,
@@ -35,7 +36,7 @@ func BenchmarkPlayout(b *testing.B) {
 func BenchmarkIterate(b *testing.B) {
 	g := lyngk.New(101, lyngk.Standard)
 	t := newTree(&g, 1, 0)
-	cpu := cpuNow()
+	cpu := cputime.Now()
 	for b.Loop() {
 		if t.Full() {
 			b.StopTimer()
@@ -44,8 +45,8 @@ func BenchmarkIterate(b *testing.B) {
 		}
 		t.Iterate()
 	}
-	reportCPU(b, cpu)
-	b.ReportMetric(float64(time.Second)/(float64(cpuNow()-cpu)/float64(b.N)), "playouts/cpu-s")
+	cputime.Report(b, cpu)
+	b.ReportMetric(float64(time.Second)/(float64(cputime.Now()-cpu)/float64(b.N)), "playouts/cpu-s")
 }
 
 // BenchmarkSearch100k is a whole search of 100,000 playouts from board 101

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"lyngk.example/lyngk/engine/games"
+	"lyngk.example/lyngk/engine/internal/cputime"
 	"lyngk.example/lyngk/engine/yinsh"
 )
 
@@ -250,7 +251,7 @@ func BenchmarkPNG(b *testing.B) {
 		gs = append(gs, play(b, yinsh.Normal, n))
 	}
 	size, i := 0, 0
-	cpu := cpuNow()
+	cpu := cputime.Now()
 	for b.Loop() {
 		out, err := PNG(&gs[i%len(gs)], names)
 		if err != nil {
@@ -259,18 +260,18 @@ func BenchmarkPNG(b *testing.B) {
 		size += len(out)
 		i++
 	}
-	reportCPU(b, cpu)
+	cputime.Report(b, cpu)
 	b.ReportMetric(float64(size)/float64(b.N), "bytes/picture")
 }
 
 // BenchmarkSVG draws one SVG of the middle game.
 func BenchmarkSVG(b *testing.B) {
 	g := play(b, yinsh.Normal, 31)
-	cpu := cpuNow()
+	cpu := cputime.Now()
 	for b.Loop() {
 		if _, err := SVG(&g, names); err != nil {
 			b.Fatal(err)
 		}
 	}
-	reportCPU(b, cpu)
+	cputime.Report(b, cpu)
 }

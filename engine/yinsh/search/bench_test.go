@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"lyngk.example/lyngk/engine/internal/cputime"
 	"lyngk.example/lyngk/engine/mcts"
 )
 
@@ -12,12 +13,12 @@ import (
 func BenchmarkPlayout(b *testing.B) {
 	start := position(b, 30)
 	r := mcts.RNG(1)
-	cpu := cpuNow()
+	cpu := cputime.Now()
 	for b.Loop() {
 		g := start
 		playOut(&g, &r)
 	}
-	reportCPU(b, cpu)
+	cputime.Report(b, cpu)
 }
 
 // BenchmarkIterate runs whole search iterations in one growing tree from
@@ -25,7 +26,7 @@ func BenchmarkPlayout(b *testing.B) {
 func BenchmarkIterate(b *testing.B) {
 	g := position(b, 30)
 	t := newTree(&g, 1, 0)
-	cpu := cpuNow()
+	cpu := cputime.Now()
 	for b.Loop() {
 		if t.Full() {
 			b.StopTimer()
@@ -34,6 +35,6 @@ func BenchmarkIterate(b *testing.B) {
 		}
 		t.Iterate()
 	}
-	reportCPU(b, cpu)
-	b.ReportMetric(float64(time.Second)/(float64(cpuNow()-cpu)/float64(b.N)), "playouts/cpu-s")
+	cputime.Report(b, cpu)
+	b.ReportMetric(float64(time.Second)/(float64(cputime.Now()-cpu)/float64(b.N)), "playouts/cpu-s")
 }
