@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -66,20 +65,7 @@ func TestAnalyzeGolden(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			code := runAnalyze(strings.Fields(tt.args), &stdout, &stderr)
 			got := fmt.Sprintf("$ lyngk analyze %s\nexit %d\n--- stdout\n%s--- stderr\n%s", tt.args, code, stdout.String(), stderr.String())
-			path := filepath.Join("testdata", "analyze", tt.name+".golden")
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("%s differs:\n--- got\n%s--- want\n%s", path, got, want)
-			}
+			goldenFile(t, filepath.Join("testdata", "analyze", tt.name+".golden"), got)
 		})
 	}
 }
