@@ -2,13 +2,9 @@ package picture
 
 import (
 	"bytes"
-	"encoding/xml"
 	"flag"
 	"fmt"
 	"image"
-	"image/color"
-	"image/png"
-	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -18,6 +14,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"lyngk.example/lyngk/engine/draw"
+	"lyngk.example/lyngk/engine/draw/drawtest"
 	"lyngk.example/lyngk/engine/internal/cputime"
 	"lyngk.example/lyngk/engine/lyngk"
 )
@@ -80,37 +77,13 @@ func TestPNGGolden(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v (run go test -update to create it)", err)
 			}
-			if !samePixels(t, b, want) {
+			if !drawtest.SamePixels(t, b, want) {
 				got := filepath.Join(t.TempDir(), tc.name+".png")
 				os.WriteFile(got, b, 0o644)
 				t.Errorf("picture differs from %s; got is %s (go test -update rewrites it)", path, got)
 			}
 		})
 	}
-}
-
-func decode(t testing.TB, b []byte) image.Image {
-	t.Helper()
-	img, err := png.Decode(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return img
-}
-
-func samePixels(t testing.TB, a, b []byte) bool {
-	ia, ib := decode(t, a), decode(t, b)
-	if ia.Bounds() != ib.Bounds() {
-		return false
-	}
-	for y := ia.Bounds().Min.Y; y < ia.Bounds().Max.Y; y++ {
-		for x := ia.Bounds().Min.X; x < ia.Bounds().Max.X; x++ {
-			if color.RGBAModel.Convert(ia.At(x, y)) != color.RGBAModel.Convert(ib.At(x, y)) {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // TestPNGFigures checks what the issue asks of the picture whatever the
@@ -128,7 +101,7 @@ func TestPNGFigures(t *testing.T) {
 			if len(b) > 100<<10 {
 				t.Errorf("PNG is %d bytes, over 100 KB", len(b))
 			}
-			img := decode(t, b)
+			img := drawtest.Decode(t, b)
 			if w := img.Bounds().Dx(); w < 480 || w > 720 || w != Width || img.Bounds().Dy() != Height {
 				t.Errorf("PNG is %v, want %dx%d within 480-720 px wide", img.Bounds(), Width, Height)
 			}
@@ -144,14 +117,14 @@ func TestPNGFigures(t *testing.T) {
 						px, py = x-(Radius(i)+Radius(i+1))/2, y
 					}
 					want, _ := Color(s[i])
-					if got := img.At(int(px), int(py)); !near(got, want) {
+					if got := img.At(int(px), int(py)); !drawtest.Near(got, want) {
 						t.Errorf("%s piece %d of %q at (%.0f,%.0f): colour %v, want %v", p, i, s, px, py, got, want)
 					}
 				}
 				if s == "" {
 					for _, c := range "IBRGKJ" {
 						col, _ := Color(byte(c))
-						if near(img.At(int(x)+8, int(y)), col) {
+						if drawtest.Near(img.At(int(x)+8, int(y)), col) {
 							t.Errorf("empty point %s shows a piece of colour %c", p, c)
 						}
 					}
@@ -159,13 +132,6 @@ func TestPNGFigures(t *testing.T) {
 			}
 		})
 	}
-}
-
-// near allows the few levels the palette may shift a colour.
-func near(c color.Color, want color.RGBA) bool {
-	r, g, b, _ := c.RGBA()
-	d := func(a uint32, b uint8) int { return max(int(a>>8)-int(b), int(b)-int(a>>8)) }
-	return d(r, want.R) <= 6 && d(g, want.G) <= 6 && d(b, want.B) <= 6
 }
 
 // TestSVG checks that the same drawing makes a well-formed SVG document of
@@ -176,40 +142,10 @@ func TestSVG(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := xml.NewDecoder(bytes.NewReader(b))
-	var texts []string
-	circles := 0
-	inText := false
-	for {
-		tok, err := d.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatalf("SVG is not well-formed XML: %v", err)
-		}
-		switch tok := tok.(type) {
-		case xml.StartElement:
-			if tok.Name.Local == "svg" {
-				for _, a := range tok.Attr {
-					if a.Name.Local == "viewBox" && a.Value != "0 0 600 600" {
-						t.Errorf("viewBox %q", a.Value)
-					}
-				}
-			}
-			if tok.Name.Local == "path" && strings.Contains(attr(tok, "d"), "A") {
-				circles++
-			}
-			inText = tok.Name.Local == "text"
-		case xml.CharData:
-			if inText {
-				texts = append(texts, string(tok))
-			}
-		case xml.EndElement:
-			inText = false
-		}
+	viewBox, all, circles := drawtest.SVG(t, b)
+	if viewBox != "0 0 600 600" {
+		t.Errorf("viewBox %q", viewBox)
 	}
-	all := strings.Join(texts, " ")
 	for _, want := range []string{"alice", "bob", "A", "I", "c7", "e4", "Ivory", "blacK"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("SVG texts lack %q: %s", want, all)
@@ -222,15 +158,6 @@ func TestSVG(t *testing.T) {
 	if circles < pieces {
 		t.Errorf("SVG has %d circles for %d pieces", circles, pieces)
 	}
-}
-
-func attr(e xml.StartElement, name string) string {
-	for _, a := range e.Attr {
-		if a.Name.Local == name {
-			return a.Value
-		}
-	}
-	return ""
 }
 
 // BenchmarkPNG reports the CPU time of one picture (cpu-ns/op, what the
@@ -333,7 +260,7 @@ func TestPNGLikeDraw(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := decode(t, b)
+		got := drawtest.Decode(t, b)
 		c := draw.Canvas(Width, Height, background)
 		if err := Draw(c, &g, names); err != nil {
 			t.Fatal(err)

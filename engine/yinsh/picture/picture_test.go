@@ -1,18 +1,13 @@
 package picture
 
 import (
-	"bytes"
-	"encoding/xml"
 	"flag"
-	"image"
-	"image/color"
-	"image/png"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"lyngk.example/lyngk/engine/draw/drawtest"
 	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/internal/cputime"
 	"lyngk.example/lyngk/engine/yinsh"
@@ -99,42 +94,11 @@ func TestPNGGolden(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v (run go test -update to create it)", err)
 			}
-			if !samePixels(t, b, want) {
+			if !drawtest.SamePixels(t, b, want) {
 				t.Errorf("%s differs from the golden picture", path)
 			}
 		})
 	}
-}
-
-func decode(t testing.TB, b []byte) image.Image {
-	t.Helper()
-	img, err := png.Decode(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return img
-}
-
-func samePixels(t testing.TB, a, b []byte) bool {
-	ia, ib := decode(t, a), decode(t, b)
-	if ia.Bounds() != ib.Bounds() {
-		return false
-	}
-	for y := ia.Bounds().Min.Y; y < ia.Bounds().Max.Y; y++ {
-		for x := ia.Bounds().Min.X; x < ia.Bounds().Max.X; x++ {
-			if color.RGBAModel.Convert(ia.At(x, y)) != color.RGBAModel.Convert(ib.At(x, y)) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// near allows the few levels the palette may shift a colour.
-func near(c color.Color, want color.RGBA) bool {
-	r, g, b, _ := c.RGBA()
-	d := func(a uint32, b uint8) int { return max(int(a>>8)-int(b), int(b)-int(a>>8)) }
-	return d(r, want.R) <= 6 && d(g, want.G) <= 6 && d(b, want.B) <= 6
 }
 
 // TestPNGFigures checks the picture whatever the goldens say: its size,
@@ -148,7 +112,7 @@ func TestPNGFigures(t *testing.T) {
 			if len(b) > 100<<10 {
 				t.Errorf("PNG is %d bytes", len(b))
 			}
-			img := decode(t, b)
+			img := drawtest.Decode(t, b)
 			if img.Bounds().Dx() != Width || img.Bounds().Dy() != Height {
 				t.Errorf("PNG is %v", img.Bounds())
 			}
@@ -159,19 +123,19 @@ func TestPNGFigures(t *testing.T) {
 				switch {
 				case pl == 0:
 					for _, col := range pieceColor[1:] {
-						if near(img.At(int(x)+5, int(y)+1), col) && near(img.At(int(x)-5, int(y)-1), col) {
+						if drawtest.Near(img.At(int(x)+5, int(y)+1), col) && drawtest.Near(img.At(int(x)-5, int(y)-1), col) {
 							t.Errorf("vacant %s shows a piece", p)
 						}
 					}
 				case ring:
-					if got := img.At(int(x+ringR), int(y)); !near(got, pieceColor[pl]) {
+					if got := img.At(int(x+ringR), int(y)); !drawtest.Near(got, pieceColor[pl]) {
 						t.Errorf("ring on %s: stroke %v, want %v", p, got, pieceColor[pl])
 					}
-					if got := img.At(int(x)+4, int(y)+3); near(got, pieceColor[pl]) {
+					if got := img.At(int(x)+4, int(y)+3); drawtest.Near(got, pieceColor[pl]) {
 						t.Errorf("ring on %s is filled", p)
 					}
 				default:
-					if got := img.At(int(x)+4, int(y)+3); !near(got, pieceColor[pl]) {
+					if got := img.At(int(x)+4, int(y)+3); !drawtest.Near(got, pieceColor[pl]) {
 						t.Errorf("marker on %s: %v, want %v", p, got, pieceColor[pl])
 					}
 				}
@@ -188,37 +152,10 @@ func TestSVG(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := xml.NewDecoder(bytes.NewReader(b))
-	var texts []string
-	circles, inText := 0, false
-	for {
-		tok, err := d.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatalf("SVG is not well-formed XML: %v", err)
-		}
-		switch tok := tok.(type) {
-		case xml.StartElement:
-			for _, a := range tok.Attr {
-				if tok.Name.Local == "svg" && a.Name.Local == "viewBox" && a.Value != "0 0 600 600" {
-					t.Errorf("viewBox %q", a.Value)
-				}
-				if tok.Name.Local == "path" && a.Name.Local == "d" && strings.Contains(a.Value, "A") {
-					circles++
-				}
-			}
-			inText = tok.Name.Local == "text"
-		case xml.CharData:
-			if inText {
-				texts = append(texts, string(tok))
-			}
-		case xml.EndElement:
-			inText = false
-		}
+	viewBox, all, circles := drawtest.SVG(t, b)
+	if viewBox != "0 0 600 600" {
+		t.Errorf("viewBox %q", viewBox)
 	}
-	all := strings.Join(texts, " ")
 	for _, want := range []string{"alice", "bob", "A", "K", "11", "Pool: 22", "2 rings removed", "0 rings removed"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("SVG texts lack %q: %s", want, all)
