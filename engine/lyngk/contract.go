@@ -87,15 +87,7 @@ func Position(g Game) games.Position { return &position{g} }
 func (p *position) Turn() int   { return p.g.Turn() }
 func (p *position) Winner() int { return p.g.Winner() }
 
-func (p *position) Outcome() games.Outcome {
-	switch p.g.Status() {
-	case Won:
-		return games.Won
-	case Tie:
-		return games.Tie
-	}
-	return games.Playing
-}
+func (p *position) Outcome() games.Outcome { return p.g.Status() }
 
 func (p *position) Parse(s string) (games.Move, int, error) {
 	m, num, err := ParseMove(s)

@@ -2,6 +2,8 @@ package lyngk
 
 import (
 	"math/bits"
+
+	"lyngk.example/lyngk/engine/games"
 )
 
 // Variant selects the standard game or the stack6 variant (rulebook H).
@@ -21,26 +23,16 @@ func (v Variant) String() string {
 	return "standard"
 }
 
-// Status is the state of a game.
-type Status uint8
+// Status is the state of a game: the contract's Outcome, whose String is
+// "playing", "won" or "tie".
+type Status = games.Outcome
 
 // The statuses.
 const (
-	Playing Status = iota
-	Won
-	Tie
+	Playing = games.Playing
+	Won     = games.Won
+	Tie     = games.Tie
 )
-
-// String returns "playing", "won" or "tie".
-func (s Status) String() string {
-	switch s {
-	case Won:
-		return "won"
-	case Tie:
-		return "tie"
-	}
-	return "playing"
-}
 
 // maxHistory bounds the move record. Every real move merges two stacks, so a
 // game from at most 43 stacks has at most 42 of them; a pass is recorded only

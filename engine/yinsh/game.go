@@ -3,6 +3,8 @@ package yinsh
 import (
 	"fmt"
 	"strings"
+
+	"lyngk.example/lyngk/engine/games"
 )
 
 // Variant is the rule set: Normal (three rows win) or Blitz (one row,
@@ -22,25 +24,16 @@ func (v Variant) String() string {
 	return "normal"
 }
 
-// Status says whether the game goes on.
-type Status uint8
+// Status says whether the game goes on: the contract's Outcome, whose
+// String is "playing", "won" or "tie".
+type Status = games.Outcome
 
 // The statuses.
 const (
-	Playing Status = iota
-	Won
-	Tie
+	Playing = games.Playing
+	Won     = games.Won
+	Tie     = games.Tie
 )
-
-func (s Status) String() string {
-	switch s {
-	case Won:
-		return "won"
-	case Tie:
-		return "tie"
-	}
-	return "playing"
-}
 
 // Figures of the game (rulebook A, C).
 const (
