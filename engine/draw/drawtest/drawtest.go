@@ -1,5 +1,6 @@
 // Package drawtest is what the games' picture tests share: a PNG decoded,
-// two PNGs compared pixel by pixel, a colour within the palette's shift,
+// two PNGs compared pixel by pixel (and with a golden file), a colour
+// within the palette's shift,
 // and an SVG document read for its size, texts and circles. Only tests
 // import it.
 package drawtest
@@ -11,6 +12,8 @@ import (
 	"image/color"
 	"image/png"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -41,6 +44,36 @@ func SamePixels(t testing.TB, a, b []byte) bool {
 		}
 	}
 	return true
+}
+
+// Golden compares the PNG b with the golden PNG at path pixel by pixel
+// (not byte by byte: a better encoder may compress the same pixels
+// differently), after rewriting the file with b when update is set (go
+// test -update). A picture that differs is kept in a new temporary
+// directory (left for the developer to look at), named in the error.
+func Golden(t *testing.T, path string, b []byte, update bool) {
+	t.Helper()
+	if update {
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !SamePixels(t, b, want) {
+		// Not t.TempDir: it is removed when the test ends.
+		dir, err := os.MkdirTemp("", "drawtest-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := filepath.Join(dir, filepath.Base(path))
+		if err := os.WriteFile(got, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Errorf("picture differs from %s; got is %s (go test -update rewrites it)", path, got)
+	}
 }
 
 // Near reports whether c is want within the few levels (6 of 255 in R, G

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"image"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -67,21 +66,7 @@ func TestPNGGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			path := filepath.Join("testdata", tc.name+".png")
-			if *update {
-				if err := os.WriteFile(path, b, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if !drawtest.SamePixels(t, b, want) {
-				got := filepath.Join(t.TempDir(), tc.name+".png")
-				os.WriteFile(got, b, 0o644)
-				t.Errorf("picture differs from %s; got is %s (go test -update rewrites it)", path, got)
-			}
+			drawtest.Golden(t, filepath.Join("testdata", tc.name+".png"), b, *update)
 		})
 	}
 }

@@ -2,7 +2,6 @@ package picture
 
 import (
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -84,19 +83,7 @@ func TestPNGGolden(t *testing.T) {
 	for _, tc := range positions {
 		t.Run(tc.name, func(t *testing.T) {
 			b := picture(t, tc.variant, tc.turns, tc.marks)
-			path := filepath.Join("testdata", tc.name+".png")
-			if *update {
-				if err := os.WriteFile(path, b, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if !drawtest.SamePixels(t, b, want) {
-				t.Errorf("%s differs from the golden picture", path)
-			}
+			drawtest.Golden(t, filepath.Join("testdata", tc.name+".png"), b, *update)
 		})
 	}
 }
