@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,6 +14,7 @@ import (
 
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/lyngk"
+	"lyngk.example/lyngk/internal/golden"
 	"lyngk.example/lyngk/mailer"
 	"lyngk.example/lyngk/store"
 )
@@ -434,18 +434,7 @@ func TestProcessHugeArgument(t *testing.T) {
 // it).
 func goldenFile(t *testing.T, path, got string) {
 	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -update creates it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs (go test -update to accept):\n%s", path, firstDiff(string(want), got))
-	}
+	golden.Check(t, path, got, *update)
 }
 
 // TestServeLoopRulesRejected runs the loop rules through `lyngk serve` in

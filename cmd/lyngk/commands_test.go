@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"strings"
 
 	"lyngk.example/lyngk/engine"
@@ -72,5 +73,5 @@ func TestProcessCommands(t *testing.T) {
 		{from: "alice", subject: "lyngk history bob"}, // his finished games stay on record
 		{from: "alice", subject: "help commands"},
 	}
-	compareGolden(t, "commands.golden", playTranscript(t, addr, steps))
+	goldenFile(t, filepath.Join("testdata", "commands.golden"), playTranscript(t, addr, steps))
 }

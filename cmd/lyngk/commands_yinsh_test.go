@@ -1,6 +1,9 @@
 package main
 
-import "testing"
+import (
+	"path/filepath"
+	"testing"
+)
 
 // TestProcessCommandsYinsh: the commands of issue 25 that take a game word
 // work for YINSH as for LYNGK, through `lyngk process` against
@@ -31,5 +34,5 @@ func TestProcessCommandsYinsh(t *testing.T) {
 		{from: "bob", subject: "all show alice next"},         // 102 (LYNGK), her turn
 		{from: "bob", subject: "all show alice"},              // 102 and 103, both games
 	}
-	compareGolden(t, "commands-yinsh.golden", playTranscript(t, addr, steps))
+	goldenFile(t, filepath.Join("testdata", "commands-yinsh.golden"), playTranscript(t, addr, steps))
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -78,7 +77,7 @@ func TestProcessTranscript(t *testing.T) {
 		{from: "alice", subject: "lyngk frobnicate"},                                                     // unknown command
 		{from: "bob", subject: "lyngk show 999"},                                                         // unknown board
 	}
-	compareGolden(t, "transcript.golden", playTranscript(t, addr, steps))
+	goldenFile(t, filepath.Join("testdata", "transcript.golden"), playTranscript(t, addr, steps))
 }
 
 // playTranscript sends the steps through `lyngk process` on a new store
@@ -127,25 +126,6 @@ func playTranscript(t *testing.T, addr map[string]string, steps []transcriptStep
 	return mask(out.String())
 }
 
-// compareGolden compares got with testdata/name (go test -update rewrites
-// it).
-func compareGolden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (go test -update to accept):\n%s", path, firstDiff(string(want), got))
-	}
-}
-
 // mask hides what changes from run to run: clock times and dates in the
 // texts, and the random codes of the confirmation mails.
 var (
@@ -155,22 +135,4 @@ var (
 
 func mask(s string) string {
 	return confirmCodes.ReplaceAllString(clockTimes.ReplaceAllString(s, "<time>"), "<code>")
-}
-
-// firstDiff shows the first differing line with a little context.
-func firstDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < max(len(w), len(g)); i++ {
-		var wl, gl string
-		if i < len(w) {
-			wl = w[i]
-		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		if wl != gl {
-			return fmt.Sprintf("line %d:\nwant %q\n got %q", i+1, wl, gl)
-		}
-	}
-	return "(equal)"
 }

@@ -50,7 +50,7 @@ func TestBoardGolden(t *testing.T) {
 		{"game-107-stack6.golden", record(randomGame(t, 107, Stack6))},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) { golden(t, tt.name, tt.text) })
+		t.Run(tt.name, func(t *testing.T) { checkGolden(t, tt.name, tt.text) })
 	}
 }
 

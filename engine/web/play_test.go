@@ -177,7 +177,7 @@ func TestPlayPage(t *testing.T) {
 	if !strings.Contains(body, "<title>Board 101, move 2: It is your turn, alice. · LYNGK</title>") {
 		t.Errorf("title: %s", regexp.MustCompile(`<title>.*</title>`).FindString(body))
 	}
-	golden(t, "play", body)
+	checkGolden(t, "play", body)
 	// bob's page: not his turn, and it says so (issue 22); the text field
 	// (resign, propose) but no "Send move", no list of moves, no script.
 	res, body = s.get("GET", "/play/"+s.boardToken("bob"))
@@ -222,7 +222,7 @@ func TestPlayMove(t *testing.T) {
 		strings.Contains(body, "<form") || strings.Contains(body, "<circle") {
 		t.Errorf("the page after the move: want the new position, without forms:\n%s", body)
 	}
-	golden(t, "play-done", body)
+	checkGolden(t, "play-done", body)
 
 	before := s.state()
 	// The spent link shows the game as it is now, says why it no longer
@@ -239,7 +239,7 @@ func TestPlayMove(t *testing.T) {
 		strings.Contains(body, ">410<") || strings.Contains(body, "reply to it") {
 		t.Errorf("GET of a spent token: %d, want 410 with the game now:\n%s", res.StatusCode, body)
 	}
-	golden(t, "play-spent", body)
+	checkGolden(t, "play-spent", body)
 	if after := s.state(); after != before || len(m.mails) != 1 {
 		t.Errorf("the spent token changed the game:\n%s", after)
 	}

@@ -10,7 +10,6 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -26,6 +25,7 @@ import (
 	"lyngk.example/lyngk/engine/lyngk/picture"
 	"lyngk.example/lyngk/engine/lyngk/search"
 	"lyngk.example/lyngk/engine/web"
+	"lyngk.example/lyngk/internal/golden"
 	"lyngk.example/lyngk/store"
 	"lyngk.example/lyngk/templates"
 )
@@ -352,36 +352,15 @@ func TestGolden(t *testing.T) {
 		{"not-found", "/game/999"},
 	} {
 		_, body := s.get("GET", tc.target)
-		golden(t, tc.name, body)
+		checkGolden(t, tc.name, body)
 	}
 }
 
-func golden(t *testing.T, name, got string) {
+// checkGolden compares got with testdata/name.html, or rewrites it under
+// -update.
+func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".html")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if got != string(want) {
-		w, g := strings.Split(string(want), "\n"), strings.Split(got, "\n")
-		for i := range min(len(w), len(g)) {
-			if w[i] != g[i] {
-				t.Errorf("%s differs from %s at line %d:\nwant %.200q\n got %.200q", name, path, i+1, w[i], g[i])
-				return
-			}
-		}
-		t.Errorf("%s differs from %s in length: %d lines, want %d", name, path, len(g), len(w))
-	}
+	golden.Check(t, filepath.Join("testdata", name+".html"), got, *update)
 }
 
 // TestGamePage checks what the game page must hold: the position in the

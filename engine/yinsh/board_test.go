@@ -21,7 +21,7 @@ func TestBoardEmpty(t *testing.T) {
 	if block := strings.Join(lines[:24], ""); block != string(want) {
 		t.Errorf("empty board:\n%s\nwant\n%s", block, want)
 	}
-	golden(t, "board-start.golden", got)
+	checkGolden(t, "board-start.golden", got)
 }
 
 // TestBoardPoints puts a piece on every point in turn and checks where it
@@ -67,13 +67,13 @@ func TestBoardGoldens(t *testing.T) {
 	g := New(Normal)
 	mustApply(t, &g, examplePlacements...)
 	mustApply(t, &g, "h7-g7")
-	golden(t, "board-example.golden", g.Board(players))
+	checkGolden(t, "board-example.golden", g.Board(players))
 
 	g = build(t, bothRows([2]uint8{}, Normal))
 	mustApply(t, &g, "e3-e6;xa4-e4;xk9")
-	golden(t, "board-owed.golden", g.Board(players))
+	checkGolden(t, "board-owed.golden", g.Board(players))
 
 	g = build(t, bothRows([2]uint8{}, Blitz))
 	mustApply(t, &g, "e3-e6;xa4-e4;xk9")
-	golden(t, "board-blitz-won.golden", g.Board([2]string{"carol", "robot"}))
+	checkGolden(t, "board-blitz-won.golden", g.Board([2]string{"carol", "robot"}))
 }
