@@ -29,7 +29,9 @@ import (
 //   - test: the benchmark itself (the players, the remote providers' SMTP
 //     server), without the lyngk it started;
 //   - other: the rest of the machine (other users' work), the machine's
-//     busy time less the four above.
+//     busy time less the four above;
+//   - host (a sum): lyngk, postfix and dovecot, what the robot's host
+//     itself spends on a move.
 //
 // Set LYNGK_E2E_PROFILE=DIR to have the benchmark save the server's CPU
 // profile of each format's burst (DIR/NAME-FORMAT.pprof, fetched from the
@@ -268,11 +270,18 @@ func (p *e2ePhase) end(b *testing.B, format string, moves int) {
 	}
 	per := func(d time.Duration) float64 { return e2eMillis(d) / float64(moves) }
 	var line []string
+	var host float64
 	for _, kind := range e2eKinds {
 		ms := per(end.kind[kind] - p.start.kind[kind])
 		b.ReportMetric(ms, "cpu-ms/move-"+format+"-"+kind)
 		line = append(line, fmt.Sprintf("%s %.2f", kind, ms))
+		if kind == "lyngk" || kind == "postfix" || kind == "dovecot" {
+			host += ms
+		}
 	}
+	// The robot host's own share: the server and its mail servers, not
+	// the players, who stand for other machines.
+	b.ReportMetric(host, "cpu-ms/move-"+format+"-host")
 	var comms []string
 	for c, d := range end.comm {
 		if ms := per(d - p.start.comm[c]); ms >= 0.05 {
