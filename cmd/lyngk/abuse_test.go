@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/golden"
 	"lyngk.example/lyngk/engine/lyngk"
-	"lyngk.example/lyngk/internal/golden"
 	"lyngk.example/lyngk/mailer"
 	"lyngk.example/lyngk/store"
 )

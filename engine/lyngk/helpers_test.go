@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"lyngk.example/lyngk/internal/golden"
+	"lyngk.example/lyngk/engine/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")

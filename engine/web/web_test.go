@@ -21,11 +21,11 @@ import (
 
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/games"
+	"lyngk.example/lyngk/engine/golden"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/engine/lyngk/picture"
 	"lyngk.example/lyngk/engine/lyngk/search"
 	"lyngk.example/lyngk/engine/web"
-	"lyngk.example/lyngk/internal/golden"
 	"lyngk.example/lyngk/store"
 	"lyngk.example/lyngk/templates"
 )

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"lyngk.example/lyngk/internal/golden"
+	"lyngk.example/lyngk/engine/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
