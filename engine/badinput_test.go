@@ -196,7 +196,7 @@ func TestBadInput(t *testing.T) {
 			if in.TooBig && strings.Contains(m.Body, "Original message") {
 				t.Errorf("a mail over the limit is quoted back:\n%s", m.Body)
 			}
-			golden(t, "error-"+tt.name, format(out))
+			checkGolden(t, "error-"+tt.name, format(out))
 		})
 	}
 }
@@ -238,7 +238,7 @@ func TestRateLimit(t *testing.T) {
 	if len(out) != 1 || !strings.HasPrefix(out[0].Body, "You sent more than 3 commands in an hour.") {
 		t.Fatalf("4th command: want the notice, got:\n%s", format(out))
 	}
-	golden(t, "error-throttled", format(out))
+	checkGolden(t, "error-throttled", format(out))
 	if out := v.cmd(from, "signup zoe pw"); len(out) != 0 {
 		t.Fatalf("5th command: want silence, got:\n%s", format(out))
 	}

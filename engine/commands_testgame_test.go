@@ -43,5 +43,5 @@ func TestCommandsTestGame(t *testing.T) {
 			t.Errorf("no %q", want)
 		}
 	}
-	golden(t, "commands-testgame", got)
+	checkGolden(t, "commands-testgame", got)
 }

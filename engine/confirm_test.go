@@ -20,21 +20,21 @@ func TestConfirmMails(t *testing.T) {
 	v := newEnv(t)
 	v.signup("alice")
 	ask := v.cmd("zoe@elsewhere.example", "signup zoe secret zoe@home.example")
-	golden(t, "confirm-ask", format(ask))
+	checkGolden(t, "confirm-ask", format(ask))
 	welcome := v.confirm(ask[0])
-	golden(t, "confirm-welcome", format(welcome))
+	checkGolden(t, "confirm-welcome", format(welcome))
 
 	ask = v.cmd(addr("dora"), "signup dora secret")
 	welcome = v.cmd(addr("dora"), "confirm dora "+strings.ToUpper(confirmCode(t, ask[0])))
-	golden(t, "confirm-command", format(welcome))
+	checkGolden(t, "confirm-command", format(welcome))
 
 	ask = v.cmd(addr("alice"), "change address alice pw-alice alice@new.example alice@players.example")
 	if len(ask) != 2 || ask[1].To[0] != "alice@new.example" {
 		t.Fatalf("change address:\n%s", format(ask))
 	}
-	golden(t, "confirm-address", format(ask))
+	checkGolden(t, "confirm-address", format(ask))
 	done := v.confirm(ask[1])
-	golden(t, "confirm-address-done", format(done))
+	checkGolden(t, "confirm-address-done", format(done))
 	if again := v.confirm(ask[1]); len(again) != 1 || !strings.HasPrefix(again[0].Body, "alice@new.example is already confirmed for alice.") {
 		t.Errorf("second reply to the same confirmation:\n%s", format(again))
 	}

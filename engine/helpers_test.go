@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,6 +14,7 @@ import (
 
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/games"
+	"lyngk.example/lyngk/engine/golden"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/engine/lyngk/picture"
 	"lyngk.example/lyngk/engine/lyngk/search"
@@ -244,8 +244,8 @@ func format(ms []engine.Mail) string {
 	return b.String()
 }
 
-// golden compares got with testdata/NAME.golden (rewritten with -update).
-func golden(t *testing.T, name, got string) {
+// checkGolden compares got with testdata/NAME.golden (rewritten with -update).
+func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
 	if strings.Contains(got, "\nAuto-Submitted: ") {
 		for _, m := range strings.Split(got, "\n=====\n") {
@@ -255,39 +255,11 @@ func golden(t *testing.T, name, got string) {
 			}
 		}
 	}
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from %s:\n%s", name, path, diff(string(want), got))
-	}
+	golden.Check(t, filepath.Join("testdata", name+".golden"), got, *update)
 }
 
-// diff shows the first differing line.
-func diff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := range max(len(w), len(g)) {
-		var a, b string
-		if i < len(w) {
-			a = w[i]
-		}
-		if i < len(g) {
-			b = g[i]
-		}
-		if a != b {
-			return fmt.Sprintf("line %d:\nwant %q\ngot  %q", i+1, a, b)
-		}
-	}
-	return "(equal lines, different ends)"
-}
+// diff shows the first line where want and got differ.
+func diff(want, got string) string { return golden.FirstDiff(want, got) }
 
 // firstMoves plays one move of each player of board (standard variant), the
 // first legal plain move in notation order, so that the game counts (a game

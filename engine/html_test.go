@@ -37,7 +37,7 @@ func TestHTMLPart(t *testing.T) {
 	if m.HTML == "" {
 		t.Fatalf("no HTML part: %+v", out)
 	}
-	golden(t, "board-html", m.HTML)
+	checkGolden(t, "board-html", m.HTML)
 	h := m.HTML
 	for _, want := range []string{
 		"<h1", "Summary of Lyngk Board 101", "It is alice&#39;s turn.",
@@ -90,7 +90,7 @@ func TestChangeFormat(t *testing.T) {
 	v := newEnv(t)
 	v.signup("alice", "bob")
 	out := v.cmd(addr("bob"), "change format bob pw-bob text")
-	golden(t, "change-format", format(out))
+	checkGolden(t, "change-format", format(out))
 	if out := v.cmd(addr("bob"), "change format bob pw-bob pdf"); len(out) != 1 || !strings.Contains(out[0].Body, "change format USERID PASSWORD html|text") {
 		t.Errorf("bad format word: %s", format(out))
 	}

@@ -162,7 +162,7 @@ func TestMails(t *testing.T) {
 			default:
 				out = v.mail(engine.Inbound{From: tt.step.from, Subject: tt.step.subject, Body: tt.step.body})
 			}
-			golden(t, tt.name, format(out))
+			checkGolden(t, tt.name, format(out))
 		})
 	}
 }

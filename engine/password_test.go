@@ -44,7 +44,7 @@ func TestLockout(t *testing.T) {
 			t.Fatalf("attempt %d: the stranger got an answer:\n%s", i, format(toSender))
 		}
 		if i == engine.MaxWrongPasswords-1 {
-			golden(t, "lockout", format(out))
+			checkGolden(t, "lockout", format(out))
 		}
 	}
 	if notices != 1 {
@@ -58,7 +58,7 @@ func TestLockout(t *testing.T) {
 	if len(out) != 1 || !strings.HasPrefix(out[0].Body, "Too many wrong passwords for alice: its password commands are refused,\nunchecked, until 23:52 UTC.") {
 		t.Errorf("right password during the lockout:\n%s", format(out))
 	}
-	golden(t, "error-locked-out", format(out))
+	checkGolden(t, "error-locked-out", format(out))
 	// A move by reply needs no password and works.
 	if out := v.reply(board, addr("alice"), "G,f5-f4\n"); len(out) != 2 || out[0].Subject != "Lyngk Board 101 bob" {
 		t.Fatalf("reply move during the lockout:\n%s", format(out))

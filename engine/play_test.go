@@ -225,8 +225,8 @@ func TestBoardMailWebLine(t *testing.T) {
 			t.Errorf("mail to %v: no web link with its token in the HTML:\n%s", m.To, m.HTML)
 		}
 	}
-	golden(t, "board-web", format(out[len(out)-3:]))
-	golden(t, "board-web-html", out[len(out)-3].HTML)
+	checkGolden(t, "board-web", format(out[len(out)-3:]))
+	checkGolden(t, "board-web-html", out[len(out)-3].HTML)
 	end := v.cmd(addr("bob"), "lyngk resign 101 bob pw-bob")
 	for _, m := range end {
 		if strings.Contains(m.Body, "Move on the web") || strings.Contains(m.HTML, "Move on the web") {

@@ -27,7 +27,7 @@ func TestSubscribeChat(t *testing.T) {
 	v.signup("alice", "bob", "carol")
 	v.cmd(addr("alice"), "lyngk challenge alice bob")
 	out := v.cmd(addr("carol"), "lyngk subscribe 101 carol pw-carol")
-	golden(t, "subscribe", format(out))
+	checkGolden(t, "subscribe", format(out))
 	out = v.cmd(addr("alice"), "lyngk move 101 alice pw-alice G,f5-f4")
 	if want := []string{addr("alice"), addr("bob"), addr("carol")}; !slices.Equal(recipientsOf(out), want) {
 		t.Errorf("board mails went to %q, want %q", recipientsOf(out), want)
@@ -37,9 +37,9 @@ func TestSubscribeChat(t *testing.T) {
 	if want := []string{addr("alice"), addr("bob"), addr("carol")}; !slices.Equal(recipientsOf(out), want) {
 		t.Errorf("chat went to %q, want %q", recipientsOf(out), want)
 	}
-	golden(t, "chat", format(out))
+	checkGolden(t, "chat", format(out))
 	out = v.cmd(addr("carol"), "lyngk unsubscribe 101 carol pw-carol")
-	golden(t, "unsubscribe", format(out))
+	checkGolden(t, "unsubscribe", format(out))
 	out = v.reply(out[0], addr("bob"), "x")
 	if len(out) != 1 || !strings.Contains(out[0].Body, "is not a command") {
 		t.Errorf("reply to a non-board mail: %s", format(out))
@@ -55,9 +55,9 @@ func TestDrawAndUndo(t *testing.T) {
 	moved := v.cmd(addr("alice"), "lyngk move 101 alice pw-alice G,f5-f4")
 
 	out := v.cmd(addr("alice"), "lyngk move 101 alice pw-alice undo")
-	golden(t, "undo", format(out))
+	checkGolden(t, "undo", format(out))
 	out = v.reply(out[1], addr("bob"), "accept\nOK, take it back.\n")
-	golden(t, "undo-accepted", format(out))
+	checkGolden(t, "undo-accepted", format(out))
 	if !strings.Contains(out[0].Body, "\n\n"+before.Board([2]string{"alice", "bob"})+"\n") ||
 		!strings.Contains(out[0].Body, "\nPlease start the game alice.\n") {
 		t.Errorf("the take-back did not restore the start:\n%s", out[0].Body)
@@ -72,15 +72,15 @@ func TestDrawAndUndo(t *testing.T) {
 	v.cmd(addr("alice"), "lyngk move 101 alice pw-alice G,f5-f4")
 	v.cmd(addr("bob"), "lyngk move 101 bob pw-bob b1-b2")
 	out = v.cmd(addr("bob"), "lyngk move 101 bob pw-bob propose")
-	golden(t, "propose", format(out))
+	checkGolden(t, "propose", format(out))
 	if r := v.cmd(addr("bob"), "lyngk move 101 bob pw-bob accept"); len(r) != 1 || !strings.HasPrefix(r[0].Body, "The pending proposal is your own") {
 		t.Errorf("accepting one's own proposal:\n%s", format(r))
 	}
 	out = v.cmd(addr("alice"), "lyngk move 101 alice pw-alice reject")
-	golden(t, "reject", format(out))
+	checkGolden(t, "reject", format(out))
 	v.cmd(addr("alice"), "lyngk move 101 alice pw-alice propose")
 	out = v.cmd(addr("bob"), "lyngk move 101 bob pw-bob accept")
-	golden(t, "draw-accepted", format(out))
+	checkGolden(t, "draw-accepted", format(out))
 	for _, m := range out {
 		if !strings.Contains(m.Body, "\nGame was a tie.\n") || !strings.Contains(m.Body, "alice's rating is 1600 (provisional).") {
 			t.Errorf("draw mail:\n%s", m.Body)
@@ -108,11 +108,11 @@ func TestStandingsHistory(t *testing.T) {
 	// zoe asks from her account's address: a stranger gets no listing
 	// (TestStrangerNoListings).
 	v.signupAt("zoe@elsewhere.example", "zoe", "pw-zoe")
-	golden(t, "history", format(v.cmd("zoe@elsewhere.example", "lyngk history")))
-	golden(t, "history-user", format(v.cmd("zoe@elsewhere.example", "lyngk history bob")))
-	golden(t, "standings", format(v.cmd("zoe@elsewhere.example", "lyngk standings")))
-	golden(t, "games-inactive", format(v.cmd("zoe@elsewhere.example", "lyngk games alice inactive")))
-	golden(t, "show-user-all", format(v.cmd("zoe@elsewhere.example", "lyngk show alice all")))
+	checkGolden(t, "history", format(v.cmd("zoe@elsewhere.example", "lyngk history")))
+	checkGolden(t, "history-user", format(v.cmd("zoe@elsewhere.example", "lyngk history bob")))
+	checkGolden(t, "standings", format(v.cmd("zoe@elsewhere.example", "lyngk standings")))
+	checkGolden(t, "games-inactive", format(v.cmd("zoe@elsewhere.example", "lyngk games alice inactive")))
+	checkGolden(t, "show-user-all", format(v.cmd("zoe@elsewhere.example", "lyngk show alice all")))
 }
 
 // TestOffersPerDay: each offer mails the board to both players, so a

@@ -36,7 +36,7 @@ func TestTimers(t *testing.T) {
 	if len(out) != 1 || out[0].Subject != "Nag: Lyngk Board 101 alice" || !slices.Equal(out[0].To, []string{addr("alice")}) {
 		t.Fatalf("want one reminder to alice, got:\n%s", format(out))
 	}
-	golden(t, "nag", format(out))
+	checkGolden(t, "nag", format(out))
 	nag := out[0]
 	if out := at(7*day + time.Minute); len(out) != 0 {
 		t.Fatalf("second reminder a minute later:\n%s", format(out))
@@ -57,7 +57,7 @@ func TestTimers(t *testing.T) {
 		!strings.Contains(out[0].Body, "   1 G,f5-f4    2 b1-b2   \n   3 Forfeit \n") {
 		t.Fatalf("want the forfeit to both players, got:\n%s", format(out))
 	}
-	golden(t, "forfeit", format(out))
+	checkGolden(t, "forfeit", format(out))
 	if out := at(30 * day); len(out) != 0 {
 		t.Fatalf("timers of a finished game:\n%s", format(out))
 	}
@@ -96,14 +96,14 @@ func TestVacation(t *testing.T) {
 	v.signup("alice", "bob")
 	v.cmd(addr("alice"), "lyngk challenge alice bob")
 	out := v.cmd(addr("alice"), "vacation alice pw-alice on")
-	golden(t, "vacation-on", format(out))
+	checkGolden(t, "vacation-on", format(out))
 	v.now = v.now.Add(60 * day)
 	if out := v.tick(); len(out) != 0 {
 		t.Fatalf("timers ran on vacation:\n%s", format(out))
 	}
 	back := v.now
 	out = v.cmd(addr("alice"), "vacation alice pw-alice off")
-	golden(t, "vacation-off", format(out))
+	checkGolden(t, "vacation-off", format(out))
 	v.now = back.Add(7*day - time.Minute)
 	if out := v.tick(); len(out) != 0 {
 		t.Fatalf("reminder within 7 days of the return:\n%s", format(out))
@@ -130,7 +130,7 @@ func TestTimerCancels(t *testing.T) {
 		!slices.Equal(out[1].To, []string{addr("bob")}) {
 		t.Fatalf("want the cancellation to both players, got:\n%s", format(out))
 	}
-	golden(t, "cancel-timer", format(out))
+	checkGolden(t, "cancel-timer", format(out))
 	if after := v.dump(store.BucketUsers); after != before {
 		t.Errorf("the cancelled game changed the users:\n%s", diff(before, after))
 	}

@@ -1,14 +1,11 @@
 package mailer
 
 import (
-	"io"
-
 	"bytes"
 	"flag"
 	"fmt"
-	"github.com/emersion/go-message"
+	"io"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -16,6 +13,10 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/emersion/go-message"
+
+	"lyngk.example/lyngk/engine/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata")
@@ -43,19 +44,7 @@ func TestComposeGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "mime", "composed-reply.golden")
-	if *update {
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("Compose differs from %s (run go test -update):\n%s", golden, got)
-	}
+	golden.Check(t, filepath.Join("testdata", "mime", "composed-reply.golden"), string(got), *update)
 }
 
 // TestComposeFormat checks the properties SPEC §4 and RFC 5322 ask of every
@@ -269,15 +258,7 @@ func TestComposeAlternative(t *testing.T) {
 	if !bytes.Equal(raw, again) {
 		t.Error("composing twice gives different bytes")
 	}
-	golden := filepath.Join("testdata", "mime", "composed-alternative.golden")
-	if *update {
-		if err := os.WriteFile(golden, raw, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if want, err := os.ReadFile(golden); err != nil || !bytes.Equal(raw, want) {
-		t.Errorf("Compose differs from %s (%v; run go test -update):\n%s", golden, err, raw)
-	}
+	golden.Check(t, filepath.Join("testdata", "mime", "composed-alternative.golden"), string(raw), *update)
 	e, err := message.Read(bytes.NewReader(raw))
 	if err != nil {
 		t.Fatal(err)
