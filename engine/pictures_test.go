@@ -29,13 +29,7 @@ func TestPicturesForecast(t *testing.T) {
 
 	in := engine.Inbound{MessageID: "bob-move@players.example", From: addr("bob"), Subject: "lyngk move 101 bob pw-bob B,b1-b2"}
 	stored := v.dump()
-	var ds []engine.Drawing
-	if err := v.db.View(func(tx *store.Tx) error {
-		ds = v.e.Forecast(tx, in, v.now)
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	ds := v.forecast(in)
 	if len(ds) != 1 {
 		t.Fatalf("forecast %d pictures, want 1 (both players' mails show the same position)", len(ds))
 	}
@@ -103,12 +97,7 @@ func TestForecastRunsNoBcrypt(t *testing.T) {
 	v.restart()
 	in := engine.Inbound{MessageID: "m@players.example", From: addr("alice"), Subject: "lyngk move 101 alice pw-alice G,c1-d1",
 		Body: "change password alice pw-alice n3w-pw\n"}
-	if err := v.db.View(func(tx *store.Tx) error {
-		v.e.Forecast(tx, in, v.now)
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	v.forecast(in)
 	if n := v.e.InlineChecks(); n != 0 {
 		t.Errorf("the forecast ran %d bcrypt checks", n)
 	}
@@ -157,15 +146,9 @@ func TestForecastSkipsBigMails(t *testing.T) {
 	v.cmd(addr("alice"), "lyngk challenge alice bob")
 	in := engine.Inbound{MessageID: "big@players.example", From: addr("alice"), Subject: "lyngk show 101",
 		Body: strings.Repeat("x", 64<<10+1)}
-	var small, big []engine.Drawing
-	if err := v.db.View(func(tx *store.Tx) error {
-		big = v.e.Forecast(tx, in, v.now)
-		in.Body = strings.Repeat("x", 1000)
-		small = v.e.Forecast(tx, in, v.now)
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	big := v.forecast(in)
+	in.Body = strings.Repeat("x", 1000)
+	small := v.forecast(in)
 	if len(big) != 0 || len(small) != 1 {
 		t.Errorf("forecast %d pictures for the big mail (want 0), %d for the small one (want 1)", len(big), len(small))
 	}
@@ -238,13 +221,7 @@ func TestForecastRendersNoText(t *testing.T) {
 	// engine knows his password again (a forecast checks none itself).
 	v.cmd(addr("bob"), "change format bob pw-bob html")
 	in := engine.Inbound{MessageID: "bob-move@players.example", From: addr("bob"), Subject: "lyngk move 101 bob pw-bob B,b1-b2"}
-	var ds []engine.Drawing
-	if err := v.db.View(func(tx *store.Tx) error {
-		ds = v.e.Forecast(tx, in, v.now)
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	ds := v.forecast(in)
 	if len(ds) != 1 {
 		t.Errorf("forecast %d pictures with a failing board.body, want 1: the forecast rendered the mail", len(ds))
 	}
@@ -281,4 +258,17 @@ func BenchmarkForecast(b *testing.B) {
 	}); err != nil {
 		b.Fatal(err)
 	}
+}
+
+// forecast is Forecast of in, in a read transaction of its own.
+func (v *env) forecast(in engine.Inbound) []engine.Drawing {
+	v.t.Helper()
+	var ds []engine.Drawing
+	if err := v.db.View(func(tx *store.Tx) error {
+		ds = v.e.Forecast(tx, in, v.now)
+		return nil
+	}); err != nil {
+		v.t.Fatal(err)
+	}
+	return ds
 }
