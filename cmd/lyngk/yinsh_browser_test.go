@@ -102,13 +102,16 @@ func TestBrowserYinshPlay(t *testing.T) {
 
 	// The other placements, by mail.
 	pw := map[string]string{"alice": "Sesame-8zq", "bob": "Sesame-9xy"}
-	for _, turn := range strings.Fields("e2 i9 j5 d5 g9 g5 i5 d3 f6") {
-		u := names[pos.Turn()-1]
-		p := map[string]localPlayer{"alice": g.alice, "bob": g.bob}[u]
-		p.send(fmt.Sprintf("yinsh move 101 %s %s %s", u, pw[u], turn), "", "")
-		apply(turn)
-		link = boardMails(turn)
+	byMail := func(turns []string) {
+		for _, turn := range turns {
+			u := names[pos.Turn()-1]
+			p := map[string]localPlayer{"alice": g.alice, "bob": g.bob}[u]
+			p.send(fmt.Sprintf("yinsh move 101 %s %s %s", u, pw[u], turn), "", "")
+			apply(turn)
+			link = boardMails(turn)
+		}
 	}
+	byMail(strings.Fields("e2 i9 j5 d5 g9 g5 i5 d3 f6"))
 
 	// A ring move: the ring, then its destination.
 	d.open(link)
@@ -151,13 +154,7 @@ func TestBrowserYinshPlay(t *testing.T) {
 	// the ring move, then the row by a click on an end (h5), then the
 	// ring removed with it.
 	turns := strings.Fields(yinshGame)
-	for _, turn := range turns[11:30] {
-		u := names[pos.Turn()-1]
-		p := map[string]localPlayer{"alice": g.alice, "bob": g.bob}[u]
-		p.send(fmt.Sprintf("yinsh move 101 %s %s %s", u, pw[u], turn), "", "")
-		apply(turn)
-		link = boardMails(turn)
-	}
+	byMail(turns[11:30])
 	d.open(link)
 	for _, p := range []string{"e5", "b2"} {
 		d.click(`circle[data-p="` + p + `"]`)
