@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"lyngk.example/lyngk/mailer"
+	"lyngk.example/lyngk/mailer/localmail"
 )
 
 // TestCheckConfigEveryError (issue 21 item 5): -check-config reports every
@@ -50,7 +50,7 @@ func TestCheckConfigEveryError(t *testing.T) {
 // fails it after the last step done, with the server's answer. A robot_address in another domain than the login's
 // is warned about.
 func TestCheckConfigConnect(t *testing.T) {
-	local, err := mailer.StartLocal(context.Background(), mailer.LocalConfig{SMTPAddr: "127.0.0.1:0", IMAPAddr: "127.0.0.1:0",
+	local, err := localmail.StartLocal(context.Background(), localmail.LocalConfig{SMTPAddr: "127.0.0.1:0", IMAPAddr: "127.0.0.1:0",
 		Robot: "lyngk@localhost", Dir: t.TempDir()}, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -20,6 +20,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"lyngk.example/lyngk/mailer"
+	"lyngk.example/lyngk/mailer/localmail"
 	"lyngk.example/lyngk/store"
 )
 
@@ -190,7 +191,7 @@ func seqs(n uint32) []uint32 {
 // daemon runs, so that the next `lyngk serve` fetches them in one batch.
 func deliverWhileStopped(t *testing.T, dataDir string, mails ...rawMail) {
 	t.Helper()
-	l, err := mailer.StartLocal(context.Background(), mailer.LocalConfig{SMTPAddr: "127.0.0.1:0", IMAPAddr: "127.0.0.1:0",
+	l, err := localmail.StartLocal(context.Background(), localmail.LocalConfig{SMTPAddr: "127.0.0.1:0", IMAPAddr: "127.0.0.1:0",
 		Robot: "lyngk@localhost", Dir: dataDir}, nil)
 	if err != nil {
 		t.Fatal(err)

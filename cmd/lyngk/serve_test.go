@@ -25,6 +25,7 @@ import (
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/mailer"
+	"lyngk.example/lyngk/mailer/localmail"
 	"lyngk.example/lyngk/store"
 )
 
@@ -547,7 +548,7 @@ func TestServeLocalKeepsMail(t *testing.T) {
 		t.Fatalf("alice's INBOX = %v, want %v", before, want)
 	}
 	s.stop(t)
-	if _, err := os.Stat(filepath.Join(cfg.DataDir, mailer.LocalMailFile)); err != nil {
+	if _, err := os.Stat(filepath.Join(cfg.DataDir, localmail.LocalMailFile)); err != nil {
 		t.Fatalf("no mailboxes in the data directory: %v", err)
 	}
 
