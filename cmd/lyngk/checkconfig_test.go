@@ -11,7 +11,7 @@ import (
 	"lyngk.example/lyngk/mailer/localmail"
 )
 
-// TestCheckConfigEveryError (issue 21 item 5): -check-config reports every
+// TestCheckConfigEveryError: -check-config reports every
 // error of a file at once (it stopped at the first), names the environment
 // variable of a missing password, and refuses forfeit_after <= nag_after
 // (a game would be forfeited before its reminder).
@@ -44,7 +44,7 @@ func TestCheckConfigEveryError(t *testing.T) {
 	}
 }
 
-// TestCheckConfigConnect (issue 21 item 5): -check-config -connect logs in
+// TestCheckConfigConnect: -check-config -connect logs in
 // to the IMAP and SMTP servers (here the local mode's, a real IMAP and
 // SMTP server on loopback) and reports each step of each; a refused login
 // fails it after the last step done, with the server's answer. A robot_address in another domain than the login's

@@ -466,7 +466,7 @@ func imapLogin(t *testing.T, addr, user, pass string) error {
 	return c.Login(user, pass).Wait()
 }
 
-// TestServeLocalRobotPassword (issue 11 item 9): in local mode the robot's
+// TestServeLocalRobotPassword: in local mode the robot's
 // mailbox, whose subjects carry every signup password, no longer opens with
 // the documented password `lyngk`; it has a random one printed at start,
 // while players keep NAME. The daemon's own poller uses it: mail is still
@@ -530,7 +530,7 @@ func mailboxUIDs(t *testing.T, addr, user, pass, mailbox string) (uint32, []uidM
 	return sel.UIDValidity, out
 }
 
-// TestServeLocalKeepsMail (issue 12 item 5): `lyngk serve` in local mode
+// TestServeLocalKeepsMail: `lyngk serve` in local mode
 // keeps the mailboxes in its data directory. After a restart a player finds
 // the same mails under the same UIDs and UIDVALIDITY, and new mail comes
 // above them; the robot's Processed folder is kept too.

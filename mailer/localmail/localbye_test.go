@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestLocalCloseSaysBye (issue 22 item 5): closing the local mail service
+// TestLocalCloseSaysBye: closing the local mail service
 // (SIGTERM to `lyngk serve`) sends "* BYE" to every IMAP connection,
 // whatever its state, before closing it; before, connections were dropped
 // without a word and NeoMutt showed an empty mailbox.
