@@ -480,7 +480,7 @@ func settingsMarkdown() string {
 	var b strings.Builder
 	b.WriteString(settingsBegin)
 	for _, sec := range settingsTable {
-		b.WriteString("\n#### " + sec.title + "\n\n")
+		b.WriteString("\n### " + sec.title + "\n\n")
 		if sec.intro != "" {
 			b.WriteString(markdownCell(sec.intro) + "\n\n")
 		}
