@@ -19,7 +19,10 @@ import (
 //
 // To add a setting: give config the field the code reads, add one entry
 // to the section it belongs in (key, kind, field, def, example, doc), and
-// run go generate. A check that involves other settings too belongs in
+// run go generate. A secret names its environment variable in env (and has
+// no example value); a default that the field's owner (mailer, store)
+// applies to a zero field is owned; a word from a short list names the
+// list in choices. A check that involves other settings too belongs in
 // config.validate.
 var settingsTable = []settingSection{
 	{title: "Incoming mail (IMAP)", settings: []setting{
