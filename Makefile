@@ -26,7 +26,7 @@ e2e:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./engine/... ./store/... ./mailer/... ./cmd/...
 
-# Issue 19's abuse benchmark at full strength: each flood of forged mail at
+# The abuse benchmark at full strength: each flood of forged mail at
 # 100 a second for 30 s against lyngk serve in local mode while a probe pair
 # plays by reply (the unit tests run it at 25 a second for 2 s).
 bench-abuse:

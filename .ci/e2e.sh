@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # e2e.sh: the end-to-end suite of `lyngk serve` against real Dovecot and
-# Postfix on loopback (issue 4). Installs the Debian packages when missing,
+# Postfix on loopback. Installs the Debian packages when missing,
 # starts private servers in a temporary directory, runs the Go e2e tests and
 # benchmarks of cmd/lyngk, and stops the servers whatever happens.
 #

@@ -44,7 +44,7 @@ func TestAccounts(t *testing.T) {
 	if out := v.cmd(addr("bob"), "lyngk challenge bob alice"); !strings.HasPrefix(out[0].Body, "alice has signed off.") {
 		t.Errorf("challenge of a signed-off user:\n%s", format(out))
 	}
-	// zoe is a stranger: her answer names nothing she typed (issue 21).
+	// zoe is a stranger: her answer names nothing she typed.
 	if out := v.cmd(addr("zoe"), "signup ALICE pw"); !strings.HasPrefix(out[0].Body, "Your mail to the Lyngk server was refused") {
 		t.Errorf("signed-off userid taken again:\n%s", format(out))
 	}

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// No backscatter (issue 21). Mail that is answered goes to the address in
+// No backscatter. Mail that is answered goes to the address in
 // From, which anybody may forge: a server that answers a forged mail with
 // the text in it is a spam relay, and its domain ends on blocklists. So an
 // address that is no account's confirmed address (a stranger) gets

@@ -10,7 +10,7 @@ import (
 	"lyngk.example/lyngk/store"
 )
 
-// TestStrangerNoBackscatter is issue 21's measured case: a forged mail with
+// TestStrangerNoBackscatter is a measured abuse case: a forged mail with
 // a phishing subject got an error quoting that subject, its first line and
 // its URL; a one-line spam got an error quoting the URL. Now a stranger (no
 // account's confirmed address) gets nothing he wrote back: the "not a
@@ -112,7 +112,7 @@ func TestResponderLoop(t *testing.T) {
 	}
 }
 
-// TestConfirmationCannon is issue 19's measured case: one forged 849-byte
+// TestConfirmationCannon is a measured abuse case: one forged 849-byte
 // mail sent 24 confirmation mails to 24 addresses; 18 +tag spellings of one
 // mailbox got 18; each quoted the requester's text; a ticket system's
 // automatic answer confirmed an account. Now: at most 2 per mail; a
@@ -211,7 +211,7 @@ func TestInternalErrorToStranger(t *testing.T) {
 	}
 }
 
-// TestStrangerNoListings: issue 21 item 3, strangers get an answer only to
+// TestStrangerNoListings: strangers get an answer only to
 // help, list and signup (and confirm USERID CODE, signup's second half).
 // Old main also answered their listings, and such an answer names the userid or the
 // board the stranger typed: `lyngk games quentin` from a forged From made

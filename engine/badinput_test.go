@@ -121,7 +121,7 @@ func TestBadInput(t *testing.T) {
 		{name: "signup-no-dot", from: zoe, subject: "signup zoe pw zoe@intranet", want: `"zoe@intranet" is not a plain mail address`},
 		{name: "signup-angle", from: zoe, subject: "signup zoe pw <zoe@home.example>", want: `"<zoe@home.example>" is not a plain mail address`},
 		{name: "signup-bad-sender", from: `"evil@attacker.test"@victim.test`, subject: "signup zoe pw",
-			want: "Your mail to the Lyngk server was refused"}, // a stranger: nothing of what he wrote (issue 21)
+			want: "Your mail to the Lyngk server was refused"}, // a stranger: nothing of what he wrote
 		{name: "change-address-ip", from: alice, subject: "change address alice pw-alice alice@[::1]", want: `"alice@[::1]" is not a plain mail address`},
 		{name: "change-address-dots", from: alice, subject: "change address alice pw-alice al..ice@players.example",
 			want: `"al..ice@players.example" is not a plain mail address`},
@@ -138,7 +138,7 @@ func TestBadInput(t *testing.T) {
 		{name: "reply-stale-token", from: alice, body: "e4-e5\n", replyTo: func(w *world) engine.Mail { return w.old },
 			wantSubject: "Lyngk Board 101 Error",
 			want:        "Lyngk Board 101 has moved on since the board mail you replied to: that\nmail showed the game after move 0, the game is now after move 2."},
-		// Issue 22: a stale reply of the player not to move is not told
+		// A stale reply of the player not to move is not told
 		// to reply with his move.
 		{name: "reply-stale-token-not-your-turn", from: bob, body: "e4-e5\n", replyTo: func(w *world) engine.Mail { return w.oldBob },
 			wantSubject: "Lyngk Board 101 Error",
@@ -180,7 +180,7 @@ func TestBadInput(t *testing.T) {
 			before := w.dump()
 			out := w.mail(in)
 			// An error mail that shows the game's current position to one
-			// of its players carries a reply token (issue 13): its record
+			// of its players carries a reply token: its record
 			// is the only thing the mail may add.
 			if after := withoutNewTokens(before, w.dump()); after != before {
 				t.Errorf("state changed:\n%s", diff(before, after))

@@ -52,7 +52,7 @@ func TestClientReplies(t *testing.T) {
 		{"Apple Mail iOS (Italian)", "e4-e5\nTocca a te.\n\nInviato da iPhone\n\nIl giorno 21 nov 2026, alle ore 22:52, PBeM Server <lyngk@example.net> ha scritto:\n\n" + quotedBoard, "Tocca a te.\n"},
 		{"Samsung Email (Spanish)", "e4-e5\nTe toca.\n\nEnviado desde mi Samsung Galaxy\n\n-------- Mensaje original --------\nDe: PBeM Server <lyngk@example.net>\nFecha: 21/11/26 22:52 (GMT+00:00)\n\nSummary of Lyngk Board 101\n", "Te toca.\n"},
 		{"Evolution, signature without its space", "e4-e5\nok\n\n--\nBob Example\n\nOn Sat, 2026-11-21 at 22:52 +0000, PBeM Server wrote:\n" + quotedBoard, "ok\n"},
-		// Issue 22: NeoMutt's widespread attribution "* %n <%a> [%{...}]:" and
+		// NeoMutt's widespread attribution "* %n <%a> [%{...}]:" and
 		// its default; mutt, alpine, Evolution, KMail, Roundcube, Outlook
 		// for iOS and Android, Spark, Proton and Fastmail as they are.
 		{"NeoMutt, attribution * name <addr> [date]:", "e4-e5\nTake that.\n\n* PBeM Server <lyngk@example.org> [2026-11-26 11:58]:\n" + quotedBoard, "Take that.\n"},
@@ -345,7 +345,7 @@ func TestSentLinesBound(t *testing.T) {
 	}
 }
 
-// TestReplyAttributionRelayed: the issue 22 finding through the server. A
+// TestReplyAttributionRelayed: the NeoMutt and Outlook finding through the server. A
 // NeoMutt reply with the attribution "* PBeM Server <addr> [date]:" and
 // Outlook for iOS's linked sign-off relay only the player's words; a reply
 // holding only a move relays nothing and gets no "**" subject. On the main

@@ -8,7 +8,7 @@ import (
 	"lyngk.example/lyngk/engine/games/gamestest"
 )
 
-// TestCommandsTestGame: the commands of issue 25 that know games (list,
+// TestCommandsTestGame: pbmserv's other common commands that know games (list,
 // preview, submit and confirm, queue, showas, ratings, all show) work for
 // the test game of the contract as for LYNGK, through Handle; every mail
 // against testdata/commands-testgame.golden.

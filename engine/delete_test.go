@@ -53,7 +53,7 @@ func TestDelete(t *testing.T) {
 		t.Errorf("signup bob after delete: %s", format(out))
 	}
 	// bob's address is no account's now: a stranger's, which gets no
-	// answer to delete (issue 21, no backscatter); a player's gets the
+	// answer to delete (no backscatter); a player's gets the
 	// refusal.
 	if out := v.cmd(addr("bob"), "delete bob pw-bob"); len(out) != 0 {
 		t.Errorf("second delete from bob's old address: %s", format(out))

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Expiry of what nobody needs any more (issue 19): the store must not keep
+// Expiry of what nobody needs any more: the store must not keep
 // every reply token (about 1.7 KB a move) and every unconfirmed signup for
 // good. Tick runs pruneStale at most once per pruneEvery.
 const (

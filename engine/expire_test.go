@@ -9,7 +9,7 @@ import (
 	"lyngk.example/lyngk/store"
 )
 
-// TestExpiry is issue 19's measured case: a reply token (about 1.7 KB a
+// TestExpiry is a measured abuse case: a reply token (about 1.7 KB a
 // move) and an unconfirmed signup (the userid taken for good) were kept
 // forever. Now the tokens of a game over for engine.TokenKeep (30 days)
 // go, and a reply to one is answered as an unknown board mail, saying
@@ -61,7 +61,7 @@ func TestExpiry(t *testing.T) {
 	}
 }
 
-// TestStoreBytesPerGame is issue 19's storage figure: a whole LYNGK game
+// TestStoreBytesPerGame is the store's figure per game: a whole LYNGK game
 // by full commands, the bytes it leaves in the store (keys and values of
 // its game record and its reply tokens) while it runs and once its tokens
 // expired. Bounds: at most 2 KB of tokens a move, and a finished game

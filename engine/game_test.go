@@ -130,7 +130,7 @@ func TestReplyMoveNumberApart(t *testing.T) {
 	if len(out) != 1 || !strings.HasPrefix(out[0].Body, "Your move is numbered #7, but this is move 3.") {
 		t.Fatalf("reply %q #7: want the move-number error, got:\n%s", move, format(out))
 	}
-	// The error mail carries a reply token (issue 13): its record aside,
+	// The error mail carries a reply token: its record aside,
 	// nothing changed.
 	if after := withoutNewTokens(before, w.dump()); after != before {
 		t.Errorf("refused reply changed the state:\n%s", diff(before, after))

@@ -15,7 +15,7 @@ import (
 )
 
 // TestHTMLPart checks the HTML part of a board mail against its golden
-// file and against what the issue asks of it whatever the golden says:
+// file and against what is asked of it whatever the golden says:
 // the same information as the text (status, players with claims and
 // stacks, move list, comment), the picture by cid: with width, height and
 // alt, the board block as <pre>, the line that a reply with the move is
@@ -273,7 +273,7 @@ func TestHTMLPartEnded(t *testing.T) {
 	}
 }
 
-// TestTurnLines (issue 22): the board mail to the player to move ends, in
+// TestTurnLines: the board mail to the player to move ends, in
 // its text, with how to move, and its HTML part says that replying is
 // enough; the other player's mail says whose turn it is instead, in both
 // parts, and never that he should reply with his move. A comment's line
@@ -312,7 +312,7 @@ func TestTurnLines(t *testing.T) {
 	}
 }
 
-// TestOneSubject (issue 22 item 2): with "change subject alice ... game"
+// TestOneSubject: with "change subject alice ... game"
 // every mail of a game to alice has the subject "Lyngk Board 101
 // alice-bob" and opens with what the gamerz subject said; bob keeps the
 // gamerz subjects byte for byte; "gamerz" brings them back.

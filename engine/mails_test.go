@@ -29,7 +29,7 @@ func reference(t *testing.T, name string) (subject, body string) {
 	return subject, body
 }
 
-// Our own last lines of a board mail to a player (issue 22): how to move,
+// Our own last lines of a board mail to a player: how to move,
 // or whose turn it is.
 const (
 	howToMove = "To move, reply with your move, like G,c1-d1 (send \"help notation\").\n"
@@ -38,7 +38,7 @@ const (
 
 // TestReferenceMails reproduces the gamerz mails of board 148 byte for byte,
 // but for the line a mail to a player ends its game with: how to move, or
-// whose turn it is (issue 22), which gamerz had not.
+// whose turn it is, which gamerz had not.
 func TestReferenceMails(t *testing.T) {
 	v := newEnv(t)
 	v.signup("alice", "bob", "carol", "dave")

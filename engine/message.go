@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// The bounds of message and broadcast (issue 25): a message goes to at
+// The bounds of message and broadcast: a message goes to at
 // most MaxMessageRecipients players per incoming mail, and one userid
 // sends at most MaxMessagesPerDay message mails (one per recipient) in a
 // day that opens with the first; a broadcast at most once a day.

@@ -16,8 +16,7 @@ func (v *env) msg(line string) []engine.Mail {
 	return v.mail(engine.Inbound{From: addr("alice"), Subject: line, Body: "Hello there.\n"})
 }
 
-// TestMessageBounds: the figures of message and broadcast (issue 25 item
-// 4). One message command names at most 10 recipients (11 is a usage
+// TestMessageBounds: the figures of message and broadcast. One message command names at most 10 recipients (11 is a usage
 // error), one mail reaches at most 10 (a second command past that is
 // refused), one userid sends at most 20 message mails a day (the 21st
 // refused, the day after allowed again); a recipient who refused messages,

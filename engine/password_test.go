@@ -39,7 +39,7 @@ func TestLockout(t *testing.T) {
 			}
 		}
 		// The guessers are strangers: a password command of theirs runs
-		// (and counts) but gets no answer (issue 21, no backscatter).
+		// (and counts) but gets no answer (no backscatter).
 		if len(toSender) != 0 {
 			t.Fatalf("attempt %d: the stranger got an answer:\n%s", i, format(toSender))
 		}
@@ -111,7 +111,7 @@ func TestChecks(t *testing.T) {
 		t.Errorf("Handle ran bcrypt %d times without Verify, want %d", n, engine.MaxChecks)
 	}
 	if len(out) != 0 {
-		t.Errorf("the stranger got an answer to a password command (issue 21: none):\n%s", format(out))
+		t.Errorf("the stranger got an answer to a password command (a stranger gets none):\n%s", format(out))
 	}
 	// The guesses past MaxChecks were not checked, so not counted: alice
 	// is not locked out (old main checked 10 and locked her).

@@ -30,7 +30,7 @@ func brokenTemplates(t *testing.T, files map[string]string) func(*engine.Config)
 	return func(c *engine.Config) { c.Templates = set }
 }
 
-// TestPoisonMail (issue 12 item 1): a mail that fails inside the engine for
+// TestPoisonMail: a mail that fails inside the engine for
 // a reason of its own is answered with the internal error and changes
 // nothing, not even the commands before the failing one; Handle reports the
 // failure apart from a store error, and the next mail is handled as usual.

@@ -9,7 +9,7 @@ import (
 	"lyngk.example/lyngk/engine/games"
 )
 
-// MaxPreviewMoves bounds the moves of one preview (issue 25): each is a
+// MaxPreviewMoves bounds the moves of one preview: each is a
 // replay step of the rules, and the mail shows the board after the last.
 const MaxPreviewMoves = 20
 

@@ -63,7 +63,7 @@ const (
 	whyWrongGame       why = "wrong-game"
 	whyUsage           why = "usage"
 	whyUseridTaken     why = "userid-taken"
-	// issue 25's commands (preview.go)
+	// pbmserv's other common commands (preview.go)
 	whyPlayersOnly      why = "players-only"
 	whyPreviewLong      why = "preview-long"
 	whyPreviewOver      why = "preview-over"

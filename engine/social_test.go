@@ -33,7 +33,7 @@ func TestSubscribeChat(t *testing.T) {
 		t.Errorf("board mails went to %q, want %q", recipientsOf(out), want)
 	}
 	out = v.mail(engine.Inbound{From: addr("carol"), Subject: "lyngk chat 101 carol pw-carol", Body: "Bold opening!\n"})
-	// The chat, and carol's copy of it (issue 22).
+	// The chat, and carol's copy of it.
 	if want := []string{addr("alice"), addr("bob"), addr("carol")}; !slices.Equal(recipientsOf(out), want) {
 		t.Errorf("chat went to %q, want %q", recipientsOf(out), want)
 	}
@@ -150,7 +150,7 @@ func TestOffersPerDay(t *testing.T) {
 	}
 }
 
-// TestChatBack (issue 22): a reply to a chat mail is a chat back, its
+// TestChatBack: a reply to a chat mail is a chat back, its
 // first line too, to the same game's players and watchers, and never a
 // move; the sender gets a copy, or with "change chat ... confirm" one line.
 // On the main before, the reply got `"Hi" is not a command`.

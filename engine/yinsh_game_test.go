@@ -188,7 +188,7 @@ func TestYinshHelp(t *testing.T) {
 		t.Errorf("help lyngk:\n%s", format(out))
 	}
 	// An unknown topic's refusal lists the games offered as topics (to a
-	// player: a stranger's refusal names nothing he typed, issue 21).
+	// player: a stranger's refusal names nothing he typed).
 	out = v.cmd(addr("alice"), "help chess")
 	if len(out) != 1 || !strings.Contains(strings.ReplaceAll(out[0].Body, "\n", " "), `There is no help topic "chess". Topics: commands, notation, rules, lyngk, yinsh.`) {
 		t.Errorf("help chess:\n%s", format(out))

@@ -8,7 +8,7 @@ import (
 	"github.com/emersion/go-smtp"
 )
 
-// TestCheckSteps (issue 21 item 5): CheckIMAPSteps and CheckSMTPSteps, what
+// TestCheckSteps: CheckIMAPSteps and CheckSMTPSteps, what
 // `lyngk serve -check-config -connect` prints, report each step done over
 // implicit TLS and STARTTLS with a private CA; a refused login stops after
 // the last step that worked.

@@ -198,7 +198,7 @@ func checkTransport(proto, addr, mode string) error {
 	case TLSImplicit, TLSStartTLS:
 		return nil
 	case TLSNone:
-		if !isLoopback(host) {
+		if !IsLoopback(host) {
 			return fmt.Errorf("%w: %s TLS %q refused for %q (use %q or %q)", ErrNotLoopback, proto, TLSNone, addr, TLSImplicit, TLSStartTLS)
 		}
 		return nil
@@ -206,9 +206,9 @@ func checkTransport(proto, addr, mode string) error {
 	return fmt.Errorf("%w: %s TLS mode %q: want %q, %q or %q", ErrBadConfig, proto, mode, TLSImplicit, TLSStartTLS, TLSNone)
 }
 
-// isLoopback accepts "localhost" and loopback IP addresses. It checks the
+// IsLoopback accepts "localhost" and loopback IP addresses. It checks the
 // name only; loopbackConn checks where a connection really went.
-func isLoopback(host string) bool {
+func IsLoopback(host string) bool {
 	if host == "localhost" {
 		return true
 	}

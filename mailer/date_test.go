@@ -25,7 +25,7 @@ func TestSetDate(t *testing.T) {
 	}
 }
 
-// TestSenderDatesAtHandoff (issue 21 item 2): a mail composed 6 hours
+// TestSenderDatesAtHandoff: a mail composed 6 hours
 // before the relay takes it (an outage, the hourly caps) leaves with the
 // Date of its handoff, not of its composition (SpamAssassin scored a board
 // mail held 4 h DATE_IN_PAST_03_06, 5.2 in all: spam); its Message-ID and

@@ -26,6 +26,8 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/emersion/go-imap/v2/imapserver"
 	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
+
+	"lyngk.example/lyngk/mailer/internal/idle"
 )
 
 // testDeadline bounds every wait for an asynchronous event.
@@ -70,7 +72,7 @@ type imapTestServer struct {
 	srv     *imapserver.Server
 	done    chan struct{}
 	idling  chan struct{} // a session entered IDLE
-	changes *changes
+	changes *idle.Changes
 	logger  *testLogger
 }
 
@@ -85,7 +87,7 @@ func newIMAPTestServer(t testing.TB, caps imap.CapSet, tlsCfg *tls.Config, impli
 		impl:    implicit,
 		addr:    "127.0.0.1:0",
 		idling:  make(chan struct{}, 1),
-		changes: newChanges(),
+		changes: idle.NewChanges(),
 		logger:  newTestLogger(t),
 	}
 	if err := s.user.Create("INBOX", nil); err != nil {
@@ -102,7 +104,7 @@ func newIMAPTestServer(t testing.TB, caps imap.CapSet, tlsCfg *tls.Config, impli
 type idleSpy struct {
 	imapserver.SessionIMAP4rev2
 	idling  chan struct{}
-	changes *changes
+	changes *idle.Changes
 }
 
 func (s idleSpy) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
@@ -110,7 +112,7 @@ func (s idleSpy) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
 	case s.idling <- struct{}{}:
 	default:
 	}
-	return idleByPolling(s.SessionIMAP4rev2, s.changes, w, stop)
+	return idle.ByPolling(s.SessionIMAP4rev2, s.changes, w, stop)
 }
 
 func (s *imapTestServer) start() {
@@ -187,7 +189,7 @@ func (s *imapTestServer) deliver(subject string) {
 	if _, err := s.user.Append("INBOX", bytes.NewReader(testMail(subject)), &imap.AppendOptions{}); err != nil {
 		s.t.Fatal(err)
 	}
-	s.changes.notify()
+	s.changes.Notify()
 }
 
 // listedMail is a mail as another IMAP client sees it.

@@ -550,7 +550,7 @@ func TestSenderServerDownLosesNothing(t *testing.T) {
 		"data m2 to bob@example.com", "sent 1", "sent 2")
 }
 
-// TestSenderRelayOutage is issue 12's outage on a fake clock: the relay is
+// TestSenderRelayOutage is a relay outage on a fake clock: the relay is
 // down for six hours while the robot goes on queueing mail (and one mail
 // was refused for now just before); once the relay is back, the whole outbox
 // is accepted within 60 s, each recipient's mail in order, no mail having

@@ -92,5 +92,5 @@
 // record, so their removal changes no version.
 //
 // Versions: 1, the first; 2 adds the buckets addresses and confirms
-// (confirmed addresses, issue 11).
+// (confirmed addresses).
 package store

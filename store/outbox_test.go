@@ -418,7 +418,7 @@ func TestOutboxStats(t *testing.T) {
 	}
 }
 
-// TestDueDailyCap (issue 21 item 2): with MailsPerDay, the recipients of
+// TestDueDailyCap: with MailsPerDay, the recipients of
 // any 24 hours stay within the cap, all addresses together; the surplus
 // waits in the outbox, in order (a mail to two counts two, and one that
 // does not fit holds those after it), and goes as the window slides.
@@ -487,7 +487,7 @@ func TestDueDailyCap(t *testing.T) {
 	}
 }
 
-// TestDueUnaskedLast is the measured case of issue 19: 4,611 board mails of
+// TestDueUnaskedLast is a measured abuse case: 4,611 board mails of
 // games alice never asked for were held for her by the hourly cap, first in
 // first out, and her real opponent's move waited 23 hours behind them. Now
 // unasked mail comes after all of her other mail: with a cap of 3 an hour

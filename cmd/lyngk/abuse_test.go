@@ -247,7 +247,7 @@ func checkBounds(t *testing.T, raws [][]byte, want int) []mailer.Inbound {
 	var ins []mailer.Inbound
 	for i, raw := range raws {
 		total += len(raw)
-		// A board mail's HTML part and picture come on top (issue 13):
+		// A board mail's HTML part and picture come on top:
 		// the engine counts PictureAllowance for them.
 		limit := engine.MaxReply
 		if bytes.Contains(raw, []byte("multipart/related")) {
@@ -269,11 +269,11 @@ func checkBounds(t *testing.T, raws [][]byte, want int) []mailer.Inbound {
 	return ins
 }
 
-// TestProcessForgedMultiple is the measured case of issue 11: a 2.7 KB
+// TestProcessForgedMultiple is a measured abuse case: a 2.7 KB
 // mail, subject "multiple", 60 lines of "lyngk show" naming board 101 ten
 // times each. Old main sent 600 board mails. From a forged stranger's
-// address it now gets none (issue 21: a stranger gets no listing; before
-// that, 1 mail); in a player's name, 25: 24 boards and the summary, which
+// address it now gets none (a stranger gets no listing; before the
+// no-backscatter rules, 1 mail); in a player's name, 25: 24 boards and the summary, which
 // says what was left out.
 func TestProcessForgedMultiple(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "lyngk.db")
@@ -326,10 +326,10 @@ func TestProcessForgedMultiple(t *testing.T) {
 	}
 }
 
-// TestProcessShowManyGames is the measured case of issue 11: "lyngk show
+// TestProcessShowManyGames is a measured abuse case: "lyngk show
 // alice" with alice in 600 games made 600 mails (36,060 with 60 such
 // lines). Now: 25 mails, the last the summary of the 576 boards left out
-// (golden file), and none for a stranger (issue 21; before, one).
+// (golden file), and none for a stranger (before, one).
 func TestProcessShowManyGames(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "lyngk.db")
@@ -391,7 +391,7 @@ func TestProcessShowManyGames(t *testing.T) {
 	}
 }
 
-// TestProcessHugeArgument is the measured case of issue 11: a 1 MiB
+// TestProcessHugeArgument is a measured abuse case: a 1 MiB
 // Latin-1 argument made a 12.9 MB error reply (the argument echoed twice,
 // the mail quoted once). Now the reply is at most 64 KB: the argument is
 // cut to 100 characters with "…", the quote to 2 KB. A huge comment on a
@@ -521,7 +521,7 @@ func TestProcessManySubscribers(t *testing.T) {
 	}
 }
 
-// TestProcessForgedChallenges is the measured case of issue 19: 209 forged
+// TestProcessForgedChallenges is a measured abuse case: 209 forged
 // mails of 24 lines "lyngk challenge alice robot" made 5,017 games and
 // 4,611 board mails for alice. Now alice gets at most engine.MaxUnasked (10)
 // mails a day of games she did not ask for: of 3 such forged mails (72

@@ -23,7 +23,7 @@ const yinshGame = "c5 e2 i9 j5 d5 g9 g5 i5 d3 f6 i9-i7 j5-j7 c5-a3 e2-d1 a3-c3 g
 	"h9-f9 k8-k10 f7-f8 e7-g7 b2-d2 d1-c1 f8-i8 g4-f3 b3-e3 c1-b1 e3-e1 f3-f5 d2-f2 f5-c2 " +
 	"xa3-e3;xf9;i8-h7 g7-e5;xf3-f7;xe5 f2-j6 k10-j9 j6-h6 j9-j10 h6-e6 b1-b3 e6-e8;xc5-g9;xe1"
 
-// TestAnalyzeYinshGolden runs lyngk analyze -game yinsh (issue 24 item 4)
+// TestAnalyzeYinshGolden runs lyngk analyze -game yinsh
 // and compares exit status, stdout and stderr with
 // testdata/analyze/yinsh-NAME.golden.
 func TestAnalyzeYinshGolden(t *testing.T) {
@@ -62,7 +62,7 @@ func TestAnalyzeYinshGolden(t *testing.T) {
 	}
 }
 
-// TestAnalyzeYinshContract checks item 4's points independently of the
+// TestAnalyzeYinshContract checks the JSON's promises independently of the
 // goldens: the keys in order, the board field equal to the plain output,
 // the long form of a short-form turn, passes skipped, points sorted
 // bytewise, legal sorted and [] when over, and -game lyngk as the default.

@@ -20,11 +20,11 @@ import (
 	"lyngk.example/lyngk/store"
 )
 
-// TestServeBigMailsBounded is issue 11's storage and memory case through a
+// TestServeBigMailsBounded is the abuse review's storage and memory case through a
 // real `lyngk serve` in local mode: 40 mails of 1 MiB, each a command with
 // a 1 MiB Latin-1 argument (once answered with a 12.9 MB reply that the
-// dead letters kept whole; help, whose answer a stranger gets: issue 21
-// answers his listings nothing), grow the store by less than 10 MB, and the
+// dead letters kept whole; help, whose answer a stranger gets: a
+// stranger's listings get no answer), grow the store by less than 10 MB, and the
 // daemon's resident memory never reaches 170 MB (the poller's batch holds
 // at most 8 MiB of mail; with 32 mails whatever their size the peak was
 // 151-230 MB). Half of them come from forged addresses outside the local

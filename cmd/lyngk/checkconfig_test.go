@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"lyngk.example/lyngk/mailer"
+	"lyngk.example/lyngk/mailer/localmail"
 )
 
-// TestCheckConfigEveryError (issue 21 item 5): -check-config reports every
+// TestCheckConfigEveryError: -check-config reports every
 // error of a file at once (it stopped at the first), names the environment
 // variable of a missing password, and refuses forfeit_after <= nag_after
 // (a game would be forfeited before its reminder).
@@ -44,13 +44,13 @@ func TestCheckConfigEveryError(t *testing.T) {
 	}
 }
 
-// TestCheckConfigConnect (issue 21 item 5): -check-config -connect logs in
+// TestCheckConfigConnect: -check-config -connect logs in
 // to the IMAP and SMTP servers (here the local mode's, a real IMAP and
 // SMTP server on loopback) and reports each step of each; a refused login
 // fails it after the last step done, with the server's answer. A robot_address in another domain than the login's
 // is warned about.
 func TestCheckConfigConnect(t *testing.T) {
-	local, err := mailer.StartLocal(context.Background(), mailer.LocalConfig{SMTPAddr: "127.0.0.1:0", IMAPAddr: "127.0.0.1:0",
+	local, err := localmail.StartLocal(context.Background(), localmail.LocalConfig{SMTPAddr: "127.0.0.1:0", IMAPAddr: "127.0.0.1:0",
 		Robot: "lyngk@localhost", Dir: t.TempDir()}, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -15,7 +15,7 @@ import (
 // through `lyngk process`, mail in and mails out, against
 // testdata/commands.golden, as TestProcessTranscript does: who gets each
 // reply, its subject and its text. A stranger (dave, no account) gets list
-// and no answer to a listing (ratings) nor to preview (issue 21: no
+// and no answer to a listing (ratings) nor to preview (no
 // backscatter); alice, a player, gets the ratings; showas's board mail carries a token that moves
 // when answered; a submitted move is played by confirm, and voided by a
 // change of the game in between.

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestProcessCommandsYinsh: the commands of issue 25 that take a game word
+// TestProcessCommandsYinsh: pbmserv's other common commands that take a game word
 // work for YINSH as for LYNGK, through `lyngk process` against
 // testdata/commands-yinsh.golden: list of one game, preview of ring
 // placements, submit and confirm, a queued placement played after the

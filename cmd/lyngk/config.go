@@ -10,7 +10,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -20,14 +19,16 @@ import (
 )
 
 // config is the daemon's configuration. The file format is deliberately
-// small: `key = value` lines, `#` comments and blank lines. Secrets may come
+// small: `key = value` lines, `#` comments and blank lines; its keys, their
+// defaults and documentation are the settings table (settings.go), which
+// maps each key onto a field here. Secrets may come
 // from the file or from the environment (LYNGK_IMAP_PASSWORD,
 // LYNGK_SMTP_PASSWORD, LYNGK_OAUTH2_CLIENT_SECRET,
 // LYNGK_OAUTH2_REFRESH_TOKEN), never from the command line, where any user
 // of the machine could read them in the process list.
 type config struct {
 	// The mail settings are mailer's own: it owns their defaults and their
-	// validation, and this file only maps keys onto them.
+	// validation, and the settings table only maps keys onto them.
 	IMAP mailer.IMAPConfig
 	SMTP mailer.SMTPConfig
 	// OAuth2 is the client registration at the issuer when imap_auth or
@@ -90,26 +91,22 @@ type config struct {
 }
 
 // defaultConfig is what an empty file means: local all-in-one mode. The
-// mail settings are left unset for mailer's defaults.
+// defaults are the settings table's, but for the settings whose owner
+// (mailer, store) fills in an unset field itself.
 func defaultConfig() config {
-	return config{
-		Robot:               "lyngk@localhost",
-		Domain:              "localhost",
-		DataDir:             "lyngk-data",
-		RatePerHour:         60,
-		SignupsPerHour:      60,
-		ConfirmsPerDay:      3,
-		WebPostsPerGameHour: 60,
-		WebStreamsPerClient: 16,
-		RobotUnmovedPerHour: 30,
-		NagAfter:            7 * 24 * time.Hour,
-		ForfeitAfter:        21 * 24 * time.Hour,
-		LogFormat:           "text",
-		LogLevel:            "info",
-		RobotPlayer:         true,
-		RobotThink:          robotThink,
-		WebPublic:           true,
+	var c config
+	for s := range allSettings {
+		if s.def == "" || s.owned {
+			continue
+		}
+		// TestSettingsTable parses every default: a bad one is a mistake
+		// in the table, caught before it ships.
+		if err := s.set(&c, s.def); err != nil {
+			panic(fmt.Sprintf("lyngk: the default of %s: %v", s.key, err))
+		}
 	}
+	c.Domain = strings.ToLower(domainOf(c.Robot))
+	return c
 }
 
 // local reports whether no mail service is configured, which selects the
@@ -152,15 +149,17 @@ func parseConfig(r io.Reader, getenv func(string) string) (config, error) {
 	if err := sc.Err(); err != nil {
 		return c, fmt.Errorf("%w: %v", errConfig, err)
 	}
-	if v := getenv("LYNGK_IMAP_PASSWORD"); v != "" {
-		c.IMAP.Password = v
+	for s := range allSettings {
+		if s.env == "" {
+			continue
+		}
+		if v := getenv(s.env); v != "" {
+			if err := s.set(&c, v); err != nil {
+				errs = append(errs, fmt.Errorf("%w: %s: %v", errConfig, s.env, err))
+			}
+		}
 	}
-	if v := getenv("LYNGK_SMTP_PASSWORD"); v != "" {
-		c.SMTP.Password = v
-	}
-	if v := getenv("LYNGK_OAUTH2_CLIENT_SECRET"); v != "" {
-		c.OAuth2.ClientSecret = v
-	}
+	c.SMTP.CAFile = c.IMAP.CAFile // tls_ca_file is one file for both
 	c.OAuth2Refresh = getenv("LYNGK_OAUTH2_REFRESH_TOKEN")
 	if _, set := seen["domain"]; !set {
 		// The Message-IDs, picture cids and the EHLO name the robot's
@@ -172,85 +171,13 @@ func parseConfig(r io.Reader, getenv func(string) string) (config, error) {
 	return c, errors.Join(append(errs, c.validate())...)
 }
 
+// set sets one key of the file.
 func (c *config) set(key, val string) error {
-	strs := map[string]*string{
-		"imap_addr": &c.IMAP.Addr, "imap_tls": &c.IMAP.TLS, "imap_user": &c.IMAP.Username,
-		"imap_password": &c.IMAP.Password, "imap_mailbox": &c.IMAP.Mailbox,
-		"imap_processed": &c.IMAP.Processed, "imap_rejected": &c.IMAP.Rejected,
-		"smtp_addr": &c.SMTP.Addr, "smtp_tls": &c.SMTP.TLS, "smtp_user": &c.SMTP.Username,
-		"smtp_password": &c.SMTP.Password, "robot_address": &c.Robot, "domain": &c.Domain,
-		"data_dir": &c.DataDir, "templates_dir": &c.TemplatesDir, "log_format": &c.LogFormat,
-		"log_level": &c.LogLevel, "metrics_addr": &c.MetricsAddr,
-		"web_addr": &c.WebAddr, "web_url": &c.WebURL,
-		"imap_auth": &c.IMAP.Auth, "smtp_auth": &c.SMTP.Auth,
-		"oauth2_provider": &c.OAuth2.Provider, "oauth2_tenant": &c.OAuth2.Tenant,
-		"oauth2_client_id": &c.OAuth2.ClientID, "oauth2_client_secret": &c.OAuth2.ClientSecret,
-		"oauth2_token_url": &c.OAuth2.TokenURL, "oauth2_device_url": &c.OAuth2.DeviceURL,
-		"oauth2_auth_url":     &c.OAuth2.AuthURL,
-		"trusted_authserv_id": &c.AuthservID,
-	}
-	durs := map[string]*time.Duration{
-		"poll_interval": &c.IMAP.PollInterval, "nag_after": &c.NagAfter, "forfeit_after": &c.ForfeitAfter,
-		"dead_letter_keep": &c.Store.DeadLetterKeep, "dedupe_keep": &c.Store.SeenKeep,
-		"robot_think": &c.RobotThink,
-	}
-	switch {
-	case strs[key] != nil:
-		*strs[key] = val
-	case key == "oauth2_scopes":
-		c.OAuth2.Scopes = strings.Fields(val)
-	case key == "tls_ca_file":
-		c.IMAP.CAFile, c.SMTP.CAFile = val, val
-	case durs[key] != nil:
-		d, err := time.ParseDuration(val)
-		if err != nil || d <= 0 {
-			return fmt.Errorf("want a positive duration such as 90s or 168h, got %q", val)
-		}
-		*durs[key] = d
-	case key == "robot" || key == "web_public" || key == "bounce_verp":
-		b, err := strconv.ParseBool(val)
-		if err != nil || (val != "true" && val != "false") {
-			return fmt.Errorf("want true or false, got %q", val)
-		}
-		switch key {
-		case "robot":
-			c.RobotPlayer = b
-		case "web_public":
-			c.WebPublic = b
-		default:
-			c.VERP = b
-		}
-	case key == "rate_per_hour":
-		n, err := strconv.Atoi(val)
-		if err != nil || n < 1 {
-			return fmt.Errorf("want a whole number of at least 1, got %q", val)
-		}
-		c.RatePerHour = n
-	case key == "signups_per_hour" || key == "web_posts_per_game_hour" || key == "robot_unmoved_per_hour" ||
-		key == "web_streams_per_client" || key == "confirms_per_mailbox_day":
-		n, err := strconv.Atoi(val)
-		if err != nil || n < 1 {
-			return fmt.Errorf("want a whole number of at least 1, got %q", val)
-		}
-		*map[string]*int{"signups_per_hour": &c.SignupsPerHour, "web_posts_per_game_hour": &c.WebPostsPerGameHour,
-			"robot_unmoved_per_hour": &c.RobotUnmovedPerHour, "web_streams_per_client": &c.WebStreamsPerClient,
-			"confirms_per_mailbox_day": &c.ConfirmsPerDay}[key] = n
-	case key == "mails_per_day":
-		n, err := strconv.Atoi(val)
-		if err != nil {
-			return fmt.Errorf("want a whole number, got %q", val)
-		}
-		c.Store.MailsPerDay = n // the store checks it
-	case key == "address_mails_per_hour":
-		n, err := strconv.Atoi(val)
-		if err != nil {
-			return fmt.Errorf("want a whole number, got %q", val)
-		}
-		c.Store.MailsPerHour = n // the store checks it
-	default:
+	s, ok := settingByKey(key)
+	if !ok {
 		return errors.New("unknown key")
 	}
-	return nil
+	return s.set(c, val)
 }
 
 // validate checks the combination of settings, every one of them, and
@@ -267,15 +194,10 @@ func (c *config) validate() error {
 	if !strings.Contains(c.Robot, "@") {
 		bad(fmt.Errorf("%w: robot_address %q is not a mail address", errConfig, c.Robot))
 	}
-	switch c.LogFormat {
-	case "text", "json":
-	default:
-		bad(fmt.Errorf("%w: log_format must be text or json", errConfig))
-	}
-	switch c.LogLevel {
-	case "debug", "info", "warn", "error":
-	default:
-		bad(fmt.Errorf("%w: log_level must be debug, info, warn or error", errConfig))
+	for s := range allSettings {
+		if err := s.checkChoices(c); err != nil {
+			bad(err)
+		}
 	}
 	// A reminder after the forfeit would never be sent: the game is gone.
 	if c.ForfeitAfter <= c.NagAfter {

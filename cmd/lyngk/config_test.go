@@ -48,7 +48,7 @@ func TestParseConfig(t *testing.T) {
 			check: func(c config) bool {
 				return c.local() && c.Robot == "lyngk@localhost" && c.IMAP.WithDefaults().PollInterval == time.Minute
 			}},
-		// issue 21 item 2: domain was "localhost" unless set, so real
+		// domain was "localhost" unless set, so real
 		// mode's Message-IDs and picture cids ended in @localhost (rspamd
 		// MID_RHS_NOT_FQDN) and the EHLO said localhost.
 		{name: "domain defaults to robot_address's", file: strings.Replace(real, "robot_address = lyngk@example.org", "robot_address = lyngk@Games.Example.org", 1),
@@ -120,7 +120,7 @@ func TestParseConfig(t *testing.T) {
 			check: func(c config) bool {
 				return c.WebAddr == "127.0.0.1:8081" && c.WebURL == "https://lyngk.example.org" && !c.WebPublic
 			}},
-		// issue 21 item 5: the web part may live under a path of a site.
+		// The web part may live under a path of a site.
 		{name: "web URL under a path", file: "web_url = https://example.org/lyngk/\n", env: env(),
 			check: func(c config) bool { return c.WebURL == "https://example.org/lyngk" && c.webBase() == "/lyngk" }},
 		{name: "web URL at the root", file: "web_url = https://lyngk.example.org\n", env: env(),

@@ -111,11 +111,11 @@ func TestProcessConfirm(t *testing.T) {
 	}
 }
 
-// TestProcessAddressSyntax: the measured cases of issue 11: a quoted local
+// TestProcessAddressSyntax: the measured abuse cases: a quoted local
 // part and an IP literal are refused at signup, with an error to the
 // sender and no account; NAME@localhost, the robot's own domain in local
 // mode, is accepted. The sender is a stranger: the error names nothing he
-// typed (issue 21).
+// typed.
 func TestProcessAddressSyntax(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "lyngk.db")
 	for i, c := range []struct{ subject, want string }{

@@ -13,7 +13,7 @@ import (
 	"github.com/emersion/go-smtp"
 )
 
-// TestControlSocketUnderLoad (issue 12 item 7): `lyngk admin`, `lyngk
+// TestControlSocketUnderLoad: `lyngk admin`, `lyngk
 // backup` and `lyngk process` through a running daemon succeed 1,000 times
 // in a row while mail is being processed. A load test had seen `write:
 // broken pipe` on 25 of 60 admin requests: the daemon answered and closed

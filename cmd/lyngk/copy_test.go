@@ -11,7 +11,7 @@ import (
 	"lyngk.example/lyngk/templates"
 )
 
-// TestProcessPastedCopy is item 5 of issue 13 through `lyngk process`: a
+// TestProcessPastedCopy is a pasted copy of the board mail through `lyngk process`: a
 // reply that carries the mail it answers without quote marks relays only
 // the player's words. alice answers the new-game mail from an HTML mail
 // program that pasted the mail's HTML part below her move (the server

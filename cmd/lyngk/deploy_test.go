@@ -26,20 +26,15 @@ var (
 // install instructions in the unit's header rely on these paths.
 const unitExecStart = "ExecStart=/usr/local/bin/lyngk serve -config /etc/lyngk/lyngk.conf -data /var/lib/lyngk"
 
-// configKeys is every key of the configuration file format. The example must
-// name each exactly once, so that it documents the whole format.
-var configKeys = []string{
-	"imap_addr", "imap_tls", "imap_user", "imap_password",
-	"imap_mailbox", "imap_processed", "imap_rejected", "poll_interval",
-	"smtp_addr", "smtp_tls", "smtp_user", "smtp_password",
-	"robot_address", "domain", "data_dir", "templates_dir",
-	"rate_per_hour", "signups_per_hour", "confirms_per_mailbox_day", "nag_after", "forfeit_after",
-	"address_mails_per_hour", "mails_per_day", "dead_letter_keep", "dedupe_keep",
-	"log_format", "log_level", "metrics_addr", "tls_ca_file", "robot", "robot_think", "robot_unmoved_per_hour", "trusted_authserv_id",
-	"web_addr", "web_url", "web_public", "web_posts_per_game_hour", "web_streams_per_client",
-	"imap_auth", "smtp_auth", "oauth2_provider", "oauth2_tenant", "oauth2_client_id",
-	"oauth2_client_secret", "oauth2_token_url", "oauth2_device_url", "oauth2_scopes",
-	"bounce_verp", "oauth2_auth_url",
+// configKeys is every key of the configuration file format, from the
+// settings table. The example must name each exactly once, so that it
+// documents the whole format.
+func configKeys() []string {
+	var keys []string
+	for s := range allSettings {
+		keys = append(keys, s.key)
+	}
+	return keys
 }
 
 // systemdAnalyze returns the path of systemd-analyze, or skips the test.
@@ -223,13 +218,14 @@ func readExample(t *testing.T) (values map[string]string, lines map[string][]int
 // environment).
 func TestExampleConfigKeys(t *testing.T) {
 	values, lines := readExample(t)
-	for _, k := range configKeys {
+	keys := configKeys()
+	for _, k := range keys {
 		if n := len(lines[k]); n != 1 {
 			t.Errorf("%s: key %s is set %d times (lines %v), want once", exampleConfig, k, n, lines[k])
 		}
 	}
 	for k, at := range lines {
-		if !slices.Contains(configKeys, k) {
+		if !slices.Contains(keys, k) {
 			t.Errorf("%s:%v: unknown key %s", exampleConfig, at, k)
 		}
 	}

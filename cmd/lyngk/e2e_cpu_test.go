@@ -17,7 +17,7 @@ import (
 	"time"
 )
 
-// Where a throughput benchmark's CPU goes (issue 23 item 5). The machine's
+// Where a throughput benchmark's CPU goes. The machine's
 // CPU per move (e2eCPUBusy) holds whatever else runs on the machine; these
 // figures count only the benchmark's own processes, each kind apart, so
 // that a run on a shared machine still tells what a move costs:

@@ -11,7 +11,7 @@ import (
 )
 
 // End-to-end tests and benchmarks of `lyngk serve` against real Dovecot and
-// Postfix (issue 4, items 5 and 6). Run them with .ci/e2e.sh, or by hand:
+// Postfix. Run them with .ci/e2e.sh, or by hand:
 //
 //	sudo .ci/mailservers.sh start /tmp/e2e
 //	LYNGK_E2E=1 LYNGK_E2E_DIR=/tmp/e2e go test -run E2E -bench E2E -benchtime 1x -v ./cmd/lyngk/
@@ -22,7 +22,7 @@ import (
 const e2eMoveWait = 30 * time.Second
 
 // e2eOutageWait bounds the wait for a reply that the robot could not send
-// while Postfix was down, from Postfix's return (issue 12: the whole outbox
+// while Postfix was down, from Postfix's return (the promise: the whole outbox
 // within 60 s of the relay's return, whatever the outage's length).
 const e2eOutageWait = 60 * time.Second
 
@@ -131,7 +131,7 @@ func TestE2EGame(t *testing.T) {
 	}
 
 	// The final mails already matched the test's copy; say it once more in
-	// the words of the issue: the moves sent, each once, in order.
+	// the words of the promise: the moves sent, each once, in order.
 	var played []string
 	for _, m := range gm.last[0].board.Moves {
 		if m != lyngk.Pass.String() {
@@ -302,7 +302,7 @@ func e2eServerShare(tb testing.TB, path string, offset int64) []time.Duration {
 // of LYNGK_E2E_LOAD_MOVES moves in each of LYNGK_E2E_LOAD_GAMES games, all
 // answered before the next burst, twice: first with every player on the
 // default format (board mails of text and HTML with the picture), then
-// with every player on `change format ... text` (issue 23). moves/s counts
+// with every player on `change format ... text`. moves/s counts
 // move mails applied and answered through Postfix and Dovecot, for each
 // format (moves/s-html, moves/s-text; moves/s is html's), with the
 // machine's CPU per move of each and their ratio (cpu-ratio, html over
@@ -382,7 +382,7 @@ func e2eBenchThroughput(b *testing.B, where e2eWhere) {
 	b.ReportMetric(cpuHTML/cpuText, "cpu-ratio")
 	b.ReportMetric(busy[0].Seconds()/html.elapsed.Seconds(), "cores-busy-html")
 	b.ReportMetric(busy[1].Seconds()/text.elapsed.Seconds(), "cores-busy-text")
-	// The target of issue 4 is 100 moves/s; CI can hold the server to a
+	// The throughput target is 100 moves/s; CI can hold the server to a
 	// floor with LYNGK_E2E_MIN_RATE once the machine allows it.
 	if floor := e2eEnvInt(b, "LYNGK_E2E_MIN_RATE", 1); html.rate() < float64(floor) {
 		b.Errorf("%.1f moves/s, below LYNGK_E2E_MIN_RATE=%d", html.rate(), floor)

@@ -17,7 +17,7 @@ import (
 	"lyngk.example/lyngk/engine/lyngk"
 )
 
-// TestServeAbuseFloods is issue 19's abuse benchmark, shortened: against
+// TestServeAbuseFloods is the abuse benchmark (make bench-abuse), shortened: against
 // `lyngk serve` in local mode, each flood of forged mail (one-line signups,
 // challenges naming alice, junk with a URL, password guesses, listings
 // naming alice and her board) arrives at
@@ -26,7 +26,7 @@ import (
 // Goal: every probe reply answered, p99 under 2 s, and every flood mail
 // applied (nothing lost). On old main the signup flood held the probe for
 // minutes (p99 196 s at 100 a second). The listings cost no mail at all
-// (issue 21: a stranger gets no listing; before, one mail each): the
+// (a stranger gets no listing; before, one mail each): the
 // robot sends the probe's board mails alone.
 func TestServeAbuseFloods(t *testing.T) {
 	if testing.Short() {
@@ -123,7 +123,7 @@ func TestServeAbuseFloods(t *testing.T) {
 
 // floodRate is the flood's rate (mails a second) and length (seconds):
 // 25 for 2 in the test, or LYNGK_ABUSE_RATE and LYNGK_ABUSE_SECONDS (make
-// bench-abuse: 100 for 30, the issue's figures).
+// bench-abuse: 100 for 30, the figures of deploy/BENCHMARKS.md).
 func floodRate(t *testing.T) (rate, seconds int) {
 	t.Helper()
 	rate, seconds = 25, 2

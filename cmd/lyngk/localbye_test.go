@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-// TestMakeRunArgs (issue 22 item 5): `make run ARGS="..."` hands the flags
+// TestMakeRunArgs: `make run ARGS="..."` hands the flags
 // to lyngk serve (make run took none, so the listeners could not move).
 func TestMakeRunArgs(t *testing.T) {
 	if _, err := exec.LookPath("make"); err != nil {
@@ -26,7 +26,7 @@ func TestMakeRunArgs(t *testing.T) {
 	}
 }
 
-// TestServeLocalSIGTERMSaysBye (issue 22 item 5): SIGTERM to `lyngk serve`
+// TestServeLocalSIGTERMSaysBye: SIGTERM to `lyngk serve`
 // in local mode sends "* BYE" to every IMAP connection (logged in or not,
 // selected, idling) before closing it, and the process exits 0. Before,
 // connections were dropped without a word (NeoMutt then showed an empty

@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// TestServeLocalKilled (issue 12 item 5, crash safety): `lyngk serve` in
+// TestServeLocalKilled (crash safety): `lyngk serve` in
 // local mode, killed with SIGKILL while mail flows through it, loses no
 // mail a client handed over: every help mail sent is answered after the
 // restart, and a player's INBOX keeps its UIDVALIDITY and every mail under

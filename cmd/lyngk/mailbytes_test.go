@@ -13,12 +13,12 @@ import (
 	"lyngk.example/lyngk/store"
 )
 
-// TestBoardMailBytes is issue 23's bound on a board mail as it leaves the
+// TestBoardMailBytes is the bound on a board mail as it leaves the
 // server: two whole games of random legal moves (seeded), every mail the
 // outbox gets from the challenge to the game over composed with its
 // picture, each at most maxMail bytes and on average at most avgMail.
-// Issue 23 asked for 20 KB in all; at the picture's size and look the
-// server reaches these (see the README's benchmark section). The 130
+// The target was 20 KB in all; at the picture's size and look the
+// server reaches these (deploy/BENCHMARKS.md). The 130
 // mails are now 33,041 bytes on average, 37,159 at most; on 743453c,
 // before the 14-colour palette and the deflate at level 6, they were
 // 38,132 and 42,405.

@@ -36,10 +36,10 @@ func userInfo(t *testing.T, path, id string) engine.UserInfo {
 	return u
 }
 
-// TestProcessForcedGames is the measured case of issue 11: mallory sends
+// TestProcessForcedGames is a measured abuse case: mallory sends
 // `lyngk challenge victim mallory` twenty times from his own address;
 // victim never moves. Ten games start (engine.MaxUnasked: the 11th is
-// refused, issue 19). After the forfeit timer (the daemon's tick, 22 days
+// refused). After the forfeit timer (the daemon's tick, 22 days
 // later) every game is cancelled, not forfeited: victim has no losses and
 // 1600 points, mallory no wins and 1600 (the old main gave victim 20
 // losses and 1440, mallory 1760).

@@ -64,7 +64,7 @@ func TestServeHourlyCap(t *testing.T) {
 	}
 }
 
-// TestServeDailyCap (issue 21 item 2): with mails_per_day = 2, the server
+// TestServeDailyCap: with mails_per_day = 2, the server
 // sends to 2 recipients in 24 hours, all addresses together: alice and bob
 // get their answers, carol's waits in the outbox (not dropped, not dead),
 // and the metrics and `lyngk admin outbox` (through the daemon) say the cap

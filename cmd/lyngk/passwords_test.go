@@ -25,7 +25,7 @@ import (
 // TestProcessLockout: 100 forged senders each guess alice's password
 // through `lyngk process`. The first ten are checked, the tenth tells
 // alice, once; the other ninety, and alice herself with the right password,
-// are refused unchecked. The guessers, strangers, get no answer (issue 21).
+// are refused unchecked. The guessers, strangers, get no answer.
 // A move by reply still works.
 func TestProcessLockout(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "lyngk.db")
@@ -44,7 +44,7 @@ func TestProcessLockout(t *testing.T) {
 		replies := process(t, db, rawMail{from: from, subject: fmt.Sprintf("vacation alice guess-%d on", i),
 			id: fmt.Sprintf("g%d@forged.example", i)})
 		// The guessers are strangers: their commands run and count, but
-		// answer them nothing (issue 21, no backscatter).
+		// answer them nothing (no backscatter).
 		for _, r := range replies {
 			switch {
 			case r.to == alice && r.Subject == notice && i == engine.MaxWrongPasswords-1 &&
@@ -305,7 +305,7 @@ func TestServePasswordFlood(t *testing.T) {
 	}
 }
 
-// TestServeSignupFlood is the measured case of issue 19: forged one-line
+// TestServeSignupFlood is a measured abuse case: forged one-line
 // signups fill the password lane (16 mails) while their checks are held;
 // old main's poller then stopped, and every later mail waited in UID order
 // (a probe's reply p99 196 s). Now the mails past the lane are set aside,
@@ -422,7 +422,7 @@ func TestServeForecastDeclineFormat(t *testing.T) {
 	if n := f.metric(poolChecks); n != 2 {
 		t.Errorf("%v checks in the pool, want 2", n)
 	}
-	// mallory is a stranger: no answer (issue 21, no backscatter).
+	// mallory is a stranger: no answer (no backscatter).
 	if got := mallory.inbox(); len(got) != 0 {
 		t.Errorf("mallory got %d mails, want none", len(got))
 	}

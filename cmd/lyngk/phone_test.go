@@ -16,7 +16,7 @@ const (
 	phoneWidth, phoneHeight = 360, 740
 	phoneRatio              = 3
 	// minTap is the least size of a tap target on the play page, in CSS
-	// px (platform guidelines say about 44; the issue asks 40).
+	// px (platform guidelines say about 44; 40 is our floor).
 	minTap = 40
 )
 
@@ -92,7 +92,7 @@ func openMail(t *testing.T, d *webDriver, raw []byte) string {
 	return page
 }
 
-// TestBrowserPhone (issue 22 item 1) opens, in Chromium as a 360×740 phone
+// TestBrowserPhone opens, in Chromium as a 360×740 phone
 // at device pixel ratio 3, a board mail's HTML part (with its "Move on the
 // web" link, as the player's mail program shows it), an error mail's
 // (quoting a command with an 80-letter word), every web page and

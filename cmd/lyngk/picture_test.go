@@ -347,7 +347,7 @@ func nearColor(c color.Color, want color.RGBA) bool {
 	return d(r, want.R) <= 8 && d(g, want.G) <= 8 && d(b, want.B) <= 8
 }
 
-// TestProcessReplyToErrorMail is the loop of issue 13 through `lyngk
+// TestProcessReplyToErrorMail is the error-mail loop through `lyngk
 // process`: bob answers an old board mail, gets the "moved on" error
 // showing the current board, and answers that error with his move: the
 // move is played (on old main the same error came back forever).
@@ -374,7 +374,7 @@ func TestProcessReplyToErrorMail(t *testing.T) {
 	}
 }
 
-// TestProcessSNailReply is the s-nail case of issue 13 through `lyngk
+// TestProcessSNailReply is the s-nail reply through `lyngk
 // process`: a reply with s-nail's attribution line and its default tab
 // quoting of the whole board mail relays nothing to the opponent (on old
 // main the attribution, or the whole quoted mail, became the comment and

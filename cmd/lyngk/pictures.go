@@ -10,7 +10,7 @@ import (
 	"lyngk.example/lyngk/store"
 )
 
-// Pictures are drawn outside the store's write transaction (issue 23).
+// Pictures are drawn outside the store's write transaction.
 //
 // A board mail carries the PNG of its position, and drawing it is the
 // slowest part of applying a move. bbolt has one writer: drawn inside the

@@ -20,6 +20,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"lyngk.example/lyngk/mailer"
+	"lyngk.example/lyngk/mailer/localmail"
 	"lyngk.example/lyngk/store"
 )
 
@@ -65,7 +66,7 @@ func seen(t *testing.T, db *store.DB, raw []byte) bool {
 	return ok
 }
 
-// TestApplyBatchPoison (issue 12 item 1): a mail that fails inside the engine
+// TestApplyBatchPoison: a mail that fails inside the engine
 // is answered with the internal error and set aside, while the good mails of
 // its batch are applied in the same transaction.
 func TestApplyBatchPoison(t *testing.T) {
@@ -100,7 +101,7 @@ func TestApplyBatchPoison(t *testing.T) {
 	}
 }
 
-// TestApplyBatchOneByOne (issue 12 item 1): when the batch's transaction
+// TestApplyBatchOneByOne: when the batch's transaction
 // fails, its mails are applied one at a time: a mail that panics outside the
 // engine is set aside (recorded, logged), one the store refuses stops there
 // with the error, and every mail before it is applied.
@@ -190,7 +191,7 @@ func seqs(n uint32) []uint32 {
 // daemon runs, so that the next `lyngk serve` fetches them in one batch.
 func deliverWhileStopped(t *testing.T, dataDir string, mails ...rawMail) {
 	t.Helper()
-	l, err := mailer.StartLocal(context.Background(), mailer.LocalConfig{SMTPAddr: "127.0.0.1:0", IMAPAddr: "127.0.0.1:0",
+	l, err := localmail.StartLocal(context.Background(), localmail.LocalConfig{SMTPAddr: "127.0.0.1:0", IMAPAddr: "127.0.0.1:0",
 		Robot: "lyngk@localhost", Dir: dataDir}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -208,13 +209,13 @@ func deliverWhileStopped(t *testing.T, dataDir string, mails ...rawMail) {
 	}
 }
 
-// TestServePoisonMail (issue 12 item 1) through `lyngk serve` in local mode,
+// TestServePoisonMail through `lyngk serve` in local mode,
 // with a template override that fails for `lyngk standings`: three mails
 // wait in the robot's INBOX when the daemon starts, and are fetched and
 // applied as one batch; the good mails around the poison one are applied,
 // the poison one is answered with the internal error and moved to Rejected,
 // and the inbox keeps flowing. The senders are strangers: alice asks for
-// list, whose answer a stranger gets (issue 21: not his listings); bob's
+// list, whose answer a stranger gets (not his listings); bob's
 // standings runs though it would answer him nothing, and its failure is
 // the mail's, answered with the fixed internal-error text.
 func TestServePoisonMail(t *testing.T) {

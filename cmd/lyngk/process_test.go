@@ -376,7 +376,7 @@ func TestApplyBatch(t *testing.T) {
 		t.Fatalf("outcomes %v, want %v", got, want)
 	}
 	// Two confirmation mails; the challenge, from an address not yet
-	// confirmed (a stranger's), was refused without an answer (issue 21).
+	// confirmed (a stranger's), was refused without an answer.
 	if len(subjects) != 2 || !strings.HasPrefix(subjects[0], "Confirm ") || !strings.HasPrefix(subjects[1], "Confirm ") {
 		t.Fatalf("replies queued: %q\n%s", subjects, bodies)
 	}

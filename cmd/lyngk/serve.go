@@ -18,6 +18,7 @@ import (
 
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/mailer"
+	"lyngk.example/lyngk/mailer/localmail"
 	"lyngk.example/lyngk/store"
 	"lyngk.example/lyngk/templates"
 )
@@ -236,7 +237,7 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 	imapCfg, smtpCfg := cfg.IMAP, cfg.SMTP
 	smtpCfg.HeloName = cfg.Domain
 	if cfg.local() {
-		local, err := mailer.StartLocal(ctx, mailer.LocalConfig{SMTPAddr: localSMTP, IMAPAddr: localIMAP,
+		local, err := localmail.StartLocal(ctx, localmail.LocalConfig{SMTPAddr: localSMTP, IMAPAddr: localIMAP,
 			Robot: cfg.Robot, Dir: cfg.DataDir}, log)
 		if err != nil {
 			return err

@@ -25,6 +25,7 @@ import (
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/mailer"
+	"lyngk.example/lyngk/mailer/localmail"
 	"lyngk.example/lyngk/store"
 )
 
@@ -465,7 +466,7 @@ func imapLogin(t *testing.T, addr, user, pass string) error {
 	return c.Login(user, pass).Wait()
 }
 
-// TestServeLocalRobotPassword (issue 11 item 9): in local mode the robot's
+// TestServeLocalRobotPassword: in local mode the robot's
 // mailbox, whose subjects carry every signup password, no longer opens with
 // the documented password `lyngk`; it has a random one printed at start,
 // while players keep NAME. The daemon's own poller uses it: mail is still
@@ -529,7 +530,7 @@ func mailboxUIDs(t *testing.T, addr, user, pass, mailbox string) (uint32, []uidM
 	return sel.UIDValidity, out
 }
 
-// TestServeLocalKeepsMail (issue 12 item 5): `lyngk serve` in local mode
+// TestServeLocalKeepsMail: `lyngk serve` in local mode
 // keeps the mailboxes in its data directory. After a restart a player finds
 // the same mails under the same UIDs and UIDVALIDITY, and new mail comes
 // above them; the robot's Processed folder is kept too.
@@ -547,7 +548,7 @@ func TestServeLocalKeepsMail(t *testing.T) {
 		t.Fatalf("alice's INBOX = %v, want %v", before, want)
 	}
 	s.stop(t)
-	if _, err := os.Stat(filepath.Join(cfg.DataDir, mailer.LocalMailFile)); err != nil {
+	if _, err := os.Stat(filepath.Join(cfg.DataDir, localmail.LocalMailFile)); err != nil {
 		t.Fatalf("no mailboxes in the data directory: %v", err)
 	}
 

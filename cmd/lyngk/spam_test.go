@@ -25,7 +25,7 @@ import (
 	"lyngk.example/lyngk/store"
 )
 
-// The spam test (issue 21 item 2) scores every kind of mail the server sends
+// The spam test scores every kind of mail the server sends
 // with SpamAssassin and rspamd, their offline rules only (no DNS, no
 // blocklists, no Bayes), as the receiving provider would see it relayed:
 // each must score below 1.0 as sent, and below 3.0 when it waited 6 hours

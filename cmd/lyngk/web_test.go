@@ -19,7 +19,7 @@ import (
 	"lyngk.example/lyngk/engine/lyngk"
 )
 
-// TestServeLocalWeb is issue 14's web part through `lyngk serve` in local
+// TestServeLocalWeb is the web part through `lyngk serve` in local
 // mode over real TCP: the start text names the web pages, / answers, a
 // game played by mail shows on /game/101, its event stream tells of the
 // next move within 2 s, /game/101.json agrees with `lyngk analyze -json`,
@@ -164,7 +164,7 @@ func TestLocalWebFlag(t *testing.T) {
 	}
 }
 
-// TestServeWebUnderPath (issue 21 item 5): with web_url
+// TestServeWebUnderPath: with web_url
 // http://HOST/lyngk, lyngk serve serves the pages under /lyngk/ (a reverse
 // proxy's path) and nothing at the root; the board mail's play link and
 // every link of the pages lead there. web_url with a path was refused.

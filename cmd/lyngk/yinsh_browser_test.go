@@ -21,7 +21,7 @@ import (
 )
 
 // TestBrowserYinshPlay moves YINSH by clicks on the play page, in real
-// Chromium (issue 24 item 5): `lyngk serve` in local mode, alice and bob in
+// Chromium: `lyngk serve` in local mode, alice and bob in
 // a YINSH game. Alice follows the link of her new-game mail and places her
 // first ring by one click on a point (every vacant point is marked); the
 // other nine placements go by mail; in the movement position that follows,

@@ -89,7 +89,7 @@ func checkYinshPieces(t *testing.T, img image.Image, ox, oy int, g *yinsh.Game) 
 }
 
 // TestChromiumYinsh renders a YINSH board mail's HTML part and the game
-// page of the same game in headless Chromium (issue 24 item 5) and checks
+// page of the same game in headless Chromium and checks
 // each screenshot: the picture found on it, every ring and marker in its
 // colour at its point. LYNGK_YINSH_SCREENSHOTS=DIR keeps them (the
 // engine/README.md's yinsh-board-mail.png and yinsh-game.png).

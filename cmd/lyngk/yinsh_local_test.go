@@ -13,7 +13,7 @@ import (
 )
 
 // TestServeLocalYinsh plays YINSH by real SMTP and IMAP against `lyngk
-// serve` in local all-in-one mode (issue 24, done when): a whole game
+// serve` in local all-in-one mode: a whole game
 // between alice and bob (placements, moves, a row removed after a move, a
 // row owed and removed at the start of a turn, the end), turns by command
 // and by reply, each board mail checked against the rules' text board;

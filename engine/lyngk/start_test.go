@@ -109,7 +109,7 @@ func TestStartPositions(t *testing.T) {
 }
 
 // TestStartLegalCounts pins the size of the legal move lists of board 101
-// (the "about 160" and "about 1,050").
+// ("about 160" and "about 1,050", as the rules' analysis puts it).
 func TestStartLegalCounts(t *testing.T) {
 	g := New(101, Standard)
 	if got := len(g.LegalPlain(nil)); got != 164 {

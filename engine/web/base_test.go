@@ -10,7 +10,7 @@ import (
 	"lyngk.example/lyngk/engine/web"
 )
 
-// TestBase (issue 21 item 5): with web_url https://example.org/lyngk the
+// TestBase: with web_url https://example.org/lyngk the
 // pages are served under /lyngk/ and every link of them starts with it;
 // paths outside it are 404, /lyngk redirects to /lyngk/, and the routes
 // the metrics see are the same as at the root.

@@ -6,7 +6,7 @@ import (
 )
 
 // BenchmarkPages serves the pages a visitor asks most, on the store of
-// the tests (three games, one of 29 moves): the figures are in the README.
+// the tests (three games, one of 29 moves): the figures are in deploy/BENCHMARKS.md.
 func BenchmarkPages(b *testing.B) {
 	s := newSite(b, true)
 	s.games()

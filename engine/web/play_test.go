@@ -178,7 +178,7 @@ func TestPlayPage(t *testing.T) {
 		t.Errorf("title: %s", regexp.MustCompile(`<title>.*</title>`).FindString(body))
 	}
 	checkGolden(t, "play", body)
-	// bob's page: not his turn, and it says so (issue 22); the text field
+	// bob's page: not his turn, and it says so; the text field
 	// (resign, propose) but no "Send move", no list of moves, no script.
 	res, body = s.get("GET", "/play/"+s.boardToken("bob"))
 	if res.StatusCode != 200 || !strings.Contains(body, "It is alice&#39;s turn, not yours: you get a mail when alice has moved.") ||
@@ -226,7 +226,7 @@ func TestPlayMove(t *testing.T) {
 
 	before := s.state()
 	// The spent link shows the game as it is now, says why it no longer
-	// moves, and links to the game's page (issue 22: it was a page headed
+	// moves, and links to the game's page (it was a page headed
 	// "410" with the error mail's words).
 	res, body = s.post(tok, url.Values{"move": {move}}, nil)
 	spent := "This link is from an older board mail of board 101: the game has moved on since. This is the game as it is now."
@@ -299,7 +299,7 @@ func TestPlayRefused(t *testing.T) {
 	}
 }
 
-// TestPlayTokenSpentByProposal is the measured case of issue 19: propose
+// TestPlayTokenSpentByProposal is a measured abuse case: propose
 // then reject left the move count as it was, so one token stayed good: 400
 // POSTs made 406 board mails. Now any change spends the token: of 400
 // POSTs alternating propose and reject with alice's token, the first makes

@@ -10,7 +10,7 @@
 // requests to Handler. It sits under engine/ because it is a view of the
 // engine's games, like the mail templates, and imports nothing of cmd/.
 //
-// The paths are a contract (issue 14): /, /games?user=ID&state=S,
+// The paths are a contract: /, /games?user=ID&state=S,
 // /standings, /player/ID, /game/N[?after=K], /game/N/board.svg[?after=K],
 // /game/N/board.png[?after=K], /game/N.json, /game/N/events and
 // /play/TOKEN. Every page is server-rendered (html/template, templates/web)

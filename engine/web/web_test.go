@@ -536,7 +536,7 @@ func TestBoardPictureEnded(t *testing.T) {
 	}
 }
 
-// TestStreamsPerClient is issue 19's measured case: one client held all 512
+// TestStreamsPerClient is a measured abuse case: one client held all 512
 // event streams, and every other page's got 503. With StreamsPerClient 2,
 // a third stream from one address is refused with 503 and Retry-After,
 // while another address still gets its stream; behind a reverse proxy on
@@ -620,7 +620,7 @@ func (r *startRecorder) WriteHeader(code int) {
 	r.once.Do(func() { r.started <- struct{}{} })
 }
 
-// TestFrontPageBounded is issue 19's measured case: 5,017 forged games made
+// TestFrontPageBounded is a measured abuse case: 5,017 forged games made
 // the front page 1.1 MB (103 ms of CPU a request at 2,400 games). Now it
 // lists the newest 50 running games and links to /games, which pages
 // through all of them, maxListed a page.

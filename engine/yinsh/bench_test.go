@@ -22,7 +22,7 @@ func midgame(t testing.TB, n int) Game {
 }
 
 // TestLegalAllocs: Legal allocates nothing when the buffer has room, and
-// the benchmark position is what the README says (30 turns in, 20 markers, 55 legal turns).
+// the benchmark position is what deploy/BENCHMARKS.md says (30 turns in, 20 markers, 55 legal turns).
 func TestLegalAllocs(t *testing.T) {
 	g := midgame(t, 30)
 	buf := make([]Turn, 0, 1024)

@@ -71,7 +71,7 @@ func TestPNGGolden(t *testing.T) {
 	}
 }
 
-// TestPNGFigures checks what the issue asks of the picture whatever the
+// TestPNGFigures checks what is asked of the picture whatever the
 // golden files say: 480-720 pixels wide, at most 100 KB, and every stack's
 // top piece in its colour where the stack is drawn, each piece below it in
 // its ring, every empty point without a piece.
@@ -272,7 +272,7 @@ func absDiff(a, b uint32) uint32 { return max(a, b) - min(a, b) }
 
 // TestPNGBytes: the pictures, with their larger text, are smaller than
 // the 64-colour ones of before (24303, 26343, 26495 and 27607 bytes); and
-// issue 23's bound: every picture of 20 games of random moves, drawn in
+// the bound on its bytes: every picture of 20 games of random moves, drawn in
 // their order by one renderer as the server draws them, is at most
 // maxPNG bytes, and they average at most avgPNG (now 20,556 and 18,505;
 // before the 14-colour palette and klauspost's deflate at level 6, 24,605

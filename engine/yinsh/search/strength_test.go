@@ -11,7 +11,7 @@ import (
 	"lyngk.example/lyngk/engine/yinsh"
 )
 
-// The strength matches of engine/README.md (issue 24 item 6). They are a
+// The strength matches of engine/README.md. They are a
 // measuring program, not a unit test: they run only when -strength names
 // an opponent, for example
 //

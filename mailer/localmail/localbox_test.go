@@ -1,4 +1,4 @@
-package mailer
+package localmail
 
 import (
 	"context"
@@ -77,7 +77,7 @@ func subjectMail(subject string) []byte {
 		subject, strings.ReplaceAll(subject, " ", "."))
 }
 
-// TestLocalMailboxesPersist (issue 12 item 5): the local mailboxes are on
+// TestLocalMailboxesPersist: the local mailboxes are on
 // disk. After a restart the same mails are there under the same UIDs and
 // UIDVALIDITY, new mail gets UIDs above every UID ever given (an expunged
 // UID is not reused), and mail a client APPENDed to Sent and Drafts is
@@ -159,7 +159,7 @@ func TestLocalMailboxesPersist(t *testing.T) {
 	}
 }
 
-// TestLocalSpecialUse (issue 12 item 5): every mailbox has INBOX, Drafts,
+// TestLocalSpecialUse: every mailbox has INBOX, Drafts,
 // Sent and Trash, the last three with their RFC 6154 attributes, in a plain
 // LIST and with RETURN (SPECIAL-USE); the server says SPECIAL-USE.
 func TestLocalSpecialUse(t *testing.T) {

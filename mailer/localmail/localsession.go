@@ -1,4 +1,4 @@
-package mailer
+package localmail
 
 import (
 	"bufio"
@@ -15,6 +15,8 @@ import (
 	"github.com/emersion/go-message/mail"
 	"github.com/emersion/go-message/textproto"
 	bolt "go.etcd.io/bbolt"
+
+	"lyngk.example/lyngk/mailer/internal/idle"
 )
 
 // localIMAPSession is one IMAP connection to the local mailboxes, which live
@@ -360,7 +362,7 @@ func (s *localIMAPSession) Status(name string, opts *imap.StatusOptions) (*imap.
 }
 
 func (s *localIMAPSession) Append(name string, r imap.LiteralReader, opts *imap.AppendOptions) (*imap.AppendData, error) {
-	defer s.l.changes.notify()
+	defer s.l.changes.Notify()
 	data, err := io.ReadAll(io.LimitReader(r, localMaxMessage+1))
 	if err != nil {
 		return nil, err
@@ -379,7 +381,7 @@ func (s *localIMAPSession) Poll(w *imapserver.UpdateWriter, allowExpunge bool) e
 }
 
 func (s *localIMAPSession) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
-	return idleByPolling(s, s.l.changes, w, stop)
+	return idle.ByPolling(s, s.l.changes, w, stop)
 }
 
 // inSet walks the mails of the selected mailbox b that numSet names (a
@@ -576,7 +578,7 @@ func (s *localIMAPSession) Store(w *imapserver.FetchWriter, numSet imap.NumSet, 
 	if s.sel.readOnly {
 		return &imap.Error{Type: imap.StatusResponseTypeNo, Text: "Mailbox is read-only"}
 	}
-	defer s.l.changes.notify()
+	defer s.l.changes.Notify()
 	if err := s.store(numSet, flags, false); err != nil {
 		return err
 	}
@@ -643,7 +645,7 @@ func (s *localIMAPSession) Expunge(_ *imapserver.ExpungeWriter, uids *imap.UIDSe
 	if s.sel.readOnly {
 		return &imap.Error{Type: imap.StatusResponseTypeNo, Text: "Mailbox is read-only"}
 	}
-	defer s.l.changes.notify()
+	defer s.l.changes.Notify()
 	s.x.mu.Lock()
 	defer s.x.mu.Unlock()
 	var gone []uint32 // server sequence numbers, descending
@@ -686,7 +688,7 @@ func (s *localIMAPSession) queueExpunges(name string, seqs []uint32) {
 }
 
 func (s *localIMAPSession) Copy(numSet imap.NumSet, dest string) (*imap.CopyData, error) {
-	defer s.l.changes.notify()
+	defer s.l.changes.Notify()
 	s.x.mu.Lock()
 	defer s.x.mu.Unlock()
 	d, _, err := s.copy(numSet, dest, false)
@@ -697,7 +699,7 @@ func (s *localIMAPSession) Move(w *imapserver.MoveWriter, numSet imap.NumSet, de
 	if s.sel.readOnly {
 		return &imap.Error{Type: imap.StatusResponseTypeNo, Text: "Mailbox is read-only"}
 	}
-	defer s.l.changes.notify()
+	defer s.l.changes.Notify()
 	s.x.mu.Lock()
 	d, gone, err := s.copy(numSet, dest, true)
 	if err == nil {

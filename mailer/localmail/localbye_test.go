@@ -1,11 +1,11 @@
-package mailer
+package localmail
 
 import (
 	"strings"
 	"testing"
 )
 
-// TestLocalCloseSaysBye (issue 22 item 5): closing the local mail service
+// TestLocalCloseSaysBye: closing the local mail service
 // (SIGTERM to `lyngk serve`) sends "* BYE" to every IMAP connection,
 // whatever its state, before closing it; before, connections were dropped
 // without a word and NeoMutt showed an empty mailbox.

@@ -1,4 +1,4 @@
-package mailer
+package localmail
 
 import (
 	"bytes"
@@ -21,6 +21,9 @@ import (
 	"github.com/emersion/go-imap/v2/imapserver"
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
+
+	"lyngk.example/lyngk/mailer"
+	"lyngk.example/lyngk/mailer/internal/idle"
 )
 
 // localMaxMessage is the largest mail the local SMTP server takes.
@@ -46,7 +49,7 @@ type Local struct {
 	robotPassword string
 
 	boxes   *localBoxes
-	changes *changes
+	changes *idle.Changes
 
 	// conns are the IMAP connections open, to tell each BYE at Close;
 	// closing refuses new ones meanwhile.
@@ -76,12 +79,14 @@ const LocalMailFile = "mail.db"
 // StartLocal opens the mailboxes and starts the SMTP and IMAP servers.
 func StartLocal(ctx context.Context, cfg LocalConfig, log *slog.Logger) (*Local, error) {
 	if _, ok := localName(cfg.Robot); !ok {
-		return nil, fmt.Errorf("%w: local robot address %q: want NAME@localhost", ErrBadConfig, cfg.Robot)
+		return nil, fmt.Errorf("%w: local robot address %q: want NAME@localhost", mailer.ErrBadConfig, cfg.Robot)
 	}
 	if cfg.Dir == "" {
-		return nil, fmt.Errorf("%w: local mode needs a directory for its mailboxes", ErrBadConfig)
+		return nil, fmt.Errorf("%w: local mode needs a directory for its mailboxes", mailer.ErrBadConfig)
 	}
-	log = orDiscard(log)
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	pw, err := randomPassword()
 	if err != nil {
 		return nil, err
@@ -90,20 +95,20 @@ func StartLocal(ctx context.Context, cfg LocalConfig, log *slog.Logger) (*Local,
 	if err != nil {
 		return nil, err
 	}
-	l := &Local{log: log, robot: strings.ToLower(cfg.Robot), robotPassword: pw, boxes: boxes, changes: newChanges(),
+	l := &Local{log: log, robot: strings.ToLower(cfg.Robot), robotPassword: pw, boxes: boxes, changes: idle.NewChanges(),
 		conns: make(map[*imapserver.Conn]struct{})}
 	if err := boxes.ensureUser(l.robot); err != nil {
 		boxes.close()
-		return nil, fmt.Errorf("mailer: local mailboxes: %w", err)
+		return nil, fmt.Errorf("localmail: local mailboxes: %w", err)
 	}
 	if l.smtpLn, err = listenLoopback(ctx, cfg.SMTPAddr); err != nil {
 		boxes.close()
-		return nil, fmt.Errorf("mailer: local SMTP: %w", err)
+		return nil, fmt.Errorf("localmail: local SMTP: %w", err)
 	}
 	if l.imapLn, err = listenLoopback(ctx, cfg.IMAPAddr); err != nil {
 		l.smtpLn.Close()
 		boxes.close()
-		return nil, fmt.Errorf("mailer: local IMAP: %w", err)
+		return nil, fmt.Errorf("localmail: local IMAP: %w", err)
 	}
 
 	l.smtp = smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
@@ -150,10 +155,10 @@ func StartLocal(ctx context.Context, cfg LocalConfig, log *slog.Logger) (*Local,
 func listenLoopback(ctx context.Context, addr string) (net.Listener, error) {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %q: want host:port", ErrBadConfig, addr)
+		return nil, fmt.Errorf("%w: %q: want host:port", mailer.ErrBadConfig, addr)
 	}
-	if !isLoopback(host) {
-		return nil, fmt.Errorf("%w: refusing to listen on %q", ErrNotLoopback, addr)
+	if !mailer.IsLoopback(host) {
+		return nil, fmt.Errorf("%w: refusing to listen on %q", mailer.ErrNotLoopback, addr)
 	}
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", addr)
@@ -163,7 +168,7 @@ func listenLoopback(ctx context.Context, addr string) (net.Listener, error) {
 	// "localhost" might resolve elsewhere: check what was bound.
 	if ta, ok := ln.Addr().(*net.TCPAddr); !ok || !ta.IP.IsLoopback() {
 		ln.Close()
-		return nil, fmt.Errorf("%w: %q is bound to %v", ErrNotLoopback, addr, ln.Addr())
+		return nil, fmt.Errorf("%w: %q is bound to %v", mailer.ErrNotLoopback, addr, ln.Addr())
 	}
 	return ln, nil
 }
@@ -269,7 +274,7 @@ func (l *Local) RobotPassword() string { return l.robotPassword }
 func randomPassword() (string, error) {
 	b := make([]byte, 16)
 	if _, err := rand.Read(b); err != nil {
-		return "", fmt.Errorf("mailer: robot password: %w", err)
+		return "", fmt.Errorf("localmail: robot password: %w", err)
 	}
 	return strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b)), nil
 }
@@ -295,7 +300,7 @@ func (l *Local) deliver(from string, rcpts []string, helo string, data []byte) e
 	fmt.Fprintf(&b, "Received: from %s by localhost (lyngk local mode) with ESMTP;\r\n\t%s\r\n", helo, time.Now().Format(time.RFC1123Z))
 	b.Write(data)
 	msg := b.Bytes()
-	defer l.changes.notify()
+	defer l.changes.Notify()
 	for _, r := range rcpts {
 		r = strings.ToLower(r)
 		if err := l.boxes.ensureUser(r); err != nil {
@@ -371,45 +376,3 @@ func (s *localSMTPSession) Reset() {
 }
 
 func (s *localSMTPSession) Logout() error { return nil }
-
-// changes broadcasts "some mailbox changed" to idling sessions.
-type changes struct {
-	mu sync.Mutex
-	ch chan struct{}
-}
-
-func newChanges() *changes { return &changes{ch: make(chan struct{})} }
-
-// next returns a channel closed at the next notify.
-func (c *changes) next() <-chan struct{} {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.ch
-}
-
-func (c *changes) notify() {
-	c.mu.Lock()
-	close(c.ch)
-	c.ch = make(chan struct{})
-	c.mu.Unlock()
-}
-
-// idleByPolling is IDLE for a local session. imapserver's tracker
-// (v2.0.0-beta.8) writes only the updates queued after IDLE began, so a
-// mail delivered between the previous command's answer and IDLE would wait
-// for the next change. Polling at once, and after every change, leaves no
-// such gap: a change either is queued before the poll or closes the channel
-// taken before it.
-func idleByPolling(sess imapserver.Session, ch *changes, w *imapserver.UpdateWriter, stop <-chan struct{}) error {
-	for {
-		next := ch.next()
-		if err := sess.Poll(w, true); err != nil {
-			return err
-		}
-		select {
-		case <-stop:
-			return nil
-		case <-next:
-		}
-	}
-}

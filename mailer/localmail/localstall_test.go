@@ -1,4 +1,4 @@
-package mailer
+package localmail
 
 import (
 	"bufio"
@@ -61,7 +61,7 @@ func (c *rawIMAP) cmd(tag, command string, wait bool) {
 	}
 }
 
-// TestLocalIMAPStalledReaderDelaysNobody (issue 19 item 4): a client that
+// TestLocalIMAPStalledReaderDelaysNobody: a client that
 // asks for every big mail of its INBOX (FETCH 1:* BODY.PEEK[] on 12 mails
 // of 1.9 MB) and never reads the answer held the mailboxes' lock and a
 // bbolt read transaction while go-imap waited to write, so every delivery

@@ -1,4 +1,4 @@
-package mailer
+package localmail
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
+
+	"lyngk.example/lyngk/mailer"
 )
 
 func startTestLocal(t testing.TB) *Local {
@@ -161,10 +163,10 @@ func TestStartLocalRefusesNonLoopback(t *testing.T) {
 		smtpAddr, imapAddr, robot string
 		want                      error
 	}{
-		{"0.0.0.0:0", "127.0.0.1:0", "lyngk@localhost", ErrNotLoopback},
-		{"127.0.0.1:0", ":0", "lyngk@localhost", ErrNotLoopback},
-		{"192.0.2.1:25", "127.0.0.1:0", "lyngk@localhost", ErrNotLoopback},
-		{"127.0.0.1:0", "127.0.0.1:0", "lyngk@example.com", ErrBadConfig},
+		{"0.0.0.0:0", "127.0.0.1:0", "lyngk@localhost", mailer.ErrNotLoopback},
+		{"127.0.0.1:0", ":0", "lyngk@localhost", mailer.ErrNotLoopback},
+		{"192.0.2.1:25", "127.0.0.1:0", "lyngk@localhost", mailer.ErrNotLoopback},
+		{"127.0.0.1:0", "127.0.0.1:0", "lyngk@example.com", mailer.ErrBadConfig},
 	}
 	for _, tt := range tests {
 		l, err := StartLocal(context.Background(), LocalConfig{SMTPAddr: tt.smtpAddr, IMAPAddr: tt.imapAddr,
@@ -204,23 +206,23 @@ func TestLocalNames(t *testing.T) {
 // real protocols to a Local.
 type localLoop struct {
 	l      *Local
-	q      *fakeQueue
+	q      *memQueue
 	marked func() int // mails the robot handled and moved
 }
 
 func startLocalLoop(t testing.TB) *localLoop {
 	t.Helper()
 	l := startTestLocal(t)
-	q := newFakeQueue(&eventLog{})
-	s := NewSender(SMTPConfig{Addr: l.SMTPAddr(), TLS: TLSNone}, q, nil)
-	answer := func(_ context.Context, raw []byte) (Outcome, error) {
+	q := &memQueue{}
+	s := mailer.NewSender(mailer.SMTPConfig{Addr: l.SMTPAddr(), TLS: mailer.TLSNone}, q, nil)
+	answer := func(_ context.Context, raw []byte) (mailer.Outcome, error) {
 		_, subject, _ := strings.Cut(string(raw), "\r\nSubject: ")
 		subject, _, _ = strings.Cut(subject, "\r\n")
 		q.add("re: "+subject, "bob@localhost")
 		s.Wake()
-		return Processed, nil
+		return mailer.Processed, nil
 	}
-	p := NewPoller(IMAPConfig{Addr: l.IMAPAddr(), Username: "lyngk@localhost", Password: l.RobotPassword(), TLS: TLSNone,
+	p := mailer.NewPoller(mailer.IMAPConfig{Addr: l.IMAPAddr(), Username: "lyngk@localhost", Password: l.RobotPassword(), TLS: mailer.TLSNone,
 		PollInterval: time.Hour}, eachMail(answer), nil)
 	marked := countMarked(p)
 	ctx, cancel := context.WithCancel(context.Background())

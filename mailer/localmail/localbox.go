@@ -1,4 +1,4 @@
-package mailer
+package localmail
 
 import (
 	"encoding/binary"
@@ -78,7 +78,7 @@ type localBoxes struct {
 	trackers map[string]*imapserver.MailboxTracker
 }
 
-var errBoxLocked = errors.New("mailer: local mailboxes in use by another process")
+var errBoxLocked = errors.New("localmail: local mailboxes in use by another process")
 
 func openBoxes(path string) (*localBoxes, error) {
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
@@ -86,7 +86,7 @@ func openBoxes(path string) (*localBoxes, error) {
 		return nil, fmt.Errorf("%w: %s", errBoxLocked, path)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("mailer: local mailboxes: %w", err)
+		return nil, fmt.Errorf("localmail: local mailboxes: %w", err)
 	}
 	err = db.Update(func(tx *bolt.Tx) error {
 		meta, err := tx.CreateBucketIfNotExists(bucketBoxMeta)
@@ -106,7 +106,7 @@ func openBoxes(path string) (*localBoxes, error) {
 	})
 	if err != nil {
 		db.Close()
-		return nil, fmt.Errorf("mailer: local mailboxes %s: %w", path, err)
+		return nil, fmt.Errorf("localmail: local mailboxes %s: %w", path, err)
 	}
 	return &localBoxes{db: db, trackers: make(map[string]*imapserver.MailboxTracker)}, nil
 }
@@ -215,7 +215,7 @@ func messages(b *bolt.Bucket) ([]boxMsg, error) {
 	err := b.Bucket(bucketMsgs).ForEach(func(k, v []byte) error {
 		m := boxMsg{UID: imap.UID(u32(k))}
 		if err := json.Unmarshal(v, &m); err != nil {
-			return fmt.Errorf("mailer: local message %d: %w", m.UID, err)
+			return fmt.Errorf("localmail: local message %d: %w", m.UID, err)
 		}
 		out = append(out, m)
 		return nil
