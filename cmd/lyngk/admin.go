@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/daemon"
 	"lyngk.example/lyngk/store"
 )
 
@@ -38,7 +40,7 @@ func runAdmin(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	err := withStore(*dbPath, "admin "+strings.Join(fs.Args(), " "), nil, stdout, func(db *store.DB) error {
-		return admin(db, fs.Args(), stdout)
+		return admin(db, daemon.New(daemon.Config{DB: db}), fs.Args(), stdout)
 	})
 	if errors.Is(err, errUsage) {
 		fmt.Fprintln(stderr, adminUsage)
@@ -65,13 +67,13 @@ func adminArgs(args []string) bool {
 	return false
 }
 
-// admin writes the listing that args ask for.
-func admin(db *store.DB, args []string, w io.Writer) error {
+// admin writes the listing that args ask for; d makes its one change.
+func admin(db *store.DB, d *daemon.Daemon, args []string, w io.Writer) error {
 	if !adminArgs(args) {
 		return errUsage
 	}
 	if args[0] == "broadcast" {
-		return adminBroadcast(db, args[1:], w)
+		return adminBroadcast(db, d, args[1:], w)
 	}
 	return db.View(func(tx *store.Tx) error {
 		switch {
@@ -159,9 +161,11 @@ func admin(db *store.DB, args []string, w io.Writer) error {
 // adminBroadcast is `lyngk admin broadcast [USERID on|off]`: the operator's
 // allow-list of the broadcast command, listed, or changed for one userid
 // (the one thing admin writes).
-func adminBroadcast(db *store.DB, args []string, w io.Writer) error {
+func adminBroadcast(db *store.DB, d *daemon.Daemon, args []string, w io.Writer) error {
 	if len(args) == 2 {
-		err := db.Update(func(tx *store.Tx) error { return engine.SetBroadcaster(tx, args[0], args[1] == "on") })
+		err := d.Update(context.Background(), "admin", func(tx *store.Tx) error {
+			return engine.SetBroadcaster(tx, args[0], args[1] == "on")
+		})
 		if err != nil {
 			return err
 		}

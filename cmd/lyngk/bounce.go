@@ -14,50 +14,6 @@ import (
 // Processed folder.
 const outcomeBounce outcome = "bounce"
 
-// envelope is the SMTP envelope of a mail: sender and recipients.
-type envelope struct {
-	from string
-	to   []string
-}
-
-// envelopes says how a mail to `to` leaves: with bounce_verp, one envelope
-// per address, its sender robot+b-TOKEN@domain carrying the address's
-// bounce token (a stranger's address has none and gets the robot's plain
-// address); without, one envelope from the robot to all.
-func (a *app) envelopes(tx *store.Tx, to []string) ([]envelope, error) {
-	if !a.verp {
-		return []envelope{{a.robot, to}}, nil
-	}
-	out := make([]envelope, 0, len(to))
-	for _, addr := range to {
-		tok, err := a.eng.BounceToken(tx, addr)
-		if err != nil {
-			return nil, err
-		}
-		from := a.robot
-		if tok != "" {
-			from = engine.VERP(a.robot, tok)
-		}
-		out = append(out, envelope{from, []string{addr}})
-	}
-	return out, nil
-}
-
-// enqueue puts a composed mail to `to` into the outbox, under envelopes;
-// unasked is engine.Mail.Unasked (the outbox serves it last).
-func (a *app) enqueue(tx *store.Tx, to []string, data []byte, unasked bool, deliver deliverFunc, now time.Time) error {
-	envs, err := a.envelopes(tx, to)
-	if err != nil {
-		return err
-	}
-	for _, e := range envs {
-		if err := deliver(tx, composed{from: e.from, to: e.to, data: data, unasked: unasked}, now); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // applyBounce records m, a bounce, in tx.
 func (a *app) applyBounce(tx *store.Tx, m *parsed, now time.Time) error {
 	b := m.bounce

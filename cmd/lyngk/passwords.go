@@ -136,9 +136,9 @@ const outcomeDeferred outcome = "deferred"
 // lane applies, one by one, the mails that need password checks.
 type lane struct {
 	queue chan parsed
-	// recheck asks the poller to hand over the deferred mails again; wake
-	// wakes the sender. Both are set before the lane runs.
-	recheck, wake func()
+	// recheck asks the poller to hand over the deferred mails again; it
+	// is set before the lane runs.
+	recheck func()
 
 	mu       sync.Mutex
 	inflight map[string]bool      // dedupe keys in the queue or in hand
@@ -387,7 +387,6 @@ func (a *app) runLane(ctx context.Context) error {
 		l.settled[m.id] = res[0]
 		report := len(l.settled) >= laneDepth
 		l.mu.Unlock()
-		l.wake()
 		// Each recheck fetches every unseen mail again: ask for one when
 		// the lane has run dry, or has a lane's worth to report.
 		if report || len(l.queue) == 0 {

@@ -261,37 +261,24 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 
 	a := &app{db: db, eng: eng, robot: cfg.Robot, verp: cfg.VERP, log: log, metrics: m, now: time.Now, authservID: cfg.AuthservID,
 		checks: newCheckPool(checkWorkers()), lane: newLane()}
+	d := a.daemon()
 	m.passwordChecks(a.checks, eng)
 	m.pictures(eng)
-	sender := mailer.NewSender(smtpCfg, &outboxQueue{db: db}, log)
-	// The web part tells its open game pages of every change.
-	webChanged := func() {}
-	robot := newRobotPlayer(a, cfg.RobotThink, cfg.RobotUnmovedPerHour, func() {
-		sender.Wake()
-		webChanged()
-	})
+	sender := mailer.NewSender(smtpCfg, d.Outbox(), log)
+	robot := newRobotPlayer(a, cfg.RobotThink, cfg.RobotUnmovedPerHour)
+	// Every commit wakes the sender and the web's live pages (the robot
+	// waits on the change signal itself).
+	wakes := []func(){sender.Wake}
 	if webLn != nil {
-		// A move on a play page wakes the sender and the robot; the
-		// handler tells its game pages itself.
-		mover := webMover{a: a, wake: func() {
-			sender.Wake()
-			robot.Wake()
-		}}
-		h, stop, err := serveWeb(ctx, webLn, db, eng, cfg, m, mover, log)
+		h, stop, err := serveWeb(ctx, webLn, d, eng, cfg, m, log)
 		if err != nil {
 			return err
 		}
 		defer stop()
-		webChanged = h.Changed
+		wakes = append(wakes, h.Changed)
 		log.Info("web listening", "addr", webLn.Addr().String(), "url", cfg.WebURL, "public", cfg.WebPublic)
 	}
-	// Whatever changed the store may have made a game wait for the robot.
-	changed := func() {
-		sender.Wake()
-		robot.Wake()
-		webChanged()
-	}
-	ctl, err := listenControl(ctx, a, changed)
+	ctl, err := listenControl(ctx, a)
 	if err != nil {
 		return err
 	}
@@ -306,14 +293,13 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 	}
 	poller := mailer.NewPoller(imapCfg, func(ctx context.Context, raws [][]byte) ([]mailer.Outcome, error) {
 		res, err := a.handle(ctx, raws)
-		changed()
 		out := make([]mailer.Outcome, len(res))
 		for i, r := range res {
 			out[i] = mailerOutcome(r)
 		}
 		return out, err
 	}, log)
-	a.lane.recheck, a.lane.wake = poller.Recheck, changed
+	a.lane.recheck = poller.Recheck
 	if m != nil {
 		poller.OnReconnect = m.imapReconnects.Inc
 		poller.OnMail = m.inbox
@@ -351,12 +337,8 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 		log.Info("no imap_addr: mail comes in through lyngk process", "socket", controlPath(db.Path()))
 	}
 	runTask("password lane", a.runLane)
-	runTask("timers", func(ctx context.Context) error {
-		return a.timers(ctx, tickEvery, func() {
-			sender.Wake()
-			webChanged()
-		})
-	})
+	runTask("timers", func(ctx context.Context) error { return a.timers(ctx, tickEvery) })
+	go d.Watch(ctx, wakes...)
 	if cfg.RobotPlayer {
 		log.Info("robot player on", "think", cfg.RobotThink, "searches_at_once", cap(robot.slots))
 		runTask("robot", robot.run)
@@ -371,7 +353,7 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 		return err
 	}
 	sender.Wake()
-	flush(db, shutdownGrace)
+	d.Outbox().Flush(shutdownGrace)
 	stopSender()
 	wg.Wait()
 	log.Info("stopped cleanly")
@@ -380,24 +362,6 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 
 // shutdownGrace is how long the sender may go on flushing after a signal.
 const shutdownGrace = 5 * time.Second
-
-// flush waits until nothing in the outbox is due any more, or grace has
-// passed. Mail left over stays queued for the next start.
-func flush(db *store.DB, grace time.Duration) {
-	deadline := time.Now().Add(grace)
-	for time.Now().Before(deadline) {
-		var due int
-		err := db.View(func(tx *store.Tx) error {
-			ms, err := tx.Due(time.Now(), 1)
-			due = len(ms)
-			return err
-		})
-		if err != nil || due == 0 {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
 
 // printLocalHelp tells how to connect. The password of the server's
 // mailbox goes to stdout, the terminal of whoever started the daemon, never
@@ -439,15 +403,13 @@ func robotHelp(cfg config) string {
 }
 
 // timers runs the engine's timers (reminders, forfeits) every period, each
-// run in one transaction like a mail.
-func (a *app) timers(ctx context.Context, every time.Duration, wake func()) error {
+// run one unit of work of the daemon, like a mail.
+func (a *app) timers(ctx context.Context, every time.Duration) error {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
 		if err := a.tick(); err != nil {
 			a.log.Error("timers", "error", err)
-		} else {
-			wake()
 		}
 		select {
 		case <-ctx.Done():
@@ -458,86 +420,11 @@ func (a *app) timers(ctx context.Context, every time.Duration, wake func()) erro
 }
 
 func (a *app) tick() error {
-	now := a.now()
-	return a.db.Update(func(tx *store.Tx) error {
-		if _, err := tx.Expire(now); err != nil {
-			return err
-		}
-		mails, failed, err := a.eng.Tick(tx, now)
-		if err != nil {
-			return err
-		}
-		if failed != nil {
-			// The other games' timers ran; these are tried again at the
-			// next tick.
-			a.log.Error("timers failed for some games", "error", failed.Error())
-		}
-		for _, m := range mails {
-			data, err := a.compose(m, now)
-			if err != nil {
-				a.log.Warn("reminder dropped", "to", m.To, "error", err)
-				continue
-			}
-			if err := a.enqueue(tx, m.To, data, m.Unasked, enqueue, now); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-}
-
-// outboxQueue lets the mailer's sender drain the store's outbox.
-type outboxQueue struct {
-	db *store.DB
-}
-
-var _ mailer.Queue = (*outboxQueue)(nil)
-
-func (q *outboxQueue) Due(now time.Time, max int) ([]mailer.QueuedMail, error) {
-	var out []mailer.QueuedMail
-	err := q.db.View(func(tx *store.Tx) error {
-		ms, err := tx.Due(now, max)
-		for _, m := range ms {
-			out = append(out, mailer.QueuedMail{ID: m.ID, From: m.From, To: m.To, Data: m.Data, Attempts: m.Attempts,
-				Queued: m.Queued})
-		}
-		return err
-	})
-	return out, err
-}
-
-// Begin and Finish each write a whole round in one transaction: one fsync
-// for all its mails rather than one per mail.
-func (q *outboxQueue) Begin(as []mailer.Attempt) error {
-	return q.db.Update(func(tx *store.Tx) error {
-		for _, a := range as {
-			if err := tx.RecordAttempt(a.ID, a.Next); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-}
-
-func (q *outboxQueue) Finish(now time.Time, rs []mailer.Result) error {
-	return q.db.Update(func(tx *store.Tx) error {
-		for _, r := range rs {
-			var err error
-			switch r.Status {
-			case mailer.Accepted:
-				err = tx.Sent(r.ID, now)
-			case mailer.Deferred:
-				err = tx.Failed(r.ID, r.Err)
-			case mailer.Refused:
-				err = tx.Dead(r.ID, r.Err, now)
-			case mailer.RelayDown:
-				err = tx.RelayFailed(r.ID, r.Err, now)
-			}
-			// Gone already (an operator's hand, say) is as good as done.
-			if err != nil && !errors.Is(err, store.ErrNotFound) {
-				return err
-			}
-		}
-		return nil
-	})
+	failed, err := a.daemon().Tick(context.Background(), a.now())
+	if failed != nil {
+		// The other games' timers ran; these are tried again at the
+		// next tick.
+		a.log.Error("timers failed for some games", "error", failed.Error())
+	}
+	return err
 }

@@ -10,7 +10,6 @@ import (
 
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/games"
-	"lyngk.example/lyngk/store"
 )
 
 // recentFinished is how many finished games the front page lists, and
@@ -94,7 +93,7 @@ type indexView struct {
 
 func (h *Handler) index(w http.ResponseWriter, r *http.Request) {
 	var v indexView
-	err := h.cfg.DB.View(func(tx *store.Tx) error {
+	err := h.cfg.Store.View(func(tx engine.Tx) error {
 		running, err := h.cfg.Engine.ListGames(tx, engine.GameFilter{State: engine.StateActive})
 		if err != nil {
 			return err
@@ -149,7 +148,7 @@ func (h *Handler) games(w http.ResponseWriter, r *http.Request) {
 		f.Users = []string{v.User}
 	}
 	var gs []engine.GameSummary
-	err := h.cfg.DB.View(func(tx *store.Tx) (err error) {
+	err := h.cfg.Store.View(func(tx engine.Tx) (err error) {
 		gs, err = h.cfg.Engine.ListGames(tx, f)
 		return err
 	})
@@ -183,7 +182,7 @@ func (h *Handler) standings(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, http.StatusNotFound, "There is no game "+strconv.Quote(name)+" here.")
 		return
 	}
-	err := h.cfg.DB.View(func(tx *store.Tx) (err error) {
+	err := h.cfg.Store.View(func(tx engine.Tx) (err error) {
 		st, err = h.cfg.Engine.Standings(tx, strings.ToLower(name))
 		return err
 	})
@@ -244,7 +243,7 @@ type playerView struct {
 func (h *Handler) player(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	var v playerView
-	err := h.cfg.DB.View(func(tx *store.Tx) error {
+	err := h.cfg.Store.View(func(tx engine.Tx) error {
 		p, err := h.cfg.Engine.ReadPlayer(tx, id, "")
 		if err != nil {
 			return err
@@ -340,7 +339,7 @@ func (h *Handler) readGame(w http.ResponseWriter, r *http.Request, n string) (*g
 		}
 	}
 	ref := &gameRef{k: k}
-	err := h.cfg.DB.View(func(tx *store.Tx) error {
+	err := h.cfg.Store.View(func(tx engine.Tx) error {
 		d, err := h.cfg.Engine.ReadGame(tx, board)
 		if err != nil {
 			return err

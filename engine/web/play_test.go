@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/daemon"
 	"lyngk.example/lyngk/engine/web"
 	"lyngk.example/lyngk/store"
 )
@@ -62,7 +63,7 @@ func playSite(t *testing.T) (*site, *mover, *bytes.Buffer) {
 	s.games()
 	m := &mover{s: s}
 	var logs bytes.Buffer
-	h, err := web.New(web.Config{DB: s.db, Engine: s.e, Public: true, Observe: s.obs.add, Mover: m,
+	h, err := web.New(web.Config{Store: daemon.NewReader(s.db), Engine: s.e, Public: true, Observe: s.obs.add, Mover: m,
 		Log: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	if err != nil {
 		t.Fatal(err)
@@ -337,7 +338,7 @@ func TestPlayTokenSpentByProposal(t *testing.T) {
 // with 429 and Retry-After, and changes nothing.
 func TestPlayPostsPerGameHour(t *testing.T) {
 	s, m, _ := playSite(t)
-	h, err := web.New(web.Config{DB: s.db, Engine: s.e, Public: true, Mover: m, PostsPerGameHour: 2})
+	h, err := web.New(web.Config{Store: daemon.NewReader(s.db), Engine: s.e, Public: true, Mover: m, PostsPerGameHour: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,9 @@
 // play.go).
 //
 // It reads the store through the engine's read API only (engine/read.go),
-// each request in one read transaction, and opens no socket: cmd/lyngk
+// each request in one read transaction of a Store it is given (the
+// daemon's view, engine/daemon): it imports no store and writes nothing
+// itself; a move on a play page is the Mover's. It opens no socket: cmd/lyngk
 // makes the listener and the http.Server (timeouts, size limits) and hands
 // requests to Handler. It sits under engine/ because it is a view of the
 // engine's games, like the mail templates, and imports nothing of cmd/.
@@ -38,13 +40,19 @@ import (
 
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/games"
-	"lyngk.example/lyngk/store"
 	"lyngk.example/lyngk/templates"
 )
 
+// Store is the store as the web part reads it: each View call one read
+// transaction, the engine's Tx (engine/daemon's View and Daemon).
+type Store interface {
+	View(fn func(tx engine.Tx) error) error
+}
+
 // Config configures a Handler.
 type Config struct {
-	DB *store.DB
+	// Store is read by every page.
+	Store Store
 	// Engine reads the games (and knows the games the server offers).
 	Engine *engine.Engine
 	// Public serves the games, the players and the standings to anybody
@@ -116,7 +124,7 @@ func gameName(g games.Game) string { return strings.ToUpper(g.Title()) }
 
 // New parses the page templates and builds the routes.
 func New(cfg Config) (*Handler, error) {
-	if cfg.DB == nil {
+	if cfg.Store == nil {
 		return nil, errors.New("web: no store")
 	}
 	if cfg.Engine == nil {

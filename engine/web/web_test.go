@@ -20,6 +20,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/daemon"
 	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/golden"
 	"lyngk.example/lyngk/engine/lyngk"
@@ -113,7 +114,7 @@ func newSiteOf(t testing.TB, public bool, gs []games.Game) *site {
 	t.Cleanup(func() { db.Close() })
 	s := &site{t: t, db: db, e: e, now: start, obs: &observed{}, log: &lockedBuffer{}}
 	log := slog.New(slog.NewTextHandler(s.log, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	s.h, err = web.New(web.Config{DB: db, Engine: e, Public: public, Observe: s.obs.add, Log: log})
+	s.h, err = web.New(web.Config{Store: daemon.NewReader(db), Engine: e, Public: public, Observe: s.obs.add, Log: log})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -545,7 +546,7 @@ func TestBoardPictureEnded(t *testing.T) {
 func TestStreamsPerClient(t *testing.T) {
 	s := newSite(t, true)
 	s.games()
-	h, err := web.New(web.Config{DB: s.db, Engine: s.e, Public: true, StreamsPerClient: 2})
+	h, err := web.New(web.Config{Store: daemon.NewReader(s.db), Engine: s.e, Public: true, StreamsPerClient: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

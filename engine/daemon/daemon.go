@@ -1,0 +1,322 @@
+// Package daemon is the one place that writes the store. Every change of
+// the server's state is a unit of work (Work: a batch of mails, a move
+// made on the web, a robot move, a run of the game timers, an operator's
+// change) given to Commit, which runs it in the same steps whoever asks:
+//
+//  1. forecast, in a read transaction, the board pictures the work's mails
+//     will show (engine.Forecast and its kin);
+//  2. draw them outside the store's write lock, on every core (draw.go);
+//  3. one write transaction: the work applies its change, composes its
+//     mails (mailer.Compose) and queues each under its SMTP envelope, one
+//     per recipient with a VERP sender when bounce_verp is on (Tx.Send);
+//  4. after the commit, one change signal: the channel Changed returned is
+//     closed and replaced, as mox's BroadcastChanges, so the outbox sender,
+//     the robot player and the web's live pages each look again (Watch).
+//
+// A crash at any step loses nothing and repeats nothing: before the commit
+// nothing was written, after it the mails are in the outbox with the
+// change that caused them.
+//
+// It sits under engine/ beside the web part, as the engine's driver: it
+// imports the engine, the store (its DB and transactions) and the mailer
+// (the composer only); the engine and the web import none of it (the web
+// is given a Reader), and cmd/lyngk wires it to the poller, the sender, the
+// web listener and the control socket. It opens no socket and reads no
+// configuration file.
+package daemon
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/mailer"
+	"lyngk.example/lyngk/store"
+)
+
+// Config configures a Daemon.
+type Config struct {
+	DB *store.DB
+	// Engine applies the work; nil for a daemon that only makes an
+	// operator's changes (lyngk admin), which need no forecast or mail.
+	Engine *engine.Engine
+	// Robot is the server's address: the From of its mails and their
+	// envelope sender.
+	Robot string
+	// VERP (bounce_verp) sends each mail once per recipient under
+	// robot+b-TOKEN@domain, the recipient's bounce token, so that a bounce
+	// names the address it was for.
+	VERP bool
+	Log  *slog.Logger
+	// Now is the clock of the work that brings no time of its own; nil:
+	// time.Now.
+	Now func() time.Time
+}
+
+// Daemon writes the store. It is safe for concurrent use: bbolt runs one
+// write transaction at a time, and the pictures are drawn before it.
+type Daemon struct {
+	Reader
+	eng   *engine.Engine
+	robot string
+	verp  bool
+	log   *slog.Logger
+	now   func() time.Time
+
+	mu      sync.Mutex
+	changed chan struct{} // closed at the next commit (Changed)
+}
+
+// New makes the daemon of cfg.DB.
+func New(cfg Config) *Daemon {
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Daemon{Reader: Reader{cfg.DB}, eng: cfg.Engine, robot: cfg.Robot, verp: cfg.VERP, log: cfg.Log, now: cfg.Now,
+		changed: make(chan struct{})}
+}
+
+// Reader reads the store, each View in one read transaction: the read
+// side the web part is given (web.Store). It sees the store as the
+// engine's Tx, and cannot write: bbolt refuses a write in a read
+// transaction.
+type Reader struct {
+	db *store.DB
+}
+
+// NewReader is the read side of db, for a web part without a daemon (the
+// tests).
+func NewReader(db *store.DB) Reader { return Reader{db} }
+
+// View runs fn in one read transaction.
+func (r Reader) View(fn func(tx engine.Tx) error) error {
+	return r.db.View(func(tx *store.Tx) error { return fn(tx) })
+}
+
+// Changed returns a channel that is closed at the next commit. Take it
+// before reading, then wait on it: a change committed after the reading
+// closes it.
+func (d *Daemon) Changed() <-chan struct{} {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.changed
+}
+
+// signal closes the change channel and makes the next one.
+func (d *Daemon) signal() {
+	d.mu.Lock()
+	close(d.changed)
+	d.changed = make(chan struct{})
+	d.mu.Unlock()
+}
+
+// Watch calls each of fs after every commit until ctx is done: the wiring
+// of the outbox sender's, the robot's and the web's wake-ups to the one
+// change signal. Commits close together may be told once.
+func (d *Daemon) Watch(ctx context.Context, fs ...func()) {
+	for {
+		ch := d.Changed()
+		select {
+		case <-ctx.Done():
+			return
+		case <-ch:
+		}
+		for _, f := range fs {
+			f()
+		}
+	}
+}
+
+// Outgoing is one composed mail under one SMTP envelope.
+type Outgoing struct {
+	From    string // the envelope sender
+	To      []string
+	Data    []byte
+	Unasked bool // engine.Mail.Unasked: the outbox serves it last
+}
+
+// Deliver puts composed mails somewhere inside the transaction: the outbox
+// (Enqueue), or a list for `lyngk process -mbox`.
+type Deliver func(tx *store.Tx, m Outgoing, now time.Time) error
+
+// Enqueue queues m in the outbox, an unasked mail behind its recipients'
+// other mail (store.Tx.EnqueueUnasked).
+func Enqueue(tx *store.Tx, m Outgoing, now time.Time) error {
+	_, err := EnqueueID(tx, m, now)
+	return err
+}
+
+// EnqueueID is Enqueue, returning the outbox's id of the mail.
+func EnqueueID(tx *store.Tx, m Outgoing, now time.Time) (uint64, error) {
+	if m.Unasked {
+		return tx.EnqueueUnasked(m.From, m.To, m.Data, now)
+	}
+	return tx.Enqueue(m.From, m.To, m.Data, now)
+}
+
+// Work is one unit of work for Commit.
+type Work struct {
+	// Name names the work in the log ("mail", "web move", "robot move",
+	// "timers", "admin").
+	Name string
+	// Now is the work's time; zero: the daemon's clock.
+	Now time.Time
+	// Forecast lists, in a read transaction, the pictures the work's mails
+	// will show; nil: none. A picture it misses is drawn inside, as
+	// before: a forecast only saves time.
+	Forecast func(tx *store.Tx, now time.Time) []engine.Drawing
+	// Apply makes the change in the write transaction and sends its mails
+	// (Tx.Send). An error rolls all of it back and is Commit's, unwrapped.
+	Apply func(tx *Tx) error
+	// Deliver takes the composed mails; nil: the outbox (Enqueue).
+	Deliver Deliver
+}
+
+// Tx is the write transaction of one unit of work: the store's, and the
+// way its mails leave.
+type Tx struct {
+	*store.Tx
+	// Now is the work's time.
+	Now     time.Time
+	d       *Daemon
+	deliver Deliver
+	dropped []dropped
+}
+
+// dropped is a mail that could not be composed.
+type dropped struct {
+	to        []string
+	inReplyTo string
+	err       error
+}
+
+// Commit runs w: its forecast and pictures before the write transaction,
+// then Apply in one transaction, then the change signal. The drawing stops
+// early when ctx ends; the transaction runs to its end.
+func (d *Daemon) Commit(ctx context.Context, w Work) error {
+	now := w.Now
+	if now.IsZero() {
+		now = d.now()
+	}
+	if w.Forecast != nil {
+		var ds []engine.Drawing
+		if d.db.View(func(tx *store.Tx) error {
+			ds = w.Forecast(tx, now)
+			return nil
+		}) == nil {
+			d.draw(ctx, ds)
+		}
+	}
+	deliver := w.Deliver
+	if deliver == nil {
+		deliver = Enqueue
+	}
+	var t *Tx
+	err := d.db.Update(func(tx *store.Tx) error {
+		t = &Tx{Tx: tx, Now: now, d: d, deliver: deliver}
+		return w.Apply(t)
+	})
+	if err != nil {
+		return err
+	}
+	// A mail that cannot be composed (say, to an address a player typed
+	// wrongly) must not wedge its work into an endless retry: the change
+	// stands, the mail is dropped and logged, once committed.
+	for _, m := range t.dropped {
+		d.log.LogAttrs(ctx, slog.LevelWarn, "mail dropped", slog.String("work", w.Name), slog.Any("to", m.to),
+			slog.String("in_reply_to", m.inReplyTo), slog.String("error", m.err.Error()))
+	}
+	d.signal()
+	return nil
+}
+
+// Send composes mails and delivers each under its envelopes; it returns
+// how many were delivered. A mail that cannot be composed is dropped (and
+// logged after the commit); the error is the store's.
+func (t *Tx) Send(mails []engine.Mail) (int, error) {
+	sent := 0
+	for _, r := range mails {
+		data, err := t.d.compose(r, t.Now)
+		if err != nil {
+			t.dropped = append(t.dropped, dropped{r.To, r.InReplyTo, err})
+			continue
+		}
+		if err := t.enqueue(r.To, data, r.Unasked); err != nil {
+			return sent, err
+		}
+		sent++
+	}
+	return sent, nil
+}
+
+// enqueue delivers a composed mail to `to` under its envelopes; unasked is
+// engine.Mail.Unasked (the outbox serves it last).
+func (t *Tx) enqueue(to []string, data []byte, unasked bool) error {
+	envs, err := t.d.envelopes(t.Tx, to)
+	if err != nil {
+		return err
+	}
+	for _, e := range envs {
+		if err := t.deliver(t.Tx, Outgoing{From: e.from, To: e.to, Data: data, Unasked: unasked}, t.Now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// envelope is the SMTP envelope of a mail: sender and recipients.
+type envelope struct {
+	from string
+	to   []string
+}
+
+// envelopes says how a mail to `to` leaves: with bounce_verp, one envelope
+// per address, its sender robot+b-TOKEN@domain carrying the address's
+// bounce token (a stranger's address has none and gets the robot's plain
+// address); without, one envelope from the robot to all.
+func (d *Daemon) envelopes(tx *store.Tx, to []string) ([]envelope, error) {
+	if !d.verp {
+		return []envelope{{d.robot, to}}, nil
+	}
+	out := make([]envelope, 0, len(to))
+	for _, addr := range to {
+		tok, err := d.eng.BounceToken(tx, addr)
+		if err != nil {
+			return nil, err
+		}
+		from := d.robot
+		if tok != "" {
+			from = engine.VERP(d.robot, tok)
+		}
+		out = append(out, envelope{from, []string{addr}})
+	}
+	return out, nil
+}
+
+// compose turns one of the engine's mails into RFC 5322 bytes from us.
+func (d *Daemon) compose(m engine.Mail, now time.Time) ([]byte, error) {
+	var inline []mailer.InlinePart
+	if m.Picture != nil {
+		name, _, _ := strings.Cut(m.PictureID, "@")
+		inline = append(inline, mailer.InlinePart{ContentID: m.PictureID, ContentType: "image/png", Filename: name + ".png", Data: m.Picture})
+	}
+	return mailer.Compose(mailer.Outgoing{
+		From:          engine.RobotName + " <" + d.robot + ">",
+		To:            m.To,
+		Subject:       m.Subject,
+		Body:          m.Body,
+		MessageID:     m.MessageID,
+		InReplyTo:     m.InReplyTo,
+		References:    m.References,
+		AutoSubmitted: m.AutoSubmitted,
+		Date:          now,
+		HTML:          m.HTML,
+		Inline:        inline,
+	})
+}
