@@ -241,6 +241,13 @@ func (c *config) set(key, val string) error {
 			return fmt.Errorf("want a whole number, got %q", val)
 		}
 		c.Store.MailsPerDay = n // the store checks it
+	case key == "stranger_share":
+		// The strangers' share of mails_per_day, in percent (store.Limits.StrangerShare).
+		n, err := strconv.Atoi(strings.TrimSuffix(val, "%"))
+		if err != nil || n < 1 || n > 100 {
+			return fmt.Errorf("want a percentage from 1 to 100, got %q", val)
+		}
+		c.Store.StrangerShare = n
 	case key == "address_mails_per_hour":
 		n, err := strconv.Atoi(val)
 		if err != nil {

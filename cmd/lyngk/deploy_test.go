@@ -34,7 +34,7 @@ var configKeys = []string{
 	"smtp_addr", "smtp_tls", "smtp_user", "smtp_password",
 	"robot_address", "domain", "data_dir", "templates_dir",
 	"rate_per_hour", "signups_per_hour", "confirms_per_mailbox_day", "nag_after", "forfeit_after",
-	"address_mails_per_hour", "mails_per_day", "dead_letter_keep", "dedupe_keep",
+	"address_mails_per_hour", "mails_per_day", "stranger_share", "dead_letter_keep", "dedupe_keep",
 	"log_format", "log_level", "metrics_addr", "tls_ca_file", "robot", "robot_think", "robot_unmoved_per_hour", "trusted_authserv_id",
 	"web_addr", "web_url", "web_public", "web_posts_per_game_hour", "web_streams_per_client",
 	"imap_auth", "smtp_auth", "oauth2_provider", "oauth2_tenant", "oauth2_client_id",
