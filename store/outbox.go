@@ -139,9 +139,9 @@ type lane struct{ unasked, stranger bool }
 // lanes are the passes of Due, in the order they are served.
 var lanes = []lane{{}, {unasked: true}, {stranger: true}}
 
-// Due returns, in queue order (the players' mail first), up to max (all when max <= 0) mails that
-// may be tried now, and the IDs of the strangers' mails to drop now. This
-// is the one place where per-recipient order is decided: a mail waits while
+// Due returns, in queue order (the players' mail first), up to max (all
+// when max <= 0) mails that may be tried now, and the IDs of the strangers'
+// mails to drop now. This is the one place where per-recipient order is decided: a mail waits while
 // an earlier mail to one of its recipients is still queued, due or not, so
 // each recipient gets its mail in the order it was queued and a round of
 // the sender carries at most one mail per recipient. A mail also waits
@@ -161,15 +161,16 @@ var lanes = []lane{{}, {unasked: true}, {stranger: true}}
 // to spend the next one.
 func (tx *Tx) Due(now time.Time, max int) (due []OutMail, drop []uint64, err error) {
 	b := tx.own(bucketOutbox)
-	d, err := tx.DailySent(now)
-	if err != nil {
-		return nil, nil, err
-	}
-	p := duePass{now: now, max: max, held: map[string]bool{}, left: -1, strangers: d.strangersLeft()}
-	if d.Cap > 0 {
+	p := duePass{now: now, max: max, held: map[string]bool{}, left: -1, strangers: -1}
+	if tx.lim.MailsPerDay > 0 { // the window is read only when a cap needs it
+		d, err := tx.DailySent(now)
+		if err != nil {
+			return nil, nil, err
+		}
 		if p.left = d.Cap - d.Recipients; p.left <= 0 {
 			return nil, nil, nil
 		}
+		p.strangers = d.strangersLeft()
 	}
 	for _, l := range lanes {
 		capped, err := tx.due(b, l, &p)
