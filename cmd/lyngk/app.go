@@ -61,7 +61,10 @@ type composed struct {
 	from    string
 	to      []string
 	data    []byte
-	unasked bool // engine.Mail.Unasked: the outbox serves it last
+	unasked bool // engine.Mail.Unasked: the outbox serves it after the recipient's other mail
+	// stranger puts it in the outbox's strangers' lane (store.OutMail.Stranger):
+	// no recipient is a confirmed address.
+	stranger bool
 }
 
 // deliverFunc puts composed replies somewhere inside the transaction: the
@@ -73,10 +76,14 @@ func enqueue(tx *store.Tx, m composed, now time.Time) error {
 	return err
 }
 
-// enqueueMail queues m in the outbox, an unasked mail behind its
-// recipients' other mail (store.Tx.EnqueueUnasked).
+// enqueueMail queues m in the outbox: a stranger's mail in the strangers'
+// lane (store.Tx.EnqueueStranger), an unasked mail behind its recipients'
+// other mail (store.Tx.EnqueueUnasked).
 func enqueueMail(tx *store.Tx, m composed, now time.Time) (uint64, error) {
-	if m.unasked {
+	switch {
+	case m.stranger:
+		return tx.EnqueueStranger(m.from, m.to, m.data, now)
+	case m.unasked:
 		return tx.EnqueueUnasked(m.from, m.to, m.data, now)
 	}
 	return tx.Enqueue(m.from, m.to, m.data, now)

@@ -43,19 +43,50 @@ func (a *app) envelopes(tx *store.Tx, to []string) ([]envelope, error) {
 	return out, nil
 }
 
-// enqueue puts a composed mail to `to` into the outbox, under envelopes;
-// unasked is engine.Mail.Unasked (the outbox serves it last).
+// enqueue puts a composed mail to `to` into the outbox, under envelopes,
+// in its lane: the confirmed addresses in the players' lane, the others in
+// the strangers' lane (split): a stranger named with a player never rides
+// in the players' lane. unasked is engine.Mail.Unasked.
 func (a *app) enqueue(tx *store.Tx, to []string, data []byte, unasked bool, deliver deliverFunc, now time.Time) error {
-	envs, err := a.envelopes(tx, to)
+	players, strangers, err := byLane(tx, to)
 	if err != nil {
 		return err
 	}
-	for _, e := range envs {
-		if err := deliver(tx, composed{from: e.from, to: e.to, data: data, unasked: unasked}, now); err != nil {
+	for _, l := range []struct {
+		to       []string
+		stranger bool
+	}{{players, false}, {strangers, true}} {
+		if len(l.to) == 0 {
+			continue
+		}
+		envs, err := a.envelopes(tx, l.to)
+		if err != nil {
 			return err
+		}
+		for _, e := range envs {
+			if err := deliver(tx, composed{from: e.from, to: e.to, data: data, unasked: unasked, stranger: l.stranger}, now); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
+}
+
+// byLane splits to into the confirmed addresses of players and the others
+// (engine.ConfirmedAddress), each in the order given.
+func byLane(tx *store.Tx, to []string) (players, strangers []string, err error) {
+	for _, addr := range to {
+		ok, err := engine.ConfirmedAddress(tx, addr)
+		if err != nil {
+			return nil, nil, err
+		}
+		if ok {
+			players = append(players, addr)
+		} else {
+			strangers = append(strangers, addr)
+		}
+	}
+	return players, strangers, nil
 }
 
 // applyBounce records m, a bounce, in tx.

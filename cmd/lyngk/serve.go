@@ -263,7 +263,7 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 		checks: newCheckPool(checkWorkers()), lane: newLane()}
 	m.passwordChecks(a.checks, eng)
 	m.pictures(eng)
-	sender := mailer.NewSender(smtpCfg, &outboxQueue{db: db}, log)
+	sender := mailer.NewSender(smtpCfg, &outboxQueue{db: db, log: log, metrics: m}, log)
 	// The web part tells its open game pages of every change.
 	webChanged := func() {}
 	robot := newRobotPlayer(a, cfg.RobotThink, cfg.RobotUnmovedPerHour, func() {
@@ -388,7 +388,7 @@ func flush(db *store.DB, grace time.Duration) {
 	for time.Now().Before(deadline) {
 		var due int
 		err := db.View(func(tx *store.Tx) error {
-			ms, err := tx.Due(time.Now(), 1)
+			ms, _, err := tx.Due(time.Now(), 1)
 			due = len(ms)
 			return err
 		})
@@ -488,21 +488,50 @@ func (a *app) tick() error {
 
 // outboxQueue lets the mailer's sender drain the store's outbox.
 type outboxQueue struct {
-	db *store.DB
+	db      *store.DB
+	log     *slog.Logger
+	metrics *metrics // nil when metrics are off
 }
 
 var _ mailer.Queue = (*outboxQueue)(nil)
 
+// Due reads the due mails; the strangers' mails past their share, which
+// the store names with them, are dropped in a transaction of their own
+// (rare: a flood of strangers), so a round that drops nothing writes
+// nothing.
 func (q *outboxQueue) Due(now time.Time, max int) ([]mailer.QueuedMail, error) {
 	var out []mailer.QueuedMail
+	var drop []uint64
 	err := q.db.View(func(tx *store.Tx) error {
-		ms, err := tx.Due(now, max)
+		ms, d, err := tx.Due(now, max)
 		for _, m := range ms {
 			out = append(out, mailer.QueuedMail{ID: m.ID, From: m.From, To: m.To, Data: m.Data, Attempts: m.Attempts,
 				Queued: m.Queued})
 		}
+		drop = d
 		return err
 	})
+	if err != nil || len(drop) == 0 {
+		return out, err
+	}
+	dropped := 0
+	err = q.db.Update(func(tx *store.Tx) error {
+		dropped = 0
+		for _, id := range drop {
+			// Gone already (an operator's hand, say) is as good as done.
+			switch err := tx.Drop(id, now); {
+			case err == nil:
+				dropped++
+			case !errors.Is(err, store.ErrNotFound):
+				return err
+			}
+		}
+		return nil
+	})
+	if err == nil {
+		q.metrics.strangerDrops(dropped)
+		q.log.Info("strangers' mails dropped past their share of mails_per_day", "mails", dropped)
+	}
 	return out, err
 }
 
