@@ -376,14 +376,6 @@ func lineAbove(lines []string, i int) int {
 	return i
 }
 
-// copyAttribution reports whether a line right above a copy of our mail is
-// the client's attribution: it ends in ":" and names an address, the robot
-// or a date, as attribution (parse.go) asks of a line above a quote.
-func copyAttribution(line string) bool {
-	t := strings.TrimSpace(line)
-	return strings.HasSuffix(t, ":") && !quoted(line) && namesSender(t)
-}
-
 // cutCopies drops from body every run of lines that repeats lines of one
 // part of the sent mail in their order: each line of the run (or up to
 // maxJoin lines joined, as a client re-wraps a long line) is the next line
@@ -416,10 +408,15 @@ func cutCopies(body string, parts [][]byte) string {
 		}
 		for ; end < len(lines) && f.n[end] == 0; end++ {
 		}
-		// The attribution line above the copy goes with it: once the copy
-		// is cut, it no longer stands above a quoted block (parse.go).
-		if a := lineAbove(lines, i); a >= 0 && !drop[a] && copyAttribution(lines[a]) {
-			drop[a] = true
+		// The attribution above the copy goes with it, all its lines
+		// (attribution.go): once the copy is cut, it no longer stands above
+		// a quoted block.
+		if a := lineAbove(lines, i); a >= 0 && !drop[a] {
+			if s := attributionAbove(lines, a); s >= 0 && !slices.Contains(drop[s:a+1], true) {
+				for k := s; k <= a; k++ {
+					drop[k] = true
+				}
+			}
 		}
 		for ; i < end; i++ {
 			drop[i] = true
