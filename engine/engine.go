@@ -365,8 +365,19 @@ func (r *request) handle() error {
 		}
 		return err
 	}
+	if code, ok := r.confirmReference(); ok && !r.commandFirst() {
+		ref, err := r.confirmExpected(code)
+		if err != nil {
+			return err
+		}
+		return r.hint(ref, "confirm "+code)
+	}
 	if len(r.script.Lines) == 0 {
-		return r.hint(refuse(whyNoCommand, nil), "")
+		ref, err := r.replyExpected()
+		if err != nil {
+			return err
+		}
+		return r.hint(ref, "")
 	}
 	for i, line := range r.script.Lines {
 		r.line, r.plain = line, false

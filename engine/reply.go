@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/binary"
+	"errors"
 	"html"
 	"slices"
 	"strings"
@@ -28,6 +29,49 @@ func (r *request) reply(line string) error {
 		return err
 	}
 	return r.replyWith(tok, f)
+}
+
+// commandFirst reports whether r's mail starts with a command (in its
+// subject or its first line), rather than a plain reply's words.
+func (r *request) commandFirst() bool {
+	s := r.script
+	return len(s.Lines) > 0 && (s.FromSubject || s.Multiple || r.e.isCommandLine(s.Lines[0]))
+}
+
+// replyExpected is the answer to a mail in which the sender wrote nothing:
+// what the mail it answers expects. A reply to a board mail is told to
+// write the move on the first line (or why that mail takes none now: the
+// game moved on, or is over), a reply to a chat mail to write the text;
+// any other mail gets the general hint.
+func (r *request) replyExpected() (*refusal, error) {
+	tok, ours := r.replyToken()
+	if !ours {
+		return refuse(whyNoCommand, nil), nil
+	}
+	var rec token
+	if len(tok) <= maxTokenLen {
+		if _, err := load(r.tx, bucketTokens, tok, &rec); err != nil {
+			return nil, err
+		}
+	}
+	if rec.Chat {
+		return refuse(whyReplyEmpty, kv{"Board": rec.Board, "Chat": true}), nil
+	}
+	g, _, err := r.tokenGame(tok)
+	var ref *refusal
+	if errors.As(err, &ref) {
+		return ref, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	pos, err := r.e.position(g, -1)
+	if err != nil {
+		return nil, err
+	}
+	toMove := g.Players[pos.Turn()-1]
+	return refuse(whyReplyEmpty, kv{"Board": g.Board, "ToMove": toMove, "YourTurn": strings.EqualFold(toMove, rec.User),
+		"Example": r.e.gameText(r.e.gameName(g), "example")}), nil
 }
 
 // looksLikeMove reports whether s reads as a move of one of the games.
