@@ -203,16 +203,19 @@ func (r *request) saysConfirm(code string) bool {
 // confirmExpected is the answer to a reply to the confirmation mail of
 // code that neither confirms nor holds a command: what that mail expects,
 // "yes". A code unknown or too old gets the answer a "yes" would get.
-func (r *request) confirmExpected(code string) (*refusal, error) {
+// known says whether the code is one of ours: the answer to a known code
+// is given once a day for that code, to another once a day for the
+// sender, so that forged codes make no more answers than any mail does.
+func (r *request) confirmExpected(code string) (ref *refusal, known bool, err error) {
 	var rec confirmation
 	found, err := load(r.tx, bucketConfirms, code, &rec)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if !found || r.now.Sub(rec.Sent) >= confirmKeep {
-		return refuse(whyConfirmUnknown, kv{"Days": int(confirmKeep / (24 * time.Hour))}), nil
+		return refuse(whyConfirmUnknown, kv{"Days": int(confirmKeep / (24 * time.Hour))}), false, nil
 	}
-	return refuse(whyConfirmExpected, kv{"User": rec.User}), nil
+	return refuse(whyConfirmExpected, kv{"User": rec.User}), true, nil
 }
 
 // confirmCommand: confirm USERID CODE.

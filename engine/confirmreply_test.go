@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"mime/quotedprintable"
 	"os"
@@ -219,5 +220,25 @@ func TestReplyEmptyExpectsMove(t *testing.T) {
 	out = v.mail(engine.Inbound{From: addr("bob"), Subject: "Re: hello", Body: "> hello\n", InReplyTo: []string{"x@elsewhere.example"}})
 	if len(out) != 1 || !strings.Contains(out[0].Body, "I found no command in your mail") {
 		t.Errorf("an empty reply to another mail got:\n%s", format(out))
+	}
+}
+
+// TestConfirmExpectedBound: replies to confirmation mails whose codes are
+// forged get one answer a day between them, as any mail without a command
+// does; a real code's is given besides.
+func TestConfirmExpectedBound(t *testing.T) {
+	v := newEnv(t)
+	out := v.cmd(addr("carol"), "signup carol pw-carol")
+	n := 0
+	for i := range 3 {
+		forged := out[0]
+		forged.MessageID = fmt.Sprintf("lyngk-confirm.forged%d@example.net", i)
+		n += len(v.reply(forged, addr("carol"), "what is this?\n"))
+	}
+	if n != 1 {
+		t.Errorf("%d answers to 3 replies to forged confirmation mails, want 1", n)
+	}
+	if got := v.reply(out[0], addr("carol"), "what is this?\n"); len(got) != 1 || !strings.Contains(got[0].Body, `with "yes"`) {
+		t.Errorf("the reply to the real confirmation mail got:\n%s", format(got))
 	}
 }

@@ -132,6 +132,12 @@ var clients = []client{
 	{"Thunderbird", func(m engine.Mail, own string) string {
 		return top(own, "\nOn 28.11.26 12:40, PBeM Server wrote:\n"+quoted76(m.Body))
 	}},
+	{"Thunderbird, quote wrapped at 72", func(m engine.Mail, own string) string {
+		return top(own, "\nOn 28.11.26 12:40, PBeM Server wrote:\n"+quoteLines(templates.Wrap(m.Body, 72), "> ", ">"))
+	}},
+	{"Gmail, quote wrapped at 78", func(m engine.Mail, own string) string {
+		return top(own, "\nOn Sat, Nov 28, 2026 at 12:40\u202fPM PBeM Server <\n"+robot+"> wrote:\n\n"+quoteLines(templates.Wrap(m.Body, 78), "> ", ">"))
+	}},
 	{"Thunderbird, bottom-posted", func(m engine.Mail, own string) string {
 		return bottom(own, "On 28.11.26 12:40, PBeM Server wrote:\n"+quoted76(m.Body)+"\n")
 	}},
