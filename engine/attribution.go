@@ -105,18 +105,27 @@ func attributionBlock(lines []string, i, n int, aboveCopy bool) bool {
 	case !start && !namesSender(block[0]):
 		return false
 	}
+	abbreviated := false
 	for _, l := range block[:n-1] {
-		if attributionOpenEnd.MatchString(l) {
+		// A date's abbreviation may end a wrapped line ("Am Sa., 28.
+		// Nov." / "2026 um 12:40 schrieb …:"), a sentence may not.
+		if strings.HasSuffix(l, ".") && start {
+			abbreviated = true
+		} else if attributionOpenEnd.MatchString(l) {
 			return false
 		}
 	}
-	if start {
-		return true
-	}
-	// Without an opening word, the player's line right above a shorter
-	// attribution that begins as one stays his.
-	for k := 1; k < n; k++ {
-		if attributionBegins(block[k]) && attributionBlock(lines, i+k, n-k, aboveCopy) {
+	// The player's line right above a shorter attribution stays his: when
+	// the block has no opening word and the shorter begins as one does
+	// (attributionBegins), or when a line of the block ends in a full stop
+	// and the shorter has an opening word ("On second thought, good
+	// move." above "On Sat, 28 Nov 2026 …" / "PBeM Server <addr> wrote:").
+	for k := 1; k < n && (!start || abbreviated); k++ {
+		begins := attributionBegins(block[k])
+		if abbreviated {
+			begins = attributionStart.MatchString(block[k])
+		}
+		if begins && attributionBlock(lines, i+k, n-k, aboveCopy) {
 			return false
 		}
 	}

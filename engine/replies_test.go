@@ -262,6 +262,7 @@ func TestAttributionWrappedAnywhere(t *testing.T) {
 		"El sáb, 28 nov 2026 a las 12:40, PBeM Server (<" + robot + ">) escribió:",
 		"Le sam. 28 nov. 2026 à 12:40, PBeM Server <" + robot + "> a écrit :",
 		"Am Sa., 28. Nov. 2026 um 12:40 schrieb PBeM Server <" + robot + ">:",
+		"Am Samstag, 28. Nov. 2026 um 12:40 schrieb PBeM Server <" + robot + ">:",
 		"Il giorno sab 28 nov 2026 alle ore 12:40 PBeM Server <" + robot + "> ha scritto:",
 		"Op za 28 nov. 2026 om 12:40 schreef PBeM Server <" + robot + ">:",
 		"W dniu 28.11.2026 o 12:40, PBeM Server <" + robot + "> napisał:",
@@ -296,15 +297,19 @@ func TestAttributionWrappedAnywhere(t *testing.T) {
 }
 
 // TestAttributionKeepsPlayersLines: a player's lines around an attribution
-// stay his: one that holds a time right above it, one ending in a colon,
-// and a line that says who wrote what without a date or our name.
+// stay his: one that holds a time right above it, one ending in a colon
+// or a full stop, and a line that says who wrote what without a date or
+// our name; an attribution wrapped after a date's abbreviation ("Nov.")
+// goes whole.
 func TestAttributionKeepsPlayersLines(t *testing.T) {
 	e := parser(t)
 	for _, tt := range []struct{ body, comment string }{
 		{"e4-e5\nSee you at 10:30\nOn Sat, 28 Nov 2026 12:40:19 +0000\nPBeM Server <" + robot + "> wrote:\n> x\n", "See you at 10:30\n"},
 		{"e4-e5\nSee you at 10:30\nEm sáb., 28 de nov. de 2026 às 12:59, PBeM Server <" + robot + ">\nescreveu:\n> x\n", "See you at 10:30\n"},
 		{"e4-e5\nGood game!\nPBeM Server <\n" + robot + "> wrote:\n> x\n", "Good game!\n"},
+		{"e4-e5\nOn second thought, good move.\nOn Sat, 28 Nov 2026 12:40:19 +0000\nPBeM Server <" + robot + "> wrote:\n> x\n", "On second thought, good move.\n"},
 		{"e4-e5\nAs alice wrote:\nnice\n", "As alice wrote:\nnice\n"},
+		{"e4-e5\ngood game\nAm Sa., 28. Nov.\n2026 um 12:40 schrieb PBeM Server <" + robot + ">:\n> x\n", "good game\n"},
 		{"e4-e5\nmy plan\nfor later:\nnice\n", "my plan\nfor later:\nnice\n"},
 	} {
 		s := e.ReadMail("Re: Lyngk Board 101 bob", tt.body)
