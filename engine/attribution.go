@@ -15,14 +15,15 @@ import (
 // wrote:"). An attribution is up to maxAttributionLines lines, none blank
 // or quoted, that together end in ":" and name an address, the robot
 // (RobotName) or a date, and either end a line with a "wrote"-like verb
-// (wroteEnd, wroteMid)
-// or stand right above the quoted mail; each of its lines but the last
-// ends without a sentence's punctuation, and its first line names the
-// sender or opens the attribution ("On", "Am", "Em", …). Where the lines
-// above such a block could make a longer one (a player's "See you at
-// 10:30" right above it), the shorter one is the attribution when it
-// begins as one (attributionBegins) and the longer has no opening word: a
-// player's line is kept.
+// (wroteEnd, wroteMid) or stand right above the quoted mail. Each of its
+// lines but the last ends without a sentence's punctuation (a full stop
+// only after an opening word: "Am Sa., 28. Nov." wraps there), and its
+// first line names the sender or opens the attribution ("On", "Am", "Em",
+// …). A player's line right above a shorter attribution stays his: the
+// shorter one is the attribution when the longer has no opening word and
+// the shorter begins as one does (attributionBegins: "See you at 10:30"
+// above Claws Mail's two lines), or when the longer's line ends in a full
+// stop and the shorter has an opening word.
 const (
 	maxAttributionLines = 3
 	// maxAttributionLine bounds a line looked at as part of an
