@@ -382,7 +382,7 @@ type failure struct {
 
 // fail answers with status and a page saying msg.
 func (h *Handler) fail(w http.ResponseWriter, r *http.Request, status int, msg string) {
-	h.render(w, r, status, "error.html", fmt.Sprintf("%d %s", status, http.StatusText(status)),
+	h.render(w, r, status, "error.html", h.title(fmt.Sprintf("%d %s", status, http.StatusText(status))),
 		failure{Status: status, Message: msg})
 }
 

@@ -357,6 +357,34 @@ func TestGolden(t *testing.T) {
 	}
 }
 
+// TestServerName: the header, the footer and every title name the server
+// as configured, whichever games it offers; unset, it is "PBeM Server"
+// (the goldens). On the main before, the site was named after its games.
+func TestServerName(t *testing.T) {
+	s := newSite(t, true)
+	s.games()
+	h, err := web.New(web.Config{DB: s.db, Engine: s.e, Public: true, ServerName: "Gamerz & Co"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.h = h
+	for target, title := range map[string]string{
+		"/":             "Games",
+		"/standings":    "LYNGK standings",
+		"/player/alice": "alice",
+		"/game/101":     "LYNGK · Board 101, move 2: alice to move",
+		"/game/999":     "404 Not Found",
+	} {
+		_, body := s.get("GET", target)
+		for _, want := range []string{"<title>" + title + " · Gamerz &amp; Co</title>",
+			`<a class="brand" href="/">Gamerz &amp; Co</a>`, "<footer>Gamerz &amp; Co: games by mail."} {
+			if !strings.Contains(body, want) {
+				t.Errorf("%s lacks %s", target, want)
+			}
+		}
+	}
+}
+
 // checkGolden compares got with testdata/name.html, or rewrites it under
 // -update.
 func checkGolden(t *testing.T, name, got string) {
