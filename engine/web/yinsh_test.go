@@ -78,8 +78,11 @@ func TestYinshWeb(t *testing.T) {
 			t.Errorf("game page lacks %s", want)
 		}
 	}
+	checkGolden(t, "yinsh-game-101", body)
 	if _, body := s.get("GET", "/"); !strings.Contains(body, "<title>Games · PBeM Server</title>") {
 		t.Errorf("home page title: %.300s", body)
+	} else {
+		checkGolden(t, "yinsh-index", body)
 	}
 	res, body = s.get("GET", "/game/101.json")
 	if res.StatusCode != 200 || !strings.HasPrefix(body, `{"number":101,"game":"yinsh","variant":"normal","players":["alice","bob"],`) {
