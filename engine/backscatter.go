@@ -44,7 +44,7 @@ var strangerCommands = map[string]bool{"help": true, "list": true, "signup": tru
 // (their data come from the store, or are ours): a stranger gets them as
 // they are; any other refusal as err.stranger.
 var strangerSafe = map[why]bool{whyInternal: true, whyTooBig: true, whyThrottled: true, whyNoCommand: true,
-	whyConfirmUnknown: true, whyConfirmDone: true, whyConfirmVoid: true, whyConfirmsPerMail: true,
+	whyConfirmUnknown: true, whyConfirmDone: true, whyConfirmExpected: true, whyReplyEmpty: true, whyConfirmVoid: true, whyConfirmsPerMail: true,
 	whySignupsFull: true, whyTooManyChecks: true, whyTokenUnknown: true, whyTokenStale: true,
 	whyTokenSpent: true, whyTokenTakenBack: true, whyTokenOver: true, whyTokenNotPlayer: true}
 
@@ -84,20 +84,6 @@ func (r *request) hint(ref *refusal, word string) error {
 		return err
 	}
 	return r.refused(ref, true)
-}
-
-// saysConfirm says whether a reply to the confirmation mail of code
-// confirms: its first line of text (not quoted) starts with "yes" or
-// "confirm", or holds the code.
-func (r *request) saysConfirm(code string) bool {
-	for line := range strings.Lines(r.withoutCopies(r.in.Body)) {
-		l := strings.ToLower(strings.TrimSpace(line))
-		if l == "" || strings.HasPrefix(l, ">") {
-			continue
-		}
-		return strings.HasPrefix(l, "yes") || strings.HasPrefix(l, "confirm") || strings.Contains(l, code)
-	}
-	return false
 }
 
 // MaxConfirmsPerMail bounds the addresses one incoming mail may ask to

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -178,6 +179,43 @@ func (r *request) confirmReference() (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// yesWord is a line that says yes: the word in any case, alone or with
+// words after it ("Yes please", "YES.", "yes!"), not "yesterday".
+var yesWord = regexp.MustCompile(`(?i)^yes($|[^\p{L}\p{N}])`)
+
+// saysConfirm says whether a reply to the confirmation mail of code
+// confirms: the first line the person wrote, above the quoted mail or
+// below it (s-nail, mutt and Claws Mail put the cursor under the quote),
+// says yes (yesWord), starts with "confirm", or holds the code. Only that
+// line: an auto-responder or a ticket system that pastes the mail
+// unquoted, its "confirm USERID CODE" line and all, confirms nothing.
+func (r *request) saysConfirm(code string) bool {
+	s := r.e.ReadMail("", r.withoutCopies(r.in.Body))
+	if len(s.Lines) == 0 {
+		return false
+	}
+	l := strings.ToLower(s.Lines[0])
+	return yesWord.MatchString(l) || strings.HasPrefix(l, "confirm") || strings.Contains(l, code)
+}
+
+// confirmExpected is the answer to a reply to the confirmation mail of
+// code that neither confirms nor holds a command: what that mail expects,
+// "yes". A code unknown or too old gets the answer a "yes" would get.
+// known says whether the code is one of ours: the answer to a known code
+// is given once a day for that code, to another once a day for the
+// sender, so that forged codes make no more answers than any mail does.
+func (r *request) confirmExpected(code string) (ref *refusal, known bool, err error) {
+	var rec confirmation
+	found, err := load(r.tx, bucketConfirms, code, &rec)
+	if err != nil {
+		return nil, false, err
+	}
+	if !found || r.now.Sub(rec.Sent) >= confirmKeep {
+		return refuse(whyConfirmUnknown, kv{"Days": int(confirmKeep / (24 * time.Hour))}), false, nil
+	}
+	return refuse(whyConfirmExpected, kv{"User": rec.User}), true, nil
 }
 
 // confirmCommand: confirm USERID CODE.

@@ -355,8 +355,9 @@ func (r *request) handle() error {
 		return r.refused(refuse(whyTooBig, nil), false)
 	}
 	// A reply to a confirmation mail confirms when it says so (yes,
-	// confirm, or the code); anything else is read as any mail is, so an
-	// auto-responder or a ticket system confirms nothing.
+	// confirm, or the code), so an auto-responder or a ticket system
+	// confirms nothing; one that starts with a command is read as any
+	// mail is, any other is told what the confirmation mail expects.
 	if code, ok := r.confirmReference(); ok && r.saysConfirm(code) {
 		err := r.confirm("", code)
 		var ref *refusal
@@ -365,8 +366,22 @@ func (r *request) handle() error {
 		}
 		return err
 	}
+	if code, ok := r.confirmReference(); ok && !r.commandFirst() {
+		ref, known, err := r.confirmExpected(code)
+		switch {
+		case err != nil:
+			return err
+		case known:
+			return r.hint(ref, "confirm "+code)
+		}
+		return r.hint(ref, "")
+	}
 	if len(r.script.Lines) == 0 {
-		return r.hint(refuse(whyNoCommand, nil), "")
+		ref, err := r.replyExpected()
+		if err != nil {
+			return err
+		}
+		return r.hint(ref, "")
 	}
 	for i, line := range r.script.Lines {
 		r.line, r.plain = line, false

@@ -295,17 +295,19 @@ func endOfText(lines []string, i int) bool {
 // name in the HTML part, which their text part writes out:
 // "Get Outlook for iOS<https://aka.ms/o0ukef>", "Sent with [Proton
 // Mail](https://proton.me/mail/home) secure email.", "Sent from
-// Mail<https://go.microsoft.com/...> for Windows"; the links are dropped
-// before the words are matched.
+// Mail<https://go.microsoft.com/...> for Windows", "Sent from Yahoo Mail on
+// Android<https://go.onelink.me/...>", German Outlook's "Outlook für
+// iOS<https://aka.ms/o0ukef> herunterladen"; the links are dropped before
+// the words are matched.
 func isMobileSignature(t string) bool {
-	if len(t) > 200 {
-		return false // no sign-off is that long
+	if len(t) > 600 {
+		return false // no sign-off is that long, its link of 230 (Yahoo's) and all
 	}
 	if strings.Contains(t, "http") {
 		t = markdownLink.ReplaceAllString(t, "$1")
 		t = strings.Join(strings.Fields(signatureLink.ReplaceAllString(t, " ")), " ")
 	}
-	return mobileSignature.MatchString(t)
+	return len(t) <= 200 && mobileSignature.MatchString(t)
 }
 
 var (
@@ -315,9 +317,10 @@ var (
 )
 
 // mobileSignature matches the sign-off lines, their links removed.
-var mobileSignature = regexp.MustCompile(`^(?i:sent from my [\w .-]+|get outlook for (ios|android)|sent from (outlook|mail|yahoo mail) for [\w .-]+|` +
+var mobileSignature = regexp.MustCompile(`^(?i:sent from my [\w .-]+|get outlook for (ios|android)|sent from (outlook|mail|yahoo mail) (for|on) [\w .-]+|` +
 	`sent (from|with) spark|sent from (gmail mobile|yahoo mail|proton mail [\w .-]+)|sent with proton mail secure email\.?|` +
-	`envoyé de mon [\w .-]+|von meinem [\w .-]+ gesendet|inviato da [\w .-]+|enviado desde mi [\w .-]+|verzonden (vanaf|met) (mijn )?[\w .-]+)$`)
+	`envoyé de mon [\w .-]+|von meinem [\w .-]+ gesendet|inviato da [\w .-]+|enviado desde mi [\w .-]+|verzonden (vanaf|met) (mijn )?[\w .-]+|` +
+	`outlook für (ios|android) (herunterladen|beziehen)|(gesendet von|von) outlook für (ios|android)( gesendet)?|enviado do (meu )?[\w .-]+)$`)
 
 // quoted reports whether a line is quoted text: "> ", ">", "| " (some
 // webmails), or indented with a tab, as s-nail and mailx quote by default.
@@ -341,67 +344,9 @@ func isSignature(line string) bool {
 	return line == "-- " || line == "--"
 }
 
-// attribution recognises the line a client puts above the mail it quotes.
-// Any line that ends in ":" right above a quoted block (blank lines between
-// allowed) and names an address, a date or time, or the robot
-// (RobotName) is one, in any language or format: NeoMutt's widespread
-// "* PBeM Server <lyngk@example.org> [2026-11-26 11:58]:", Fastmail's
-// Swedish "Tor 26 nov. 2026 kl. 11:58 skrev PBeM Server:". Without the
-// quoted block below, the known forms:
-// "On <date>, <name> wrote:" (Apple: "On <date>, at <time>, <name>
-// wrote:"), also when a client wrapped it over two lines; its French,
-// German, Spanish, Dutch and Italian forms ("Le … a écrit :", "Am …
-// schrieb …:", "El … escribió:", "Op … schreef …:", "Il … ha scritto:");
-// and the bare form of mailx, s-nail and others, "<name> <addr> wrote:"
-// or "<addr> wrote:". It returns the number of lines it takes at lines[i]:
-// 0, 1 or 2.
-func attribution(lines []string, i int) int {
-	t := strings.TrimSpace(lines[i])
-	start := attributionStart.MatchString(t)
-	switch {
-	case !start && !strings.HasSuffix(t, ":"):
-		return 0 // the common case, decided without scanning the line
-	case strings.HasSuffix(t, ":") && attributionEnd.MatchString(t) && (start || strings.Contains(t, "@")):
-		return 1
-	case start && i+1 < len(lines) && attributionEnd.MatchString(strings.TrimSpace(lines[i+1])):
-		return 2
-	case strings.HasSuffix(t, ":") && aboveQuote(lines, i) && namesSender(t):
-		return 1
-	}
-	return 0
-}
-
-// RobotName is the display name of the server's mails, as gamerz's: the
-// name a client writes in its attribution line.
-const RobotName = "PBeM Server"
-
-// aboveQuote reports whether the next line after lines[i] that is not blank
-// is quoted.
-func aboveQuote(lines []string, i int) bool {
-	for j := i + 1; j < len(lines); j++ {
-		if strings.TrimSpace(lines[j]) != "" {
-			return quoted(lines[j])
-		}
-	}
-	return false
-}
-
-// namesSender reports whether an attribution-like line names an address,
-// the robot or a date: what a player's own line ending in ":" above a quote
-// ("I agree with this:") does not.
-func namesSender(t string) bool {
-	return strings.Contains(t, "@") || strings.Contains(strings.ToLower(t), strings.ToLower(RobotName)) || dateOrTime.MatchString(t)
-}
-
-// dateOrTime is a time ("11:58"), a year ("2026") or a numeric date
-// ("26.11.26", "11/26/2026").
-var dateOrTime = regexp.MustCompile(`\d{1,2}:\d{2}|(^|\D)(19|20)\d{2}(\D|$)|\d{1,2}[./-]\d{1,2}[./-]\d{2}`)
-
 var (
-	attributionStart = regexp.MustCompile(`^(On|Le|Am|El|Op|Il) `)
-	attributionEnd   = regexp.MustCompile(`(wrote|a écrit ?|schrieb\b.*|escribió|schreef\b.*|ha scritto|написал\b.*):$`)
-	outlookFrom      = regexp.MustCompile(`^(From|Von|De|Da|Van) ?:`)
-	outlookSent      = regexp.MustCompile(`^(Sent|Date|Gesendet|Envoyé|Enviado|Inviato|Verzonden|Datum|Data|Fecha) ?:`)
+	outlookFrom = regexp.MustCompile(`^(From|Von|De|Da|Van) ?:`)
+	outlookSent = regexp.MustCompile(`^(Sent|Date|Gesendet|Envoyé|Enviado|Inviato|Verzonden|Datum|Data|Fecha) ?:`)
 	// originalMessage is the line above an unquoted copy of the mail
 	// answered (Outlook, Thunderbird's "forward inline", webmails).
 	originalMessage = regexp.MustCompile(`^-{3,} ?(?i:original message|ursprüngliche nachricht|message d'origine|` +

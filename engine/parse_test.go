@@ -164,6 +164,7 @@ func FuzzReadMail(f *testing.F) {
 	f.Add("multiple", "help\nlyngk games\n\ncomment\n-- \nsig")
 	f.Add("lyngk move 1 a b c", "lyngk move 1 a b c\r\ntext\r\n")
 	f.Add("x", "On a\n")
+	f.Add("Re: x", "e4-e5\nat 10:30\nEm sáb., 28 de nov. de 2026 às 12:59, PBeM Server <a@b>\nescreveu:\n> y\n")
 	f.Fuzz(func(t *testing.T, subject, body string) {
 		s := e.ReadMail(subject, body)
 		for _, l := range s.Lines {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/binary"
+	"errors"
 	"html"
 	"slices"
 	"strings"
@@ -28,6 +29,49 @@ func (r *request) reply(line string) error {
 		return err
 	}
 	return r.replyWith(tok, f)
+}
+
+// commandFirst reports whether r's mail starts with a command (in its
+// subject or its first line), rather than a plain reply's words.
+func (r *request) commandFirst() bool {
+	s := r.script
+	return len(s.Lines) > 0 && (s.FromSubject || s.Multiple || r.e.isCommandLine(s.Lines[0]))
+}
+
+// replyExpected is the answer to a mail in which the sender wrote nothing:
+// what the mail it answers expects. A reply to a board mail is told to
+// write the move on the first line (or why that mail takes none now: the
+// game moved on, or is over), a reply to a chat mail to write the text;
+// any other mail gets the general hint.
+func (r *request) replyExpected() (*refusal, error) {
+	tok, ours := r.replyToken()
+	if !ours {
+		return refuse(whyNoCommand, nil), nil
+	}
+	var rec token
+	if len(tok) <= maxTokenLen {
+		if _, err := load(r.tx, bucketTokens, tok, &rec); err != nil {
+			return nil, err
+		}
+	}
+	if rec.Chat {
+		return refuse(whyReplyEmpty, kv{"Board": rec.Board, "Chat": true}), nil
+	}
+	g, _, err := r.tokenGame(tok)
+	var ref *refusal
+	if errors.As(err, &ref) {
+		return ref, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	pos, err := r.e.position(g, -1)
+	if err != nil {
+		return nil, err
+	}
+	toMove := g.Players[pos.Turn()-1]
+	return refuse(whyReplyEmpty, kv{"Board": g.Board, "ToMove": toMove, "YourTurn": strings.EqualFold(toMove, rec.User),
+		"Example": r.e.gameText(r.e.gameName(g), "example")}), nil
 }
 
 // looksLikeMove reports whether s reads as a move of one of the games.
@@ -376,14 +420,6 @@ func lineAbove(lines []string, i int) int {
 	return i
 }
 
-// copyAttribution reports whether a line right above a copy of our mail is
-// the client's attribution: it ends in ":" and names an address, the robot
-// or a date, as attribution (parse.go) asks of a line above a quote.
-func copyAttribution(line string) bool {
-	t := strings.TrimSpace(line)
-	return strings.HasSuffix(t, ":") && !quoted(line) && namesSender(t)
-}
-
 // cutCopies drops from body every run of lines that repeats lines of one
 // part of the sent mail in their order: each line of the run (or up to
 // maxJoin lines joined, as a client re-wraps a long line) is the next line
@@ -416,10 +452,15 @@ func cutCopies(body string, parts [][]byte) string {
 		}
 		for ; end < len(lines) && f.n[end] == 0; end++ {
 		}
-		// The attribution line above the copy goes with it: once the copy
-		// is cut, it no longer stands above a quoted block (parse.go).
-		if a := lineAbove(lines, i); a >= 0 && !drop[a] && copyAttribution(lines[a]) {
-			drop[a] = true
+		// The attribution above the copy goes with it, all its lines
+		// (attribution.go): once the copy is cut, it no longer stands above
+		// a quoted block.
+		if a := lineAbove(lines, i); a >= 0 && !drop[a] {
+			if s := attributionAbove(lines, a); s >= 0 && !slices.Contains(drop[s:a+1], true) {
+				for k := s; k <= a; k++ {
+					drop[k] = true
+				}
+			}
 		}
 		for ; i < end; i++ {
 			drop[i] = true

@@ -18,6 +18,9 @@ func FuzzCutCopies(f *testing.F) {
 	f.Add("e4-e5\nthanks\n\n" + copySent)
 	f.Add(copySent + "e4-e5\n> thanks\n")
 	f.Add("thanks\na1-b2\n\n   G   B   K\r\n\tG I\n")
+	f.Add("e4-e5\n\nOn Sat, Nov 28, 2026 at 12:40 PM PBeM Server <\nlyngk@example.org> wrote:\n\n> " +
+		strings.ReplaceAll(copySent, "\n", "\n> "))
+	f.Add("On Sat, 28 Nov 2026 12:40:19 +0000\nPBeM Server <lyngk@example.org> wrote:\n" + copySent + "e4-e5\n")
 	parts := [][]byte{lineHashes(copySent), lineHashes("Summary of Lyngk Board 101\nthanks a1-b2\n")}
 	f.Fuzz(func(t *testing.T, body string) {
 		got := cutCopies(body, parts)

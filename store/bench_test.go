@@ -61,7 +61,7 @@ func BenchmarkDue(b *testing.B) {
 	})
 	for b.Loop() {
 		err := db.View(func(tx *store.Tx) error {
-			ms, err := tx.Due(time0, 100)
+			ms, _, err := tx.Due(time0, 100)
 			if len(ms) != 10 {
 				return fmt.Errorf("%d due, want 10", len(ms))
 			}

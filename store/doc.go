@@ -43,9 +43,11 @@
 //	hourly     lower-cased recipient address      start of its hour, 8-byte big-endian     store
 //	                                              int64 Unix nanoseconds, then the mails
 //	                                              sent to it since, 4-byte big-endian
-//	daily      time sent, 8-byte big-endian int64 its distinct recipients, 4-byte         store
-//	           Unix nanoseconds, then the mail    big-endian (kept 24 hours)
-//	           ID, 8-byte big-endian
+//	daily      time sent or dropped, 8-byte       its distinct recipients sent to, of      store
+//	           big-endian int64 Unix nanoseconds, them the strangers, the strangers
+//	           then the mail ID, 8-byte           dropped: three 4-byte big-endian
+//	           big-endian                         counts (kept 24 hours; an older
+//	                                              release wrote the first alone)
 //
 // A mail record is a 4-byte big-endian length n, then n bytes of JSON holding
 // the [OutMail] fields but ID (the key) and Data, then the message itself,
@@ -66,7 +68,10 @@
 // allowance per address ([Limits.MailsPerHour], counted by [Tx.Sent] in
 // the hourly bucket), and the daily cap of all recipients together
 // ([Limits.MailsPerDay], counted by [Tx.Sent] in the daily bucket, read by
-// [Tx.DailySent]). [Tx.Expire] deletes dedupe records, dead letters, hourly
+// [Tx.DailySent]). It serves the outbox in lanes: the players' mail first,
+// the strangers' ([OutMail.Stranger]) last and only within their share of
+// the daily cap ([Limits.StrangerShare]); past it a stranger's mail is
+// dropped ([Tx.Drop], counted in the daily bucket), never held. [Tx.Expire] deletes dedupe records, dead letters, hourly
 // counts and daily records once [Limits] says they are no longer needed.
 //
 // Mail IDs come from the outbox bucket's sequence, so they rise with every

@@ -52,7 +52,7 @@ func TestLayout(t *testing.T) {
 		// Both addresses are one mailbox: the mail counts once.
 		"hourly": {"carol@example.com": "\x18\xea\x0d\xa4\x1e\x9d\x80\x00\x00\x00\x00\x01"},
 		// Sent at time0, mail 3, one recipient.
-		"daily": {"\x18\xea\x0d\xa4\x1e\x9d\x80\x00\x00\x00\x00\x00\x00\x00\x00\x03": "\x00\x00\x00\x01"},
+		"daily": {"\x18\xea\x0d\xa4\x1e\x9d\x80\x00\x00\x00\x00\x00\x00\x00\x00\x03": "\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00"},
 		"meta":  {"schema": "2"},
 	}
 	got := dump(t, path)
@@ -74,7 +74,7 @@ func TestDamagedRecords(t *testing.T) {
 		{"length beyond record", "outbox", "\x00\x00\x00\x00\x00\x00\x00\x01", "\x00\x00\x01\x00{}",
 			func(tx *store.Tx) error { _, err := tx.Outbox(); return err }},
 		{"no length", "outbox", "\x00\x00\x00\x00\x00\x00\x00\x01", "\x00\x00",
-			func(tx *store.Tx) error { _, err := tx.Due(time0, 0); return err }},
+			func(tx *store.Tx) error { _, _, err := tx.Due(time0, 0); return err }},
 		{"bad JSON", "dead", "\x00\x00\x00\x00\x00\x00\x00\x01", "\x00\x00\x00\x02{x",
 			func(tx *store.Tx) error { _, err := tx.DeadLetters(); return err }},
 		{"short key", "outbox", "\x01", "\x00\x00\x00\x02{}",

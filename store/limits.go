@@ -24,6 +24,16 @@ type Limits struct {
 	// oldest sending of the window is 24 hours old. 0 (the default) sets
 	// no cap.
 	MailsPerDay int
+	// StrangerShare is the percentage of MailsPerDay that mail to
+	// strangers (addresses no account has confirmed) may take: in any 24
+	// hours at most StrangerShare % of MailsPerDay recipients, and in any
+	// hour at most StrangerShare % of a 24th of it, each at least one
+	// ([Limits.StrangersPerDay], [Limits.StrangersPerHour]). A stranger's
+	// mail past it is dropped, not held ([Tx.Due]): a flood of forged
+	// mail must never spend the cap the players' mail needs, nor fill the
+	// outbox for the days after. It counts only with MailsPerDay; 0 takes
+	// the default, 10.
+	StrangerShare int
 	// DeadLetterKeep is how long a dead letter is kept after it died.
 	DeadLetterKeep time.Duration
 	// SeenKeep is how long the dedupe record of a processed mail is kept:
@@ -35,6 +45,7 @@ type Limits struct {
 // Defaults of Limits.
 const (
 	DefaultMailsPerHour   = 200
+	DefaultStrangerShare  = 10
 	DefaultDeadLetterKeep = 30 * 24 * time.Hour
 	DefaultSeenKeep       = 90 * 24 * time.Hour
 	// MinSeenKeep is the shortest SeenKeep accepted: a week, past the five
@@ -49,6 +60,8 @@ func (l Limits) Validate() error {
 		return fmt.Errorf("%w: mails per address and hour %d: want at least 1", ErrBadLimits, l.MailsPerHour)
 	case l.MailsPerDay < 0:
 		return fmt.Errorf("%w: mails per day %d: want 0 (no cap) or more", ErrBadLimits, l.MailsPerDay)
+	case l.StrangerShare < 0 || l.StrangerShare > 100:
+		return fmt.Errorf("%w: stranger share %d%%: want 1 to 100", ErrBadLimits, l.StrangerShare)
 	case l.DeadLetterKeep < 0:
 		return fmt.Errorf("%w: dead letter keep %v: want a positive duration", ErrBadLimits, l.DeadLetterKeep)
 	case l.SeenKeep < 0 || (l.SeenKeep > 0 && l.SeenKeep < MinSeenKeep):
@@ -62,6 +75,9 @@ func (l Limits) WithDefaults() Limits {
 	if l.MailsPerHour == 0 {
 		l.MailsPerHour = DefaultMailsPerHour
 	}
+	if l.StrangerShare == 0 {
+		l.StrangerShare = DefaultStrangerShare
+	}
 	if l.DeadLetterKeep == 0 {
 		l.DeadLetterKeep = DefaultDeadLetterKeep
 	}
@@ -69,6 +85,36 @@ func (l Limits) WithDefaults() Limits {
 		l.SeenKeep = DefaultSeenKeep
 	}
 	return l
+}
+
+// StrangersPerDay is how many stranger recipients may be sent to in any 24
+// hours: StrangerShare % of MailsPerDay, at least one; 0 (no bound) without
+// MailsPerDay.
+func (l Limits) StrangersPerDay() int {
+	if l.MailsPerDay <= 0 {
+		return 0
+	}
+	return max(1, l.MailsPerDay*l.share()/100)
+}
+
+// StrangersPerHour is how many stranger recipients may be sent to in any
+// hour: StrangerShare % of the hour's even part of MailsPerDay (a 24th),
+// rounded up, at least one; 0 (no bound) without MailsPerDay. It spreads
+// the day's share over the day: a burst of forged mail in the morning
+// leaves some for the newcomers of the evening.
+func (l Limits) StrangersPerHour() int {
+	if l.MailsPerDay <= 0 {
+		return 0
+	}
+	return max(1, (l.MailsPerDay*l.share()+2399)/2400)
+}
+
+// share is StrangerShare, or its default when unset.
+func (l Limits) share() int {
+	if l.StrangerShare == 0 {
+		return DefaultStrangerShare
+	}
+	return l.StrangerShare
 }
 
 // An hourly record (bucket hourly, key the lower-cased address) is the start
@@ -119,13 +165,23 @@ func (tx *Tx) countSent(addr string, now time.Time) error {
 // day is the window of [Limits.MailsPerDay].
 const day = 24 * time.Hour
 
-// A daily record (bucket daily) is one mail sent: the key is the time it was
-// sent, 8-byte big-endian Unix nanoseconds, then its mail ID, 8-byte
-// big-endian (so two mails sent in the same nanosecond stay apart); the
-// value its number of distinct recipients, 4-byte big-endian. Key order is
-// time order, so the last 24 hours are one cursor walk.
+// A daily record (bucket daily) is one mail sent or dropped: the key is
+// the time, 8-byte big-endian Unix nanoseconds, then its mail ID, 8-byte
+// big-endian (so two mails of the same nanosecond stay apart); the value
+// three 4-byte big-endian counts: its distinct recipients sent to, how many
+// of them were strangers ([OutMail.Stranger]), and the stranger recipients
+// dropped past the share ([Tx.Drop]). A record of an older release is the
+// first count alone. Key order is time order, so the last 24 hours are one
+// cursor walk.
 func dailyKey(at time.Time, id uint64) []byte {
 	return binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64(nil, uint64(at.UnixNano())), id)
+}
+
+// dailyValue is the value of a daily record.
+func dailyValue(sent, strangers, dropped int) []byte {
+	v := binary.BigEndian.AppendUint32(nil, uint32(sent))
+	v = binary.BigEndian.AppendUint32(v, uint32(strangers))
+	return binary.BigEndian.AppendUint32(v, uint32(dropped))
 }
 
 // DailySent is what the daily window holds at a time.
@@ -137,24 +193,53 @@ type DailySent struct {
 	// Oldest is when the oldest sending of the window was made (zero when
 	// none): 24 hours after it, its recipients count no more.
 	Oldest time.Time
+	// Strangers are the stranger recipients among Recipients, and
+	// StrangersHour those of the last hour; StrangerCap and
+	// StrangerHourCap their bounds ([Limits.StrangersPerDay],
+	// [Limits.StrangersPerHour]; 0: none).
+	Strangers, StrangersHour     int
+	StrangerCap, StrangerHourCap int
+	// Dropped counts the stranger recipients whose mail was dropped past
+	// the share in the 24 hours.
+	Dropped int
 }
 
 // Held reports whether the cap holds all mail now.
 func (d DailySent) Held() bool { return d.Cap > 0 && d.Recipients >= d.Cap }
 
+// strangersLeft is how many more stranger recipients the shares let out
+// now; -1: no bound.
+func (d DailySent) strangersLeft() int {
+	if d.StrangerCap <= 0 {
+		return -1
+	}
+	return max(0, min(d.StrangerCap-d.Strangers, d.StrangerHourCap-d.StrangersHour))
+}
+
 // DailySent counts the recipients sent to in the 24 hours up to now (a
 // sending made exactly 24 hours ago no longer counts).
 func (tx *Tx) DailySent(now time.Time) (DailySent, error) {
-	d := DailySent{Cap: tx.lim.MailsPerDay}
+	d := DailySent{Cap: tx.lim.MailsPerDay, StrangerCap: tx.lim.StrangersPerDay(), StrangerHourCap: tx.lim.StrangersPerHour()}
+	hour := now.Add(-time.Hour + 1).UnixNano()
 	c := tx.own(bucketDaily).Cursor()
 	for k, v := c.Seek(dailyKey(now.Add(-day+1), 0)); k != nil; k, v = c.Next() {
-		if len(k) != 16 || len(v) != 4 {
+		if len(k) != 16 || (len(v) != 4 && len(v) != 12) {
 			return d, fmt.Errorf("store: daily %x: bad record", k)
 		}
-		if d.Oldest.IsZero() {
-			d.Oldest = time.Unix(0, int64(binary.BigEndian.Uint64(k)))
+		at := int64(binary.BigEndian.Uint64(k))
+		sent := int(binary.BigEndian.Uint32(v))
+		if d.Oldest.IsZero() && sent > 0 {
+			d.Oldest = time.Unix(0, at)
 		}
-		d.Recipients += int(binary.BigEndian.Uint32(v))
+		d.Recipients += sent
+		if len(v) == 12 {
+			strangers := int(binary.BigEndian.Uint32(v[4:]))
+			d.Strangers += strangers
+			if at >= hour {
+				d.StrangersHour += strangers
+			}
+			d.Dropped += int(binary.BigEndian.Uint32(v[8:]))
+		}
 	}
 	return d, nil
 }

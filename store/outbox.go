@@ -33,6 +33,13 @@ type OutMail struct {
 	// a game they have not moved in): [Tx.Due] serves their other mail
 	// first ([Tx.EnqueueUnasked]).
 	Unasked bool `json:"unasked,omitempty"`
+	// Stranger puts a mail in the strangers' lane: its recipients are no
+	// player's confirmed addresses (answers to help, signups,
+	// confirmations). [Tx.Due] serves it after every player's mail, and
+	// only within [Limits.StrangerShare]; past it the mail is dropped
+	// ([Tx.Drop]). A mail of an older release, without the field, is a
+	// player's.
+	Stranger bool `json:"stranger,omitempty"`
 }
 
 func idKey(id uint64) []byte { return binary.BigEndian.AppendUint64(nil, id) }
@@ -93,6 +100,12 @@ func (tx *Tx) EnqueueUnasked(from string, to []string, data []byte, now time.Tim
 	return tx.enqueue(OutMail{From: from, To: to, Data: data, Unasked: true}, now)
 }
 
+// EnqueueStranger is [Tx.Enqueue] for a mail in the strangers' lane
+// ([OutMail.Stranger]).
+func (tx *Tx) EnqueueStranger(from string, to []string, data []byte, now time.Time) (uint64, error) {
+	return tx.enqueue(OutMail{From: from, To: to, Data: data, Stranger: true}, now)
+}
+
 func (tx *Tx) enqueue(m OutMail, now time.Time) (uint64, error) {
 	from, to, data := m.From, m.To, m.Data
 	if len(to) == 0 {
@@ -107,94 +120,174 @@ func (tx *Tx) enqueue(m OutMail, now time.Time) (uint64, error) {
 		return 0, fmt.Errorf("store: enqueue: %w", err)
 	}
 	now = now.UTC()
-	m = OutMail{ID: id, From: from, To: to, Data: data, Queued: now, NextAttempt: now, Unasked: m.Unasked}
+	m = OutMail{ID: id, From: from, To: to, Data: data, Queued: now, NextAttempt: now, Unasked: m.Unasked, Stranger: m.Stranger}
 	if err := putOut(b, m); err != nil {
 		return 0, err
 	}
 	return id, nil
 }
 
-// Due returns, in queue order, up to max (all when max <= 0) mails that
-// may be tried now. This is the one place where per-recipient order is
-// decided: a mail waits while an earlier mail to one of its recipients is
-// still queued, due or not, so each recipient gets its mail in the order it
-// was queued and a round of the sender carries at most one mail per
-// recipient. A mail also waits until its NextAttempt, and while one of its
-// recipients has had [Limits.MailsPerHour] mails within the hour (see
-// [Tx.Sent]); held mail is never dropped. With [Limits.MailsPerDay], no
-// more mails are due than the recipients left of the last 24 hours' cap:
-// in queue order, the first that would pass it waits, and all after it.
-// Unasked mail comes after all other mail: a second pass, in queue order
-// among itself, so a recipient's own games' mail never waits behind a heap
-// of it.
-func (tx *Tx) Due(now time.Time, max int) ([]OutMail, error) {
+// StrangersPerDue bounds the strangers' mails one [Tx.Due] returns, so
+// that a player's mail queued while the sender's round is on the wire waits
+// behind a few of them at most, however many strangers wait.
+const StrangersPerDue = 8
+
+// lane is one pass of [Tx.Due]: the players' asked mail, their unasked
+// mail, the strangers' mail.
+type lane struct{ unasked, stranger bool }
+
+// lanes are the passes of Due, in the order they are served.
+var lanes = []lane{{}, {unasked: true}, {stranger: true}}
+
+// Due returns, in queue order (the players' mail first), up to max (all
+// when max <= 0) mails that may be tried now, and the IDs of the strangers'
+// mails to drop now. This is the one place where per-recipient order is decided: a mail waits while
+// an earlier mail to one of its recipients is still queued, due or not, so
+// each recipient gets its mail in the order it was queued and a round of
+// the sender carries at most one mail per recipient. A mail also waits
+// until its NextAttempt, and while one of its recipients has had
+// [Limits.MailsPerHour] mails within the hour (see [Tx.Sent]); a player's
+// held mail is never dropped. With [Limits.MailsPerDay], no more mails are
+// due than the recipients left of the last 24 hours' cap: in queue order,
+// the first that would pass it waits, and all after it.
+//
+// The mails are served in lanes, each in queue order among itself: the
+// players' mail first, then their unasked mail (so a recipient's own
+// games' mail never waits behind a heap of it), then the strangers' mail
+// ([OutMail.Stranger]), at most [StrangersPerDue] of it. A stranger's mail
+// that could go but for the strangers' share of the hour or the day
+// ([Limits.StrangerShare]) is returned in drop: the caller drops it
+// ([Tx.Drop]), for a share is spent for hours and the mail would only wait
+// to spend the next one.
+func (tx *Tx) Due(now time.Time, max int) (due []OutMail, drop []uint64, err error) {
 	b := tx.own(bucketOutbox)
-	left := -1 // recipients the daily cap leaves; -1: no cap
-	if tx.lim.MailsPerDay > 0 {
+	p := duePass{now: now, max: max, held: map[string]bool{}, left: -1, strangers: -1}
+	if tx.lim.MailsPerDay > 0 { // the window is read only when a cap needs it
 		d, err := tx.DailySent(now)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		if left = d.Cap - d.Recipients; left <= 0 {
-			return nil, nil
+		if p.left = d.Cap - d.Recipients; p.left <= 0 {
+			return nil, nil, nil
 		}
+		p.strangers = d.strangersLeft()
 	}
-	var due []OutMail
-	held := map[string]bool{}
-	for _, unasked := range []bool{false, true} {
-		capped, err := tx.due(b, now, max, unasked, held, &left, &due)
+	for _, l := range lanes {
+		capped, err := tx.due(b, l, &p)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if capped {
 			break
 		}
 	}
-	slices.SortFunc(due, func(a, b OutMail) int { return cmp.Compare(a.ID, b.ID) })
-	return due, nil
+	// Queue order, the players' mail first: the sender submits a round in
+	// this order.
+	slices.SortFunc(p.due, func(a, b OutMail) int {
+		if a.Stranger != b.Stranger {
+			return cmp.Compare(b2i(a.Stranger), b2i(b.Stranger))
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+	return p.due, p.drop, nil
 }
 
-// due is one pass of Due over the mails whose Unasked is unasked; capped
-// says the daily cap stopped it.
-func (tx *Tx) due(b *bolt.Bucket, now time.Time, max int, unasked bool, held map[string]bool, left *int, due *[]OutMail) (capped bool, err error) {
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// duePass is the state of one Due across its lanes.
+type duePass struct {
+	now       time.Time
+	max       int
+	held      map[string]bool // recipients of an earlier mail: their later mails wait
+	left      int             // recipients the daily cap leaves; -1: no cap
+	strangers int             // stranger recipients the shares leave; -1: no bound
+	picked    int             // strangers' mails in due
+	due       []OutMail
+	drop      []uint64
+}
+
+// due is one pass of Due over the mails of lane l; capped says the daily
+// cap stopped it.
+func (tx *Tx) due(b *bolt.Bucket, l lane, p *duePass) (capped bool, err error) {
 	c := b.Cursor()
-	for k, v := c.First(); k != nil && (max <= 0 || len(*due) < max); k, v = c.Next() {
+	for k, v := c.First(); k != nil && (p.max <= 0 || len(p.due) < p.max); k, v = c.Next() {
 		m, data, err := decodeOut(k, v)
 		if err != nil {
 			return false, err
 		}
-		if m.Unasked != unasked {
+		if m.Stranger != l.stranger || !m.Stranger && m.Unasked != l.unasked {
 			continue
 		}
 		// Each address once: a mail naming one twice (in two spellings)
 		// must not wait for itself.
 		rcpts := distinct(m.To)
-		ok := !m.NextAttempt.After(now)
+		ok := !m.NextAttempt.After(p.now)
 		for _, r := range rcpts {
-			if ok && held[r] {
+			if ok && p.held[r] {
 				ok = false
 			}
 			if ok {
-				full, err := tx.hourFull(r, now)
+				full, err := tx.hourFull(r, p.now)
 				if err != nil {
 					return false, err
 				}
 				ok = !full
 			}
-			held[r] = true
+			p.held[r] = true
 		}
-		if ok && *left >= 0 {
-			if len(rcpts) > *left {
+		if !ok {
+			continue
+		}
+		if l.stranger {
+			if p.strangers >= 0 && len(rcpts) > p.strangers {
+				p.drop = append(p.drop, m.ID)
+				continue
+			}
+			if p.picked >= StrangersPerDue {
+				return false, nil
+			}
+		}
+		if p.left >= 0 {
+			if len(rcpts) > p.left {
 				return true, nil // the cap holds it, and the queue order holds the rest
 			}
-			*left -= len(rcpts)
+			p.left -= len(rcpts)
 		}
-		if ok {
-			m.Data = bytes.Clone(data)
-			*due = append(*due, m)
+		if l.stranger {
+			p.picked++
+			if p.strangers >= 0 {
+				p.strangers -= len(rcpts)
+			}
 		}
+		m.Data = bytes.Clone(data)
+		p.due = append(p.due, m)
 	}
 	return false, nil
+}
+
+// Drop removes a stranger's mail that [Tx.Due] found past the strangers'
+// share and counts its recipients, at now, as dropped ([DailySent]). It
+// refuses a player's mail: that is never dropped.
+func (tx *Tx) Drop(id uint64, now time.Time) error {
+	b, m, err := tx.queued(id)
+	if err != nil {
+		return err
+	}
+	if !m.Stranger {
+		return fmt.Errorf("store: drop %d: a player's mail is never dropped", id)
+	}
+	if err := b.Delete(idKey(id)); err != nil {
+		return fmt.Errorf("store: drop %d: %w", id, err)
+	}
+	if err := tx.own(bucketDaily).Put(dailyKey(now, id), dailyValue(0, 0, len(distinct(m.To)))); err != nil {
+		return fmt.Errorf("store: daily %d: %w", id, err)
+	}
+	return nil
 }
 
 // OutboxStats counts the queued mails and the dead letters and gives the
@@ -305,7 +398,11 @@ func (tx *Tx) Sent(id uint64, now time.Time) error {
 			return err
 		}
 	}
-	if err := tx.own(bucketDaily).Put(dailyKey(now, id), binary.BigEndian.AppendUint32(nil, uint32(len(rcpts)))); err != nil {
+	strangers := 0
+	if m.Stranger {
+		strangers = len(rcpts)
+	}
+	if err := tx.own(bucketDaily).Put(dailyKey(now, id), dailyValue(len(rcpts), strangers, 0)); err != nil {
 		return fmt.Errorf("store: daily %d: %w", id, err)
 	}
 	return nil

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -48,7 +49,7 @@ func due(t *testing.T, db *store.DB, now time.Time, max int) []uint64 {
 	var ms []store.OutMail
 	view(t, db, func(tx *store.Tx) error {
 		var err error
-		ms, err = tx.Due(now, max)
+		ms, _, err = tx.Due(now, max)
 		return err
 	})
 	return ids(ms)
@@ -349,6 +350,9 @@ func TestLimitsValidate(t *testing.T) {
 		{store.Limits{MailsPerHour: -1}, false},
 		{store.Limits{DeadLetterKeep: -time.Hour}, false},
 		{store.Limits{SeenKeep: 24 * time.Hour}, false},
+		{store.Limits{MailsPerDay: 40, StrangerShare: 100}, true},
+		{store.Limits{StrangerShare: -1}, false},
+		{store.Limits{StrangerShare: 101}, false},
 	}
 	for _, tt := range tests {
 		err := tt.lim.Validate()
@@ -533,4 +537,174 @@ func TestDueUnaskedLast(t *testing.T) {
 	if ms := outbox(t, db); len(ms) != 3 || !ms[0].Unasked {
 		t.Fatalf("left in the outbox: %+v", ms)
 	}
+}
+
+// enqueueStrangers queues one stranger's mail for each address.
+func enqueueStrangers(t *testing.T, db *store.DB, now time.Time, addrs ...string) []uint64 {
+	t.Helper()
+	var ids []uint64
+	update(t, db, func(tx *store.Tx) error {
+		for _, a := range addrs {
+			id, err := tx.EnqueueStranger(robot, []string{a}, []byte("help\r\n"), now)
+			if err != nil {
+				return err
+			}
+			ids = append(ids, id)
+		}
+		return nil
+	})
+	return ids
+}
+
+// dueDrop is Due's answer at now: the mails due and those to drop.
+func dueDrop(t *testing.T, db *store.DB, now time.Time, max int) (due, drop []uint64) {
+	t.Helper()
+	view(t, db, func(tx *store.Tx) error {
+		ms, d, err := tx.Due(now, max)
+		due, drop = ids(ms), d
+		return err
+	})
+	return due, drop
+}
+
+// TestDuePlayersFirst: a player's mail goes before every stranger's mail
+// queued before it, and a round carries at most StrangersPerDue of the
+// strangers' mail, so a flood of them never stands between a player and
+// his mail.
+func TestDuePlayersFirst(t *testing.T) {
+	db, _ := openTemp(t)
+	var flood []string
+	for i := range 12 {
+		flood = append(flood, fmt.Sprintf("forged%d@example.net", i))
+	}
+	strangers := enqueueStrangers(t, db, time0, flood...)
+	players := enqueue(t, db, time0, []string{"alice@example.com"}, []string{"bob@example.com"})
+	got, _ := dueDrop(t, db, time0, 2)
+	if !slices.Equal(got, players) {
+		t.Errorf("Due(max 2) = %v, want the players' %v", got, players)
+	}
+	got, drop := dueDrop(t, db, time0, 0)
+	want := append(slices.Clone(players), strangers[:store.StrangersPerDue]...)
+	if !slices.Equal(got, want) || len(drop) != 0 {
+		t.Errorf("Due = %v, drop %v; want %v (the players', then %d strangers'), none dropped", got, drop, want, store.StrangersPerDue)
+	}
+	for _, m := range outbox(t, db) {
+		if m.Stranger != slices.Contains(strangers, m.ID) {
+			t.Errorf("mail %d: Stranger %v", m.ID, m.Stranger)
+		}
+	}
+}
+
+// TestDueStrangerShare is the daily-cap flood of the store: with
+// mails_per_day 40 (a share of 4 a day, 1 an hour), 40 forged mails of
+// strangers queued first send one, name the other 39 to drop, and hold
+// none of alice's and bob's board mails; the drops are counted for 24
+// hours and the players then have the rest of the cap.
+func TestDueStrangerShare(t *testing.T) {
+	db, err := store.Open(filepath.Join(t.TempDir(), "lyngk.db"), store.Options{Limits: store.Limits{MailsPerDay: 40}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var flood []string
+	for i := range 40 {
+		flood = append(flood, fmt.Sprintf("forged%d@example.net", i))
+	}
+	strangers := enqueueStrangers(t, db, time0, flood...)
+	players := enqueue(t, db, time0, []string{"alice@example.com"}, []string{"bob@example.com"})
+	round := func(now time.Time) (due, drop []uint64) {
+		t.Helper()
+		due, drop = dueDrop(t, db, now, 0)
+		update(t, db, func(tx *store.Tx) error {
+			for _, id := range due {
+				if err := tx.Sent(id, now); err != nil {
+					return err
+				}
+			}
+			for _, id := range drop {
+				if err := tx.Drop(id, now); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		return due, drop
+	}
+	due, drop := round(time0)
+	if want := append(slices.Clone(players), strangers[0]); !slices.Equal(due, want) {
+		t.Errorf("first round sent %v, want %v (the hour's one stranger and both players)", due, want)
+	}
+	// The strangers' mails the hour's share leaves out are dropped, but
+	// for those StrangersPerDue already stopped.
+	due, drop2 := round(time0)
+	drop = append(drop, drop2...)
+	for len(drop2) > 0 {
+		_, drop2 = round(time0)
+		drop = append(drop, drop2...)
+	}
+	if !slices.Equal(drop, strangers[1:]) || len(due) != 0 {
+		t.Errorf("dropped %v, sent %v; want the other 39 strangers' mails dropped", drop, due)
+	}
+	if n := len(outbox(t, db)); n != 0 {
+		t.Errorf("%d mails left in the outbox, want none (a dropped mail is never held for later)", n)
+	}
+	var d store.DailySent
+	view(t, db, func(tx *store.Tx) error {
+		d, err = tx.DailySent(time0.Add(time.Minute))
+		return err
+	})
+	want := store.DailySent{Recipients: 3, Cap: 40, Oldest: time0, Strangers: 1, StrangersHour: 1, StrangerCap: 4, StrangerHourCap: 1, Dropped: 39}
+	if !d.Oldest.Equal(want.Oldest) {
+		t.Errorf("Oldest %v, want %v", d.Oldest, want.Oldest)
+	}
+	d.Oldest = want.Oldest
+	if d != want {
+		t.Errorf("DailySent = %+v, want %+v", d, want)
+	}
+	// A player's mail is never dropped.
+	id := enqueue(t, db, time0, []string{"carol@example.com"})[0]
+	update(t, db, func(tx *store.Tx) error {
+		if err := tx.Drop(id, time0); err == nil {
+			t.Error("Drop of a player's mail: no error")
+		}
+		return nil
+	})
+	// The next hour lets one more stranger out.
+	next := enqueueStrangers(t, db, time0.Add(time.Hour), "newcomer@example.org")
+	if due, drop := round(time0.Add(time.Hour)); !slices.Equal(due, []uint64{id, next[0]}) || len(drop) != 0 {
+		t.Errorf("an hour later: sent %v, dropped %v; want %v", due, drop, []uint64{id, next[0]})
+	}
+}
+
+// TestStrangerShares: the strangers' bounds that StrangerShare gives.
+func TestStrangerShares(t *testing.T) {
+	for _, c := range []struct{ perDay, share, day, hour int }{
+		{0, 0, 0, 0}, {0, 50, 0, 0}, {40, 0, 4, 1}, {500, 0, 50, 3}, {500, 20, 100, 5}, {5, 0, 1, 1},
+		{2000, 100, 2000, 84},
+	} {
+		l := store.Limits{MailsPerDay: c.perDay, StrangerShare: c.share}
+		if d, h := l.StrangersPerDay(), l.StrangersPerHour(); d != c.day || h != c.hour {
+			t.Errorf("mails per day %d, share %d%%: %d a day, %d an hour; want %d, %d", c.perDay, c.share, d, h, c.day, c.hour)
+		}
+	}
+}
+
+// TestDailyOldRecord: a daily record of the release before the lanes (its
+// recipients alone, 4 bytes) still counts.
+func TestDailyOldRecord(t *testing.T) {
+	db, path := openTemp(t)
+	db.Close()
+	rawPut(t, path, "daily", string(binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64(nil, uint64(time0.UnixNano())), 7)), "\x00\x00\x00\x03")
+	db, err := store.Open(path, store.Options{Limits: store.Limits{MailsPerDay: 10}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	view(t, db, func(tx *store.Tx) error {
+		d, err := tx.DailySent(time0.Add(time.Hour))
+		if d.Recipients != 3 || d.Strangers != 0 || !d.Oldest.Equal(time0) {
+			t.Errorf("DailySent = %+v, want 3 recipients, none a stranger, the oldest at %v", d, time0)
+		}
+		return err
+	})
 }

@@ -17,16 +17,20 @@ import (
 	"lyngk.example/lyngk/store"
 )
 
-const adminUsage = "usage: lyngk admin -db FILE users | games | game N | outbox | bounces | broadcast [USERID on|off]"
+const adminUsage = "usage: lyngk admin -db FILE [-config FILE] users | games | game N | outbox | bounces | broadcast [USERID on|off]"
 
 // runAdmin is `lyngk admin -db FILE users|games|game N|outbox|bounces`: a
 // look into the store for an operator at the console; it reads only, but
 // for `broadcast USERID on|off`, which sets the allow-list of broadcast. When the
 // daemon holds the store, the daemon answers through its control socket.
+// Otherwise -config names the daemon's configuration, whose mails_per_day
+// and stranger_share the outbox listing reports; without it the listing
+// says it does not know them.
 func runAdmin(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("admin", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	dbPath := fs.String("db", "", "the store `FILE`")
+	cfgPath := fs.String("config", "", "the daemon's configuration `FILE`: the caps the outbox listing reports when the daemon is not running")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -39,8 +43,16 @@ func runAdmin(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "lyngk: no store: %v\n", err)
 		return 1
 	}
-	err := withStore(*dbPath, "admin "+strings.Join(fs.Args(), " "), nil, stdout, func(db *store.DB) error {
-		return admin(db, daemon.New(daemon.Config{DB: db}), fs.Args(), stdout)
+	var lim store.Limits
+	if *cfgPath != "" {
+		var err error
+		if lim, err = adminLimits(*cfgPath); err != nil {
+			fmt.Fprintf(stderr, "lyngk: admin: %v\n", err)
+			return 1
+		}
+	}
+	err := withStore(*dbPath, "admin "+strings.Join(fs.Args(), " "), nil, lim, stdout, func(db *store.DB) error {
+		return admin(db, daemon.New(daemon.Config{DB: db}), fs.Args(), *cfgPath != "", stdout)
 	})
 	if errors.Is(err, errUsage) {
 		fmt.Fprintln(stderr, adminUsage)
@@ -67,8 +79,29 @@ func adminArgs(args []string) bool {
 	return false
 }
 
+// adminLimits reads the store's limits from the daemon's configuration.
+// admin sends no mail, so a secret the environment lacks (the daemon's
+// passwords) is no error here: every other setting is checked as serve
+// checks it.
+func adminLimits(path string) (store.Limits, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return store.Limits{}, err
+	}
+	defer f.Close()
+	c, err := parseConfig(f, func(key string) string {
+		if v := os.Getenv(key); v != "" {
+			return v
+		}
+		return "unused by admin"
+	})
+	return c.Store, err
+}
+
 // admin writes the listing that args ask for; d makes its one change.
-func admin(db *store.DB, d *daemon.Daemon, args []string, w io.Writer) error {
+// limits says whether db was opened with the daemon's limits (the daemon's
+// own store, or -config), so that the outbox listing can tell the caps.
+func admin(db *store.DB, d *daemon.Daemon, args []string, limits bool, w io.Writer) error {
 	if !adminArgs(args) {
 		return errUsage
 	}
@@ -144,7 +177,7 @@ func admin(db *store.DB, d *daemon.Daemon, args []string, w io.Writer) error {
 			if err != nil {
 				return err
 			}
-			fmt.Fprint(w, dailyLine(d))
+			fmt.Fprint(w, dailyLine(d, limits))
 			for _, m := range out {
 				fmt.Fprintf(w, "queued %d to %s, %d attempts, next %s %s\n", m.ID, strings.Join(m.To, ","),
 					m.Attempts, stamp(m.NextAttempt), m.LastError)
@@ -184,19 +217,24 @@ func adminBroadcast(db *store.DB, d *daemon.Daemon, args []string, w io.Writer) 
 	})
 }
 
-// dailyLine tells how much of mails_per_day the last 24 hours used. lyngk
-// admin -db without the daemon knows no cap (it is a daemon setting).
-func dailyLine(d store.DailySent) string {
+// dailyLine tells how much of mails_per_day the last 24 hours used, and
+// how much of it the strangers, with the mails dropped past their share.
+// Without the daemon's limits (known false) it says it does not know the
+// cap rather than claim there is none.
+func dailyLine(d store.DailySent, known bool) string {
 	line := fmt.Sprintf("%d recipients in the last 24 hours", d.Recipients)
 	switch {
+	case !known:
+		return line + " (mails_per_day not known: the daemon is not running; -config FILE reads it)\n"
 	case d.Held():
 		line += fmt.Sprintf("; mails_per_day %d reached: the outbox is held until %s", d.Cap, stamp(d.Oldest.Add(24*time.Hour)))
 	case d.Cap > 0:
 		line += fmt.Sprintf(" of mails_per_day %d", d.Cap)
 	default:
-		line += " (no mails_per_day cap)"
+		return line + " (no mails_per_day cap)\n"
 	}
-	return line + "\n"
+	return line + fmt.Sprintf("\nstrangers (stranger_share): %d of %d a day, %d of %d in the last hour; %d dropped past it in the last 24 hours\n",
+		d.Strangers, d.StrangerCap, d.StrangersHour, d.StrangerHourCap, d.Dropped)
 }
 
 func stamp(t time.Time) string {

@@ -71,3 +71,45 @@ func TestNoStore(t *testing.T) {
 		t.Error("a store was created")
 	}
 }
+
+// TestAdminOutboxCap: without the daemon, lyngk admin outbox used to say
+// "no mails_per_day cap" while the daemon's configuration set one. Now it
+// says it does not know the cap, and with -config it reads the
+// configuration (whose passwords, kept in the daemon's environment, it
+// does not need) and tells the cap and the strangers' share.
+func TestAdminOutboxCap(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "lyngk.db")
+	signupConfirmed(t, db, "alice@example.com", "alice", "Sesame-1", "s1@test.example")
+	conf := filepath.Join(dir, "lyngk.conf")
+	err := os.WriteFile(conf, []byte("imap_addr = imap.example.org:993\nimap_user = lyngk@example.org\n"+
+		"smtp_addr = smtp.example.org:465\nsmtp_user = lyngk@example.org\nrobot_address = lyngk@example.org\n"+
+		"mails_per_day = 500\nstranger_share = 20\n"), 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("LYNGK_IMAP_PASSWORD", "")
+	t.Setenv("LYNGK_SMTP_PASSWORD", "")
+	for _, tt := range []struct {
+		flags []string
+		want  string
+	}{
+		{nil, "0 recipients in the last 24 hours (mails_per_day not known: the daemon is not running; -config FILE reads it)\n"},
+		{[]string{"-config", conf}, "0 recipients in the last 24 hours of mails_per_day 500\n" +
+			"strangers (stranger_share): 0 of 100 a day, 0 of 5 in the last hour; 0 dropped past it in the last 24 hours\n"},
+	} {
+		var out, errb bytes.Buffer
+		args := append(append([]string{"admin", "-db", db}, tt.flags...), "outbox")
+		if code := run(args, nil, &out, &errb); code != 0 {
+			t.Fatalf("admin %v: exit %d: %s", tt.flags, code, errb.String())
+		}
+		if !strings.Contains(out.String(), tt.want) {
+			t.Errorf("admin %v outbox:\n%s\nwant the line\n%s", tt.flags, out.String(), tt.want)
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"admin", "-db", db, "-config", filepath.Join(dir, "none.conf"), "outbox"}, nil, &out, &errb); code != 1 ||
+		!strings.Contains(errb.String(), "none.conf") {
+		t.Errorf("admin -config of a missing file: exit %d: %s", code, errb.String())
+	}
+}

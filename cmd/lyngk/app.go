@@ -79,7 +79,10 @@ type composed struct {
 	from    string
 	to      []string
 	data    []byte
-	unasked bool // engine.Mail.Unasked: the outbox serves it last
+	unasked bool // engine.Mail.Unasked: the outbox serves it after the recipient's other mail
+	// stranger puts it in the outbox's strangers' lane (store.OutMail.Stranger):
+	// no recipient is a confirmed address.
+	stranger bool
 }
 
 // deliverFunc puts composed replies somewhere inside the transaction: the
@@ -88,13 +91,13 @@ type deliverFunc func(tx *store.Tx, m composed, now time.Time) error
 
 // enqueue is the outbox's deliverFunc (daemon.Enqueue).
 func enqueue(tx *store.Tx, m composed, now time.Time) error {
-	return daemon.Enqueue(tx, daemon.Outgoing{From: m.from, To: m.to, Data: m.data, Unasked: m.unasked}, now)
+	return daemon.Enqueue(tx, daemon.Outgoing{From: m.from, To: m.to, Data: m.data, Unasked: m.unasked, Stranger: m.stranger}, now)
 }
 
 // deliverer is deliver as the daemon takes it.
 func deliverer(deliver deliverFunc) daemon.Deliver {
 	return func(tx *store.Tx, m daemon.Outgoing, now time.Time) error {
-		return deliver(tx, composed{from: m.From, to: m.To, data: m.Data, unasked: m.Unasked}, now)
+		return deliver(tx, composed{from: m.From, to: m.To, data: m.Data, unasked: m.Unasked, stranger: m.Stranger}, now)
 	}
 }
 

@@ -38,7 +38,7 @@ func runBackup(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "lyngk: %v\n", err)
 		return 1
 	}
-	err = withStore(*dbPath, "backup "+out, nil, stdout, func(db *store.DB) error {
+	err = withStore(*dbPath, "backup "+out, nil, store.Limits{}, stdout, func(db *store.DB) error {
 		if err := db.BackupFile(out); err != nil {
 			return err
 		}

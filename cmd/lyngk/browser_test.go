@@ -28,7 +28,7 @@ func TestBrowserPlay(t *testing.T) {
 
 	gameTab := d.window()
 	d.open(g.web + "/game/101")
-	if title := d.text("h1"); !strings.HasPrefix(title, "Board 101") {
+	if title := d.text("h1"); !strings.HasPrefix(title, "LYNGK · Board 101") {
 		t.Fatalf("game page heading %q", title)
 	}
 	// A mark in the page's JavaScript state: a reload would lose it.

@@ -110,7 +110,7 @@ func (a *app) serveControl(ctx context.Context, c net.Conn) {
 			fmt.Fprintf(&out, "backup of %s written to %s\n", a.db.Path(), path)
 		}
 	case "admin":
-		cerr = admin(a.db, a.daemon(), fields[1:], &out)
+		cerr = admin(a.db, a.daemon(), fields[1:], true, &out) // the daemon's store knows its limits
 	case "process":
 		if len(fields) > 1 && fields[1] == "mbox" {
 			cerr = a.processMbox(ctx, body, &out)
@@ -157,16 +157,17 @@ var errDaemon = errors.New("daemon")
 // copies its output to stdout. The store's lock is tried once without
 // waiting, so a command against a running daemon costs no wait; only when
 // no daemon answers is the lock waited for (another command may hold the
-// store for a moment).
-func withStore(dbPath, req string, body []byte, stdout io.Writer, f func(*store.DB) error) error {
-	db, err := store.Open(dbPath, store.Options{Timeout: time.Nanosecond, Upgrade: upgrade})
+// store for a moment). lim are the limits the store is opened with when no
+// daemon holds it (what its Due and DailySent report).
+func withStore(dbPath, req string, body []byte, lim store.Limits, stdout io.Writer, f func(*store.DB) error) error {
+	db, err := store.Open(dbPath, store.Options{Timeout: time.Nanosecond, Upgrade: upgrade, Limits: lim})
 	if errors.Is(err, store.ErrLocked) {
 		c, cerr := net.DialTimeout("unix", controlPath(dbPath), 2*time.Second)
 		if cerr == nil {
 			defer c.Close()
 			return askDaemon(c, req, body, stdout)
 		}
-		if db, err = store.Open(dbPath, store.Options{Timeout: 500 * time.Millisecond, Upgrade: upgrade}); errors.Is(err, store.ErrLocked) {
+		if db, err = store.Open(dbPath, store.Options{Timeout: 500 * time.Millisecond, Upgrade: upgrade, Limits: lim}); errors.Is(err, store.ErrLocked) {
 			return fmt.Errorf("%w (and no control socket: %v)", err, cerr)
 		}
 	}

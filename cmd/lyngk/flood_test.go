@@ -20,7 +20,8 @@ import (
 // TestServeAbuseFloods is the abuse benchmark (make bench-abuse), shortened: against
 // `lyngk serve` in local mode, each flood of forged mail (one-line signups,
 // challenges naming alice, junk with a URL, password guesses, listings
-// naming alice and her board) arrives at
+// naming alice and her board, help under a mails_per_day the flood alone
+// would spend, and all of these mixed under that cap) arrives at
 // about 25 mails a second for 2 seconds (make bench-abuse: 100 for 30)
 // while alice and bob play by reply.
 // Goal: every probe reply answered, p99 under 2 s, and every flood mail
@@ -49,12 +50,28 @@ func TestServeAbuseFloods(t *testing.T) {
 			return fmt.Sprintf("snoop%d", i), "multiple",
 				"lyngk games alice\nlyngk show 101\nlyngk history alice\nlyngk standings\nlyngk ratings\nlyngk show alice all\n"
 		},
+		"dailycap": func(i int) (string, string, string) {
+			return fmt.Sprintf("forged%d", i), "help", ""
+		},
 	}
-	names := []string{"signups", "challenges", "junk", "guesses", "listings"}
+	kinds := []string{"signups", "challenges", "junk", "guesses", "listings", "dailycap"}
+	// mixed: every kind in turn, each from senders of its own.
+	floods["mixed"] = func(i int) (string, string, string) {
+		from, subject, body := floods[kinds[i%len(kinds)]](i / len(kinds))
+		return fmt.Sprintf("%s-%d", from, i%len(kinds)), subject, body
+	}
+	names := append(slices.Clone(kinds), "mixed")
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
-			f := startFlood(t, bcrypt.MinCost)
 			rate, seconds := floodRate(t)
+			// dailycap and mixed run under a mails_per_day the flood
+			// alone would spend: the strangers' share keeps the rest for
+			// the probe's board mails.
+			f := startFlood(t, bcrypt.MinCost, func(c *config) {
+				if name == "dailycap" || name == "mixed" {
+					c.Store.MailsPerDay = rate * seconds
+				}
+			})
 			cpu0, store0 := cpuTime(t), f.storeSize()
 			var wg sync.WaitGroup
 			stop := make(chan struct{})
@@ -116,6 +133,17 @@ func TestServeAbuseFloods(t *testing.T) {
 			// Each probe move mails the board to alice and bob.
 			if sent := f.metric("lyngk_mails_sent_24h"); name == "listings" && sent != float64(2*len(lat)) {
 				t.Errorf("listings: %v recipients sent to, want %d (the probe's board mails alone)", sent, 2*len(lat))
+			}
+			if name == "dailycap" || name == "mixed" {
+				strangers, limit := f.metric("lyngk_stranger_mails_sent_24h"), f.metric("lyngk_stranger_mails_per_day_cap")
+				t.Logf("%s: %v strangers sent to (share %v a day), %v dropped", name, strangers, limit,
+					f.metric("lyngk_stranger_mails_dropped_total"))
+				if limit != float64(max(1, rate*seconds/10)) || strangers > limit {
+					t.Errorf("%s: %v strangers sent to, share %v: want at most 10 %% of mails_per_day %d", name, strangers, limit, rate*seconds)
+				}
+				if f.metric("lyngk_stranger_mails_dropped_total") == 0 {
+					t.Errorf("%s: no stranger's mail dropped", name)
+				}
 			}
 		})
 	}

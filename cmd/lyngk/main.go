@@ -5,7 +5,7 @@
 //	lyngk process -db FILE [-mbox FILE|-]    apply one mail from stdin (procmail style)
 //	lyngk analyze …                          the rules engine on the command line
 //	lyngk backup -db FILE OUT                consistent online copy of the store
-//	lyngk admin -db FILE users|games|game N|outbox|bounces   look into the store
+//	lyngk admin -db FILE [-config FILE] users|games|game N|outbox|bounces   look into the store
 //	lyngk oauth2 login -config FILE          the mailbox's OAuth2 refresh token
 //
 // This package only wires the others together: flags, configuration,
@@ -29,7 +29,7 @@ commands:
   analyze  (-seed N | -position FILE) [-stack6] [-turn 1|2] [-players A,B] [-json] [MOVE…]
            [-robot [-think DURATION] [-playouts N]]
   backup   -db FILE OUT
-  admin    -db FILE users | games | game N | outbox | bounces
+  admin    -db FILE [-config FILE] users | games | game N | outbox | bounces | broadcast [USERID on|off]
   oauth2   login -config FILE [-data DIR] [-browser [-listen ADDR]]
            get the mailbox's OAuth2 refresh token (device grant, or a browser)
 

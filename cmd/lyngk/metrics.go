@@ -29,6 +29,7 @@ type metrics struct {
 	inboxSeconds   prometheus.Histogram
 	webRequests    *prometheus.CounterVec
 	webSeconds     *prometheus.HistogramVec
+	strangerDrop   prometheus.Counter
 }
 
 func newMetrics(db *store.DB) *metrics {
@@ -66,12 +67,16 @@ func newMetrics(db *store.DB) *metrics {
 			Help:    "Time to answer a request to the web part, by path (the route); an event stream counts when it closes.",
 			Buckets: []float64{.001, .002, .005, .01, .02, .05, .1, .25, 1, 10, 60},
 		}, []string{"path"}),
+		strangerDrop: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "lyngk_stranger_mails_dropped_total",
+			Help: "Mails to strangers (no confirmed address) dropped past their share of mails_per_day (stranger_share), since the daemon started.",
+		}),
 	}
 	for _, o := range []outcome{outcomeApplied, outcomeDuplicate, outcomeIgnored, outcomeRejected, outcomeFailed, outcomeBounce} {
 		m.mails.WithLabelValues(string(o))
 	}
 	m.reg.MustRegister(m.mails, m.mailSeconds, m.replySeconds, m.inboxSeconds, m.imapReconnects,
-		m.webRequests, m.webSeconds,
+		m.webRequests, m.webSeconds, m.strangerDrop,
 		prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}),
 		&storeCollector{db: db})
 	return m
@@ -122,6 +127,13 @@ func (m *metrics) mail(o outcome, d time.Duration) {
 	}
 	m.mails.WithLabelValues(string(o)).Inc()
 	m.mailSeconds.Observe(d.Seconds())
+}
+
+// strangerDrops counts n strangers' mails dropped past their share.
+func (m *metrics) strangerDrops(n int) {
+	if m != nil {
+		m.strangerDrop.Add(float64(n))
+	}
 }
 
 func (m *metrics) reply(d time.Duration) {
@@ -188,8 +200,11 @@ var (
 	descSent24h   = prometheus.NewDesc("lyngk_mails_sent_24h", "Recipients sent to in the last 24 hours, all mails together (what mails_per_day caps).", nil, nil)
 	descDayCap    = prometheus.NewDesc("lyngk_mails_per_day_cap", "The mails_per_day setting (0: no cap).", nil, nil)
 	descDayHeld   = prometheus.NewDesc("lyngk_outbox_held_by_daily_cap", "1 while mails_per_day holds all outgoing mail in the outbox, else 0.", nil, nil)
+	descStrangers = prometheus.NewDesc("lyngk_stranger_mails_sent_24h", "Recipients sent to in the last 24 hours that were strangers (no confirmed address), of lyngk_mails_sent_24h.", nil, nil)
+	descStrCap    = prometheus.NewDesc("lyngk_stranger_mails_per_day_cap", "The strangers' share of mails_per_day in recipients (stranger_share; 0: no cap).", nil, nil)
+	descDropped   = prometheus.NewDesc("lyngk_stranger_mails_dropped_24h", "Stranger recipients whose mail was dropped past their share in the last 24 hours.", nil, nil)
 	storeDescList = []*prometheus.Desc{descOutbox, descOldest, descDead, descGames, descFinished, descCancelled, descBouncing,
-		descSent24h, descDayCap, descDayHeld}
+		descSent24h, descDayCap, descDayHeld, descStrangers, descStrCap, descDropped}
 )
 
 func (c *storeCollector) Describe(ch chan<- *prometheus.Desc) {
@@ -240,6 +255,9 @@ func (c *storeCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(descSent24h, prometheus.GaugeValue, float64(d.Recipients))
 		ch <- prometheus.MustNewConstMetric(descDayCap, prometheus.GaugeValue, float64(d.Cap))
 		ch <- prometheus.MustNewConstMetric(descDayHeld, prometheus.GaugeValue, held)
+		ch <- prometheus.MustNewConstMetric(descStrangers, prometheus.GaugeValue, float64(d.Strangers))
+		ch <- prometheus.MustNewConstMetric(descStrCap, prometheus.GaugeValue, float64(d.StrangerCap))
+		ch <- prometheus.MustNewConstMetric(descDropped, prometheus.GaugeValue, float64(d.Dropped))
 		return nil
 	})
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/crypto/bcrypt"
 )
 
 // TestServeHourlyCap: with address_mails_per_hour = 2, four answered mails
@@ -65,16 +67,18 @@ func TestServeHourlyCap(t *testing.T) {
 }
 
 // TestServeDailyCap: with mails_per_day = 2, the server
-// sends to 2 recipients in 24 hours, all addresses together: alice and bob
-// get their answers, carol's waits in the outbox (not dropped, not dead),
-// and the metrics and `lyngk admin outbox` (through the daemon) say the cap
-// holds it. The store's TestDueDailyCap lets the day pass on a fake clock.
+// sends to 2 recipients in 24 hours, all addresses together: the players
+// alice and bob get their answers, the player carol's (u00's) waits in the
+// outbox (a player's mail is not dropped, not dead), and the metrics and
+// `lyngk admin outbox` (through the daemon) say the cap holds it. The
+// store's TestDueDailyCap lets the day pass on a fake clock.
 func TestServeDailyCap(t *testing.T) {
 	dir := t.TempDir()
 	cfg := defaultConfig()
 	cfg.DataDir = filepath.Join(dir, "data")
 	cfg.MetricsAddr = freeAddr(t)
 	cfg.Store.MailsPerDay = 2
+	seedFlood(t, cfg, bcrypt.MinCost) // confirmed players: strangers' answers would be dropped past their share
 	smtpAddr, imapAddr := serveLocal(t, cfg)
 
 	for _, name := range []string{"alice", "bob"} {
@@ -82,7 +86,7 @@ func TestServeDailyCap(t *testing.T) {
 		p.send("lyngk help", "", "")
 		p.await(1)
 	}
-	carol := localPlayer{t: t, name: "carol", smtp: smtpAddr, imap: imapAddr}
+	carol := localPlayer{t: t, name: "u00", smtp: smtpAddr, imap: imapAddr}
 	carol.send("lyngk help", "", "")
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		applied := metricValue(t, cfg.MetricsAddr, `lyngk_mails_processed_total{outcome="applied"}`)
@@ -108,7 +112,7 @@ func TestServeDailyCap(t *testing.T) {
 		t.Fatalf("admin outbox: exit %d: %s", code, errb.String())
 	}
 	if want := "1 queued, 0 dead letters\n2 recipients in the last 24 hours; mails_per_day 2 reached: the outbox is held until "; !strings.HasPrefix(out.String(), want) ||
-		!strings.Contains(out.String(), "to carol@localhost") {
+		!strings.Contains(out.String(), "to u00@localhost") {
 		t.Errorf("admin outbox:\n%s\nwant it to start %q and list carol's mail", out.String(), want)
 	}
 }

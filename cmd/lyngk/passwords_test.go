@@ -86,9 +86,14 @@ type flood struct {
 
 const floodUsers, floodMails = 60, 8
 
-func startFlood(t testing.TB, cost int) *flood {
+// startFlood starts the flood's daemon in local mode; opts change its
+// configuration first (mails_per_day, say).
+func startFlood(t testing.TB, cost int, opts ...func(*config)) *flood {
 	t.Helper()
 	cfg := defaultConfig()
+	for _, o := range opts {
+		o(&cfg)
+	}
 	cfg.DataDir = filepath.Join(t.TempDir(), "data")
 	cfg.MetricsAddr = freeAddr(t)
 	f := &flood{t: t, smtp: freeAddr(t), imap: freeAddr(t), metrics: cfg.MetricsAddr, stdout: new(lockedBuffer)}

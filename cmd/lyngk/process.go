@@ -46,7 +46,7 @@ func runProcess(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		req = "process mbox"
 	}
 	var out bytes.Buffer
-	err = withStore(*dbPath, req, raw, &out, func(db *store.DB) error {
+	err = withStore(*dbPath, req, raw, store.Limits{}, &out, func(db *store.DB) error {
 		cfg := defaultConfig()
 		cfg.Robot = *from
 		cfg.Domain = domainOf(*from)

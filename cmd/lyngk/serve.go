@@ -264,7 +264,7 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 	d := a.daemon()
 	m.passwordChecks(a.checks, eng)
 	m.pictures(eng)
-	sender := mailer.NewSender(smtpCfg, d.Outbox(), log)
+	sender := mailer.NewSender(smtpCfg, d.Outbox(m.strangerDrops), log)
 	robot := newRobotPlayer(a, cfg.RobotThink, cfg.RobotUnmovedPerHour)
 	// Every commit wakes the sender and the web's live pages (the robot
 	// waits on the change signal itself).
@@ -353,7 +353,7 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 		return err
 	}
 	sender.Wake()
-	d.Outbox().Flush(shutdownGrace)
+	d.Outbox(nil).Flush(shutdownGrace)
 	stopSender()
 	wg.Wait()
 	log.Info("stopped cleanly")

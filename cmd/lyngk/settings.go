@@ -187,9 +187,18 @@ var settingsTable = []settingSection{
 			def: "0", owned: true, example: "0",
 			doc: "At most this many recipients in any 24 hours, all mails together: your provider's daily sending " +
 				"cap, past which it refuses mail or locks the account (Gmail about 500, Google Workspace 2,000, " +
-				`Microsoft 365 10,000; deploy/README.md, "Sending caps"). The rest waits in the outbox, in order, ` +
-				"and goes as the 24 hours slide; nothing is dropped. lyngk admin outbox and the metrics " +
-				"lyngk_mails_sent_24h / lyngk_mails_per_day_cap show it. 0: no cap."},
+				`Microsoft 365 10,000; deploy/README.md, "Sending caps"). A player's mail past it waits in the ` +
+				"outbox, in order, and goes as the 24 hours slide; it is never dropped (a stranger's is, past " +
+				"stranger_share). lyngk admin outbox and the metrics lyngk_mails_sent_24h / " +
+				"lyngk_mails_per_day_cap show it. 0: no cap."},
+		{key: "stranger_share", kind: percent, field: func(c *config) any { return &c.Store.StrangerShare },
+			def: "10", owned: true, example: "10",
+			doc: "The share of mails_per_day that mail to strangers may take, in percent: answers to addresses no " +
+				"player has confirmed (help, list, signup, confirmations, hints). In any 24 hours strangers get at " +
+				"most this share of mails_per_day, and in any hour this share of a 24th of it (at least one each): " +
+				"with mails_per_day = 500 and 10, 50 a day and 3 an hour. A stranger's mail past it is dropped, never " +
+				"held for later, and counted (lyngk admin outbox, lyngk_stranger_mails_dropped_total). Players' mail " +
+				"always goes first and may use the whole cap. Only with mails_per_day."},
 		{key: "dead_letter_keep", kind: duration, field: func(c *config) any { return &c.Store.DeadLetterKeep },
 			def: "720h", defNote: "(30 days)", owned: true, example: "720h",
 			doc: "How long a mail given up on (a dead letter: header, size and error, not the body) is kept. " +
@@ -303,6 +312,7 @@ const (
 	boolean              // true or false
 	count                // a whole number of at least 1
 	number               // a whole number; the owner checks its range
+	percent              // a whole number from 1 to 100, a trailing % allowed
 )
 
 // allSettings yields the settings of every section, in order.
@@ -357,8 +367,11 @@ func (s setting) set(c *config, val string) error {
 		if p, ok = f.(*bool); ok {
 			*p = val == "true"
 		}
-	case count, number:
-		n, err := strconv.Atoi(val)
+	case count, number, percent:
+		n, err := strconv.Atoi(strings.TrimSuffix(val, "%"))
+		if s.kind == percent && (err != nil || n < 1 || n > 100) {
+			return fmt.Errorf("want a percentage from 1 to 100, got %q", val)
+		}
 		if s.kind == count && (err != nil || n < 1) {
 			return fmt.Errorf("want a whole number of at least 1, got %q", val)
 		}

@@ -138,14 +138,18 @@ type Outgoing struct {
 	From    string // the envelope sender
 	To      []string
 	Data    []byte
-	Unasked bool // engine.Mail.Unasked: the outbox serves it last
+	Unasked bool // engine.Mail.Unasked: the outbox serves it after the recipient's other mail
+	// Stranger puts it in the outbox's strangers' lane
+	// (store.OutMail.Stranger): no recipient is a confirmed address.
+	Stranger bool
 }
 
 // Deliver puts composed mails somewhere inside the transaction: the outbox
 // (Enqueue), or a list for `lyngk process -mbox`.
 type Deliver func(tx *store.Tx, m Outgoing, now time.Time) error
 
-// Enqueue queues m in the outbox, an unasked mail behind its recipients'
+// Enqueue queues m in the outbox: a stranger's mail in the strangers'
+// lane (store.Tx.EnqueueStranger), an unasked mail behind its recipients'
 // other mail (store.Tx.EnqueueUnasked).
 func Enqueue(tx *store.Tx, m Outgoing, now time.Time) error {
 	_, err := EnqueueID(tx, m, now)
@@ -154,7 +158,10 @@ func Enqueue(tx *store.Tx, m Outgoing, now time.Time) error {
 
 // EnqueueID is Enqueue, returning the outbox's id of the mail.
 func EnqueueID(tx *store.Tx, m Outgoing, now time.Time) (uint64, error) {
-	if m.Unasked {
+	switch {
+	case m.Stranger:
+		return tx.EnqueueStranger(m.From, m.To, m.Data, now)
+	case m.Unasked:
 		return tx.EnqueueUnasked(m.From, m.To, m.Data, now)
 	}
 	return tx.Enqueue(m.From, m.To, m.Data, now)
@@ -255,19 +262,50 @@ func (t *Tx) Send(mails []engine.Mail) (int, error) {
 	return sent, nil
 }
 
-// enqueue delivers a composed mail to `to` under its envelopes; unasked is
-// engine.Mail.Unasked (the outbox serves it last).
+// enqueue delivers a composed mail to `to` under its envelopes, in its
+// lane: the confirmed addresses in the players' lane, the others in the
+// strangers' lane (byLane): a stranger named with a player never rides in
+// the players' lane. unasked is engine.Mail.Unasked.
 func (t *Tx) enqueue(to []string, data []byte, unasked bool) error {
-	envs, err := t.d.envelopes(t.Tx, to)
+	players, strangers, err := byLane(t.Tx, to)
 	if err != nil {
 		return err
 	}
-	for _, e := range envs {
-		if err := t.deliver(t.Tx, Outgoing{From: e.from, To: e.to, Data: data, Unasked: unasked}, t.Now); err != nil {
+	for _, l := range []struct {
+		to       []string
+		stranger bool
+	}{{players, false}, {strangers, true}} {
+		if len(l.to) == 0 {
+			continue
+		}
+		envs, err := t.d.envelopes(t.Tx, l.to)
+		if err != nil {
 			return err
+		}
+		for _, e := range envs {
+			if err := t.deliver(t.Tx, Outgoing{From: e.from, To: e.to, Data: data, Unasked: unasked, Stranger: l.stranger}, t.Now); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
+}
+
+// byLane splits to into the confirmed addresses of players and the others
+// (engine.ConfirmedAddress), each in the order given.
+func byLane(tx *store.Tx, to []string) (players, strangers []string, err error) {
+	for _, addr := range to {
+		ok, err := engine.ConfirmedAddress(tx, addr)
+		if err != nil {
+			return nil, nil, err
+		}
+		if ok {
+			players = append(players, addr)
+		} else {
+			strangers = append(strangers, addr)
+		}
+	}
+	return players, strangers, nil
 }
 
 // envelope is the SMTP envelope of a mail: sender and recipients.

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/games"
@@ -30,12 +31,17 @@ const maxListed = 500
 type row struct {
 	engine.GameSummary
 	Status string // in words
+	Name   string // the game's (gameName)
+}
+
+func rowOf(g engine.GameSummary) row {
+	return row{GameSummary: g, Status: statusText(g), Name: displayName(g.Title)}
 }
 
 func rows(gs []engine.GameSummary) []row {
 	out := make([]row, 0, len(gs))
 	for _, g := range gs {
-		out = append(out, row{GameSummary: g, Status: statusText(g)})
+		out = append(out, rowOf(g))
 	}
 	return out
 }
@@ -111,7 +117,7 @@ func (h *Handler) index(w http.ResponseWriter, r *http.Request) {
 		h.serverError(w, r, err)
 		return
 	}
-	h.render(w, r, http.StatusOK, "index.html", h.site+": games", v)
+	h.render(w, r, http.StatusOK, "index.html", h.title("Games"), v)
 }
 
 // gamesView is /games: the filter and the games that pass it.
@@ -162,11 +168,11 @@ func (h *Handler) games(w http.ResponseWriter, r *http.Request) {
 	}
 	gs, v.More = pageOf(gs, v.Page)
 	v.Games = rows(gs)
-	title := h.site + ": " + v.State + " games"
+	title := strings.ToUpper(v.State[:1]) + v.State[1:] + " games"
 	if v.User != "" {
 		title += " of " + v.User
 	}
-	h.render(w, r, http.StatusOK, "games.html", title, v)
+	h.render(w, r, http.StatusOK, "games.html", h.title(title), v)
 }
 
 func validState(s string) bool {
@@ -174,7 +180,8 @@ func validState(s string) bool {
 }
 
 // standings is /standings[?game=WORD]: the standings of one game, the
-// first the server offers by default.
+// first the server offers by default. The page names its game, also when
+// the server offers one game only.
 func (h *Handler) standings(w http.ResponseWriter, r *http.Request) {
 	var st []engine.Standing
 	name := r.URL.Query().Get("game")
@@ -191,22 +198,21 @@ func (h *Handler) standings(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := standingsView{Rows: st, Provisional: engine.ProvisionalGames}
-	title := h.site + ": standings"
-	if gs := h.cfg.Engine.Games(); len(gs) > 1 {
-		// Several games: each its own standings, the first by default.
-		here := strings.ToLower(name)
-		if here == "" {
-			here = gs[0].Name()
-		}
-		for _, g := range gs {
-			v.Games = append(v.Games, gameLink{Word: g.Name(), Title: g.Title(), Here: g.Name() == here})
-			if g.Name() == here {
-				v.Title = g.Title()
-			}
-		}
-		title = h.site + ": " + v.Title + " standings"
+	gs := h.cfg.Engine.Games()
+	here := strings.ToLower(name)
+	if here == "" {
+		here = gs[0].Name()
 	}
-	h.render(w, r, http.StatusOK, "standings.html", title, v)
+	for _, g := range gs {
+		if g.Name() == here {
+			v.Title = gameName(g)
+		}
+		if len(gs) > 1 {
+			// Several games: each its own standings, the first by default.
+			v.Games = append(v.Games, gameLink{Word: g.Name(), Title: gameName(g), Here: g.Name() == here})
+		}
+	}
+	h.render(w, r, http.StatusOK, "standings.html", h.title(v.Title+" standings"), v)
 }
 
 // standingsView is /standings: the players, and below how many finished
@@ -214,7 +220,7 @@ func (h *Handler) standings(w http.ResponseWriter, r *http.Request) {
 type standingsView struct {
 	Rows        []engine.Standing
 	Provisional int
-	Title       string     // the game's, when more than one is offered
+	Title       string     // the game's (gameName)
 	Games       []gameLink // each game's standings, when more than one
 }
 
@@ -254,7 +260,7 @@ func (h *Handler) player(w http.ResponseWriter, r *http.Request) {
 				if err != nil {
 					return err
 				}
-				v.Ratings = append(v.Ratings, gameRating{Title: g.Title(), Player: q})
+				v.Ratings = append(v.Ratings, gameRating{Title: gameName(g), Player: q})
 			}
 		}
 		gs, err := h.cfg.Engine.ListGames(tx, engine.GameFilter{Users: []string{id}, State: engine.StateAll})
@@ -273,7 +279,7 @@ func (h *Handler) player(w http.ResponseWriter, r *http.Request) {
 		h.serverError(w, r, err)
 		return
 	}
-	h.render(w, r, http.StatusOK, "player.html", h.site+": "+v.ID, v)
+	h.render(w, r, http.StatusOK, "player.html", h.title(v.ID), v)
 }
 
 // gameView is /game/N: the game, and the position shown (after move K).
@@ -291,6 +297,7 @@ type gameView struct {
 	Moves       []moveLine
 	Picture     template.HTML
 	Block       string
+	Cols        int // Block's widest line, in characters
 	// Position says who is to move in the position shown.
 	Position string
 }
@@ -399,9 +406,12 @@ func (h *Handler) game(w http.ResponseWriter, r *http.Request) {
 	base := fmt.Sprintf("%s/game/%d", h.cfg.Base, d.Board)
 	at := func(k int) string { return fmt.Sprintf("%s?after=%d", base, k) }
 	last := len(d.MoveList)
-	v := gameView{row: row{GameSummary: d.GameSummary, Status: statusText(d.GameSummary)},
+	v := gameView{row: rowOf(d.GameSummary),
 		Version: strconv.FormatUint(ref.version, 10), K: k, Latest: k == last,
 		Block: ref.pos.Board(d.Players)}
+	for _, line := range strings.Split(v.Block, "\n") {
+		v.Cols = max(v.Cols, utf8.RuneCountInString(line))
+	}
 	if k > 0 {
 		v.First, v.Prev = at(0), at(k-1)
 	}
@@ -424,7 +434,7 @@ func (h *Handler) game(w http.ResponseWriter, r *http.Request) {
 	v.ClaimsTitle = sides[0].LabelsTitle
 	for i, name := range d.Players {
 		v.Players = append(v.Players, playerLine{Name: name, ToMove: ref.pos.Turn() == i+1 && !(v.Latest && d.Over()),
-			Winner: d.Winner == i+1, Claims: sides[i].Labels, Removed: sides[i].Count})
+			Winner: d.Winner == i+1 && v.Latest, Claims: sides[i].Labels, Removed: sides[i].Count})
 	}
 	switch to := ref.pos.Turn(); {
 	case v.Latest:
@@ -442,11 +452,11 @@ func (h *Handler) game(w http.ResponseWriter, r *http.Request) {
 		}
 		v.Picture = inlineSVG(svg, pic, fmt.Sprintf("Board %d after move %d: %s", d.Board, k, v.Position))
 	}
-	title := fmt.Sprintf("Board %d, move %d: %s · %s", d.Board, k, v.Position, gameName(ref.game))
+	title := fmt.Sprintf("%s · Board %d, move %d: %s", v.Name, d.Board, k, v.Position)
 	if !v.Latest {
-		title = fmt.Sprintf("Board %d after move %d of %d: %s · %s", d.Board, k, last, v.Position, gameName(ref.game))
+		title = fmt.Sprintf("%s · Board %d after move %d of %d: %s", v.Name, d.Board, k, last, v.Position)
 	}
-	h.renderPage(w, r, http.StatusOK, "game.html", page{Title: title, Live: base + "/events", Data: v})
+	h.renderPage(w, r, http.StatusOK, "game.html", page{Title: h.title(title), Live: base + "/events", Data: v})
 }
 
 // inlineSVG makes the picture's SVG document an element of the page: no

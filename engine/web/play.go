@@ -63,6 +63,7 @@ var crossOrigin = http.NewCrossOriginProtection()
 // playView is the data of play.html.
 type playView struct {
 	Board   int
+	Game    string // the game's name (gameName)
 	User    string
 	Public  bool // /game/N is there to link to
 	Status  string
@@ -246,7 +247,7 @@ func goneText(key string, v *engine.TokenView) string {
 // link no longer moves.
 func (h *Handler) renderPlay(w http.ResponseWriter, r *http.Request, status int, v *engine.TokenView, move, refusal string, done *doneView, gone string) {
 	pos := v.Position
-	pv := playView{Board: v.Board, User: v.User, Public: h.cfg.Public, YourTurn: v.YourTurn && gone == "",
+	pv := playView{Board: v.Board, Game: gameName(v.Game), User: v.User, Public: h.cfg.Public, YourTurn: v.YourTurn && gone == "",
 		Running: pos.Outcome() == games.Playing, Legal: v.Legal, Move: move, Refusal: refusal, Done: done, Gone: gone,
 		Examples: h.cfg.Engine.GameText(v.Game.Name(), "play-examples")}
 	switch {
@@ -292,8 +293,8 @@ func (h *Handler) renderPlay(w http.ResponseWriter, r *http.Request, status int,
 		}
 		pv.Picture = inlineSVG(svg, pic, fmt.Sprintf("Board %d after move %d: %s", v.Board, moves, pv.Status))
 	}
-	title := fmt.Sprintf("Board %d, move %d: %s · %s", v.Board, moves, pv.Status, gameName(v.Game))
-	h.render(w, r, status, "play.html", title, pv)
+	title := fmt.Sprintf("%s · Board %d, move %d: %s", pv.Game, v.Board, moves, pv.Status)
+	h.render(w, r, status, "play.html", h.title(title), pv)
 }
 
 // playHeaders wraps w so that the page is never cached, framed, or named

@@ -175,7 +175,7 @@ func TestPlayPage(t *testing.T) {
 	if strings.Contains(body, tok) {
 		t.Errorf("the page repeats its token")
 	}
-	if !strings.Contains(body, "<title>Board 101, move 2: It is your turn, alice. · LYNGK</title>") {
+	if !strings.Contains(body, "<title>LYNGK · Board 101, move 2: It is your turn, alice. · PBeM Server</title>") {
 		t.Errorf("title: %s", regexp.MustCompile(`<title>.*</title>`).FindString(body))
 	}
 	checkGolden(t, "play", body)
@@ -219,7 +219,7 @@ func TestPlayMove(t *testing.T) {
 		m.mails[0][1].To[0] != "bob@players.example" || m.mails[0][0].Subject != "Lyngk Board 101 bob" {
 		t.Fatalf("mails: %+v", m.mails)
 	}
-	if !strings.Contains(body, "<title>Board 101, move 3: It is bob&#39;s turn. · LYNGK</title>") ||
+	if !strings.Contains(body, "<title>LYNGK · Board 101, move 3: It is bob&#39;s turn. · PBeM Server</title>") ||
 		strings.Contains(body, "<form") || strings.Contains(body, "<circle") {
 		t.Errorf("the page after the move: want the new position, without forms:\n%s", body)
 	}
@@ -236,7 +236,7 @@ func TestPlayMove(t *testing.T) {
 	}
 	res, body = s.get("GET", "/play/"+tok)
 	if res.StatusCode != http.StatusGone || !strings.Contains(pageText(body), spent) || !strings.Contains(body, `<a href="/game/101" id="gamelink">`) ||
-		!strings.Contains(body, "<title>Board 101, move 3: It is bob&#39;s turn. · LYNGK</title>") || strings.Contains(body, "<form") ||
+		!strings.Contains(body, "<title>LYNGK · Board 101, move 3: It is bob&#39;s turn. · PBeM Server</title>") || strings.Contains(body, "<form") ||
 		strings.Contains(body, ">410<") || strings.Contains(body, "reply to it") {
 		t.Errorf("GET of a spent token: %d, want 410 with the game now:\n%s", res.StatusCode, body)
 	}

@@ -39,9 +39,9 @@ func TestTestGameWeb(t *testing.T) {
 		{"/game/101/board.svg", "image/svg+xml", ">X</text>"},
 		{"/game/101/board.png", "image/png", "PNG"},
 		{"/games", "text/html; charset=utf-8", "/game/101"},
-		{"/standings?game=tictactoe", "text/html; charset=utf-8", "<h1>Tictactoe standings</h1>"},
-		{"/standings", "text/html; charset=utf-8", `standings?game=tictactoe">Tictactoe</a>`},
-		{"/player/alice", "text/html; charset=utf-8", "<p>Tictactoe: rating <strong>1600</strong> (provisional) ·"},
+		{"/standings?game=tictactoe", "text/html; charset=utf-8", "<h1>TICTACTOE standings</h1>"},
+		{"/standings", "text/html; charset=utf-8", `standings?game=tictactoe">TICTACTOE</a>`},
+		{"/player/alice", "text/html; charset=utf-8", "<p>TICTACTOE: rating <strong>1600</strong> (provisional) ·"},
 	} {
 		res, body := s.get("GET", tc.path)
 		if res.StatusCode != 200 || res.Header.Get("Content-Type") != tc.ctype || !strings.Contains(body, tc.has) {

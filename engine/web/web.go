@@ -80,7 +80,15 @@ type Config struct {
 	// the handler takes only requests under it (a reverse proxy passes the
 	// path on as it came).
 	Base string
+	// ServerName is the server's own name (the setting server_name): the
+	// site's name in every page's header and title, whichever games it
+	// offers. "" is DefaultServerName.
+	ServerName string
 }
+
+// DefaultServerName is the server's name when none is set: the name
+// gamerz's server goes by.
+const DefaultServerName = "PBeM Server"
 
 // Handler serves the web part. It is safe for concurrent use.
 type Handler struct {
@@ -88,7 +96,10 @@ type Handler struct {
 	log   *slog.Logger
 	pages map[string]*template.Template
 	mux   *http.ServeMux
-	site  string // siteName of the games offered
+	site  string // Config.ServerName, or DefaultServerName
+	// offered links each game's standings in the header, when the
+	// server offers more than one game.
+	offered []gameLink
 
 	// changed is closed (and replaced) by Changed: the event streams
 	// wait on it.
@@ -108,19 +119,13 @@ type Handler struct {
 // and the page still works by reload.
 const maxStreams = 512
 
-// siteName names the site after the games it offers, in the capitals of
-// the pages' titles: "LYNGK" for LYNGK alone, "LYNGK · YINSH" for both.
-func siteName(gs []games.Game) string {
-	names := make([]string, len(gs))
-	for i, g := range gs {
-		names[i] = gameName(g)
-	}
-	return strings.Join(names, " · ")
-}
+// gameName is a game's one name on the pages (lists, headings, titles,
+// standings): its Title in capitals, as the game's box and rulebook write
+// it ("LYNGK", "YINSH").
+func gameName(g games.Game) string { return displayName(g.Title()) }
 
-// gameName is a game's name in the pages' titles and header: its Title
-// in capitals ("LYNGK").
-func gameName(g games.Game) string { return strings.ToUpper(g.Title()) }
+// displayName is gameName of the game of Title title (a GameSummary's).
+func displayName(title string) string { return strings.ToUpper(title) }
 
 // New parses the page templates and builds the routes.
 func New(cfg Config) (*Handler, error) {
@@ -140,9 +145,18 @@ func New(cfg Config) (*Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := &Handler{cfg: cfg, log: cfg.Log, pages: pages, mux: http.NewServeMux(), site: siteName(cfg.Engine.Games()),
+	site := cfg.ServerName
+	if site == "" {
+		site = DefaultServerName
+	}
+	h := &Handler{cfg: cfg, log: cfg.Log, pages: pages, mux: http.NewServeMux(), site: site,
 		changed: make(chan struct{}), streams: make(chan struct{}, maxStreams),
 		posts: map[int]postWindow{}, clients: map[string]int{}}
+	if gs := cfg.Engine.Games(); len(gs) > 1 {
+		for _, g := range gs {
+			h.offered = append(h.offered, gameLink{Word: g.Name(), Title: gameName(g)})
+		}
+	}
 	if cfg.Public {
 		h.mux.HandleFunc("GET /{$}", h.index)
 		h.mux.HandleFunc("GET /games", h.games)
@@ -215,6 +229,12 @@ var funcs = template.FuncMap{
 	// base is Config.Base, the path every link starts with (set per
 	// handler in parsePages).
 	"base": func() string { return "" },
+	// turn writes a move of the move list with a break allowed after
+	// each ";" of a YINSH turn (e6-e7;xe2-e6;xb5): a long turn wraps
+	// inside its column at a step rather than anywhere.
+	"turn": func(m string) template.HTML {
+		return template.HTML(strings.ReplaceAll(template.HTMLEscapeString(m), ";", ";<wbr>"))
+	},
 	// when writes a time as the board mails do, in UTC.
 	"when": func(t time.Time) string {
 		if t.IsZero() {
@@ -321,9 +341,12 @@ func (h *Handler) waitChange() <-chan struct{} {
 type page struct {
 	Title  string
 	Public bool
-	// Site is the site's name in the header and the footer: the games
-	// offered (siteName).
+	// Site is the site's name in the header and the footer: the server's
+	// (Config.ServerName).
 	Site string
+	// Games link each game's standings from the header, when the server
+	// offers more than one; else the header links "Standings".
+	Games []gameLink
 	// Live is the event stream's URL on a game page, "" elsewhere.
 	Live string
 	Data any
@@ -336,7 +359,7 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, nam
 }
 
 func (h *Handler) renderPage(w http.ResponseWriter, r *http.Request, status int, name string, p page) {
-	p.Public, p.Site = h.cfg.Public, h.site
+	p.Public, p.Site, p.Games = h.cfg.Public, h.site, h.offered
 	t, ok := h.pages[name]
 	var b bytes.Buffer
 	if !ok {
@@ -355,6 +378,10 @@ func (h *Handler) renderPage(w http.ResponseWriter, r *http.Request, status int,
 	}
 }
 
+// title is a page's title: what the page shows, then the server's name
+// ("alice · PBeM Server").
+func (h *Handler) title(what string) string { return what + " · " + h.site }
+
 // failure is the data of error.html.
 type failure struct {
 	Status  int
@@ -363,7 +390,7 @@ type failure struct {
 
 // fail answers with status and a page saying msg.
 func (h *Handler) fail(w http.ResponseWriter, r *http.Request, status int, msg string) {
-	h.render(w, r, status, "error.html", fmt.Sprintf("%d %s", status, http.StatusText(status)),
+	h.render(w, r, status, "error.html", h.title(fmt.Sprintf("%d %s", status, http.StatusText(status))),
 		failure{Status: status, Message: msg})
 }
 

@@ -347,6 +347,7 @@ func TestGolden(t *testing.T) {
 		{"game-101", "/game/101"},
 		{"game-101-after-1", "/game/101?after=1"},
 		{"game-103", "/game/103"},
+		{"game-102-after-3", "/game/102?after=3"},
 		{"standings", "/standings"},
 		{"player-alice", "/player/alice"},
 		{"games-finished", "/games?state=finished"},
@@ -354,6 +355,34 @@ func TestGolden(t *testing.T) {
 	} {
 		_, body := s.get("GET", tc.target)
 		checkGolden(t, tc.name, body)
+	}
+}
+
+// TestServerName: the header, the footer and every title name the server
+// as configured, whichever games it offers; unset, it is "PBeM Server"
+// (the goldens). On the main before, the site was named after its games.
+func TestServerName(t *testing.T) {
+	s := newSite(t, true)
+	s.games()
+	h, err := web.New(web.Config{Store: daemon.NewReader(s.db), Engine: s.e, Public: true, ServerName: "Gamerz & Co"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.h = h
+	for target, title := range map[string]string{
+		"/":             "Games",
+		"/standings":    "LYNGK standings",
+		"/player/alice": "alice",
+		"/game/101":     "LYNGK · Board 101, move 2: alice to move",
+		"/game/999":     "404 Not Found",
+	} {
+		_, body := s.get("GET", target)
+		for _, want := range []string{"<title>" + title + " · Gamerz &amp; Co</title>",
+			`<a class="brand" href="/">Gamerz &amp; Co</a>`, "<footer>Gamerz &amp; Co: games by mail."} {
+			if !strings.Contains(body, want) {
+				t.Errorf("%s lacks %s", target, want)
+			}
+		}
 	}
 }
 
@@ -372,12 +401,12 @@ func TestGamePage(t *testing.T) {
 	s.games()
 	_, body := s.get("GET", "/game/101")
 	for _, want := range []string{
-		"<title>Board 101, move 2: alice to move · LYNGK</title>",
+		"<title>LYNGK · Board 101, move 2: alice to move · PBeM Server</title>",
 		`<meta name="viewport" content="width=device-width, initial-scale=1">`,
 		`<svg width="600" height="600" role="img"`, "viewBox=\"0 0 600 600\"",
 		`<a href="/player/alice">alice</a> <span class="tomove">to move</span>`,
 		`>Green</span>`, // alice claimed green with G,f5-f4
-		`<a href="/game/101?after=1">G,f5-f4</a>`, `<li class="here"><a href="/game/101">b1-b2</a>`,
+		`<a href="/game/101?after=1">G,f5-f4</a>`, `<li class="here"><span class="n">2.</span><a href="/game/101">b1-b2</a>`,
 		`<a href="/game/101?after=0">« First</a>`, `<a href="/game/101?after=1" rel="prev">`,
 		`<span>Next ›</span>`, `data-live="/game/101/events"`, `data-version="`,
 	} {
@@ -387,7 +416,7 @@ func TestGamePage(t *testing.T) {
 	}
 	_, body = s.get("GET", "/game/101?after=1")
 	for _, want := range []string{
-		"<title>Board 101 after move 1 of 2: bob to move · LYNGK</title>",
+		"<title>LYNGK · Board 101 after move 1 of 2: bob to move · PBeM Server</title>",
 		`<a href="/game/101" rel="next">Next ›</a>`, `<a href="/game/101">Last »</a>`,
 		`<a href="/game/101?after=0" rel="prev">`,
 	} {
@@ -402,6 +431,18 @@ func TestGamePage(t *testing.T) {
 	_, body = s.get("GET", "/game/103")
 	if !strings.Contains(body, "carol resigned; bob won") {
 		t.Errorf("/game/103 does not say who resigned and won")
+	}
+	// A past position of a finished game: who was to move then, no
+	// winner beside it (the outcome stays in the "now:" of the status
+	// line). On the main before, it showed "alice winner" and "bob to
+	// move" together.
+	_, body = s.get("GET", "/game/102")
+	if strings.Count(body, "<strong>winner</strong>") != 1 || strings.Contains(body, `class="tomove"`) {
+		t.Errorf("/game/102, the end: want one winner and nobody to move")
+	}
+	_, body = s.get("GET", "/game/102?after=3")
+	if strings.Contains(body, "winner") || strings.Count(body, `<span class="tomove">to move</span>`) != 1 {
+		t.Errorf("/game/102?after=3 shows a winner, or not one player to move:\n%s", body)
 	}
 }
 

@@ -68,15 +68,22 @@ func TestYinshWeb(t *testing.T) {
 		!strings.Contains(body, "<th>Colour</th>") || strings.Contains(body, "Colours claimed") {
 		t.Fatalf("game page: %d\n%s", res.StatusCode, body)
 	}
-	// The site's name is the games offered; a board's title names its game.
-	for _, want := range []string{`<a class="brand" href="/">LYNGK · YINSH</a>`, "<footer>LYNGK · YINSH by mail:",
-		"<title>Board 101, move 31: bob to move · YINSH</title>"} {
+	// The site's name is the server's; a board's title and heading name
+	// its game, the header links each game's standings, and a long turn
+	// may break after each ";".
+	for _, want := range []string{`<a class="brand" href="/">PBeM Server</a>`, "<footer>PBeM Server: games by mail.",
+		"<title>YINSH · Board 101, move 31: bob to move · PBeM Server</title>", "<h1>YINSH · Board 101</h1>",
+		`<a href="/standings?game=lyngk">LYNGK standings</a><a href="/standings?game=yinsh">YINSH standings</a>`,
+		`<span class="n">31.</span><a href="/game/101">e5-b2;<wbr>xd5-h5;<wbr>xe4</a>`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("game page lacks %s", want)
 		}
 	}
-	if _, body := s.get("GET", "/"); !strings.Contains(body, "<title>LYNGK · YINSH: games</title>") {
+	checkGolden(t, "yinsh-game-101", body)
+	if _, body := s.get("GET", "/"); !strings.Contains(body, "<title>Games · PBeM Server</title>") {
 		t.Errorf("home page title: %.300s", body)
+	} else {
+		checkGolden(t, "yinsh-index", body)
 	}
 	res, body = s.get("GET", "/game/101.json")
 	if res.StatusCode != 200 || !strings.HasPrefix(body, `{"number":101,"game":"yinsh","variant":"normal","players":["alice","bob"],`) {
@@ -111,7 +118,7 @@ func TestYinshWeb(t *testing.T) {
 	tok := strings.TrimPrefix(local, "lyngk.")
 	res, body = s.get("GET", "/play/"+tok)
 	legal := pos.Legal(nil)
-	if res.StatusCode != 200 || strings.Count(body, "<option>") != len(legal) || !strings.Contains(body, "It is your turn, bob. · YINSH</title>") ||
+	if res.StatusCode != 200 || strings.Count(body, "<option>") != len(legal) || !strings.Contains(body, "<title>YINSH · Board 101, move 31: It is your turn, bob. · PBeM Server</title>") ||
 		!strings.Contains(body, "Move (as in a reply: e3, h7-g7, f2-f6;xb5-f5;xa4, resign, propose, ...)") {
 		t.Fatalf("play page: %d, %d options for %d turns\n%s", res.StatusCode, strings.Count(body, "<option>"), len(legal), body)
 	}
