@@ -74,35 +74,8 @@ const (
 	outcomeFailed    outcome = "failed"    // failed inside the server: internal-error answer, set aside
 )
 
-// composed is one reply ready for the wire, under one envelope.
-type composed struct {
-	from    string
-	to      []string
-	data    []byte
-	unasked bool // engine.Mail.Unasked: the outbox serves it after the recipient's other mail
-	// stranger puts it in the outbox's strangers' lane (store.OutMail.Stranger):
-	// no recipient is a confirmed address.
-	stranger bool
-}
-
-// deliverFunc puts composed replies somewhere inside the transaction: the
-// outbox for the daemon, a list for `process -mbox`.
-type deliverFunc func(tx *store.Tx, m composed, now time.Time) error
-
-// enqueue is the outbox's deliverFunc (daemon.Enqueue).
-func enqueue(tx *store.Tx, m composed, now time.Time) error {
-	return daemon.Enqueue(tx, daemon.Outgoing{From: m.from, To: m.to, Data: m.data, Unasked: m.unasked, Stranger: m.stranger}, now)
-}
-
-// deliverer is deliver as the daemon takes it.
-func deliverer(deliver deliverFunc) daemon.Deliver {
-	return func(tx *store.Tx, m daemon.Outgoing, now time.Time) error {
-		return deliver(tx, composed{from: m.From, to: m.To, data: m.Data, unasked: m.Unasked, stranger: m.Stranger}, now)
-	}
-}
-
 // apply parses one raw mail and applies it (see applyBatch).
-func (a *app) apply(ctx context.Context, raw []byte, deliver deliverFunc) (outcome, error) {
+func (a *app) apply(ctx context.Context, raw []byte, deliver daemon.Deliver) (outcome, error) {
 	res, err := a.applyBatch(ctx, [][]byte{raw}, deliver)
 	if err != nil {
 		return "", err
@@ -179,7 +152,7 @@ func dedupeKey(in mailer.Inbound, raw []byte) string {
 // Before that transaction, the mails' password checks run (verify, in
 // passwords.go), so that bcrypt never holds the store's write lock, and
 // their pictures are drawn (forecast).
-func (a *app) applyBatch(ctx context.Context, raws [][]byte, deliver deliverFunc) ([]outcome, error) {
+func (a *app) applyBatch(ctx context.Context, raws [][]byte, deliver daemon.Deliver) ([]outcome, error) {
 	start := time.Now()
 	ms := parse(raws)
 	if err := a.verify(ctx, ms); err != nil {
@@ -214,7 +187,7 @@ func parse(raws [][]byte) []parsed {
 
 // applyParsed is applyBatch after parsing and password checks; start is
 // when the mails were taken in hand, for the log and the metrics.
-func (a *app) applyParsed(ctx context.Context, ms []parsed, deliver deliverFunc, start time.Time) ([]outcome, error) {
+func (a *app) applyParsed(ctx context.Context, ms []parsed, deliver daemon.Deliver, start time.Time) ([]outcome, error) {
 	now := a.now()
 	// The pictures are forecast and drawn before the first transaction
 	// only: a mail applied again alone finds them drawn.
@@ -272,14 +245,14 @@ func (a *app) applyParsed(ctx context.Context, ms []parsed, deliver deliverFunc,
 // commit applies ms in one transaction, the daemon's unit of work "mail".
 // It returns errMailFailed (wrapped) when one of them failed outside the
 // engine, or the store's error.
-func (a *app) commit(ctx context.Context, ms []parsed, deliver deliverFunc, now time.Time, forecast forecastFunc) error {
+func (a *app) commit(ctx context.Context, ms []parsed, deliver daemon.Deliver, now time.Time, forecast forecastFunc) error {
 	for i := range ms {
 		ms[i].res, ms[i].replies, ms[i].failed = "", 0, nil
 		if ms[i].bad != nil {
 			ms[i].res = outcomeRejected
 		}
 	}
-	return a.daemon().Commit(ctx, daemon.Work{Name: "mail", Now: now, Forecast: forecast, Deliver: deliverer(deliver),
+	return a.daemon().Commit(ctx, daemon.Work{Name: "mail", Now: now, Forecast: forecast, Deliver: deliver,
 		Apply: func(tx *daemon.Tx) error {
 			for i := range ms {
 				m := &ms[i]
@@ -303,7 +276,7 @@ func (a *app) commit(ctx context.Context, ms []parsed, deliver deliverFunc, now 
 // there for a reason of its own is set aside: in a new transaction its
 // Message-ID is recorded and its sender answered with the internal error;
 // if even that answer fails, the Message-ID alone.
-func (a *app) commitAlone(ctx context.Context, m *parsed, deliver deliverFunc, now time.Time, forecast forecastFunc) error {
+func (a *app) commitAlone(ctx context.Context, m *parsed, deliver daemon.Deliver, now time.Time, forecast forecastFunc) error {
 	ms := []parsed{*m}
 	err := a.commit(ctx, ms, deliver, now, forecast)
 	*m = ms[0]
@@ -311,7 +284,7 @@ func (a *app) commitAlone(ctx context.Context, m *parsed, deliver deliverFunc, n
 		return err
 	}
 	failed := m.failed
-	err = a.daemon().Commit(ctx, daemon.Work{Name: "mail", Now: now, Deliver: deliverer(deliver),
+	err = a.daemon().Commit(ctx, daemon.Work{Name: "mail", Now: now, Deliver: deliver,
 		Apply: func(tx *daemon.Tx) error {
 			if err := tx.MarkSeen(m.id, now); err != nil {
 				return err

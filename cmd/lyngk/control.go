@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"lyngk.example/lyngk/engine/daemon"
 	"lyngk.example/lyngk/mailer"
 	"lyngk.example/lyngk/store"
 )
@@ -115,7 +116,7 @@ func (a *app) serveControl(ctx context.Context, c net.Conn) {
 		if len(fields) > 1 && fields[1] == "mbox" {
 			cerr = a.processMbox(ctx, body, &out)
 		} else {
-			_, cerr = a.apply(ctx, body, enqueue)
+			_, cerr = a.apply(ctx, body, daemon.Enqueue)
 		}
 	default:
 		cerr = fmt.Errorf("unknown request %q", fields[0])
@@ -132,8 +133,8 @@ func (a *app) serveControl(ctx context.Context, c net.Conn) {
 // processMbox applies one mail and writes its replies as an mbox, after the
 // commit (`lyngk process -mbox`).
 func (a *app) processMbox(ctx context.Context, raw []byte, w io.Writer) error {
-	var out []composed
-	_, err := a.apply(ctx, raw, func(_ *store.Tx, m composed, _ time.Time) error {
+	var out []daemon.Outgoing
+	_, err := a.apply(ctx, raw, func(_ *store.Tx, m daemon.Outgoing, _ time.Time) error {
 		out = append(out, m)
 		return nil
 	})
@@ -142,7 +143,7 @@ func (a *app) processMbox(ctx context.Context, raw []byte, w io.Writer) error {
 	}
 	now := a.now()
 	for _, m := range out {
-		if err := mailer.WriteMbox(w, m.from, now, m.data); err != nil {
+		if err := mailer.WriteMbox(w, m.From, now, m.Data); err != nil {
 			return err
 		}
 	}

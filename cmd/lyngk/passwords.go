@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/daemon"
 	"lyngk.example/lyngk/mailer"
 	"lyngk.example/lyngk/store"
 )
@@ -281,7 +282,7 @@ func (a *app) handle(ctx context.Context, raws [][]byte) ([]outcome, error) {
 		}
 	}
 	if len(fast) > 0 {
-		res, err := a.applyParsed(ctx, fast, enqueue, start)
+		res, err := a.applyParsed(ctx, fast, daemon.Enqueue, start)
 		for j, r := range res {
 			out[at[j]] = r
 		}
@@ -368,7 +369,7 @@ func (a *app) runLane(ctx context.Context) error {
 		var res []outcome
 		err := a.verify(ctx, ms)
 		if err == nil {
-			res, err = a.applyParsed(ctx, ms, enqueue, start)
+			res, err = a.applyParsed(ctx, ms, daemon.Enqueue, start)
 		}
 		if ctx.Err() != nil {
 			return ctx.Err()

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"lyngk.example/lyngk/engine/daemon"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/store"
 )
@@ -35,7 +36,7 @@ func pictureGame(t *testing.T, verp bool) (a *app, g lyngk.Game, send func(from,
 	n := 0
 	apply := func(m rawMail) []byte {
 		t.Helper()
-		if _, err := a.apply(context.Background(), m.bytes(), enqueue); err != nil {
+		if _, err := a.apply(context.Background(), m.bytes(), daemon.Enqueue); err != nil {
 			t.Fatal(err)
 		}
 		return m.bytes()
@@ -109,7 +110,7 @@ func TestPicturesAfterDuplicate(t *testing.T) {
 	from, subject := moveMail(&g, g.Legal(nil)[0])
 	next := rawMail{from: from, subject: subject, id: "next@test"}.bytes()
 	before0, _, _ := a.eng.PicturesDrawn()
-	res, err := a.applyBatch(context.Background(), [][]byte{again, next}, enqueue)
+	res, err := a.applyBatch(context.Background(), [][]byte{again, next}, daemon.Enqueue)
 	if err != nil {
 		t.Fatal(err)
 	}

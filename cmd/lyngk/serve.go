@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/daemon"
 	"lyngk.example/lyngk/mailer"
 	"lyngk.example/lyngk/mailer/localmail"
 	"lyngk.example/lyngk/store"
@@ -208,7 +209,11 @@ func domainOf(addr string) string {
 // store calls it, and the records are the engine's.
 func upgrade(tx *store.Tx, from int) error { return engine.Upgrade(tx, from) }
 
-// serve runs the daemon until ctx is cancelled.
+// serve runs the daemon until ctx is cancelled: wiring only. The store,
+// the engine and the daemon (engine/daemon, the one writer) are made
+// here; then the parts that feed it work (the poller, the password lane,
+// the control socket, the timers, the robot, the web) and the parts its
+// change signal wakes (the sender, the web's live pages, the robot).
 func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout io.Writer, log *slog.Logger) error {
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return err
@@ -218,53 +223,30 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 		return err
 	}
 	defer db.Close()
-	// The web listener is opened first: in local mode its address is the
-	// base URL of the links in the mails.
-	var webLn net.Listener
-	if cfg.WebAddr != "" {
-		if webLn, err = listenWeb(cfg.WebAddr, cfg.local()); err != nil {
-			return err
-		}
-		defer webLn.Close()
-		if cfg.local() && cfg.WebURL == "" {
-			cfg.WebURL = "http://" + webLn.Addr().String()
-		}
+	var stops stack
+	defer stops.run()
+	webLn, err := openWeb(&cfg, &stops)
+	if err != nil {
+		return err
 	}
 	eng, err := newEngine(cfg)
 	if err != nil {
 		return err
 	}
-	imapCfg, smtpCfg := cfg.IMAP, cfg.SMTP
-	smtpCfg.HeloName = cfg.Domain
-	if cfg.local() {
-		local, err := localmail.StartLocal(ctx, localmail.LocalConfig{SMTPAddr: localSMTP, IMAPAddr: localIMAP,
-			Robot: cfg.Robot, Dir: cfg.DataDir}, log)
-		if err != nil {
-			return err
-		}
-		defer local.Close()
-		imapCfg.Addr, imapCfg.Username, imapCfg.Password, imapCfg.TLS = local.IMAPAddr(), cfg.Robot, local.RobotPassword(), mailer.TLSNone
-		smtpCfg.Addr, smtpCfg.TLS = local.SMTPAddr(), mailer.TLSNone
-		printLocalHelp(stdout, cfg, local.SMTPAddr(), local.IMAPAddr(), local.RobotPassword(), cfg.WebURL)
+	imapCfg, smtpCfg, err := mailServers(ctx, cfg, localSMTP, localIMAP, stdout, log, &stops)
+	if err != nil {
+		return err
 	}
-
-	var m *metrics
-	if cfg.MetricsAddr != "" {
-		m = newMetrics(db)
-		srv, err := m.serve(cfg.MetricsAddr, log)
-		if err != nil {
-			return err
-		}
-		defer srv.Close()
-		log.Info("metrics listening", "addr", cfg.MetricsAddr)
+	m, err := startMetrics(cfg, db, log, &stops)
+	if err != nil {
+		return err
 	}
-
 	a := &app{db: db, eng: eng, robot: cfg.Robot, verp: cfg.VERP, log: log, metrics: m, now: time.Now, authservID: cfg.AuthservID,
 		checks: newCheckPool(checkWorkers()), lane: newLane()}
 	d := a.daemon()
 	m.passwordChecks(a.checks, eng)
 	m.pictures(eng)
-	sender := mailer.NewSender(smtpCfg, d.Outbox(m.strangerDrops), log)
+	sender := newSender(smtpCfg, d, m, log)
 	robot := newRobotPlayer(a, cfg.RobotThink, cfg.RobotUnmovedPerHour)
 	// Every commit wakes the sender and the web's live pages (the robot
 	// waits on the change signal itself).
@@ -274,7 +256,7 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 		if err != nil {
 			return err
 		}
-		defer stop()
+		stops.push(stop)
 		wakes = append(wakes, h.Changed)
 		log.Info("web listening", "addr", webLn.Addr().String(), "url", cfg.WebURL, "public", cfg.WebPublic)
 	}
@@ -283,6 +265,95 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 		return err
 	}
 	defer ctl.Close()
+	poller := newPoller(imapCfg, a, m, log)
+	tasks := []task{{"password lane", a.runLane}, {"timers", func(ctx context.Context) error { return a.timers(ctx, tickEvery) }},
+		{"changes", func(ctx context.Context) error { d.Watch(ctx, wakes...); return nil }}}
+	if imapCfg.Addr != "" {
+		tasks = append(tasks, task{"poller", poller.Run})
+	} else {
+		log.Info("no imap_addr: mail comes in through lyngk process", "socket", controlPath(db.Path()))
+	}
+	if cfg.RobotPlayer {
+		log.Info("robot player on", "think", cfg.RobotThink, "searches_at_once", cap(robot.slots))
+		tasks = append(tasks, task{"robot", robot.run})
+	}
+	log.Info("lyngk serving", "robot", cfg.Robot, "data", cfg.DataDir, "local", cfg.local())
+	if err := runTasks(ctx, sender, d.Outbox(nil), tasks); err != nil {
+		return err
+	}
+	log.Info("stopped cleanly")
+	return nil
+}
+
+// stack is what serve stops on its way out, the last started first.
+type stack []func()
+
+func (s *stack) push(f func()) { *s = append(*s, f) }
+
+func (s *stack) run() {
+	for i := len(*s) - 1; i >= 0; i-- {
+		(*s)[i]()
+	}
+}
+
+// openWeb opens the web listener, if web_addr says so. It is opened
+// before anything else: in local mode its address is the base URL of the
+// links in the mails (cfg.WebURL).
+func openWeb(cfg *config, stops *stack) (net.Listener, error) {
+	if cfg.WebAddr == "" {
+		return nil, nil
+	}
+	ln, err := listenWeb(cfg.WebAddr, cfg.local())
+	if err != nil {
+		return nil, err
+	}
+	stops.push(func() { ln.Close() })
+	if cfg.local() && cfg.WebURL == "" {
+		cfg.WebURL = "http://" + ln.Addr().String()
+	}
+	return ln, nil
+}
+
+// mailServers returns the IMAP and SMTP servers the daemon talks to: the
+// configured ones, or in local mode its own (mailer/localmail), started
+// here, with the help printed on stdout.
+func mailServers(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout io.Writer, log *slog.Logger, stops *stack) (mailer.IMAPConfig, mailer.SMTPConfig, error) {
+	imapCfg, smtpCfg := cfg.IMAP, cfg.SMTP
+	smtpCfg.HeloName = cfg.Domain
+	if !cfg.local() {
+		return imapCfg, smtpCfg, nil
+	}
+	local, err := localmail.StartLocal(ctx, localmail.LocalConfig{SMTPAddr: localSMTP, IMAPAddr: localIMAP,
+		Robot: cfg.Robot, Dir: cfg.DataDir}, log)
+	if err != nil {
+		return imapCfg, smtpCfg, err
+	}
+	stops.push(func() { local.Close() })
+	imapCfg.Addr, imapCfg.Username, imapCfg.Password, imapCfg.TLS = local.IMAPAddr(), cfg.Robot, local.RobotPassword(), mailer.TLSNone
+	smtpCfg.Addr, smtpCfg.TLS = local.SMTPAddr(), mailer.TLSNone
+	printLocalHelp(stdout, cfg, local.SMTPAddr(), local.IMAPAddr(), local.RobotPassword(), cfg.WebURL)
+	return imapCfg, smtpCfg, nil
+}
+
+// startMetrics serves the metrics, if metrics_addr says so; nil metrics
+// (every method a no-op) when not.
+func startMetrics(cfg config, db *store.DB, log *slog.Logger, stops *stack) (*metrics, error) {
+	if cfg.MetricsAddr == "" {
+		return nil, nil
+	}
+	m := newMetrics(db)
+	srv, err := m.serve(cfg.MetricsAddr, log)
+	if err != nil {
+		return nil, err
+	}
+	stops.push(func() { srv.Close() })
+	log.Info("metrics listening", "addr", cfg.MetricsAddr)
+	return m, nil
+}
+
+// newSender is the SMTP sender draining the daemon's outbox.
+func newSender(smtpCfg mailer.SMTPConfig, d *daemon.Daemon, m *metrics, log *slog.Logger) *mailer.Sender {
+	sender := mailer.NewSender(smtpCfg, d.Outbox(m.strangerDrops), log)
 	// A reply is queued with the time its mail was taken in hand (the batch
 	// start), so from then to the SMTP server's acceptance is the server's
 	// own share of it.
@@ -291,6 +362,12 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 		m.reply(d)
 		log.Debug("reply accepted", "id", q.ID, "server_share", d)
 	}
+	return sender
+}
+
+// newPoller is the IMAP poller handing each batch of mails to the app
+// (its password lane asks it to look again).
+func newPoller(imapCfg mailer.IMAPConfig, a *app, m *metrics, log *slog.Logger) *mailer.Poller {
 	poller := mailer.NewPoller(imapCfg, func(ctx context.Context, raws [][]byte) ([]mailer.Outcome, error) {
 		res, err := a.handle(ctx, raws)
 		out := make([]mailer.Outcome, len(res))
@@ -304,46 +381,37 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 		poller.OnReconnect = m.imapReconnects.Inc
 		poller.OnMail = m.inbox
 	}
+	return poller
+}
 
-	log.Info("lyngk serving", "robot", cfg.Robot, "data", cfg.DataDir, "local", cfg.local())
-	// A failing task stops the others too.
+// task is one of the daemon's goroutines.
+type task struct {
+	name string
+	run  func(context.Context) error
+}
+
+// runTasks runs the sender and tasks until ctx is done or one fails,
+// which stops the others too. The tasks stop first (the poller finishing
+// the mail in hand); the sender gets shutdownGrace to flush what was just
+// queued (outbox.Flush).
+func runTasks(ctx context.Context, sender *mailer.Sender, outbox daemon.Outbox, tasks []task) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var wg sync.WaitGroup
-	errs := make(chan error, 4)
-	runTask := func(name string, f func(context.Context) error) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := f(ctx); err != nil && !errors.Is(err, context.Canceled) {
-				errs <- fmt.Errorf("%s: %w", name, err)
-			}
-		}()
-	}
-	// The poller stops first (finishing the mail in hand); the sender gets
-	// a short grace period to flush what was just queued.
 	senderCtx, stopSender := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopSender()
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		if err := sender.Run(senderCtx); err != nil && !errors.Is(err, context.Canceled) {
-			errs <- fmt.Errorf("sender: %w", err)
-		}
-	}()
-	if imapCfg.Addr != "" {
-		runTask("poller", poller.Run)
-	} else {
-		log.Info("no imap_addr: mail comes in through lyngk process", "socket", controlPath(db.Path()))
+	var wg sync.WaitGroup
+	errs := make(chan error, len(tasks)+1)
+	start := func(ctx context.Context, t task) {
+		wg.Go(func() {
+			if err := t.run(ctx); err != nil && !errors.Is(err, context.Canceled) {
+				errs <- fmt.Errorf("%s: %w", t.name, err)
+			}
+		})
 	}
-	runTask("password lane", a.runLane)
-	runTask("timers", func(ctx context.Context) error { return a.timers(ctx, tickEvery) })
-	go d.Watch(ctx, wakes...)
-	if cfg.RobotPlayer {
-		log.Info("robot player on", "think", cfg.RobotThink, "searches_at_once", cap(robot.slots))
-		runTask("robot", robot.run)
+	start(senderCtx, task{"sender", sender.Run})
+	for _, t := range tasks {
+		start(ctx, t)
 	}
-
 	select {
 	case <-ctx.Done():
 	case err := <-errs:
@@ -353,10 +421,9 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 		return err
 	}
 	sender.Wake()
-	d.Outbox(nil).Flush(shutdownGrace)
+	outbox.Flush(shutdownGrace)
 	stopSender()
 	wg.Wait()
-	log.Info("stopped cleanly")
 	return nil
 }
 
