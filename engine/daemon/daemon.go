@@ -17,11 +17,16 @@
 // nothing was written, after it the mails are in the outbox with the
 // change that caused them.
 //
+// The sender's own bookkeeping in the outbox (an attempt counted, a mail
+// sent, given up or dropped) is written here too (Outbox), without the
+// change signal.
+//
 // It sits under engine/ beside the web part, as the engine's driver: it
 // imports the engine, the store (its DB and transactions) and the mailer
-// (the composer only); the engine and the web import none of it (the web
-// is given a Reader), and cmd/lyngk wires it to the poller, the sender, the
-// web listener and the control socket. It opens no socket and reads no
+// (its composer, and the queue its sender drains); the engine and the web
+// import none of it (the web is given a Reader, or the Daemon, as its
+// web.Store), and cmd/lyngk wires it to the poller, the sender, the web
+// listener and the control socket. It opens no socket and reads no
 // configuration file.
 package daemon
 
