@@ -43,9 +43,9 @@ import (
 // (web_posts_per_game_hour), with Retry-After.
 
 // Mover moves for the play pages: engine.TokenGame and engine.PlayToken,
-// each in one store transaction of the daemon, the mails of a move queued
-// in the transaction of the move (cmd/lyngk). Errors of a refused token or
-// move are *engine.Refusal.
+// each in one store transaction, the mails of a move queued in the
+// transaction of the move (engine/daemon's Daemon in the server). Errors
+// of a refused token or move are *engine.Refusal.
 type Mover interface {
 	TokenGame(token string) (*engine.TokenView, error)
 	// PlayToken returns the game after the move and how many mails went
