@@ -226,6 +226,7 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 			return err
 		}
 		defer webLn.Close()
+		printListening(stdout, "web", webLn.Addr().String())
 		if cfg.local() && cfg.WebURL == "" {
 			cfg.WebURL = "http://" + webLn.Addr().String()
 		}
@@ -243,6 +244,8 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 			return err
 		}
 		defer local.Close()
+		printListening(stdout, "smtp", local.SMTPAddr())
+		printListening(stdout, "imap", local.IMAPAddr())
 		imapCfg.Addr, imapCfg.Username, imapCfg.Password, imapCfg.TLS = local.IMAPAddr(), cfg.Robot, local.RobotPassword(), mailer.TLSNone
 		smtpCfg.Addr, smtpCfg.TLS = local.SMTPAddr(), mailer.TLSNone
 		printLocalHelp(stdout, cfg, local.SMTPAddr(), local.IMAPAddr(), local.RobotPassword(), cfg.WebURL)
@@ -251,12 +254,13 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 	var m *metrics
 	if cfg.MetricsAddr != "" {
 		m = newMetrics(db)
-		srv, err := m.serve(cfg.MetricsAddr, log)
+		srv, addr, err := m.serve(cfg.MetricsAddr, log)
 		if err != nil {
 			return err
 		}
 		defer srv.Close()
-		log.Info("metrics listening", "addr", cfg.MetricsAddr)
+		printListening(stdout, "metrics", addr.String())
+		log.Info("metrics listening", "addr", addr.String())
 	}
 
 	a := &app{db: db, eng: eng, robot: cfg.Robot, verp: cfg.VERP, log: log, metrics: m, now: time.Now, authservID: cfg.AuthservID,
@@ -397,6 +401,16 @@ func flush(db *store.DB, grace time.Duration) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// printListening writes the line that tells where a listener of the
+// daemon is: "listening NAME HOST:PORT" (NAME web, smtp, imap, metrics),
+// one for each, the address as bound. Any address may ask for port 0 (the
+// kernel picks a free one: "-local-smtp 127.0.0.1:0"); whoever started the
+// daemon (a test, a script) reads the port here, instead of picking a free
+// one itself and hoping nobody takes it before the daemon listens.
+func printListening(w io.Writer, name, addr string) {
+	fmt.Fprintf(w, "listening %s %s\n", name, addr)
 }
 
 // printLocalHelp tells how to connect. The password of the server's
