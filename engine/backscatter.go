@@ -30,11 +30,16 @@ import (
 //     the fixed err.internal, InternalError, whatever its commands);
 //   - no answer at all when the receiving provider says SPF and DKIM both
 //     failed (Inbound.AuthFailed).
-// And anybody, player or not, gets the answer to a mail that holds no
-// command (err.no-command, err.unknown-command; a plain reply whose first
-// word is no move, counted per word) at most once a day: a loop with an
-// auto-responder or a ticket system stops after one round. Errors about
-// real commands are answered every time.
+// And the answer to a mail that holds no command (err.no-command,
+// err.unknown-command; a plain reply whose first word is no move), which
+// names the nearest commands (suggest.go), goes to a stranger at most once
+// a day (a plain reply's counted per word): a loop with an auto-responder
+// or a ticket system stops after one round. A player (a confirmed
+// address) is answered every time he writes something new: only the same
+// line again within the day, which is what a responder without the RFC
+// 3834 marks repeats and a person seldom, gets silence. Automatic mail
+// that carries the marks is never answered (Handle). Errors about real
+// commands are answered every time.
 
 // strangerCommands are the commands a stranger gets an answer to, all
 // common commands (a line that starts with a game word gets none).
@@ -64,10 +69,19 @@ func (r *request) strangerMay(line string) bool {
 	return strangerCommands[strings.ToLower(strings.Fields(line)[0])]
 }
 
-// hint answers a mail that holds no command with ref, once a day per
-// address (and per word, when word is set): later ones get silence.
+// hint answers a mail that holds no command with ref, once a day: to a
+// stranger once per address (and per word, when word is set), to a player
+// once per line (the Subject for a mail without one); later ones get
+// silence.
 func (r *request) hint(ref *refusal, word string) error {
 	key := hintPrefix + strings.ToLower(r.in.From)
+	if !r.stranger {
+		line := r.line
+		if line == "" {
+			line = r.in.Subject
+		}
+		word = "line " + strings.Join(strings.Fields(strings.ToLower(line)), " ")
+	}
 	if word != "" {
 		sum := sha256.Sum256([]byte(word))
 		key += " " + hex.EncodeToString(sum[:8])
@@ -84,6 +98,18 @@ func (r *request) hint(ref *refusal, word string) error {
 		return err
 	}
 	return r.refused(ref, true)
+}
+
+// withSuggestions adds to ref the usage lines of the commands nearest to
+// line (suggest), when there are any.
+func (r *request) withSuggestions(ref *refusal, line string) *refusal {
+	if s := r.e.suggest(line, r.stranger); len(s) > 0 {
+		if ref.data == nil {
+			ref.data = kv{}
+		}
+		ref.data["Suggest"] = s
+	}
+	return ref
 }
 
 // MaxConfirmsPerMail bounds the addresses one incoming mail may ask to

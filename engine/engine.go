@@ -381,6 +381,15 @@ func (r *request) handle() error {
 		if err != nil {
 			return err
 		}
+		// A Subject that is no command ("ratings") may still be a
+		// command mistyped: its answer names the nearest ones.
+		if ref.key == whyNoCommand {
+			if f := strings.Fields(r.in.Subject); len(f) > 0 && !r.e.ownSubject.MatchString(r.in.Subject) {
+				if s := r.e.suggest(r.in.Subject, r.stranger); len(s) > 0 {
+					ref = refuse(whyUnknownCommand, kv{"Word": f[0], "Suggest": s})
+				}
+			}
+		}
 		return r.hint(ref, "")
 	}
 	for i, line := range r.script.Lines {
@@ -391,13 +400,14 @@ func (r *request) handle() error {
 		if errors.As(err, &ref) {
 			switch {
 			case ref.key == whyUnknownCommand || ref.key == whyNoCommand:
-				err = r.hint(ref, "")
+				err = r.hint(r.withSuggestions(ref, line), "")
 			case r.plain && (ref.key == whyNotation || ref.key == whyTokenUnknown):
 				// A plain reply whose first word is no move: an
 				// auto-responder repeats its text, a player his typo
-				// seldom. The same word from the same address is
-				// answered once a day.
-				err = r.hint(ref, strings.ToLower(strings.Fields(line)[0]))
+				// seldom. The same word from the same stranger, the
+				// same line from the same player, is answered once a
+				// day.
+				err = r.hint(r.withSuggestions(ref, line), strings.ToLower(strings.Fields(line)[0]))
 			default:
 				err = r.refused(ref, true)
 			}

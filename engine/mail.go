@@ -521,7 +521,8 @@ func (r *request) refused(ref *refusal, quote bool) error {
 		case r.silent:
 			return nil
 		case ref.key == whyUnknownCommand:
-			ref = refuse(whyNoCommand, nil)
+			// Not the word he wrote: only the suggestions, ours.
+			ref = refuse(whyNoCommand, kv{"Suggest": ref.data["Suggest"]})
 		case !strangerSafe[ref.key]:
 			ref = refuse(whyStranger, nil)
 		}
@@ -601,6 +602,13 @@ func (r *request) refusalText(ref *refusal) (string, error) {
 	text, err := r.e.cfg.Templates.Render("err."+string(ref.key), data)
 	if err != nil {
 		return "", err
+	}
+	if s, ok := ref.data["Suggest"].([]string); ok && len(s) > 0 {
+		more, err := r.e.cfg.Templates.Render("suggest", s)
+		if err != nil {
+			return "", err
+		}
+		text += "\n\n" + strings.TrimRight(more, "\n")
 	}
 	return templates.Wrap(text, templates.Width), nil
 }

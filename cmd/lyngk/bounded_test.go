@@ -1,15 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/base64"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -44,20 +41,15 @@ func TestServeBigMailsBounded(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	metricsAddr := freeAddr(t)
 	conf := filepath.Join(dir, "lyngk.conf")
-	if err := os.WriteFile(conf, []byte("metrics_addr = "+metricsAddr+"\n"), 0o600); err != nil {
+	if err := os.WriteFile(conf, []byte("metrics_addr = "+anyPort+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	data := filepath.Join(dir, "data")
 	cmd := exec.Command(bin, "serve", "-config", conf, "-data", data,
-		"-local-smtp", freeAddr(t), "-local-imap", freeAddr(t), "-local-web", freeAddr(t))
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var logs lockedBuffer
-	cmd.Stderr = &logs
+		"-local-smtp", anyPort, "-local-imap", anyPort, "-local-web", anyPort)
+	var stdout, logs lockedBuffer
+	cmd.Stdout, cmd.Stderr = &stdout, &logs
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -68,23 +60,9 @@ func TestServeBigMailsBounded(t *testing.T) {
 			t.Logf("daemon log:\n%s", logs.String())
 		}
 	})
-	// The help text names the SMTP listener once the daemon is up.
-	smtpRE := regexp.MustCompile(`Outgoing mail \(SMTP\): (\S+) port (\d+)`)
-	var smtpAddr string
-	sc := bufio.NewScanner(stdout)
-	for sc.Scan() {
-		if m := smtpRE.FindStringSubmatch(sc.Text()); m != nil {
-			smtpAddr = net.JoinHostPort(m[1], m[2])
-			break
-		}
-	}
-	if smtpAddr == "" {
-		t.Fatalf("no SMTP address in the help text; log:\n%s", logs.String())
-	}
-	go func() {
-		for sc.Scan() {
-		}
-	}()
+	// The daemon says where it listens, each listener on a port of the
+	// kernel's choosing.
+	smtpAddr, metricsAddr := listenAddr(t, &stdout, "smtp", nil), listenAddr(t, &stdout, "metrics", nil)
 	waitListening(t, metricsAddr, nil)
 	dbPath := filepath.Join(data, "lyngk.db")
 	before := fileSize(t, dbPath)
@@ -124,7 +102,7 @@ func TestServeBigMailsBounded(t *testing.T) {
 	}
 	// Wait until the robot has handled every mail and its outbox is empty
 	// (replies sent, or given up).
-	deadline := time.Now().Add(2 * time.Minute)
+	deadline := time.Now().Add(patience)
 	for {
 		var handled float64
 		for _, o := range []string{"applied", "duplicate", "ignored", "rejected"} {
@@ -134,7 +112,7 @@ func TestServeBigMailsBounded(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("after 2 min: %v of %d mails handled, outbox %v", handled, mails,
+			t.Fatalf("after %v: %v of %d mails handled, outbox %v", patience, handled, mails,
 				metricValue(t, metricsAddr, "lyngk_outbox_depth"))
 		}
 		time.Sleep(100 * time.Millisecond)

@@ -2,12 +2,14 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -242,9 +244,14 @@ type e2eServer struct {
 	config  string
 	logPath string
 	metrics string // host:port of its /metrics
-	cmd     *exec.Cmd
-	exited  chan error
-	starts  int
+	web     string // host:port of its web listener, when web_addr is set
+	// pick: the listeners ask for port 0 and the server's "listening"
+	// lines say which it got (start reads them); else metrics is a port
+	// picked free beforehand, for an older LYNGK_E2E_BIN that prints none.
+	pick   bool
+	cmd    *exec.Cmd
+	exited chan error
+	starts int
 }
 
 // e2eTransport is how `lyngk serve` reaches the mail servers: the lines of
@@ -296,14 +303,20 @@ func (e *e2eEnv) startServer(tb testing.TB, transport e2eTransport, extra ...str
 	tb.Helper()
 	e.clearMailbox(tb, "lyngk", "INBOX")
 	dir := tb.TempDir()
-	// A free port of its own for /metrics: nothing left over from another
-	// run can answer in its place.
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		tb.Fatal(err)
+	// A port of its own for /metrics, which the server picks and says:
+	// nothing left over from another run can answer in its place, and no
+	// other program can take it between a pick and the server's start.
+	// An older server (LYNGK_E2E_BIN) says nothing: it gets a port picked
+	// free beforehand.
+	metrics, pick := anyPort, os.Getenv("LYNGK_E2E_BIN") == ""
+	if !pick {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			tb.Fatal(err)
+		}
+		metrics = ln.Addr().String()
+		ln.Close()
 	}
-	metrics := ln.Addr().String()
-	ln.Close()
 	lines := append(transport(e),
 		"imap_user = "+e.robot(),
 		"imap_password = "+e.password["lyngk"],
@@ -354,6 +367,7 @@ func (e *e2eEnv) startServer(tb testing.TB, transport e2eTransport, extra ...str
 	s := &e2eServer{
 		tb:      tb,
 		metrics: metrics,
+		pick:    pick,
 		bin:     e.binary(tb),
 		config:  filepath.Join(dir, "lyngk.conf"),
 		logPath: logf.Name(),
@@ -389,6 +403,39 @@ func (s *e2eServer) start() {
 	s.cmd = cmd
 	s.exited = make(chan error, 1)
 	go func() { s.exited <- cmd.Wait() }()
+	if s.pick {
+		// The metrics listener is the last to open: the web one's line
+		// is written by then.
+		s.metrics = s.listening("metrics")
+		s.web = s.listening("web")
+	}
+}
+
+// listening waits for the "listening NAME ADDR" line of this start of the
+// server in its log and returns the address; "" for web when the server
+// has no web listener (its line would come before the metrics one).
+func (s *e2eServer) listening(name string) string {
+	s.tb.Helper()
+	marker := []byte(fmt.Sprintf("=== e2e: start %d\n", s.starts))
+	re := regexp.MustCompile(`(?m)^listening ` + name + ` (\S+)$`)
+	for deadline := time.Now().Add(patience); ; time.Sleep(20 * time.Millisecond) {
+		data, err := os.ReadFile(s.logPath)
+		if err != nil {
+			s.tb.Fatal(err)
+		}
+		if i := bytes.LastIndex(data, marker); i >= 0 {
+			if m := re.FindSubmatch(data[i:]); m != nil {
+				return string(m[1])
+			}
+			if name == "web" {
+				return ""
+			}
+		}
+		s.checkRunning()
+		if time.Now().After(deadline) {
+			s.tb.Fatalf("lyngk serve printed no %q listener line", name)
+		}
+	}
 }
 
 // kill ends the server with SIGKILL: no shutdown code runs.

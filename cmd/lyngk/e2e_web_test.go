@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -23,9 +25,15 @@ var e2eWebLink = regexp.MustCompile(`\nMove on the web:\n(http://\S+/play/[a-z2-
 // the move.
 func TestE2EWeb(t *testing.T) {
 	e := e2eSetup(t)
-	addr := freeAddr(t)
-	base := "http://" + addr
-	e.startServer(t, e2ePlain, "web_addr = "+addr, "web_url = "+base+"/")
+	// The public name of the pages (a reverse proxy's, in a deployment);
+	// the test's client connects to the port the server picked, as the
+	// proxy would.
+	const base = "http://games.e2e.test"
+	srv := e.startServer(t, e2ePlain, "web_addr = "+anyPort, "web_url = "+base+"/")
+	var dialer net.Dialer
+	client := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return dialer.DialContext(ctx, network, srv.web)
+	}}}
 	alice, bob, gm := e.startGame(t, 25*time.Millisecond, 1)
 	f := e2eWebLink.FindStringSubmatch(gm.last[0].Body)
 	if f == nil || !strings.HasPrefix(f[1], base+"/play/") {
@@ -34,7 +42,7 @@ func TestE2EWeb(t *testing.T) {
 	link := f[1]
 	get := func(u string) (int, string) {
 		t.Helper()
-		res, err := http.Get(u)
+		res, err := client.Get(u)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,7 +64,7 @@ func TestE2EWeb(t *testing.T) {
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Origin", base)
-	res, err := http.DefaultClient.Do(req)
+	res, err := client.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -195,7 +195,7 @@ func cpuTime(t *testing.T) time.Duration {
 // flood's) do not count.
 func awaitBoard(t *testing.T, p localPlayer, n int) string {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(patience)
 	for {
 		var ids []string
 		for _, m := range p.inbox() {

@@ -41,9 +41,8 @@ func TestServeLocalSIGTERMSaysBye(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	imapAddr := freeAddr(t)
-	cmd := exec.Command(bin, "serve", "-data", filepath.Join(dir, "data"), "-local-smtp", freeAddr(t),
-		"-local-imap", imapAddr, "-local-web", freeAddr(t))
+	cmd := exec.Command(bin, "serve", "-data", filepath.Join(dir, "data"), "-local-smtp", anyPort,
+		"-local-imap", anyPort, "-local-web", anyPort)
 	out := &lockedBuffer{}
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
@@ -56,6 +55,7 @@ func TestServeLocalSIGTERMSaysBye(t *testing.T) {
 		}
 	})
 	waitText(t, out, `msg="lyngk serving"`)
+	imapAddr := listenAddr(t, out, "imap", nil)
 	waitText(t, out, `(?m)^  The server's address: lyngk@localhost \(its mailbox: password `)
 	waitText(t, out, `(?m)^  The robot player: +userid robot, the computer opponent`)
 

@@ -29,9 +29,8 @@ func TestServeLocalKilled(t *testing.T) {
 	var outs []*lockedBuffer
 	start := func() (*exec.Cmd, string, string) {
 		t.Helper()
-		smtpAddr, imapAddr := freeAddr(t), freeAddr(t)
-		cmd := exec.Command(bin, "serve", "-data", data, "-local-smtp", smtpAddr, "-local-imap", imapAddr,
-			"-local-web", freeAddr(t))
+		cmd := exec.Command(bin, "serve", "-data", data, "-local-smtp", anyPort, "-local-imap", anyPort,
+			"-local-web", anyPort)
 		out := &lockedBuffer{}
 		cmd.Stdout, cmd.Stderr = out, out
 		outs = append(outs, out)
@@ -45,7 +44,7 @@ func TestServeLocalKilled(t *testing.T) {
 			}
 		})
 		waitText(t, out, `msg="lyngk serving"`)
-		return cmd, smtpAddr, imapAddr
+		return cmd, listenAddr(t, out, "smtp", nil), listenAddr(t, out, "imap", nil)
 	}
 	cmd, smtpAddr, imapAddr := start()
 	alice := localPlayer{t: t, name: "alice", smtp: smtpAddr, imap: imapAddr}
@@ -74,7 +73,7 @@ func TestServeLocalKilled(t *testing.T) {
 	// attempt recorded and waits for the first retry (RetrySchedule, 30 s).
 	for i := range players {
 		players[i].imap = imapAddr
-		for deadline := time.Now().Add(60 * time.Second); len(players[i].inbox()) == 0; time.Sleep(100 * time.Millisecond) {
+		for deadline := time.Now().Add(patience); len(players[i].inbox()) == 0; time.Sleep(100 * time.Millisecond) {
 			if time.Now().After(deadline) {
 				t.Fatalf("%s has no answer after the restart\nbefore:\n%s\nafter:\n%s", players[i].name, outs[0].String(), outs[1].String())
 			}

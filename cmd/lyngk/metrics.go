@@ -160,11 +160,12 @@ func (m *metrics) inbox(t mailer.MailTiming) {
 	m.inboxSeconds.Observe(t.Marked.Sub(t.Notified).Seconds())
 }
 
-// serve starts the HTTP listener with /metrics and /healthz.
-func (m *metrics) serve(addr string, log *slog.Logger) (*http.Server, error) {
+// serve starts the HTTP listener with /metrics and /healthz; it returns
+// the address it bound (addr may ask for port 0).
+func (m *metrics) serve(addr string, log *slog.Logger) (*http.Server, net.Addr, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{}))
@@ -182,7 +183,7 @@ func (m *metrics) serve(addr string, log *slog.Logger) (*http.Server, error) {
 			log.Error("metrics listener stopped", "error", err)
 		}
 	}()
-	return srv, nil
+	return srv, ln.Addr(), nil
 }
 
 // storeCollector reads gauges from the store at scrape time: outbox depth

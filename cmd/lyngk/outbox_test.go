@@ -21,16 +21,16 @@ func TestServeHourlyCap(t *testing.T) {
 	dir := t.TempDir()
 	cfg := defaultConfig()
 	cfg.DataDir = filepath.Join(dir, "data")
-	cfg.MetricsAddr = freeAddr(t)
+	cfg.MetricsAddr = anyPort
 	cfg.Store.MailsPerHour = 2
-	smtpAddr, imapAddr := serveLocal(t, cfg)
+	smtpAddr, imapAddr := serveLocal(t, &cfg)
 
 	alice := localPlayer{t: t, name: "alice", smtp: smtpAddr, imap: imapAddr}
 	for range 4 {
 		alice.send("help", "", "")
 	}
 	alice.await(2)
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(patience)
 	for {
 		applied := metricValue(t, cfg.MetricsAddr, `lyngk_mails_processed_total{outcome="applied"}`)
 		queued := metricValue(t, cfg.MetricsAddr, "lyngk_outbox_depth")
@@ -52,7 +52,7 @@ func TestServeHourlyCap(t *testing.T) {
 	}
 	// bob's reply is in his mailbox a moment before the sender hears the
 	// SMTP server's answer and takes it out of the outbox.
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(patience); ; time.Sleep(10 * time.Millisecond) {
 		v := metricValue(t, cfg.MetricsAddr, "lyngk_outbox_depth")
 		if v == 2 {
 			break
@@ -76,10 +76,10 @@ func TestServeDailyCap(t *testing.T) {
 	dir := t.TempDir()
 	cfg := defaultConfig()
 	cfg.DataDir = filepath.Join(dir, "data")
-	cfg.MetricsAddr = freeAddr(t)
+	cfg.MetricsAddr = anyPort
 	cfg.Store.MailsPerDay = 2
 	seedFlood(t, cfg, bcrypt.MinCost) // confirmed players: strangers' answers would be dropped past their share
-	smtpAddr, imapAddr := serveLocal(t, cfg)
+	smtpAddr, imapAddr := serveLocal(t, &cfg)
 
 	for _, name := range []string{"alice", "bob"} {
 		p := localPlayer{t: t, name: name, smtp: smtpAddr, imap: imapAddr}
@@ -88,7 +88,7 @@ func TestServeDailyCap(t *testing.T) {
 	}
 	carol := localPlayer{t: t, name: "u00", smtp: smtpAddr, imap: imapAddr}
 	carol.send("lyngk help", "", "")
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(patience); ; time.Sleep(20 * time.Millisecond) {
 		applied := metricValue(t, cfg.MetricsAddr, `lyngk_mails_processed_total{outcome="applied"}`)
 		queued := metricValue(t, cfg.MetricsAddr, "lyngk_outbox_depth")
 		if applied == 3 && queued == 1 {
@@ -118,32 +118,34 @@ func TestServeDailyCap(t *testing.T) {
 }
 
 // serveLocal runs `lyngk serve` in local mode with cfg for the test and
-// returns its SMTP and IMAP addresses once it and its metrics listen; it
-// stops when the test ends. A serve that stops early fails the test with
+// returns its SMTP and IMAP addresses once it and its metrics listen (each
+// on a port it picks and prints; cfg.MetricsAddr is set to the metrics
+// one); it stops when the test ends. A serve that stops early fails the test with
 // its error and its log; the clean-up then waits for the goroutine's end,
 // not for a value waitListening has already taken (which hung a CI run
 // until go test's 10-minute timeout).
-func serveLocal(t *testing.T, cfg config) (smtpAddr, imapAddr string) {
+func serveLocal(t *testing.T, cfg *config) (smtpAddr, imapAddr string) {
 	t.Helper()
-	smtpAddr, imapAddr = freeAddr(t), freeAddr(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	done, exited := make(chan error, 1), make(chan struct{})
-	var logs lockedBuffer
+	var stdout, logs lockedBuffer
 	go func() {
 		defer close(exited)
-		done <- serve(ctx, cfg, smtpAddr, imapAddr, &bytes.Buffer{}, slog.New(slog.NewTextHandler(&logs, nil)))
+		done <- serve(ctx, *cfg, anyPort, anyPort, &stdout, slog.New(slog.NewTextHandler(&logs, nil)))
 	}()
 	t.Cleanup(func() {
 		cancel()
 		select {
 		case <-exited:
-		case <-time.After(time.Minute):
-			t.Error("serve did not stop within a minute")
+		case <-time.After(patience):
+			t.Errorf("serve did not stop within %v", patience)
 		}
 		if t.Failed() {
 			t.Logf("serve log:\n%s", logs.String())
 		}
 	})
+	smtpAddr, imapAddr = listenAddr(t, &stdout, "smtp", done), listenAddr(t, &stdout, "imap", done)
+	cfg.MetricsAddr = listenAddr(t, &stdout, "metrics", done)
 	waitListening(t, imapAddr, done)
 	waitListening(t, cfg.MetricsAddr, done)
 	return smtpAddr, imapAddr

@@ -95,14 +95,14 @@ func startFlood(t testing.TB, cost int, opts ...func(*config)) *flood {
 		o(&cfg)
 	}
 	cfg.DataDir = filepath.Join(t.TempDir(), "data")
-	cfg.MetricsAddr = freeAddr(t)
-	f := &flood{t: t, smtp: freeAddr(t), imap: freeAddr(t), metrics: cfg.MetricsAddr, stdout: new(lockedBuffer)}
+	cfg.MetricsAddr = anyPort
+	f := &flood{t: t, stdout: new(lockedBuffer)}
 	f.dataDir = cfg.DataDir
 	f.board = seedFlood(t, cfg, cost)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- serve(ctx, cfg, f.smtp, f.imap, f.stdout, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		done <- serve(ctx, cfg, anyPort, anyPort, f.stdout, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -111,10 +111,12 @@ func startFlood(t testing.TB, cost int, opts ...func(*config)) *flood {
 			if err != nil {
 				t.Errorf("serve: %v", err)
 			}
-		case <-time.After(60 * time.Second):
+		case <-time.After(patience):
 			t.Error("serve did not stop")
 		}
 	})
+	f.smtp, f.imap = listenAddr(t, f.stdout, "smtp", done), listenAddr(t, f.stdout, "imap", done)
+	f.metrics = listenAddr(t, f.stdout, "metrics", done)
 	waitListening(t, f.imap, done)
 	waitListening(t, f.metrics, done)
 	f.alice = localPlayer{t: t, name: "alice", smtp: f.smtp, imap: f.imap}
@@ -264,7 +266,7 @@ func TestServePasswordFlood(t *testing.T) {
 	f.guess(0)
 	select {
 	case <-started:
-	case <-time.After(time.Minute):
+	case <-time.After(patience):
 		t.Fatal("no password check started")
 	}
 
@@ -301,7 +303,7 @@ func TestServePasswordFlood(t *testing.T) {
 	if m == nil {
 		t.Fatalf("no robot password in:\n%s", f.stdout.String())
 	}
-	deadline := time.Now().Add(time.Minute)
+	deadline := time.Now().Add(patience)
 	for n := robotInbox(t, f.imap, m[1]); n != 0; n = robotInbox(t, f.imap, m[1]) {
 		if time.Now().After(deadline) {
 			t.Fatalf("%d mails left in the robot's INBOX", n)
@@ -341,7 +343,7 @@ func TestServeSignupFlood(t *testing.T) {
 	}
 	select {
 	case <-started:
-	case <-time.After(time.Minute):
+	case <-time.After(patience):
 		t.Fatal("no password check started")
 	}
 	f.eve.send("help", "", "")

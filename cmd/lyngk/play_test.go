@@ -35,9 +35,9 @@ func startWebGameOf(t *testing.T, challenge string) *webGame {
 	t.Helper()
 	cfg := defaultConfig()
 	cfg.DataDir = filepath.Join(t.TempDir(), "data")
-	cfg.WebAddr = freeAddr(t)
+	cfg.WebAddr = anyPort
 	s := startServe(t, cfg)
-	g := &webGame{s: s, web: "http://" + cfg.WebAddr,
+	g := &webGame{s: s, web: s.cfg.WebURL,
 		alice: localPlayer{t: t, name: "alice", smtp: s.smtp, imap: s.imap},
 		bob:   localPlayer{t: t, name: "bob", smtp: s.smtp, imap: s.imap}}
 	waitText(t, s.logs, `msg="web listening"`)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -24,23 +23,25 @@ import (
 // robotDaemon is `lyngk serve` in local mode as a child process, so that
 // it can be killed with SIGKILL.
 type robotDaemon struct {
-	t      *testing.T
-	cmd    *exec.Cmd
-	log    *lockedBuffer
-	exited chan error
+	t          *testing.T
+	cmd        *exec.Cmd
+	log        *lockedBuffer
+	exited     chan error
+	smtp, imap string // where its local mail service listens
 }
 
-func startRobotDaemon(t *testing.T, bin, conf, data, smtpAddr, imapAddr string) *robotDaemon {
+func startRobotDaemon(t *testing.T, bin, conf, data string) *robotDaemon {
 	t.Helper()
 	d := &robotDaemon{t: t, log: &lockedBuffer{}, exited: make(chan error, 1)}
-	d.cmd = exec.Command(bin, "serve", "-config", conf, "-data", data, "-local-smtp", smtpAddr, "-local-imap", imapAddr,
-		"-local-web", freeAddr(t))
+	d.cmd = exec.Command(bin, "serve", "-config", conf, "-data", data, "-local-smtp", anyPort, "-local-imap", anyPort,
+		"-local-web", anyPort)
 	d.cmd.Stdout, d.cmd.Stderr = d.log, d.log
 	if err := d.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	go func() { d.exited <- d.cmd.Wait() }()
-	waitListening(t, imapAddr, d.exited)
+	d.smtp, d.imap = listenAddr(t, d.log, "smtp", d.exited), listenAddr(t, d.log, "imap", d.exited)
+	waitListening(t, d.imap, d.exited)
 	return d
 }
 
@@ -48,7 +49,7 @@ func startRobotDaemon(t *testing.T, bin, conf, data, smtpAddr, imapAddr string) 
 // match.
 func (d *robotDaemon) awaitLog(re *regexp.Regexp, n int) {
 	d.t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(patience)
 	for len(re.FindAllString(d.log.String(), -1)) < n {
 		select {
 		case err := <-d.exited:
@@ -70,7 +71,7 @@ func (d *robotDaemon) signal(s syscall.Signal) error {
 	select {
 	case err := <-d.exited:
 		return err
-	case <-time.After(30 * time.Second):
+	case <-time.After(patience):
 		d.t.Fatalf("lyngk serve did not stop on %v", s)
 		return nil
 	}
@@ -137,11 +138,10 @@ func TestServeLocalRobotGame(t *testing.T) {
 	}
 	data := filepath.Join(dir, "data")
 	db := filepath.Join(data, "lyngk.db")
-	smtpAddr, imapAddr := freeAddr(t), freeAddr(t)
-	alice := localPlayer{t: t, name: "alice", smtp: smtpAddr, imap: imapAddr}
 	thinking := regexp.MustCompile(`msg="robot thinking" board=101`)
 
-	d := startRobotDaemon(t, bin, slow, data, smtpAddr, imapAddr)
+	d := startRobotDaemon(t, bin, slow, data)
+	alice := localPlayer{t: t, name: "alice", smtp: d.smtp, imap: d.imap}
 	alice.signup("Sesame-8zq", 0)
 	alice.send("lyngk challenge alice robot", "", "")
 	news := alice.await(3)
@@ -152,7 +152,7 @@ func TestServeLocalRobotGame(t *testing.T) {
 	// Her copy of her move leaves before the kill: the kill is to hit the
 	// robot, not the outbox (whose own crash tests are elsewhere).
 	alice.await(4)
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(patience); ; time.Sleep(50 * time.Millisecond) {
 		var out, errb bytes.Buffer
 		if run([]string{"admin", "-db", db, "outbox"}, nil, &out, &errb) == 0 && strings.HasPrefix(out.String(), "0 queued") {
 			break
@@ -168,7 +168,8 @@ func TestServeLocalRobotGame(t *testing.T) {
 		t.Fatalf("after the kill the game holds %v, want alice's move alone", got)
 	}
 
-	d = startRobotDaemon(t, bin, fast, data, smtpAddr, imapAddr)
+	d = startRobotDaemon(t, bin, fast, data)
+	alice.smtp, alice.imap = d.smtp, d.imap
 	defer func() {
 		if d.cmd.ProcessState == nil {
 			_ = d.cmd.Process.Kill()
@@ -287,14 +288,14 @@ func TestRobotOneSearchPerCore(t *testing.T) {
 	cfg := defaultConfig()
 	cfg.DataDir = filepath.Join(dir, "data")
 	cfg.RobotThink = 300 * time.Millisecond
-	smtpAddr, imapAddr := freeAddr(t), freeAddr(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)
-	var logs lockedBuffer
+	var stdout, logs lockedBuffer
 	go func() {
-		done <- serve(ctx, cfg, smtpAddr, imapAddr, io.Discard, slog.New(slog.NewTextHandler(&logs, nil)))
+		done <- serve(ctx, cfg, anyPort, anyPort, &stdout, slog.New(slog.NewTextHandler(&logs, nil)))
 	}()
+	smtpAddr, imapAddr := listenAddr(t, &stdout, "smtp", done), listenAddr(t, &stdout, "imap", done)
 	waitListening(t, imapAddr, done)
 	alice := localPlayer{t: t, name: "alice", smtp: smtpAddr, imap: imapAddr}
 	alice.signup("Sesame-8zq", 0)
@@ -343,14 +344,14 @@ func TestRobotUnmovedPerHour(t *testing.T) {
 	cfg.DataDir = filepath.Join(dir, "data")
 	cfg.RobotThink = 50 * time.Millisecond
 	cfg.RobotUnmovedPerHour = 2
-	smtpAddr, imapAddr := freeAddr(t), freeAddr(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)
-	var logs lockedBuffer
+	var stdout, logs lockedBuffer
 	go func() {
-		done <- serve(ctx, cfg, smtpAddr, imapAddr, io.Discard, slog.New(slog.NewTextHandler(&logs, nil)))
+		done <- serve(ctx, cfg, anyPort, anyPort, &stdout, slog.New(slog.NewTextHandler(&logs, nil)))
 	}()
+	smtpAddr, imapAddr := listenAddr(t, &stdout, "smtp", done), listenAddr(t, &stdout, "imap", done)
 	waitListening(t, imapAddr, done)
 	alice := localPlayer{t: t, name: "alice", smtp: smtpAddr, imap: imapAddr}
 	mallory := localPlayer{t: t, name: "mallory", smtp: smtpAddr, imap: imapAddr}
@@ -358,7 +359,7 @@ func TestRobotUnmovedPerHour(t *testing.T) {
 	mallory.send("multiple", strings.Repeat("lyngk challenge robot alice\n", 5), "")
 	alice.send("lyngk challenge alice robot", "", "")
 	var start mailer.Inbound
-	for deadline := time.Now().Add(20 * time.Second); start.Subject == ""; time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(patience); start.Subject == ""; time.Sleep(20 * time.Millisecond) {
 		for _, m := range alice.inbox() {
 			if m.Subject == "New Lyngk Board 106 alice" {
 				start = m
@@ -372,7 +373,7 @@ func TestRobotUnmovedPerHour(t *testing.T) {
 	mv := g.Legal(nil)[0]
 	alice.send("Re: "+start.Subject, mv.String()+"\n", start.MessageID)
 	moved := regexp.MustCompile(`msg="robot moved" board=(\d+)`)
-	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(logs.String(), `msg="robot moved" board=106`); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(patience); !strings.Contains(logs.String(), `msg="robot moved" board=106`); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the robot did not answer alice's move:\n%s", logs.String())
 		}

@@ -225,7 +225,7 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 	defer db.Close()
 	var stops stack
 	defer stops.run()
-	webLn, err := openWeb(&cfg, &stops)
+	webLn, err := openWeb(&cfg, stdout, &stops)
 	if err != nil {
 		return err
 	}
@@ -237,7 +237,7 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 	if err != nil {
 		return err
 	}
-	m, err := startMetrics(cfg, db, log, &stops)
+	m, err := startMetrics(cfg, db, stdout, log, &stops)
 	if err != nil {
 		return err
 	}
@@ -299,7 +299,7 @@ func (s *stack) run() {
 // openWeb opens the web listener, if web_addr says so. It is opened
 // before anything else: in local mode its address is the base URL of the
 // links in the mails (cfg.WebURL).
-func openWeb(cfg *config, stops *stack) (net.Listener, error) {
+func openWeb(cfg *config, stdout io.Writer, stops *stack) (net.Listener, error) {
 	if cfg.WebAddr == "" {
 		return nil, nil
 	}
@@ -308,6 +308,7 @@ func openWeb(cfg *config, stops *stack) (net.Listener, error) {
 		return nil, err
 	}
 	stops.push(func() { ln.Close() })
+	printListening(stdout, "web", ln.Addr().String())
 	if cfg.local() && cfg.WebURL == "" {
 		cfg.WebURL = "http://" + ln.Addr().String()
 	}
@@ -329,6 +330,8 @@ func mailServers(ctx context.Context, cfg config, localSMTP, localIMAP string, s
 		return imapCfg, smtpCfg, err
 	}
 	stops.push(func() { local.Close() })
+	printListening(stdout, "smtp", local.SMTPAddr())
+	printListening(stdout, "imap", local.IMAPAddr())
 	imapCfg.Addr, imapCfg.Username, imapCfg.Password, imapCfg.TLS = local.IMAPAddr(), cfg.Robot, local.RobotPassword(), mailer.TLSNone
 	smtpCfg.Addr, smtpCfg.TLS = local.SMTPAddr(), mailer.TLSNone
 	printLocalHelp(stdout, cfg, local.SMTPAddr(), local.IMAPAddr(), local.RobotPassword(), cfg.WebURL)
@@ -337,17 +340,18 @@ func mailServers(ctx context.Context, cfg config, localSMTP, localIMAP string, s
 
 // startMetrics serves the metrics, if metrics_addr says so; nil metrics
 // (every method a no-op) when not.
-func startMetrics(cfg config, db *store.DB, log *slog.Logger, stops *stack) (*metrics, error) {
+func startMetrics(cfg config, db *store.DB, stdout io.Writer, log *slog.Logger, stops *stack) (*metrics, error) {
 	if cfg.MetricsAddr == "" {
 		return nil, nil
 	}
 	m := newMetrics(db)
-	srv, err := m.serve(cfg.MetricsAddr, log)
+	srv, addr, err := m.serve(cfg.MetricsAddr, log)
 	if err != nil {
 		return nil, err
 	}
 	stops.push(func() { srv.Close() })
-	log.Info("metrics listening", "addr", cfg.MetricsAddr)
+	printListening(stdout, "metrics", addr.String())
+	log.Info("metrics listening", "addr", addr.String())
 	return m, nil
 }
 
@@ -429,6 +433,16 @@ func runTasks(ctx context.Context, sender *mailer.Sender, outbox daemon.Outbox, 
 
 // shutdownGrace is how long the sender may go on flushing after a signal.
 const shutdownGrace = 5 * time.Second
+
+// printListening writes the line that tells where a listener of the
+// daemon is: "listening NAME HOST:PORT" (NAME web, smtp, imap, metrics),
+// one for each, the address as bound. Any address may ask for port 0 (the
+// kernel picks a free one: "-local-smtp 127.0.0.1:0"); whoever started the
+// daemon (a test, a script) reads the port here, instead of picking a free
+// one itself and hoping nobody takes it before the daemon listens.
+func printListening(w io.Writer, name, addr string) {
+	fmt.Fprintf(w, "listening %s %s\n", name, addr)
+}
 
 // printLocalHelp tells how to connect. The password of the server's
 // mailbox goes to stdout, the terminal of whoever started the daemon, never

@@ -29,15 +29,41 @@ import (
 	"lyngk.example/lyngk/store"
 )
 
-// freeAddr returns a loopback address with a port nobody listens on.
-func freeAddr(t testing.TB) string {
+// anyPort is the address a test gives each listener of the daemon: the
+// kernel picks a free port, and the test reads the one the daemon got from
+// its "listening NAME ADDR" lines (listenAddr). A port picked free by the
+// test and closed again could be taken by anybody before the daemon
+// listens on it.
+const anyPort = "127.0.0.1:0"
+
+// patience is how long a test waits for an event (a mail, a log line, a
+// listener, a metric) before it fails. It is no figure the work has to
+// beat: the test goes on as soon as the event comes; it only turns a hang
+// into a failure, and is long enough for a machine that two test runs
+// keep busy.
+const patience = 2 * time.Minute
+
+// listenAddr waits until out holds the daemon's "listening NAME ADDR" line
+// (printListening) and returns the address. done, when not nil, is where
+// the daemon's end is reported: an end before the line fails the test at
+// once (and the end is put back, for the test's clean-up to see).
+func listenAddr(t testing.TB, out *lockedBuffer, name string, done chan error) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	rx := regexp.MustCompile(`(?m)^listening ` + regexp.QuoteMeta(name) + ` (\S+)$`)
+	for deadline := time.Now().Add(patience); ; time.Sleep(10 * time.Millisecond) {
+		if m := rx.FindStringSubmatch(out.String()); m != nil {
+			return m[1]
+		}
+		select {
+		case err := <-done:
+			done <- err
+			t.Fatalf("serve stopped before its %s listener said where it is: %v\n%s", name, err, out.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no %s listener line after %v in:\n%s", name, patience, out.String())
+		}
 	}
-	defer ln.Close()
-	return ln.Addr().String()
 }
 
 // localPlayer talks to the local all-in-one mail service as a mail client.
@@ -66,7 +92,7 @@ func (p localPlayer) send(subject, body, inReplyTo string) {
 // await waits until the player's INBOX holds n mails and returns the last.
 func (p localPlayer) await(n int) mailer.Inbound {
 	p.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(patience)
 	for {
 		mails := p.inbox()
 		if len(mails) >= n {
@@ -117,7 +143,7 @@ func (p localPlayer) rawInbox() [][]byte {
 		p.t.Fatal(err)
 	}
 	defer c.Close()
-	watchdog := time.AfterFunc(10*time.Second, func() { c.Close() })
+	watchdog := time.AfterFunc(patience, func() { c.Close() })
 	defer watchdog.Stop()
 	if err := c.Login(p.addr(), p.name).Wait(); err != nil {
 		p.t.Fatal(err)
@@ -172,18 +198,23 @@ func TestServeLocal(t *testing.T) {
 	dir := t.TempDir()
 	cfg := defaultConfig()
 	cfg.DataDir = filepath.Join(dir, "data")
-	cfg.MetricsAddr = freeAddr(t)
-	smtpAddr, imapAddr := freeAddr(t), freeAddr(t)
+	cfg.MetricsAddr = anyPort
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)
-	var stdout bytes.Buffer
-	var logs lockedBuffer
+	var stdout, logs lockedBuffer
 	go func() {
-		done <- serve(ctx, cfg, smtpAddr, imapAddr, &stdout, slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
+		done <- serve(ctx, cfg, anyPort, anyPort, &stdout, slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	}()
-	waitListening(t, imapAddr, done)
-	waitListening(t, cfg.MetricsAddr, done)
+	// Every listener asked for port 0 and says the one it got.
+	smtpAddr, imapAddr := listenAddr(t, &stdout, "smtp", done), listenAddr(t, &stdout, "imap", done)
+	cfg.MetricsAddr = listenAddr(t, &stdout, "metrics", done)
+	for _, a := range []string{smtpAddr, imapAddr, cfg.MetricsAddr} {
+		if _, port, _ := net.SplitHostPort(a); port == "0" || port == "" {
+			t.Fatalf("printed listener address %q", a)
+		}
+		waitListening(t, a, done)
+	}
 
 	alice := localPlayer{t: t, name: "alice", smtp: smtpAddr, imap: imapAddr}
 	bob := localPlayer{t: t, name: "bob", smtp: smtpAddr, imap: imapAddr}
@@ -226,7 +257,7 @@ func TestServeLocal(t *testing.T) {
 	// Each applied mail caused replies (signups 1, confirmations 1,
 	// challenge 2, moves 2). A reply is measured when the SMTP server has
 	// answered the sender, a moment after the mail is in the mailbox.
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(patience); ; time.Sleep(10 * time.Millisecond) {
 		v := metricValue(t, cfg.MetricsAddr, "lyngk_reply_seconds_count")
 		if v == 10 {
 			break
@@ -237,7 +268,7 @@ func TestServeLocal(t *testing.T) {
 	}
 	// The poller reports each mail once it is moved out of the inbox,
 	// which may come just after the replies went out.
-	for deadline := time.Now().Add(10 * time.Second); ; {
+	for deadline := time.Now().Add(patience); ; {
 		v := metricValue(t, cfg.MetricsAddr, "lyngk_inbox_seconds_count")
 		if v == 7 {
 			break
@@ -294,7 +325,7 @@ func TestServeLocal(t *testing.T) {
 		if err != nil {
 			t.Fatalf("serve: %v", err)
 		}
-	case <-time.After(30 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("serve did not stop")
 	}
 
@@ -375,7 +406,7 @@ func boards(t *testing.T, path string) map[int]string {
 // waitListening waits until addr accepts connections or serve failed.
 func waitListening(t testing.TB, addr string, done <-chan error) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(patience)
 	for {
 		c, err := net.Dial("tcp", addr)
 		if err == nil {
@@ -404,18 +435,29 @@ type served struct {
 	done       chan error
 }
 
-// startServe runs serve in local mode on free ports until the test ends.
+// startServe runs serve in local mode until the test ends, its listeners
+// on ports the kernel picks: those cfg asks for (web_addr, metrics_addr:
+// set them to anyPort) and the local SMTP and IMAP servers. s.cfg holds
+// the addresses they got, and the web part's URL.
 func startServe(t *testing.T, cfg config) *served {
 	t.Helper()
-	s := &served{cfg: cfg, smtp: freeAddr(t), imap: freeAddr(t), stdout: &lockedBuffer{}, logs: &lockedBuffer{},
-		done: make(chan error, 1)}
+	s := &served{cfg: cfg, stdout: &lockedBuffer{}, logs: &lockedBuffer{}, done: make(chan error, 1)}
 	ctx, cancel := context.WithCancel(context.Background())
 	s.cancel = cancel
 	go func() {
-		s.done <- serve(ctx, cfg, s.smtp, s.imap, s.stdout, slog.New(slog.NewTextHandler(s.logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
+		s.done <- serve(ctx, cfg, anyPort, anyPort, s.stdout, slog.New(slog.NewTextHandler(s.logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	}()
 	t.Cleanup(func() { s.stop(t) })
-	waitListening(t, s.imap, s.done)
+	s.smtp, s.imap = listenAddr(t, s.stdout, "smtp", s.done), listenAddr(t, s.stdout, "imap", s.done)
+	if cfg.WebAddr != "" {
+		s.cfg.WebAddr = listenAddr(t, s.stdout, "web", s.done)
+		if s.cfg.WebURL == "" {
+			s.cfg.WebURL = "http://" + s.cfg.WebAddr
+		}
+	}
+	if cfg.MetricsAddr != "" {
+		s.cfg.MetricsAddr = listenAddr(t, s.stdout, "metrics", s.done)
+	}
 	// Logged once the control socket listens too.
 	waitText(t, s.logs, `msg="lyngk serving"`)
 	return s
@@ -434,16 +476,16 @@ func (s *served) stop(t *testing.T) {
 		if err != nil {
 			t.Errorf("serve: %v", err)
 		}
-	case <-time.After(30 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("serve did not stop")
 	}
 }
 
 // waitText waits until b holds re's match and returns its first group.
-func waitText(t *testing.T, b *lockedBuffer, re string) string {
+func waitText(t testing.TB, b *lockedBuffer, re string) string {
 	t.Helper()
 	rx := regexp.MustCompile(re)
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(patience)
 	for {
 		if m := rx.FindStringSubmatch(b.String()); m != nil {
 			return m[len(m)-1]

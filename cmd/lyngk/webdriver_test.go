@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 )
@@ -63,10 +62,9 @@ func startChromium(t *testing.T, width, height int, mobileEmulation map[string]a
 		}
 		t.Fatalf("chromium and chromium-driver not installed in CI: %v %v", derr, berr)
 	}
-	addr := freeAddr(t)
-	_, port, _ := strings.Cut(addr, ":")
+	// Port 0: chromedriver picks a free one and says which.
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, driver, "--port="+port, "--allowed-ips=127.0.0.1")
+	cmd := exec.CommandContext(ctx, driver, "--port=0", "--allowed-ips=127.0.0.1")
 	var logs lockedBuffer
 	cmd.Stdout, cmd.Stderr = &logs, &logs
 	if err := cmd.Start(); err != nil {
@@ -77,8 +75,9 @@ func startChromium(t *testing.T, width, height int, mobileEmulation map[string]a
 		cancel()
 		cmd.Wait()
 	})
-	d := &webDriver{t: t, base: "http://" + addr, http: &http.Client{Timeout: 60 * time.Second}}
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+	port := waitText(t, &logs, `started successfully on port (\d+)`)
+	d := &webDriver{t: t, base: "http://127.0.0.1:" + port, http: &http.Client{Timeout: 60 * time.Second}}
+	for deadline := time.Now().Add(patience); ; time.Sleep(50 * time.Millisecond) {
 		var st struct {
 			Ready bool `json:"ready"`
 		}
@@ -191,10 +190,10 @@ func (d *webDriver) switchTo(handle string) {
 	d.must(http.MethodPost, "/window", map[string]string{"handle": handle}, nil)
 }
 
-// find returns the element css selects, waiting for it up to 10 s.
+// find returns the element css selects, waiting for it to appear.
 func (d *webDriver) find(css string) string {
 	d.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(patience)
 	for {
 		var el map[string]string
 		err := d.do(http.MethodPost, "/session/"+d.sid+"/element", map[string]string{"using": "css selector", "value": css}, &el)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"path/filepath"
@@ -23,15 +22,14 @@ func TestServeLocalYinsh(t *testing.T) {
 	cfg := defaultConfig()
 	cfg.DataDir = filepath.Join(dir, "data")
 	cfg.RobotThink = 20 * time.Millisecond
-	smtpAddr, imapAddr := freeAddr(t), freeAddr(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)
-	var stdout bytes.Buffer
-	var logs lockedBuffer
+	var stdout, logs lockedBuffer
 	go func() {
-		done <- serve(ctx, cfg, smtpAddr, imapAddr, &stdout, slog.New(slog.NewTextHandler(&logs, nil)))
+		done <- serve(ctx, cfg, anyPort, anyPort, &stdout, slog.New(slog.NewTextHandler(&logs, nil)))
 	}()
+	smtpAddr, imapAddr := listenAddr(t, &stdout, "smtp", done), listenAddr(t, &stdout, "imap", done)
 	waitListening(t, imapAddr, done)
 
 	alice := localPlayer{t: t, name: "alice", smtp: smtpAddr, imap: imapAddr}
@@ -117,7 +115,7 @@ func TestServeLocalYinsh(t *testing.T) {
 		if err != nil {
 			t.Fatalf("serve: %v", err)
 		}
-	case <-time.After(30 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("serve did not stop")
 	}
 }
