@@ -8,7 +8,8 @@
 //  2. draw them outside the store's write lock, on every core (draw.go);
 //  3. one write transaction: the work applies its change, composes its
 //     mails (mailer.Compose) and queues each under its SMTP envelope, one
-//     per recipient with a VERP sender when bounce_verp is on (Tx.Send);
+//     per recipient with a VERP sender when bounce_verp is on, in its
+//     outbox lane, players' or strangers' (Tx.Send);
 //  4. after the commit, one change signal: the channel Changed returned is
 //     closed and replaced, as mox's BroadcastChanges, so the outbox sender,
 //     the robot player and the web's live pages each look again (Watch).
