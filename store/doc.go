@@ -46,6 +46,11 @@
 //	daily      time sent, 8-byte big-endian int64 its distinct recipients, 4-byte         store
 //	           Unix nanoseconds, then the mail    big-endian (kept 24 hours)
 //	           ID, 8-byte big-endian
+//	sent       Message-ID of a mail queued, " ",  time queued, 8-byte big-endian int64     store
+//	           lower-cased recipient address      Unix nanoseconds (kept 14 days: bounces)
+//	sentat     time queued, 8-byte big-endian     empty: the index by time of bucket sent, store
+//	           int64 Unix nanoseconds, then the   for Expire
+//	           key of the sent record
 //
 // A mail record is a 4-byte big-endian length n, then n bytes of JSON holding
 // the [OutMail] fields but ID (the key) and Data, then the message itself,
@@ -55,7 +60,7 @@
 // A dead letter keeps the header of its message (up to 16 KiB) and its
 // size, not its body: it tells an operator what was lost and why, and a
 // refused reply can be megabytes. Buckets created by a later release (hourly,
-// bounces, daily) are added by [Open] to an older file; the schema version stays.
+// bounces, daily, sent, sentat) are added by [Open] to an older file; the schema version stays.
 //
 // # Delivery state and expiry
 //
@@ -67,7 +72,8 @@
 // the hourly bucket), and the daily cap of all recipients together
 // ([Limits.MailsPerDay], counted by [Tx.Sent] in the daily bucket, read by
 // [Tx.DailySent]). [Tx.Expire] deletes dedupe records, dead letters, hourly
-// counts and daily records once [Limits] says they are no longer needed.
+// counts and daily records once [Limits] says they are no longer needed,
+// and the records of mails sent after [SentKeep], a bounded batch a run.
 //
 // Mail IDs come from the outbox bucket's sequence, so they rise with every
 // [Tx.Enqueue] and are never reused; big-endian keys make bbolt's key order
