@@ -60,7 +60,7 @@ func (m webMover) PlayToken(tok, move string) (*engine.TokenView, int, error) {
 				m.a.log.Warn("board mail dropped", "to", r.To, "error", err)
 				continue
 			}
-			if _, err := enqueueMail(tx, composed{from: m.a.robot, to: r.To, data: data, unasked: r.Unasked}, now); err != nil {
+			if err := m.a.enqueue(tx, r.To, data, r.Unasked, enqueue, now); err != nil {
 				return err
 			}
 			sent++
