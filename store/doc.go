@@ -25,15 +25,16 @@
 //	           "password " + lower-cased userid   wrong-password window (lockout)          engine (JSON)
 //	strangers  address that is no account's      hourly count of mails sent to it         engine (JSON)
 //	meta       "nextboard"                        next board number                        engine (JSON)
+//	           "verp"                             the VERP secret (32 random bytes)        engine (JSON)
 //	           "schema"                           schema version, decimal ASCII ("2")      store
 //	robot      board number, "%08d"               a game waiting for the robot player's    engine (JSON)
 //	                                              move: the number of moves then
 //	addresses  lower-cased address                address record (confirmed for whom,     engine (JSON)
 //	                                              confirmation mails sent)
 //	confirms   confirmation code                  confirmation record (kept 7 days)        engine (JSON)
-//	bounces    lower-cased address                bounce record (VERP token, hard bounces, engine (JSON)
-//	                                              soft count, bouncing since)
-//	           "token " + VERP token              the address the token stands for         engine (JSON)
+//	bounces    lower-cased address                bounce record (hard bounces, soft count, engine (JSON)
+//	                                              bouncing since, retry)
+//	           "verp " + VERP tag                 the address the tag is the HMAC of       engine (JSON)
 //	seen       dedupe key of a processed mail     time processed, 8-byte big-endian        store
 //	           (Message-ID and a digest of        int64 Unix nanoseconds
 //	           sender and text, cmd/lyngk)

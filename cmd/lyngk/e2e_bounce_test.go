@@ -17,8 +17,10 @@ import (
 // which Dovecot delivers to the robot's INBOX). The robot's answers to
 // three of his commands bounce: three hard bounces of different mails mark
 // the address bouncing (the log, lyngk_bouncing_addresses, `lyngk admin
-// bounces`); his fourth command gets no answer. His mailbox back, `change
-// address` clears the mark and he gets its answer.
+// bounces`). His fourth command lifts the mark for one more try: it is
+// answered, the answer bounces, and that one bounce marks the address
+// again. His mailbox back, `change address` clears the mark and he gets
+// its answer.
 func TestE2EBounce(t *testing.T) {
 	e := e2eSetup(t)
 	srv := e.startServer(t, e2eStartTLS, "bounce_verp = true")
@@ -76,10 +78,14 @@ func TestE2EBounce(t *testing.T) {
 	}
 	applied := len(srv.logLines("outcome=applied message_id="))
 	e2eSubmit(t, e, &e2eOut{From: dave.addr, To: e.robot(), Subject: "help", Body: "\n"})
-	// Applied (and filed in Processed), answered to nobody.
+	// His own mail lifts the mark for one more try: it is answered, the
+	// answer bounces, and that one bounce marks the address again.
 	srv.awaitLog("outcome=applied message_id=", applied+1, e2eMoveWait)
-	if l := srv.logLines("outcome=applied message_id="); !strings.Contains(l[len(l)-1], "from="+dave.addr+" replies=0") {
+	if l := srv.logLines("outcome=applied message_id="); !strings.Contains(l[len(l)-1], "from="+dave.addr+" replies=1") {
 		t.Errorf("the fourth command: %s", l[len(l)-1])
+	}
+	if lines := srv.awaitLog("bounce=hard address="+dave.addr, 4, e2eMoveWait); !strings.Contains(lines[3], "marked_bouncing=true") {
+		t.Errorf("bounce of the answer to the fourth command: %s", lines[3])
 	}
 
 	restore()
@@ -93,8 +99,8 @@ func TestE2EBounce(t *testing.T) {
 	if n, err := e2eMetric(srv.metrics, "lyngk_bouncing_addresses"); err != nil || n != 0 {
 		t.Errorf("after change address: lyngk_bouncing_addresses = %v, %v; want 0", n, err)
 	}
-	if got := len(srv.logLines("outcome=bounce")); got != 3 {
-		t.Errorf("%d bounces in the log, want 3 (no bounce of the unanswered fourth)", got)
+	if got := len(srv.logLines("outcome=bounce")); got != 4 {
+		t.Errorf("%d bounces in the log, want 4 (three, and the one after the retry)", got)
 	}
 }
 
