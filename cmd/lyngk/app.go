@@ -387,12 +387,16 @@ func (a *app) compose(m engine.Mail, now time.Time) ([]byte, error) {
 		name, _, _ := strings.Cut(m.PictureID, "@")
 		inline = append(inline, mailer.InlinePart{ContentID: m.PictureID, ContentType: "image/png", Filename: name + ".png", Data: m.Picture})
 	}
+	id, err := copyID(m.MessageID)
+	if err != nil {
+		return nil, err
+	}
 	return mailer.Compose(mailer.Outgoing{
 		From:          engine.RobotName + " <" + a.robot + ">",
 		To:            m.To,
 		Subject:       m.Subject,
 		Body:          m.Body,
-		MessageID:     m.MessageID,
+		MessageID:     id,
 		InReplyTo:     m.InReplyTo,
 		References:    m.References,
 		AutoSubmitted: m.AutoSubmitted,
