@@ -1,33 +1,52 @@
 package engine
 
 import (
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
 	"fmt"
+	"html"
+	"io"
 	"slices"
 	"strings"
 	"time"
+
+	"lyngk.example/lyngk/templates"
 )
 
-// Bounces, as Mailman handles them. A bounce is matched to the confirmed
-// address it was for, by one of two keys a stranger cannot make up:
+// Bounces, as Mailman handles them, but only real ones. A bounce counts
+// only when it names a mail this server sent to that very address; a
+// stranger who forges a delivery report cannot stop a player's mail:
 //
-//   - the VERP token: with plus addressing (Config.VERP off or on is the
-//     caller's choice, cmd/lyngk's bounce_verp), mail to a confirmed
-//     address leaves with the envelope sender robot+b-TOKEN@domain, TOKEN
-//     being the address's own random token, so the bounce comes back to
-//     that address whatever it says;
-//   - else the Message-ID of the mail that bounced, as the bounce returns
-//     it: a mail with a reply token names its user, and the address the
-//     bounce reports must be one of that user's confirmed addresses.
+//   - the caller keeps, for every copy of a mail queued to a confirmed
+//     address, its Message-ID and the address (cmd/lyngk, in the store's
+//     sent records, 14 days), and hands Bounce, in Bounce.Sent, the
+//     addresses each Message-ID the report names was sent to. The report
+//     must name one of them as a failed recipient (Final-Recipient, or
+//     Original-Recipient). A board mail's Message-ID carries its reply
+//     token, which its "move on the web" link shows; the caller adds to
+//     each copy's Message-ID a random mark the link does not show
+//     (CopyMessageID), so a token is no proof;
+//   - with VERP (Config.VERP off or on is the caller's choice, cmd/lyngk's
+//     bounce_verp), mail to a confirmed address leaves with the envelope
+//     sender robot+b-TAG@domain, TAG an HMAC of the address with a secret
+//     of the store (drawn from crypto/rand at the first use), so the
+//     bounce comes back to that address whatever it says. A tag that is
+//     not the HMAC of the address it is recorded for is ignored.
 //
 // Hard bounces (permanent failures) of 3 different mails within 14 days
 // mark the address bouncing: nothing is sent to it any more but
 // confirmation mails, and when all of an account's confirmed addresses are
-// bouncing its games pause as on vacation (no reminder, no forfeit). A
+// bouncing its games pause as on vacation (no reminder, no forfeit). A mail
+// from the address lifts the mark for one more try: the next hard bounce
+// of a mail marks it again, and the answer to that mail
+// says so (bounceNotice); the player's web page shows the mark. A
 // confirmation of the address (after `change address`) or any `change
-// address` of the account clears the mark, and the paused clocks restart
-// then, as after a vacation. Soft bounces (temporary failures) are only
-// counted. Mail to strangers gets no token: only confirmed addresses have a
-// bounce record, so a flood of forged senders leaves none behind.
+// address` of the account clears the mark and the count, and the paused
+// clocks restart then, as after a vacation. Soft bounces (temporary
+// failures) are only counted. Mail to strangers is not recorded: only
+// confirmed addresses have a bounce record, so a flood of forged senders
+// leaves none behind.
 
 const bucketBounces = "bounces"
 
@@ -37,25 +56,36 @@ const (
 	BounceWindow = 14 * 24 * time.Hour // ...within this window mark an address bouncing
 	// maxBounceHits bounds the hard bounces kept per address.
 	maxBounceHits = 8
-	// verpTag starts the token in the envelope sender's local part.
+	// verpTag starts the tag in the envelope sender's local part.
 	verpTag = "+b-"
+	// verpLen is the length of a tag: 80 bits of the HMAC, base32.
+	verpLen = 16
+	// copyMarkLen is the length of the mark CopyMessageID adds: 80
+	// random bits, base32.
+	copyMarkLen = 16
+	// keyVERP is the key, in bucket meta, of the VERP secret.
+	keyVERP = "verp"
+	// verpPrefix keys, in bucket bounces, the address of a VERP tag.
+	verpPrefix = "verp "
 )
 
 // bounceRec is a record of bucket bounces, keyed by the lower-cased
-// address; "token " + TOKEN keys a bounceToken.
+// address; verpPrefix + TAG keys a bounceToken.
 type bounceRec struct {
-	V     int    `json:"v"`
-	Token string `json:"token,omitempty"` // the VERP token, made at the first mail
+	V int `json:"v"`
 	// Hard are the hard bounces in the window, one per mail that bounced.
 	Hard     []bounceHit `json:"hard,omitempty"`
 	Soft     int         `json:"soft,omitempty"` // soft bounces, ever
 	LastSoft time.Time   `json:"last_soft,omitzero"`
 	// Bouncing is when the address was marked bouncing; zero: it is not.
 	Bouncing time.Time `json:"bouncing,omitzero"`
+	// Retry: a mail from the address lifted the mark for one more try;
+	// the next hard bounce of a mail marks it again.
+	Retry bool `json:"retry,omitempty"`
 }
 
 type bounceHit struct {
-	Mail string    `json:"mail"` // Message-ID of the mail that bounced (or of the bounce)
+	Mail string    `json:"mail"` // Message-ID of the mail that bounced (or of the bounce, with VERP)
 	At   time.Time `json:"at"`
 }
 
@@ -64,21 +94,33 @@ type bounceToken struct {
 	Address string `json:"address"`
 }
 
+// verpSecret is the record of keyVERP in bucket meta.
+type verpSecret struct {
+	V   int    `json:"v"`
+	Key []byte `json:"key"`
+}
+
 func (b *bounceRec) version() int   { return b.V }
 func (b *bounceToken) version() int { return b.V }
+func (s *verpSecret) version() int  { return s.V }
 
-// Bounce is a bounce as read by the mailer (mailer.Bounce).
+// Bounce is a bounce as read by the mailer (mailer.Bounce), with the mails
+// it names that the server sent.
 type Bounce struct {
 	To         []string // where the bounce was sent: the VERP address shows here
 	MessageIDs []string // of the mail that bounced
 	ID         string   // the bounce's own Message-ID
 	Recipients []BounceRecipient
+	// Sent holds, for each of MessageIDs that is a mail the server queued
+	// within BounceWindow, the addresses (lower-cased) it was queued for.
+	Sent map[string][]string
 }
 
 // BounceRecipient is one address a bounce reports failed.
 type BounceRecipient struct {
-	Addr string
-	Hard bool
+	Addr     string // Final-Recipient, or the address a plain-text bounce names
+	Original string // Original-Recipient, when given
+	Hard     bool
 }
 
 // BounceOutcome is what became of a bounce.
@@ -89,14 +131,13 @@ type BounceOutcome struct {
 }
 
 // VERP is the envelope sender that brings the bounces of a mail to the
-// address with token back with the token: robot's local part + "+b-" +
-// token.
-func VERP(robot, token string) string {
+// address with tag back with the tag: robot's local part + "+b-" + tag.
+func VERP(robot, tag string) string {
 	local, domain, _ := strings.Cut(robot, "@")
-	return local + verpTag + token + "@" + domain
+	return local + verpTag + tag + "@" + domain
 }
 
-// verpToken is the token of a VERP address of robot, "" when to is none.
+// verpToken is the tag of a VERP address of robot, "" when to is none.
 func verpToken(robot, to string) string {
 	local, domain, _ := strings.Cut(robot, "@")
 	tl, td, ok := strings.Cut(to, "@")
@@ -104,36 +145,75 @@ func verpToken(robot, to string) string {
 		return ""
 	}
 	tok, ok := strings.CutPrefix(strings.ToLower(tl), strings.ToLower(local)+verpTag)
-	if !ok || tok == "" || len(tok) > 32 {
+	if !ok || len(tok) != verpLen {
 		return ""
 	}
 	return tok
 }
 
-// BounceToken returns the VERP token of a confirmed address, made on first
-// use; "" for an address that is nobody's confirmed one (such mail leaves
-// with the robot's plain address).
+// verpHMAC is the tag of the lower-cased address key under secret.
+func verpHMAC(secret []byte, key string) string {
+	h := hmac.New(sha256.New, secret)
+	h.Write([]byte(key))
+	return tokenEncoding.EncodeToString(h.Sum(nil)[:verpLen*5/8])
+}
+
+// verpKey returns the VERP secret, drawn from crypto/rand (never from
+// Config.Rand, which tests make predictable) and stored at the first use.
+func verpKey(tx Tx) ([]byte, error) {
+	var s verpSecret
+	if ok, err := load(tx, bucketMeta, keyVERP, &s); err != nil || ok && len(s.Key) == 32 {
+		return s.Key, err
+	}
+	s = verpSecret{V: recordVersion, Key: make([]byte, 32)}
+	if _, err := rand.Read(s.Key); err != nil {
+		return nil, fmt.Errorf("engine: verp secret: %w", err)
+	}
+	return s.Key, save(tx, bucketMeta, keyVERP, &s)
+}
+
+// BounceToken returns the VERP tag of a confirmed address, recording which
+// address it stands for; "" for an address that is nobody's confirmed one
+// (such mail leaves with the robot's plain address).
 func (e *Engine) BounceToken(tx Tx, addr string) (string, error) {
 	key := strings.ToLower(addr)
 	if ok, err := confirmed(tx, key); err != nil || !ok {
 		return "", err
 	}
-	var rec bounceRec
-	if _, err := load(tx, bucketBounces, key, &rec); err != nil {
-		return "", err
-	}
-	if rec.Token != "" {
-		return rec.Token, nil
-	}
-	tok, err := drawToken(e.cfg.Rand, 10)
+	secret, err := verpKey(tx)
 	if err != nil {
-		return "", fmt.Errorf("engine: bounce token: %w", err)
-	}
-	rec.V, rec.Token = recordVersion, tok
-	if err := save(tx, bucketBounces, "token "+rec.Token, &bounceToken{V: recordVersion, Address: key}); err != nil {
 		return "", err
 	}
-	return rec.Token, save(tx, bucketBounces, key, &rec)
+	tag := verpHMAC(secret, key)
+	var t bounceToken
+	if ok, err := load(tx, bucketBounces, verpPrefix+tag, &t); err != nil || ok && t.Address == key {
+		return tag, err
+	}
+	return tag, save(tx, bucketBounces, verpPrefix+tag, &bounceToken{V: recordVersion, Address: key})
+}
+
+// Tracked reports whether mail to addr is recorded for its bounces: it is
+// some account's confirmed address (cmd/lyngk records the copies of mails
+// to such addresses only, so strangers cannot fill the records).
+func (e *Engine) Tracked(tx Tx, addr string) (bool, error) {
+	return confirmed(tx, strings.ToLower(addr))
+}
+
+// CopyMessageID is the Message-ID a copy of a mail with id leaves with: a
+// reply-token Message-ID (lyngk.TOKEN@domain) gets "." and a random mark
+// after its token, which no link shows (replyToken reads the token without
+// it); any other id is left as it is (it is random already, or is no
+// board mail's). rnd is crypto/rand but in tests.
+func CopyMessageID(id string, rnd io.Reader) (string, error) {
+	local, domain, ok := strings.Cut(id, "@")
+	if !ok || !strings.HasPrefix(local, tokenPrefix) || strings.Contains(local[len(tokenPrefix):], ".") {
+		return id, nil
+	}
+	mark, err := drawToken(rnd, copyMarkLen*5/8)
+	if err != nil {
+		return "", fmt.Errorf("engine: copy mark: %w", err)
+	}
+	return local + "." + mark + "@" + domain, nil
 }
 
 // confirmed reports whether the lower-cased address is some account's
@@ -147,81 +227,116 @@ func confirmed(tx Tx, key string) (bool, error) {
 // Bounce records a bounce (see the top of this file). It sends nothing.
 func (e *Engine) Bounce(tx Tx, b Bounce, now time.Time) (BounceOutcome, error) {
 	var out BounceOutcome
-	addr, hard, err := e.matchBounce(tx, b)
-	if err != nil || addr == "" {
+	hits, err := e.matchBounce(tx, b)
+	if err != nil {
 		return out, err
 	}
-	if ok, err := confirmed(tx, addr); err != nil || !ok {
-		return out, err
+	for _, h := range hits {
+		if ok, err := confirmed(tx, h.addr); err != nil || !ok {
+			if err != nil {
+				return out, err
+			}
+			continue
+		}
+		marked, err := recordBounce(tx, h, now)
+		if err != nil {
+			return out, err
+		}
+		if out.Address == "" || marked {
+			out = BounceOutcome{Address: h.addr, Hard: h.hard, Marked: marked}
+		}
 	}
-	out.Address, out.Hard = addr, hard
+	return out, nil
+}
+
+// bounceMatch is one mail sent that a bounce is about.
+type bounceMatch struct {
+	addr string // lower-cased
+	mail string // its Message-ID (with VERP: the first the bounce names, else the bounce's own)
+	hard bool
+}
+
+// recordBounce counts h for its address; marked: the address is bouncing
+// from now on.
+func recordBounce(tx Tx, h bounceMatch, now time.Time) (marked bool, err error) {
 	var rec bounceRec
-	if _, err := load(tx, bucketBounces, addr, &rec); err != nil {
-		return out, err
+	if _, err := load(tx, bucketBounces, h.addr, &rec); err != nil {
+		return false, err
 	}
 	rec.V = recordVersion
-	if !hard {
+	if !h.hard {
 		rec.Soft++
 		rec.LastSoft = now
-		return out, save(tx, bucketBounces, addr, &rec)
+		return false, save(tx, bucketBounces, h.addr, &rec)
 	}
-	mail := b.ID
-	if len(b.MessageIDs) > 0 {
-		mail = b.MessageIDs[0]
-	}
-	rec.Hard = slices.DeleteFunc(rec.Hard, func(h bounceHit) bool { return now.Sub(h.At) >= BounceWindow })
-	if !slices.ContainsFunc(rec.Hard, func(h bounceHit) bool { return h.Mail == mail }) {
-		rec.Hard = append(rec.Hard, bounceHit{Mail: mail, At: now})
+	rec.Hard = slices.DeleteFunc(rec.Hard, func(x bounceHit) bool { return now.Sub(x.At) >= BounceWindow })
+	fresh := !slices.ContainsFunc(rec.Hard, func(x bounceHit) bool { return x.Mail == h.mail })
+	if fresh {
+		rec.Hard = append(rec.Hard, bounceHit{Mail: h.mail, At: now})
 		if len(rec.Hard) > maxBounceHits {
 			rec.Hard = rec.Hard[len(rec.Hard)-maxBounceHits:]
 		}
 	}
-	if len(rec.Hard) >= BounceMails && rec.Bouncing.IsZero() {
-		rec.Bouncing, out.Marked = now, true
+	if (len(rec.Hard) >= BounceMails || rec.Retry && fresh) && rec.Bouncing.IsZero() {
+		rec.Bouncing, rec.Retry, marked = now, false, true
 	}
-	return out, save(tx, bucketBounces, addr, &rec)
+	return marked, save(tx, bucketBounces, h.addr, &rec)
 }
 
-// matchBounce finds the confirmed address a bounce is about (lower-cased),
-// and whether it is hard for it.
-func (e *Engine) matchBounce(tx Tx, b Bounce) (addr string, hard bool, err error) {
+// matchBounce finds the mails sent that a bounce is about: by its VERP tag
+// when it has a true one, else by the Message-IDs it names, each sent to
+// an address the bounce reports failed.
+func (e *Engine) matchBounce(tx Tx, b Bounce) ([]bounceMatch, error) {
+	hardAny := slices.ContainsFunc(b.Recipients, func(r BounceRecipient) bool { return r.Hard })
 	for _, to := range b.To {
-		tok := verpToken(e.cfg.Robot, to)
-		if tok == "" {
+		tag := verpToken(e.cfg.Robot, to)
+		if tag == "" {
 			continue
 		}
 		var t bounceToken
-		if ok, err := load(tx, bucketBounces, "token "+tok, &t); err != nil || !ok {
-			return "", false, err
+		if ok, err := load(tx, bucketBounces, verpPrefix+tag, &t); err != nil || !ok {
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		secret, err := verpKey(tx)
+		if err != nil {
+			return nil, err
+		}
+		if !hmac.Equal([]byte(verpHMAC(secret, t.Address)), []byte(tag)) {
+			continue
 		}
 		// One address per envelope: the bounce is about it, whatever
-		// address it names (a forward's, say).
-		return t.Address, slices.ContainsFunc(b.Recipients, func(r BounceRecipient) bool { return r.Hard }), nil
+		// address it names (a forward's, say). The mail is the one it
+		// names that was sent to the address, else the bounce itself.
+		mail := b.ID
+		if len(b.MessageIDs) > 0 {
+			mail = b.MessageIDs[0]
+		}
+		for _, id := range b.MessageIDs {
+			if slices.Contains(b.Sent[id], t.Address) {
+				mail = id
+				break
+			}
+		}
+		return []bounceMatch{{addr: t.Address, mail: mail, hard: hardAny}}, nil
 	}
+	var out []bounceMatch
 	for _, id := range b.MessageIDs {
-		local, _, _ := strings.Cut(id, "@")
-		tok, ok := strings.CutPrefix(local, tokenPrefix)
-		if !ok || tok == "" || len(tok) > maxTokenLen {
-			continue
-		}
-		var t token
-		if ok, err := load(tx, bucketTokens, tok, &t); err != nil || !ok {
-			if err != nil {
-				return "", false, err
-			}
-			continue
-		}
-		u := new(user)
-		if ok, err := load(tx, bucketUsers, t.User, u); err != nil || !ok {
-			return "", false, err
-		}
 		for _, r := range b.Recipients {
-			if slices.ContainsFunc(u.Addresses, func(a string) bool { return strings.EqualFold(a, r.Addr) }) {
-				return strings.ToLower(r.Addr), r.Hard, nil
+			for _, a := range []string{r.Addr, r.Original} {
+				a = strings.ToLower(a)
+				if a == "" || !slices.Contains(b.Sent[id], a) {
+					continue
+				}
+				if !slices.ContainsFunc(out, func(m bounceMatch) bool { return m.addr == a && m.mail == id }) {
+					out = append(out, bounceMatch{addr: a, mail: id, hard: r.Hard})
+				}
 			}
 		}
 	}
-	return "", false, nil
+	return out, nil
 }
 
 // bouncing reports whether the address is marked bouncing.
@@ -272,16 +387,81 @@ func (r *request) clearBounces(u *user, addrs ...string) error {
 		if err != nil {
 			return err
 		}
-		if !ok || rec.Bouncing.IsZero() {
+		// A mark this very mail lifted for a retry (retryBouncing) is
+		// cleared all the same.
+		if !ok || rec.Bouncing.IsZero() && !rec.Retry {
 			continue
 		}
-		rec.Bouncing, rec.Hard = time.Time{}, nil
+		rec.Bouncing, rec.Hard, rec.Retry = time.Time{}, nil, false
 		if err := save(r.tx, bucketBounces, key, &rec); err != nil {
 			return err
 		}
 		u.Back = r.now
 	}
 	return nil
+}
+
+// retryBouncing lifts the bouncing mark of the sender's address for one
+// more try (see the top of this file): one more hard bounce marks it, the
+// clocks of the address's accounts restart now (their games were paused
+// if it was their last address), and r.bounceNote tells the sender in the
+// answer to this mail. A mail whose SPF and DKIM failed lifts nothing
+// (Handle does not call it then).
+func (r *request) retryBouncing() error {
+	key := strings.ToLower(r.in.From)
+	var rec bounceRec
+	ok, err := load(r.tx, bucketBounces, key, &rec)
+	if err != nil || !ok || rec.Bouncing.IsZero() {
+		return err
+	}
+	marked := rec.Bouncing
+	rec.Bouncing, rec.Retry = time.Time{}, true
+	if err := save(r.tx, bucketBounces, key, &rec); err != nil {
+		return err
+	}
+	var a address
+	if _, err := load(r.tx, bucketAddresses, key, &a); err != nil {
+		return err
+	}
+	for _, id := range a.Users {
+		u, ok, err := r.loadUser(id)
+		if err != nil || !ok {
+			return err
+		}
+		u.Back = r.now
+		if err := r.saveUser(u); err != nil {
+			return err
+		}
+	}
+	r.bounceNote, err = r.e.cfg.Templates.Render("bounce.note", kv{"Address": r.in.From,
+		"Since": marked.UTC().Format("2 Jan 2006"), "Mails": BounceMails, "Days": int(BounceWindow / (24 * time.Hour))})
+	r.bounceNote = templates.Wrap(r.bounceNote, templates.Width)
+	return err
+}
+
+// withBounceNote opens m with r.bounceNote, once, when m goes to the
+// sender.
+func (r *request) withBounceNote(m Mail) Mail {
+	if r.bounceNote == "" || !slices.ContainsFunc(m.To, func(a string) bool { return strings.EqualFold(a, r.in.From) }) {
+		return m
+	}
+	m.Body = r.bounceNote + "\n\n" + m.Body
+	if i := strings.Index(m.HTML, "<body"); i >= 0 {
+		if j := strings.Index(m.HTML[i:], ">"); j >= 0 {
+			at := i + j + 1
+			m.HTML = m.HTML[:at] + "\n<p>" + html.EscapeString(r.bounceNote) + "</p>" + m.HTML[at:]
+		}
+	}
+	r.bounceNote = ""
+	return m
+}
+
+// BounceMark says whether addr is marked bouncing, since when, for the
+// player's web page.
+func BounceMark(tx Tx, addr string) (time.Time, error) {
+	var rec bounceRec
+	_, err := load(tx, bucketBounces, strings.ToLower(addr), &rec)
+	return rec.Bouncing, err
 }
 
 // BounceInfo is one address with bounces, for `lyngk admin bounces` and
@@ -299,8 +479,8 @@ type BounceInfo struct {
 func Bounces(tx Tx) ([]BounceInfo, error) {
 	var out []BounceInfo
 	err := tx.ForEach(bucketBounces, func(k string, v []byte) error {
-		if strings.HasPrefix(k, "token ") {
-			return nil
+		if strings.HasPrefix(k, verpPrefix) || strings.HasPrefix(k, "token ") {
+			return nil // a tag's address, or an older release's random token
 		}
 		var rec bounceRec
 		if _, err := load(tx, bucketBounces, k, &rec); err != nil {

@@ -1,6 +1,10 @@
 package engine_test
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base32"
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -50,8 +54,8 @@ func sentTo(ms []engine.Mail, a string) bool {
 	return slices.ContainsFunc(ms, func(m engine.Mail) bool { return slices.Contains(m.To, a) })
 }
 
-// TestBounceVERP: the VERP token of a confirmed address (none for a
-// stranger); soft bounces are only counted; hard bounces of 3 different
+// TestBounceVERP: the VERP tag of a confirmed address (none for a
+// stranger), the HMAC of the address with the store's secret; soft bounces are only counted; hard bounces of 3 different
 // mails within 14 days mark the address bouncing, the same mail twice or
 // a bounce older than 14 days does not count; a bounce to an unknown
 // token is nobody's.
@@ -64,6 +68,25 @@ func TestBounceVERP(t *testing.T) {
 	tok := v.bounceToken(addr("alice"))
 	if len(tok) != 16 || v.bounceToken(strings.ToUpper(addr("alice"))) != tok {
 		t.Fatalf("token %q: want 16 characters, the same for the address in any case", tok)
+	}
+	// The tag is the HMAC-SHA256 of the address with the store's secret
+	// (meta "verp"), its first 80 bits in base32.
+	var secret struct {
+		Key []byte `json:"key"`
+	}
+	if err := v.db.View(func(tx *store.Tx) error {
+		raw, err := tx.Get(store.BucketMeta, "verp")
+		if err == nil {
+			err = json.Unmarshal(raw, &secret)
+		}
+		return err
+	}); err != nil || len(secret.Key) != 32 {
+		t.Fatalf("VERP secret: %v (%d bytes)", err, len(secret.Key))
+	}
+	mac := hmac.New(sha256.New, secret.Key)
+	mac.Write([]byte(addr("alice")))
+	if want := base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").EncodeToString(mac.Sum(nil)[:10]); tok != want {
+		t.Fatalf("tag %q, want the HMAC %q", tok, want)
 	}
 	verp := engine.VERP(robot, tok)
 	if verp != "lyngk+b-"+tok+"@example.net" {
@@ -97,16 +120,25 @@ func TestBounceVERP(t *testing.T) {
 	if l := v.bounceList(); len(l) != 1 || l[0].Address != addr("alice") || l[0].Bouncing.IsZero() || l[0].Hard != 3 || l[0].Soft != 1 {
 		t.Errorf("list: %+v", l)
 	}
-	if out := v.bounce(engine.Bounce{To: []string{"lyngk+b-unknowntoken@example.net"}, Recipients: []engine.BounceRecipient{{Addr: addr("alice"), Hard: true}}}); out.Address != "" {
-		t.Errorf("unknown token matched %+v", out)
+	// A tag of the right form that is not the address's HMAC is ignored,
+	// and so is one that names no address.
+	for _, forged := range []string{"lyngk+b-" + strings.Repeat("a", 16) + "@example.net", engine.VERP(robot, tok[:15]+"x"), engine.VERP(robot, tok[:8])} {
+		if out := v.bounce(engine.Bounce{To: []string{forged}, Recipients: []engine.BounceRecipient{{Addr: addr("alice"), Hard: true}}}); out.Address != "" {
+			t.Errorf("forged VERP address %s matched %+v", forged, out)
+		}
 	}
 }
 
-// TestBouncing: matched by the returned Message-ID (only to an address of
-// the mail's own user), a bouncing address gets no mail but confirmations;
-// the account whose last address bounces has its games paused as on
-// vacation; change address lifts the mark and restarts the clock; a
-// confirmation of a bouncing address lifts its mark too.
+// TestBouncing: matched by the returned Message-ID, only when the mail was
+// sent to the address the bounce names (Bounce.Sent, the caller's
+// records): a reply token's Message-ID that was not sent to that address,
+// or an id that is no mail sent, counts nothing. A bouncing address gets
+// no mail but confirmations; the account whose last address bounces has
+// its games paused as on vacation, and its player page says so; a mail
+// from the address lifts the mark for one more try and its answer opens
+// with a note, and the next bounce marks it again; change address lifts
+// the mark and restarts the clock; a confirmation of a bouncing address
+// lifts its mark too.
 func TestBouncing(t *testing.T) {
 	v := newEnv(t)
 	v.signup("alice", "bob", "carol")
@@ -114,37 +146,55 @@ func TestBouncing(t *testing.T) {
 	v.firstMoves(101, [2]string{"alice", "bob"})
 	// alice is to move; the board mails of the game carry reply tokens.
 	var ids []string
-	for range 3 {
+	for range 4 {
 		out := v.cmd(addr("alice"), "lyngk show 101")
 		if len(out) != 1 || out[0].MessageID == "" || !strings.HasPrefix(out[0].MessageID, "lyngk.") {
 			t.Fatalf("show: %s", format(out))
 		}
 		ids = append(ids, out[0].MessageID)
 	}
+	sent := func(id string, to ...string) map[string][]string { return map[string][]string{id: to} }
+	hard := func(a string) []engine.BounceRecipient { return []engine.BounceRecipient{{Addr: a, Hard: true}} }
 	// A forged bounce naming bob's address with alice's mail is nobody's.
-	if out := v.bounce(engine.Bounce{MessageIDs: ids[:1], Recipients: []engine.BounceRecipient{{Addr: addr("bob"), Hard: true}}}); out.Address != "" {
+	if out := v.bounce(engine.Bounce{MessageIDs: ids[:1], Recipients: hard(addr("bob")), Sent: sent(ids[0], addr("alice"))}); out.Address != "" {
 		t.Fatalf("bob matched through alice's mail: %+v", out)
 	}
-	if out := v.bounce(engine.Bounce{MessageIDs: []string{"other@example.net"}, Recipients: []engine.BounceRecipient{{Addr: addr("alice"), Hard: true}}}); out.Address != "" {
-		t.Fatalf("a mail without reply token matched: %+v", out)
+	// Nor is one naming her mail that the records do not hold (a reply
+	// token seen in a link), three times.
+	for i := range 3 {
+		if out := v.bounce(engine.Bounce{MessageIDs: []string{"made-up@x", ids[i]}, Recipients: hard(addr("alice"))}); out.Address != "" {
+			t.Fatalf("a reply token matched without a record of the mail sent: %+v", out)
+		}
 	}
-	for i, id := range ids {
-		out := v.bounce(engine.Bounce{MessageIDs: []string{id}, Recipients: []engine.BounceRecipient{{Addr: strings.ToUpper(addr("alice")), Hard: true}}})
+	for i, id := range ids[:3] {
+		out := v.bounce(engine.Bounce{MessageIDs: []string{"made-up@x", id}, Recipients: hard(strings.ToUpper(addr("alice"))), Sent: sent(id, addr("alice"))})
 		if out.Address != addr("alice") || out.Marked != (i == 2) {
 			t.Fatalf("bounce %d: %+v", i, out)
 		}
 	}
 	// No mail to alice now: not bob's move's board mail, not an answer.
-	if out := v.cmd(addr("alice"), "lyngk show 101"); len(out) != 0 {
-		t.Errorf("a mail to a bouncing address:\n%s", format(out))
-	}
 	if out := v.cmd(addr("bob"), "lyngk show 101"); len(out) != 1 || !sentTo(out, addr("bob")) {
 		t.Errorf("bob's mail:\n%s", format(out))
+	}
+	var p engine.Player
+	if err := v.db.View(func(tx *store.Tx) (err error) { p, err = v.e.ReadPlayer(tx, "alice", ""); return err }); err != nil || p.Bouncing.IsZero() || !p.Paused {
+		t.Errorf("player page of a bouncing player: %+v, %v", p, err)
 	}
 	// Her only address bounces: her game is paused as on vacation.
 	v.now = v.now.Add(30 * day)
 	if out := v.tick(); len(out) != 0 {
 		t.Fatalf("timers ran for a player whose every address bounces:\n%s", format(out))
+	}
+	// Her mail lifts the mark for one more try, and says so first.
+	out := v.cmd(addr("alice"), "lyngk show 101")
+	if len(out) != 1 || !strings.HasPrefix(out[0].Body, "Mail to "+addr("alice")+" bounced:") {
+		t.Fatalf("answer to a bouncing player's mail:\n%s", format(out))
+	}
+	if out := v.cmd(addr("alice"), "lyngk show 101"); len(out) != 1 || strings.Contains(out[0].Body, "bounced") {
+		t.Fatalf("second answer after the retry:\n%s", format(out))
+	}
+	if out := v.bounce(engine.Bounce{MessageIDs: ids[3:], Recipients: hard(addr("alice")), Sent: sent(ids[3], addr("alice"))}); !out.Marked {
+		t.Fatalf("one more bounce after the retry: %+v, want marked again", out)
 	}
 	// change address lifts the mark; the clock restarts then.
 	back := v.now
@@ -167,7 +217,7 @@ func TestBouncing(t *testing.T) {
 	// its confirmation lifts the mark.
 	ctok := engine.VERP(robot, v.bounceToken(addr("carol")))
 	for _, id := range []string{"a@x", "b@x", "c@x"} {
-		v.bounce(engine.Bounce{To: []string{ctok}, MessageIDs: []string{id}, Recipients: []engine.BounceRecipient{{Addr: addr("carol"), Hard: true}}})
+		v.bounce(engine.Bounce{To: []string{ctok}, MessageIDs: []string{id}, Recipients: hard(addr("carol"))})
 	}
 	ask := v.cmd(addr("bob"), "change address bob pw-bob "+addr("bob")+" "+addr("carol"))
 	if !slices.ContainsFunc(ask, func(m engine.Mail) bool {
@@ -182,5 +232,20 @@ func TestBouncing(t *testing.T) {
 	}
 	if l := v.bounceList(); len(l) != 0 {
 		t.Errorf("after the confirmation: %+v", l)
+	}
+}
+
+// TestCopyMessageID: a copy of a board mail leaves with a random mark after
+// its token, and a reply to it is read as a reply to the token; other ids
+// are left alone.
+func TestCopyMessageID(t *testing.T) {
+	id, err := engine.CopyMessageID("lyngk.abcdefgh@example.net", strings.NewReader("0123456789"))
+	if err != nil || !strings.HasPrefix(id, "lyngk.abcdefgh.") || !strings.HasSuffix(id, "@example.net") || len(id) != len("lyngk.abcdefgh.@example.net")+16 {
+		t.Errorf("CopyMessageID = %q, %v", id, err)
+	}
+	for _, other := range []string{"17AB.CD@example.net", "lyngk-confirm.code@example.net", "lyngk.tok.mark@example.net", "no-at"} {
+		if got, err := engine.CopyMessageID(other, strings.NewReader("0123456789")); got != other || err != nil {
+			t.Errorf("CopyMessageID(%q) = %q, %v; want it unchanged", other, got, err)
+		}
 	}
 }

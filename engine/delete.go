@@ -60,22 +60,19 @@ func (r *request) deleteAccount(c Command) error {
 	return r.saveUser(&kept)
 }
 
-// forgetBounces drops the bounce record of addr (and its VERP token) when
+// forgetBounces drops the bounce record of addr (and its VERP tag) when
 // addr is confirmed for no account any more.
 func (r *request) forgetBounces(addr string) error {
 	key := strings.ToLower(addr)
 	if ok, err := confirmed(r.tx, key); err != nil || ok {
 		return err
 	}
-	var rec bounceRec
-	ok, err := load(r.tx, bucketBounces, key, &rec)
-	if err != nil || !ok {
+	secret, err := verpKey(r.tx)
+	if err != nil {
 		return err
 	}
-	if rec.Token != "" {
-		if err := r.tx.Delete(bucketBounces, "token "+rec.Token); err != nil {
-			return err
-		}
+	if err := r.tx.Delete(bucketBounces, verpPrefix+verpHMAC(secret, key)); err != nil {
+		return err
 	}
 	return r.tx.Delete(bucketBounces, key)
 }

@@ -59,16 +59,19 @@
 //	                            drops the windows of rate and strangers
 //	                            whose hour is over
 //	meta    "nextboard"         the next board number (101 first)
+//	        "verp"              the VERP secret, 32 bytes from crypto/rand
 //	robot   "%08d" board        a game waiting for the robot player's move: the
 //	                            number of moves then (kept by saveGame)
 //	addresses lower-cased address  address: the users for which it is
 //	                            confirmed (signed-off ones removed), start and
 //	                            count of its confirmation-mail window
 //	confirms  code              confirmation: user, address, sent
-//	bounces   lower-cased address  bounce record (bounce.go): VERP token,
-//	                            hard bounces in the window (mail, time),
-//	                            soft count, bouncing since
-//	          "token " TOKEN    the address of a VERP token
+//	bounces   lower-cased address  bounce record (bounce.go): hard
+//	                            bounces in the window (mail, time), soft
+//	                            count, bouncing since, retry
+//	          "verp " TAG       the address of a VERP tag (the tag is its
+//	                            HMAC with meta "verp"; "token " keys of an
+//	                            older release are ignored)
 //
 // Schema upgrades ([Upgrade], run by store.Open in its upgrade
 // transaction): from version 1, which had no confirmation, the addresses of

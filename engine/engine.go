@@ -269,6 +269,10 @@ type request struct {
 	silent bool
 	// ignored: the mail was left alone (Handle returns no mails, nil).
 	ignored bool
+	// bounceNote, when set, opens the first mail to the sender: his
+	// address was marked bouncing and this mail lifted the mark
+	// (retryBouncing).
+	bounceNote string
 }
 
 // Handle executes the commands of one mail against tx and returns the mails
@@ -350,6 +354,11 @@ func (r *request) handle() error {
 	if r.stranger && r.in.AuthFailed {
 		r.ignored = true
 		return nil // forged: not a word to the address it names, nothing run
+	}
+	if !r.stranger && !r.in.AuthFailed {
+		if err := r.retryBouncing(); err != nil {
+			return err
+		}
 	}
 	if r.in.TooBig {
 		return r.refused(refuse(whyTooBig, nil), false)

@@ -444,7 +444,7 @@ func (r *request) send(m Mail, e envelope) error {
 		return nil
 	}
 	m.To = to
-	m = r.thread(m, e)
+	m = r.withBounceNote(r.thread(m, e))
 	if !r.bounded {
 		m.Body = cutBody(m, MaxReply)
 		r.out = append(r.out, m)

@@ -173,6 +173,12 @@ type Player struct {
 	Won         int
 	Lost        int
 	Tied        int
+	// Bouncing is when mail to the player's address was marked bouncing
+	// (the earliest, with several; zero: none is), and Paused says every
+	// address of the player is: his games wait as on vacation
+	// (bounce.go). ReadPlayer sets them; the address is not shown.
+	Bouncing time.Time
+	Paused   bool
 }
 
 // Games is the number of finished (rated) games.
@@ -340,7 +346,20 @@ func (e *Engine) ReadPlayer(tx Tx, id, game string) (Player, error) {
 	if !ok {
 		return Player{}, fmt.Errorf("%w: %q", ErrNoUser, id)
 	}
-	return player(u, u.in(game, e.first)), nil
+	p := player(u, u.in(game, e.first))
+	paused := len(u.Addresses) > 0
+	for _, a := range u.Addresses {
+		at, err := BounceMark(tx, a)
+		if err != nil {
+			return Player{}, err
+		}
+		if !at.IsZero() && (p.Bouncing.IsZero() || at.Before(p.Bouncing)) {
+			p.Bouncing = at.UTC()
+		}
+		paused = paused && !at.IsZero()
+	}
+	p.Paused = paused
+	return p, nil
 }
 
 func player(u *user, s standing) Player {

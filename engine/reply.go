@@ -232,7 +232,9 @@ func (r *request) replyToken() (tok string, ours bool) {
 	for _, id := range append(slices.Clone(r.in.InReplyTo), refs...) {
 		local, _, ok := strings.Cut(strings.Trim(strings.TrimSpace(id), "<>"), "@")
 		if ok && len(local) > len(tokenPrefix) && strings.EqualFold(local[:len(tokenPrefix)], tokenPrefix) {
-			return strings.ToLower(local[len(tokenPrefix):]), true
+			// A copy's mark follows the token after a dot (CopyMessageID).
+			tok, _, _ := strings.Cut(local[len(tokenPrefix):], ".")
+			return strings.ToLower(tok), true
 		}
 	}
 	return "", false

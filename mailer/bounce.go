@@ -15,22 +15,26 @@ import (
 
 // This file reads bounces: delivery status notifications (RFC 3464, and
 // RFC 6533's message/global-delivery-status) and the common older formats
-// that servers still send as plain text (qmail, Exim without DSN, the
-// "Delivery to the following recipient failed permanently" of old Gmail
-// and Yahoo's). Like Mailman's bounce processor it only says which
-// addresses failed and how; the engine decides what that means for an
-// account.
+// that servers still send as plain text (qmail's QSBMF, Exim without DSN,
+// Microsoft Exchange and Outlook.com reports that carry no readable
+// delivery-status part, the "Delivery to the following recipient failed
+// permanently" of old Gmail, and Yahoo's). Like Mailman's bounce processor
+// it only says which addresses failed and how, and which mails of ours it
+// names; the engine decides what that means for an account (a bounce
+// counts only for a mail the server sent to the address it names).
 
 // Bounce is what a bounce says.
 type Bounce struct {
 	// Format names the recogniser: "dsn" (RFC 3464), or "qmail", "exim",
-	// "failed-permanently", "yahoo" for the plain-text ones.
+	// "microsoft", "failed-permanently", "yahoo" for the plain-text ones.
 	Format string
 	// To are the addresses the bounce was sent to (To, Delivered-To,
 	// X-Original-To, Envelope-To): a VERP envelope sender shows there.
 	To []string
-	// MessageIDs are the Message-IDs of the mail that bounced (from the
-	// returned headers), without <>; ID the bounce's own.
+	// MessageIDs are the Message-IDs the bounce names as the mail that
+	// bounced, without <>, in this order: the returned message's or
+	// headers' (DSN part or plain text), then the bounce's own
+	// In-Reply-To and References. ID is the bounce's own.
 	MessageIDs []string
 	ID         string
 	// Recipients are the failed (or delayed) addresses.
@@ -39,7 +43,13 @@ type Bounce struct {
 
 // BounceRecipient is one address a bounce reports.
 type BounceRecipient struct {
-	Addr string // lower-cased domain, as Inbound.From
+	// Addr is the failed address: the DSN's Final-Recipient (its
+	// Original-Recipient when it has none), or the address a plain-text
+	// bounce lists; lower-cased domain, as Inbound.From.
+	Addr string
+	// Original is the DSN's Original-Recipient (the address as the
+	// sender gave it, before a forward) when it differs from Addr.
+	Original string
 	// Hard is a permanent failure (Action failed with a 5.x.x status, or
 	// a plain-text bounce that says it is permanent); otherwise the
 	// failure is temporary (delayed, 4.x.x).
@@ -50,7 +60,7 @@ type BounceRecipient struct {
 // Bounds on what one bounce may report: a bounce comes from anyone.
 const (
 	maxBounceRecipients = 16
-	maxBounceIDs        = 4
+	maxBounceIDs        = 8
 	maxBounceTo         = 8
 )
 
@@ -77,12 +87,25 @@ func ParseBounce(raw []byte) (b Bounce, ok bool) {
 			}
 		}
 	}
+	defer func() {
+		if ok {
+			for _, id := range append(msgIDList(&h, "In-Reply-To"), msgIDList(&h, "References")...) {
+				addID(&b, id)
+			}
+		}
+	}()
 	t, params, _ := e.Header.ContentType()
 	if t == "multipart/report" && (params["report-type"] == "delivery-status" || params["report-type"] == "global-delivery-status") {
 		readDSN(e, &b)
 		if len(b.Recipients) > 0 {
 			b.Format = "dsn"
 			return b, true
+		}
+		// A report without a readable status part (Exchange's, some of
+		// them): its text says who failed.
+		e, err = message.Read(bytes.NewReader(raw))
+		if e == nil || (err != nil && !message.IsUnknownCharset(err) && !message.IsUnknownEncoding(err)) {
+			return Bounce{}, false
 		}
 	}
 	text := bounceText(e, raw)
@@ -95,6 +118,13 @@ func ParseBounce(raw []byte) (b Bounce, ok bool) {
 		}
 	}
 	return Bounce{}, false
+}
+
+// addID adds a Message-ID the bounce names, once, within the bound.
+func addID(b *Bounce, id string) {
+	if id != "" && len(b.MessageIDs) < maxBounceIDs && !slices.Contains(b.MessageIDs, id) {
+		b.MessageIDs = append(b.MessageIDs, id)
+	}
 }
 
 // readDSN walks the report's parts: the delivery-status part gives the
@@ -144,23 +174,31 @@ func addRecipient(f textproto.MIMEHeader, b *Bounce) {
 	if action != "failed" && action != "delayed" {
 		return
 	}
-	rcpt := f.Get("Original-Recipient")
-	if rcpt == "" {
-		rcpt = f.Get("Final-Recipient")
+	addr, orig := dsnAddress(f.Get("Final-Recipient")), dsnAddress(f.Get("Original-Recipient"))
+	if addr == "" {
+		addr, orig = orig, ""
 	}
-	// "rfc822; alice@example.org" (RFC 3464 §2.3.2), or "utf-8; ..."
-	if _, a, ok := strings.Cut(rcpt, ";"); ok {
-		rcpt = a
-	}
-	addr, _ := address(strings.TrimSpace(rcpt))
 	if addr == "" {
 		return
+	}
+	if strings.EqualFold(orig, addr) {
+		orig = ""
 	}
 	status, _, _ := strings.Cut(strings.TrimSpace(f.Get("Status")), " ")
 	// RFC 3463: class 5 is permanent, 4 transient; a failed action with
 	// no usable status counts as permanent.
 	hard := action == "failed" && !strings.HasPrefix(status, "4")
-	b.Recipients = append(b.Recipients, BounceRecipient{Addr: addr, Hard: hard, Status: status})
+	b.Recipients = append(b.Recipients, BounceRecipient{Addr: addr, Original: orig, Hard: hard, Status: status})
+}
+
+// dsnAddress reads a recipient field: "rfc822; alice@example.org" (RFC
+// 3464 §2.3.2), or "utf-8; ..."; "" when it holds no address.
+func dsnAddress(v string) string {
+	if _, a, ok := strings.Cut(v, ";"); ok {
+		v = a
+	}
+	addr, _ := address(strings.TrimSpace(v))
+	return addr
 }
 
 // readReturnedHeader takes the Message-ID of the returned mail.
@@ -168,9 +206,7 @@ func readReturnedHeader(r io.Reader, b *Bounce) {
 	tr := textproto.NewReader(bufio.NewReader(io.LimitReader(r, 64<<10)))
 	f, _ := tr.ReadMIMEHeader()
 	h := mail.HeaderFromMap(f)
-	if id := firstOrEmpty(msgIDList(&h, "Message-Id")); id != "" && len(b.MessageIDs) < maxBounceIDs {
-		b.MessageIDs = append(b.MessageIDs, id)
-	}
+	addID(b, firstOrEmpty(msgIDList(&h, "Message-Id")))
 }
 
 // textBounce is one plain-text format: marker recognises it, and the
@@ -184,7 +220,13 @@ type textBounce struct {
 
 var textBounces = []textBounce{
 	{"qmail", regexp.MustCompile(`(?i)this is the qmail-send program`), regexp.MustCompile(`(?i)this is a permanent error`)},
-	{"exim", regexp.MustCompile(`(?i)could not be delivered to one or more of its\s+recipients`), regexp.MustCompile(`(?i)this is a permanent error|following address\(es\) failed`)},
+	{"exim", regexp.MustCompile(`(?i)could not be delivered to one or more of its\s+recipients|this message was created automatically by mail delivery software`),
+		regexp.MustCompile(`(?i)this is a permanent error|following address\(es\) failed`)},
+	// Exchange and Outlook.com: "Delivery has failed to these recipients
+	// or groups:", older ones "The following recipient(s) cannot be
+	// reached:"; the code ("Remote Server returned '550 5.1.1 ...'",
+	// "#550 5.1.1 ...##") tells a temporary failure.
+	{"microsoft", regexp.MustCompile(`(?i)delivery has failed to these recipients or (groups|distribution lists)|the following recipient\(s\) (cannot|could not) be reached|your message (did not|couldn't|could not) reach some or all of the intended recipients`), nil},
 	{"failed-permanently", regexp.MustCompile(`(?i)delivery to the following recipients? failed permanently`), nil},
 	{"yahoo", regexp.MustCompile(`(?i)sorry, we were unable to deliver your message to the following address`), nil},
 }
@@ -223,7 +265,7 @@ func readTextBounce(f textBounce, text string, b *Bounce) {
 		b.Recipients = append(b.Recipients, BounceRecipient{Addr: addr, Hard: hard})
 	}
 	if m := msgIDRe.FindStringSubmatch(returned); m != nil {
-		b.MessageIDs = append(b.MessageIDs, m[1])
+		addID(b, m[1])
 	}
 	b.Format = f.name
 }
@@ -254,6 +296,10 @@ func walkText(e *message.Entity, sb *strings.Builder, depth int) {
 		}
 	}
 	t, _, _ := e.Header.ContentType()
+	if t == "text/rfc822-headers" || t == "message/rfc822" {
+		// The returned mail: what follows is the original's (returnedRe).
+		sb.WriteString("\n--- returned message ---\n")
+	}
 	if t == "" || strings.HasPrefix(t, "text/") || t == "message/rfc822" {
 		b, _ := io.ReadAll(io.LimitReader(e.Body, 256<<10))
 		sb.Write(bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n")))

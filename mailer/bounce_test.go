@@ -29,8 +29,24 @@ func TestParseBounce(t *testing.T) {
 			[]string{"lyngk-AB12CD34EF@example.org"}, []string{"lyngk@example.org"}},
 		// The original recipient, as the robot addressed it, not the one
 		// it was forwarded to.
-		{"office365-ndr.eml", true, "dsn", []BounceRecipient{hard("Erin@fabrikam.example", "5.1.10")},
+		// Final-Recipient is the address; an Original-Recipient that
+		// differs but in case is no other.
+		{"office365-ndr.eml", true, "dsn", []BounceRecipient{hard("erin@fabrikam.example", "5.1.10")},
 			[]string{"lyngk-ZZ99YY88XX@contoso.com"}, []string{"lyngk@contoso.com"}},
+		// A forward: the address the robot wrote to is Original.
+		{"postfix-forwarded.eml", true, "dsn", []BounceRecipient{{Addr: "pat@new.example", Original: "Pat@players.example", Hard: true, Status: "5.1.1"}},
+			[]string{"18F2A3B4C5D9.4AB6CD8EF0GH@e2e.test"}, []string{"lyngk@e2e.test"}},
+		// Exim with its multipart report: the text says who and why.
+		{"exim-said.eml", true, "exim", []BounceRecipient{hard("leo@host.example", "")},
+			[]string{"18F2A3B4C5D6.3KQ0ZJ7WXY9A@example.org"}, []string{"lyngk@example.org"}},
+		// Outlook.com: a report without status part; the ids of the
+		// returned headers, then In-Reply-To (the same: once).
+		{"microsoft-text.eml", true, "microsoft", []BounceRecipient{hard("mike@outlook.example", "")},
+			[]string{"lyngk.n4bdr7k2q5vmx3c6h8j2t4w6y8a2b4c6.p3m5q7s9u2w4y6a8@example.org"}, []string{"lyngk@example.org"}},
+		{"microsoft-delayed.eml", true, "microsoft", []BounceRecipient{soft("olga@outlook.example", "")},
+			[]string{"18F2A3B4C5D8.2XQ4RT6YU8IO@example.org"}, []string{"lyngk@example.org"}},
+		{"exchange-legacy.eml", true, "microsoft", []BounceRecipient{hard("nora@corp.example", "")},
+			[]string{"18F2A3B4C5D7.1ZQ4RT6YU8IO@example.org"}, []string{"lyngk@example.org"}},
 		{"postfix-delayed.eml", true, "dsn", []BounceRecipient{soft("frank@slow.example", "4.4.1")},
 			[]string{"lyngk-DELAY00001@example.org"}, []string{"lyngk@example.org"}},
 		{"qmail.eml", true, "qmail", []BounceRecipient{hard("gina@oldhost.example", "")},

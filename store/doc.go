@@ -25,15 +25,16 @@
 //	           "password " + lower-cased userid   wrong-password window (lockout)          engine (JSON)
 //	strangers  address that is no account's      hourly count of mails sent to it         engine (JSON)
 //	meta       "nextboard"                        next board number                        engine (JSON)
+//	           "verp"                             the VERP secret (32 random bytes)        engine (JSON)
 //	           "schema"                           schema version, decimal ASCII ("2")      store
 //	robot      board number, "%08d"               a game waiting for the robot player's    engine (JSON)
 //	                                              move: the number of moves then
 //	addresses  lower-cased address                address record (confirmed for whom,     engine (JSON)
 //	                                              confirmation mails sent)
 //	confirms   confirmation code                  confirmation record (kept 7 days)        engine (JSON)
-//	bounces    lower-cased address                bounce record (VERP token, hard bounces, engine (JSON)
-//	                                              soft count, bouncing since)
-//	           "token " + VERP token              the address the token stands for         engine (JSON)
+//	bounces    lower-cased address                bounce record (hard bounces, soft count, engine (JSON)
+//	                                              bouncing since, retry)
+//	           "verp " + VERP tag                 the address the tag is the HMAC of       engine (JSON)
 //	seen       dedupe key of a processed mail     time processed, 8-byte big-endian        store
 //	           (Message-ID and a digest of        int64 Unix nanoseconds
 //	           sender and text, cmd/lyngk)
@@ -48,6 +49,11 @@
 //	           then the mail ID, 8-byte           dropped: three 4-byte big-endian
 //	           big-endian                         counts (kept 24 hours; an older
 //	                                              release wrote the first alone)
+//	sent       Message-ID of a mail queued, " ",  time queued, 8-byte big-endian int64     store
+//	           lower-cased recipient address      Unix nanoseconds (kept 14 days: bounces)
+//	sentat     time queued, 8-byte big-endian     empty: the index by time of bucket sent, store
+//	           int64 Unix nanoseconds, then the   for Expire
+//	           key of the sent record
 //
 // A mail record is a 4-byte big-endian length n, then n bytes of JSON holding
 // the [OutMail] fields but ID (the key) and Data, then the message itself,
@@ -57,7 +63,7 @@
 // A dead letter keeps the header of its message (up to 16 KiB) and its
 // size, not its body: it tells an operator what was lost and why, and a
 // refused reply can be megabytes. Buckets created by a later release (hourly,
-// bounces, daily) are added by [Open] to an older file; the schema version stays.
+// bounces, daily, sent, sentat) are added by [Open] to an older file; the schema version stays.
 //
 // # Delivery state and expiry
 //
@@ -71,8 +77,10 @@
 // [Tx.DailySent]). It serves the outbox in lanes: the players' mail first,
 // the strangers' ([OutMail.Stranger]) last and only within their share of
 // the daily cap ([Limits.StrangerShare]); past it a stranger's mail is
-// dropped ([Tx.Drop], counted in the daily bucket), never held. [Tx.Expire] deletes dedupe records, dead letters, hourly
-// counts and daily records once [Limits] says they are no longer needed.
+// dropped ([Tx.Drop], counted in the daily bucket), never held.
+// [Tx.Expire] deletes dedupe records, dead letters, hourly counts and daily
+// records once [Limits] says they are no longer needed, and the records of
+// mails sent after [SentKeep], a bounded batch a run.
 //
 // Mail IDs come from the outbox bucket's sequence, so they rise with every
 // [Tx.Enqueue] and are never reused; big-endian keys make bbolt's key order

@@ -247,12 +247,15 @@ func (tx *Tx) DailySent(now time.Time) (DailySent, error) {
 // Expired counts the records one [Tx.Expire] deleted.
 type Expired struct {
 	Seen, Dead, Hourly, Daily int
+	// Sent counts the records of mails sent (sent.go), at most a batch.
+	Sent int
 }
 
 // Expire deletes what the store no longer needs at now: dedupe records
 // older than [Limits.SeenKeep], dead letters that died more than
 // [Limits.DeadLetterKeep] ago, hourly counts whose hour is over, and daily
-// records older than 24 hours. The
+// records older than 24 hours, and the oldest records of mails sent
+// [SentKeep] ago (a bounded batch of them, sent.go). The
 // daemon runs it with its timers, so the file stops growing with the mail
 // it has seen.
 func (tx *Tx) Expire(now time.Time) (Expired, error) {
@@ -287,6 +290,10 @@ func (tx *Tx) Expire(now time.Time) (Expired, error) {
 	e.Daily, err = deleteIf(tx.own(bucketDaily), func(k, v []byte) (bool, error) {
 		return bytes.Compare(k, cut) < 0, nil
 	})
+	if err != nil {
+		return e, err
+	}
+	e.Sent, err = tx.expireSent(now)
 	return e, err
 }
 

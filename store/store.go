@@ -34,6 +34,8 @@ const (
 	bucketDead   = "dead"
 	bucketHourly = "hourly"
 	bucketDaily  = "daily"
+	bucketSent   = "sent"
+	bucketSentAt = "sentat"
 )
 
 // buckets lists every bucket of the file; doc.go describes keys and values.
@@ -57,6 +59,8 @@ var buckets = []struct {
 	{bucketDead, false},
 	{bucketHourly, false},
 	{bucketDaily, false},
+	{bucketSent, false},
+	{bucketSentAt, false},
 }
 
 // obsoleteBuckets were created by earlier releases and are never read:

@@ -25,7 +25,7 @@ func TestOpenCreatesLayout(t *testing.T) {
 	want := map[string]map[string]string{
 		"users": {}, "games": {}, "tokens": {}, "rate": {}, "strangers": {}, "robot": {}, "addresses": {}, "confirms": {}, "bounces": {},
 		"meta": {"schema": "2"},
-		"seen": {}, "outbox": {}, "dead": {}, "hourly": {}, "daily": {},
+		"seen": {}, "outbox": {}, "dead": {}, "hourly": {}, "daily": {}, "sent": {}, "sentat": {},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("new file holds %v, want %v", got, want)
@@ -242,7 +242,7 @@ func TestUpdateRollsBack(t *testing.T) {
 	got := dump(t, path)
 	want := map[string]map[string]string{
 		"users": {"keep": "1"}, "games": {}, "tokens": {}, "rate": {}, "strangers": {}, "robot": {}, "addresses": {}, "confirms": {}, "bounces": {},
-		"meta": {"schema": "2"}, "seen": {}, "outbox": {}, "dead": {}, "hourly": {}, "daily": {},
+		"meta": {"schema": "2"}, "seen": {}, "outbox": {}, "dead": {}, "hourly": {}, "daily": {}, "sent": {}, "sentat": {},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("after a failed Update the file holds %v, want %v", got, want)

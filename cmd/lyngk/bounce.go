@@ -14,12 +14,23 @@ import (
 // Processed folder.
 const outcomeBounce outcome = "bounce"
 
-// applyBounce records m, a bounce, in tx.
+// applyBounce records m, a bounce, in tx: the mails it names that were
+// sent (store.Tx.SentTo) go with it to the engine, which counts only those
+// sent to an address the bounce reports failed.
 func (a *app) applyBounce(tx *store.Tx, m *parsed, now time.Time) error {
 	b := m.bounce
-	eb := engine.Bounce{To: b.To, MessageIDs: b.MessageIDs, ID: b.ID}
+	eb := engine.Bounce{To: b.To, MessageIDs: b.MessageIDs, ID: b.ID, Sent: map[string][]string{}}
 	for _, r := range b.Recipients {
-		eb.Recipients = append(eb.Recipients, engine.BounceRecipient{Addr: r.Addr, Hard: r.Hard})
+		eb.Recipients = append(eb.Recipients, engine.BounceRecipient{Addr: r.Addr, Original: r.Original, Hard: r.Hard})
+	}
+	for _, id := range b.MessageIDs {
+		to, err := tx.SentTo(id, now)
+		if err != nil {
+			return err
+		}
+		if len(to) > 0 {
+			eb.Sent[id] = to
+		}
 	}
 	out, err := a.eng.Bounce(tx, eb, now)
 	m.res, m.bounced = outcomeBounce, out

@@ -14,10 +14,11 @@ import (
 
 // TestProcessBounce: Gmail's DSN (mailer/testdata/bounces/gmail-dsn.eml)
 // for three of alice's board mails, through `lyngk process`, without VERP:
-// each is matched by the returned Message-ID to her address, the third
-// marks it bouncing (`lyngk admin bounces`), no bounce is answered, and her
-// next command gets no answer while bob's does. A bounce of her mail that
-// names bob's address matches nothing.
+// each is matched by the returned Message-ID (recorded as sent to her) to
+// her address, the third marks it bouncing (`lyngk admin bounces`), no
+// bounce is answered, bob's command is answered, and her own next command
+// lifts the mark and is answered with a note saying so. A bounce of her
+// mail that names bob's address matches nothing.
 func TestProcessBounce(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "lyngk.db")
 	alice, bob := "alice@example.com", "bob@example.org"
@@ -69,11 +70,13 @@ func TestProcessBounce(t *testing.T) {
 			t.Errorf("after bounce %d: %q, want %q", i+1, got, want)
 		}
 	}
-	if r := process(t, db, rawMail{from: alice, subject: "lyngk show 101", id: "c9@test.example"}); len(r) != 0 {
-		t.Errorf("a mail to the bouncing address: %+v", r)
-	}
+	// bob's mail about the game reaches bob only.
 	if r := process(t, db, rawMail{from: bob, subject: "lyngk show 101", id: "c10@test.example"}); len(r) != 1 || r[0].to != bob {
 		t.Errorf("bob's answer: %+v", r)
+	}
+	// Her own mail lifts the mark for one more try, and says so.
+	if r := process(t, db, rawMail{from: alice, subject: "lyngk show 101", id: "c9@test.example"}); len(r) != 1 || !strings.HasPrefix(r[0].Body, "Mail to "+alice+" bounced:") {
+		t.Errorf("answer to the bouncing address: %+v", r)
 	}
 }
 

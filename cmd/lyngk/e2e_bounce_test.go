@@ -17,8 +17,10 @@ import (
 // which Dovecot delivers to the robot's INBOX). The robot's answers to
 // three of his commands bounce: three hard bounces of different mails mark
 // the address bouncing (the log, lyngk_bouncing_addresses, `lyngk admin
-// bounces`); his fourth command gets no answer. His mailbox back, `change
-// address` clears the mark and he gets its answer.
+// bounces`). His fourth command lifts the mark for one more try: it is
+// answered, the answer bounces, and that one bounce marks the address
+// again. His mailbox back, `change address` clears the mark and he gets
+// its answer.
 func TestE2EBounce(t *testing.T) {
 	e := e2eSetup(t)
 	srv := e.startServer(t, e2eStartTLS, "bounce_verp = true")
@@ -28,34 +30,7 @@ func TestE2EBounce(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	users := filepath.Join(e.dir, "dovecot", "users")
-	orig, err := os.ReadFile(users)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var without []byte
-	for _, l := range bytes.SplitAfter(orig, []byte("\n")) {
-		if !bytes.HasPrefix(l, []byte(dave.addr+":")) {
-			without = append(without, l...)
-		}
-	}
-	// Rewritten in place: owner, group and mode stay Dovecot's.
-	if err := os.WriteFile(users, without, 0); err != nil {
-		t.Fatal(err)
-	}
-	restored := false
-	restore := func() {
-		if !restored {
-			restored = true
-			if err := os.WriteFile(users, orig, 0); err != nil {
-				t.Error(err)
-			}
-		}
-	}
-	t.Cleanup(restore)
-	// Dovecot rereads the file at most once a second: wait until its
-	// user lookup no longer knows dave.
-	e2eAwaitUser(t, e, dave.addr, false)
+	restore := e2eLoseMailbox(t, e, dave.addr)
 
 	for i := 1; i <= 3; i++ {
 		e2eSubmit(t, e, &e2eOut{From: dave.addr, To: e.robot(), Subject: "help", Body: "\n"})
@@ -76,10 +51,14 @@ func TestE2EBounce(t *testing.T) {
 	}
 	applied := len(srv.logLines("outcome=applied message_id="))
 	e2eSubmit(t, e, &e2eOut{From: dave.addr, To: e.robot(), Subject: "help", Body: "\n"})
-	// Applied (and filed in Processed), answered to nobody.
+	// His own mail lifts the mark for one more try: it is answered, the
+	// answer bounces, and that one bounce marks the address again.
 	srv.awaitLog("outcome=applied message_id=", applied+1, e2eMoveWait)
-	if l := srv.logLines("outcome=applied message_id="); !strings.Contains(l[len(l)-1], "from="+dave.addr+" replies=0") {
+	if l := srv.logLines("outcome=applied message_id="); !strings.Contains(l[len(l)-1], "from="+dave.addr+" replies=1") {
 		t.Errorf("the fourth command: %s", l[len(l)-1])
+	}
+	if lines := srv.awaitLog("bounce=hard address="+dave.addr, 4, e2eMoveWait); !strings.Contains(lines[3], "marked_bouncing=true") {
+		t.Errorf("bounce of the answer to the fourth command: %s", lines[3])
 	}
 
 	restore()
@@ -93,8 +72,71 @@ func TestE2EBounce(t *testing.T) {
 	if n, err := e2eMetric(srv.metrics, "lyngk_bouncing_addresses"); err != nil || n != 0 {
 		t.Errorf("after change address: lyngk_bouncing_addresses = %v, %v; want 0", n, err)
 	}
-	if got := len(srv.logLines("outcome=bounce")); got != 3 {
-		t.Errorf("%d bounces in the log, want 3 (no bounce of the unanswered fourth)", got)
+	if got := len(srv.logLines("outcome=bounce")); got != 4 {
+		t.Errorf("%d bounces in the log, want 4 (three, and the one after the retry)", got)
+	}
+}
+
+// e2eLoseMailbox removes addr from Dovecot's users, so that LMTP answers
+// 550 5.1.1 and Postfix bounces mail to it, and waits until Dovecot no
+// longer knows it; restore (also run at the test's end) puts it back.
+func e2eLoseMailbox(t *testing.T, e *e2eEnv, addr string) (restore func()) {
+	t.Helper()
+	users := filepath.Join(e.dir, "dovecot", "users")
+	orig, err := os.ReadFile(users)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var without []byte
+	for _, l := range bytes.SplitAfter(orig, []byte("\n")) {
+		if !bytes.HasPrefix(l, []byte(addr+":")) {
+			without = append(without, l...)
+		}
+	}
+	// Rewritten in place: owner, group and mode stay Dovecot's.
+	if err := os.WriteFile(users, without, 0); err != nil {
+		t.Fatal(err)
+	}
+	restored := false
+	restore = func() {
+		if !restored {
+			restored = true
+			if err := os.WriteFile(users, orig, 0); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	t.Cleanup(restore)
+	// Dovecot rereads the file at most once a second: wait until its
+	// user lookup no longer knows addr.
+	e2eAwaitUser(t, e, addr, false)
+	return restore
+}
+
+// TestE2EBounceMessageID: without bounce_verp, Postfix's own bounces come
+// back to the robot's plain address and are matched by the Message-ID of
+// the mail returned in them, recorded as sent to dave: the answers to
+// three of his commands (no board mail, no reply token) bounce, and the
+// third marks his address bouncing.
+func TestE2EBounceMessageID(t *testing.T) {
+	e := e2eSetup(t)
+	srv := e.startServer(t, e2eStartTLS)
+	dave := &e2ePlayer{user: "dave", password: "dave-pw", addr: e.addr("dave"),
+		box: e.watch(t, "dave", "INBOX", 25*time.Millisecond)}
+	if err := e.signup(dave, e2eMoveWait); err != nil {
+		t.Fatal(err)
+	}
+	e2eLoseMailbox(t, e, dave.addr)
+	for i := 1; i <= 3; i++ {
+		e2eSubmit(t, e, &e2eOut{From: dave.addr, To: e.robot(), Subject: "help", Body: "\n"})
+		lines := srv.awaitLog("bounce=hard address="+dave.addr, i, e2eMoveWait)
+		last := lines[len(lines)-1]
+		if !strings.Contains(last, "format=dsn") || strings.Contains(last, "marked_bouncing=true") != (i == 3) {
+			t.Errorf("bounce %d: %s", i, last)
+		}
+	}
+	if n, err := e2eMetric(srv.metrics, "lyngk_bouncing_addresses"); err != nil || n != 1 {
+		t.Errorf("lyngk_bouncing_addresses = %v, %v; want 1", n, err)
 	}
 }
 

@@ -32,8 +32,12 @@
 package daemon
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"crypto/rand"
 	"log/slog"
+	"net/textproto"
 	"strings"
 	"sync"
 	"time"
@@ -271,7 +275,10 @@ func (t *Tx) Send(mails []engine.Mail) (int, error) {
 // enqueue delivers a composed mail to `to` under its envelopes, in its
 // lane: the confirmed addresses in the players' lane, the others in the
 // strangers' lane (byLane): a stranger named with a player never rides in
-// the players' lane. unasked is engine.Mail.Unasked.
+// the players' lane. unasked is engine.Mail.Unasked. In the same
+// transaction it records, for each confirmed address of `to`, that the
+// mail's Message-ID was sent to it: only a bounce naming such a record
+// counts (recordSent).
 func (t *Tx) enqueue(to []string, data []byte, unasked bool) error {
 	players, strangers, err := byLane(t.Tx, to)
 	if err != nil {
@@ -294,7 +301,40 @@ func (t *Tx) enqueue(to []string, data []byte, unasked bool) error {
 			}
 		}
 	}
+	return t.recordSent(to, data)
+}
+
+// recordSent keeps the Message-ID of the composed mail data with each of
+// its recipients that is some account's confirmed address, for
+// store.SentKeep. Mail to strangers is not kept: no bounce of theirs
+// counts, and a flood of them must not fill the records.
+func (t *Tx) recordSent(to []string, data []byte) error {
+	id := MessageIDOf(data)
+	if id == "" {
+		return nil
+	}
+	for _, addr := range to {
+		ok, err := t.d.eng.Tracked(t.Tx, addr)
+		if err != nil {
+			return err
+		}
+		if ok {
+			if err := t.RecordSent(id, addr, t.Now); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
+}
+
+// MessageIDOf reads the Message-ID (without <>) of a mail the daemon
+// composed (mailer.Compose writes it in the header).
+func MessageIDOf(data []byte) string {
+	h, err := textproto.NewReader(bufio.NewReader(bytes.NewReader(data))).ReadMIMEHeader()
+	if err != nil && len(h) == 0 {
+		return ""
+	}
+	return strings.Trim(strings.TrimSpace(h.Get("Message-Id")), "<>")
 }
 
 // byLane splits to into the confirmed addresses of players and the others
@@ -321,9 +361,10 @@ type envelope struct {
 }
 
 // envelopes says how a mail to `to` leaves: with bounce_verp, one envelope
-// per address, its sender robot+b-TOKEN@domain carrying the address's
-// bounce token (a stranger's address has none and gets the robot's plain
-// address); without, one envelope from the robot to all.
+// per address, its sender robot+b-TAG@domain carrying the address's
+// VERP tag (an HMAC of it, engine/bounce.go; a stranger's address has none
+// and gets the robot's plain address); without, one envelope from the
+// robot to all.
 func (d *Daemon) envelopes(tx *store.Tx, to []string) ([]envelope, error) {
 	if !d.verp {
 		return []envelope{{d.robot, to}}, nil
@@ -350,12 +391,16 @@ func (d *Daemon) compose(m engine.Mail, now time.Time) ([]byte, error) {
 		name, _, _ := strings.Cut(m.PictureID, "@")
 		inline = append(inline, mailer.InlinePart{ContentID: m.PictureID, ContentType: "image/png", Filename: name + ".png", Data: m.Picture})
 	}
+	id, err := copyID(m.MessageID)
+	if err != nil {
+		return nil, err
+	}
 	return mailer.Compose(mailer.Outgoing{
 		From:          engine.RobotName + " <" + d.robot + ">",
 		To:            m.To,
 		Subject:       m.Subject,
 		Body:          m.Body,
-		MessageID:     m.MessageID,
+		MessageID:     id,
 		InReplyTo:     m.InReplyTo,
 		References:    m.References,
 		AutoSubmitted: m.AutoSubmitted,
@@ -363,4 +408,12 @@ func (d *Daemon) compose(m engine.Mail, now time.Time) ([]byte, error) {
 		HTML:          m.HTML,
 		Inline:        inline,
 	})
+}
+
+// copyID is the Message-ID a mail with id (set by the engine, or "" for
+// one the composer draws) leaves with: a board mail's gets a random mark
+// its "move on the web" link does not show (engine.CopyMessageID), so
+// that its reply token is no proof in a forged bounce.
+func copyID(id string) (string, error) {
+	return engine.CopyMessageID(id, rand.Reader)
 }
