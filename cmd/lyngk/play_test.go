@@ -149,7 +149,8 @@ func TestWebMoveVERP(t *testing.T) {
 				return perr
 			}
 			if m.To[0] == "alice@example.com" && strings.HasPrefix(in.Subject, "New Lyngk Board 101") {
-				tok = strings.TrimPrefix(strings.Split(in.MessageID, "@")[0], "lyngk.")
+				// lyngk.TOKEN.MARK@domain: the token, without the copy's mark.
+				tok = strings.Split(strings.TrimPrefix(in.MessageID, "lyngk."), ".")[0]
 			}
 		}
 		return err
