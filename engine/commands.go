@@ -226,6 +226,21 @@ func (e *Engine) gameText(word, name string) string {
 	return s
 }
 
+// example is a move of game word as a player writes it at turn (from 1):
+// the game's text "example", which may tell the phases of the game apart
+// by .Turn (YINSH's ring placement "e3", then ring moves "h7-g7"); "" when
+// the game has none.
+func (e *Engine) example(word string, turn int) string {
+	if _, ok := e.games[word]; !ok {
+		return ""
+	}
+	s, err := e.cfg.Templates.Render(word+".example", struct{ Turn int }{turn})
+	if err != nil {
+		return ""
+	}
+	return s
+}
+
 // fill puts the game's texts in place of the marks of a form's line.
 func (e *Engine) fill(word, s string) string {
 	opts := e.gameText(word, "options")

@@ -100,6 +100,12 @@ type Config struct {
 	// when set, every board mail to a player says "Move on the web:"
 	// WebURL/play/TOKEN in both parts (play.go). "" = no such line.
 	WebURL string
+	// ServerName is the server's own name, as players know it: the
+	// display name of its mails' sender and the start of the subjects
+	// and texts of every mail that belongs to no game ("PBeM Server
+	// help", "Confirm PBeM Server signup bob"). "" = templates.DefaultServer,
+	// gamerz's "PBeM Server".
+	ServerName string
 }
 
 // Default timer periods (SPEC §3) and the interval of repeated reminders.
@@ -158,6 +164,17 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.Rand == nil {
 		cfg.Rand = rand.Reader
 	}
+	if cfg.ServerName = strings.TrimSpace(cfg.ServerName); cfg.ServerName == "" {
+		cfg.ServerName = templates.DefaultServer
+	}
+	if strings.ContainsAny(cfg.ServerName, "\r\n<>\"@") || len(cfg.ServerName) > maxServerName {
+		return nil, fmt.Errorf("engine: server name %q: at most %d characters, no line break, quote, <, > or @", cfg.ServerName, maxServerName)
+	}
+	set, err := cfg.Templates.WithServer(cfg.ServerName)
+	if err != nil {
+		return nil, fmt.Errorf("engine: %w", err)
+	}
+	cfg.Templates = set
 	if cfg.NagAfter == 0 {
 		cfg.NagAfter = DefaultNagAfter
 	}
@@ -185,9 +202,17 @@ func New(cfg Config) (*Engine, error) {
 	for _, g := range cfg.Games {
 		titles = append(titles, g.Title())
 	}
-	return &Engine{cfg: cfg, auth: auth, pics: newPictures(), games: byName, first: cfg.Games[0].Name(), ownSubject: ownSubjectRE(titles),
+	return &Engine{cfg: cfg, auth: auth, pics: newPictures(), games: byName, first: cfg.Games[0].Name(), ownSubject: ownSubjectRE(cfg.ServerName, titles),
 		commands: commandTable(), topWords: topWords()}, nil
 }
+
+// maxServerName bounds the server's name: it starts subjects, which stay
+// on one line of a mail program's list.
+const maxServerName = 40
+
+// ServerName is the server's own name (Config.ServerName): the display
+// name of its mails' sender, and the web's to show.
+func (e *Engine) ServerName() string { return e.cfg.ServerName }
 
 // Games returns the games the server offers, in the order of Config.Games.
 func (e *Engine) Games() []games.Game { return slices.Clone(e.cfg.Games) }
@@ -445,7 +470,7 @@ func (e *Engine) InternalError(tx Tx, in Inbound, now time.Time) ([]Mail, error)
 		p = newPending(tx)
 		r.tx, r.out, r.budget = p, nil, budget{bounded: true}
 		if err := guard(func() error {
-			return r.send(Mail{To: []string{in.From}, Subject: "Lyngk error", Body: internalErrorText}, envelope{})
+			return r.send(Mail{To: []string{in.From}, Subject: e.cfg.ServerName + " error", Body: internalErrorText}, envelope{})
 		}); err != nil && p.storeErr == nil {
 			return nil, nil // not even that: silence
 		}

@@ -24,9 +24,11 @@ type gameView struct {
 	Board int
 	Title string // the game's (games.Rules.Title): "Lyngk"
 	Word  string // the game's word (games.Rules.Name): "lyngk"
-	// Example is a move of the game as a player writes it, HelpTopic the
-	// help that explains its notation (the game's texts GAME.example and
-	// GAME.help-topic: LYNGK "G,c1-d1" and "notation"); "" when it has none.
+	// Example is a move of the game as a player writes it at the turn to
+	// play, HelpTopic the help that explains its notation (the game's
+	// texts GAME.example and GAME.help-topic: LYNGK "G,c1-d1" and
+	// "notation", YINSH "e3" while the rings are placed, then "h7-g7",
+	// and "yinsh"); "" when it has none.
 	Example, HelpTopic string
 	Players            [2]string
 	ToMove             string // "" when the game is over
@@ -106,7 +108,7 @@ func (e *Engine) view(g *game, n, rows int) (*gameView, error) {
 		return nil, err
 	}
 	v := &gameView{Board: g.Board, Title: gm.Title(), Word: gm.Name(), Players: g.Players, Block: pos.Board(g.Players), pos: pos, game: gm,
-		Example: e.gameText(gm.Name(), "example"), HelpTopic: e.gameText(gm.Name(), "help-topic")}
+		Example: e.example(gm.Name(), len(pos.Moves())+1), HelpTopic: e.gameText(gm.Name(), "help-topic")}
 	moves := g.Moves
 	if n >= 0 {
 		v.Historic, v.After = true, n

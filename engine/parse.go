@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"lyngk.example/lyngk/engine/games"
+	"lyngk.example/lyngk/templates"
 )
 
 // Command is one parsed command line. Keywords are matched in any case and
@@ -178,15 +179,16 @@ func (e *Engine) isCommandLine(line string) bool {
 }
 
 // ownSubjectRE matches the subjects of our own mails, which a reply carries
-// (often without "Re:") and which are never commands: "Lyngk Board 101 bob",
-// "Lyngk Board 101 bob **", "Lyngk Board 101 Error", "Lyngk Board 101 chat
-// bob", "Lyngk error", and the subjects of the help, account and
-// confirmation mails ("Confirm Lyngk signup bob"); the board mails of
-// every game start with its title ("Yinsh Board 102 bob"), the server's
-// own with "Lyngk".
+// (often without "Re:") and which are never commands: the board mails of
+// every game start with its title ("Yinsh Board 102 bob", "Lyngk Board
+// 101 bob **", "Lyngk Board 101 Error", "Lyngk Board 101 chat bob"), the
+// mails of no game with the server's name ("PBeM Server error", "PBeM
+// Server help rules", "PBeM Server account bob", "Confirm PBeM Server
+// signup bob"), and those the server sent before it had a name of its own
+// with "Lyngk" ("Lyngk help").
 // None of them is a complete command: a move by "lyngk board" takes six words.
-func ownSubjectRE(titles []string) *regexp.Regexp {
-	alts := []string{"lyngk"}
+func ownSubjectRE(server string, titles []string) *regexp.Regexp {
+	alts := []string{"lyngk", strings.Join(strings.Fields(regexp.QuoteMeta(strings.ToLower(server))), `\s+`)}
 	for _, t := range titles {
 		if w := regexp.QuoteMeta(strings.ToLower(t)); !slices.Contains(alts, w) {
 			alts = append(alts, w)
@@ -343,8 +345,8 @@ func isSignature(line string) bool {
 
 // attribution recognises the line a client puts above the mail it quotes.
 // Any line that ends in ":" right above a quoted block (blank lines between
-// allowed) and names an address, a date or time, or the robot
-// (RobotName) is one, in any language or format: NeoMutt's widespread
+// allowed) and names an address, a date or time, or the server
+// (namesSender) is one, in any language or format: NeoMutt's widespread
 // "* PBeM Server <lyngk@example.org> [2026-11-26 11:58]:", Fastmail's
 // Swedish "Tor 26 nov. 2026 kl. 11:58 skrev PBeM Server:". Without the
 // quoted block below, the known forms:
@@ -371,10 +373,6 @@ func attribution(lines []string, i int) int {
 	return 0
 }
 
-// RobotName is the display name of the server's mails, as gamerz's: the
-// name a client writes in its attribution line.
-const RobotName = "PBeM Server"
-
 // aboveQuote reports whether the next line after lines[i] that is not blank
 // is quoted.
 func aboveQuote(lines []string, i int) bool {
@@ -387,10 +385,14 @@ func aboveQuote(lines []string, i int) bool {
 }
 
 // namesSender reports whether an attribution-like line names an address,
-// the robot or a date: what a player's own line ending in ":" above a quote
-// ("I agree with this:") does not.
+// the server or a date: what a player's own line ending in ":" above a
+// quote ("I agree with this:") does not. The server is named by its
+// default display name (templates.DefaultServer), which the clients write
+// in their attribution; one the operator chose is not looked for, since
+// the clients' attributions that name the sender name its address or the
+// date as well.
 func namesSender(t string) bool {
-	return strings.Contains(t, "@") || strings.Contains(strings.ToLower(t), strings.ToLower(RobotName)) || dateOrTime.MatchString(t)
+	return strings.Contains(t, "@") || strings.Contains(strings.ToLower(t), strings.ToLower(templates.DefaultServer)) || dateOrTime.MatchString(t)
 }
 
 // dateOrTime is a time ("11:58"), a year ("2026") or a numeric date

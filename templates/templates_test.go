@@ -29,8 +29,8 @@ func TestLoadAndRender(t *testing.T) {
 		{"board.subject", map[string]any{"Board": 120, "Title": "Lyngk", "ToMove": "", "Comment": nil}, "Lyngk Board 120 "},
 		{"board.subject", map[string]any{"Board": 3, "Title": "Lyngk", "ToMove": "bob", "Comment": "x"}, "Lyngk Board 3 bob **"},
 		{"board.subject", map[string]any{"Board": 102, "Title": "Yinsh", "ToMove": "bob", "Comment": nil}, "Yinsh Board 102 bob"},
-		{"error.subject", map[string]any{"Game": nil}, "Lyngk error"},
-		{"help.subject", map[string]any{"Topic": "rules"}, "Lyngk help rules"},
+		{"error.subject", map[string]any{"Game": nil}, "PBeM Server error"},
+		{"help.subject", map[string]any{"Topic": "rules"}, "PBeM Server help rules"},
 	}
 	for _, tt := range tests {
 		got, err := s.Render(tt.name, tt.data)

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/mail"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -381,7 +382,7 @@ func (a *app) compose(m engine.Mail, now time.Time) ([]byte, error) {
 		inline = append(inline, mailer.InlinePart{ContentID: m.PictureID, ContentType: "image/png", Filename: name + ".png", Data: m.Picture})
 	}
 	return mailer.Compose(mailer.Outgoing{
-		From:          engine.RobotName + " <" + a.robot + ">",
+		From:          (&mail.Address{Name: a.eng.ServerName(), Address: a.robot}).String(),
 		To:            m.To,
 		Subject:       m.Subject,
 		Body:          m.Body,

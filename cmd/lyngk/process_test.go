@@ -152,8 +152,8 @@ func TestProcessWholeGame(t *testing.T) {
 		}
 		want := "Lyngk Board 101 " + names[max(g.Turn(), 1)-1]
 		if g.Status() != lyngk.Playing {
-			// gamerz writes "Lyngk Board 101 " for a finished game; the
-			// trailing blank of a header does not survive parsing.
+			// gamerz wrote "Lyngk Board 101 " for a finished game; ours
+			// ends with the board number.
 			want = "Lyngk Board 101"
 		}
 		checkBoardMails(process(t, db, m), want)

@@ -1,0 +1,126 @@
+package engine_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/golden"
+	"lyngk.example/lyngk/templates"
+)
+
+// checkParts compares the mails with testdata/NAME.golden, each mail's HTML
+// part after its text, so that a golden holds both parts a player reads;
+// the text's lines stay within templates.Width.
+func checkParts(t *testing.T, name string, ms []engine.Mail) {
+	t.Helper()
+	for _, m := range ms {
+		for _, l := range engine.LongLines(m.Body) {
+			t.Errorf("%s: line over %d columns: %q", name, templates.Width, l)
+		}
+	}
+	golden.Check(t, filepath.Join("testdata", name+".golden"), formatParts(ms), *update)
+}
+
+// formatParts is format with each mail's HTML part after its text.
+func formatParts(ms []engine.Mail) string {
+	var b strings.Builder
+	for i, m := range ms {
+		if i > 0 {
+			b.WriteString("=====\n")
+		}
+		b.WriteString(format([]engine.Mail{m}))
+		if m.HTML != "" {
+			b.WriteString("----- HTML part -----\n" + m.HTML)
+		}
+	}
+	return b.String()
+}
+
+// TestYinshMails holds every kind of mail a YINSH player reads, text and
+// HTML, in goldens under testdata/yinsh/: the new game, boards in the
+// placement and in the movement phase and after a row was removed (to the
+// player to move and to the one who waits), a refused turn by command and
+// by reply, the reminder, preview and submit and a reply to the preview,
+// the change of subject, and the end of the game. Each names YINSH's
+// commands and examples that fit the phase, never LYNGK's.
+func TestYinshMails(t *testing.T) {
+	v := newEnv(t, withYinsh)
+	v.signup("alice", "bob")
+	check := func(name string, out []engine.Mail) {
+		t.Helper()
+		checkParts(t, "yinsh/"+name, out)
+		for _, m := range out {
+			for _, part := range []string{m.Subject, m.Body, m.HTML} {
+				if strings.Contains(strings.ToLower(part), "lyngk") {
+					t.Errorf("%s: a YINSH mail names LYNGK:\n%s", name, part)
+				}
+			}
+			if strings.HasSuffix(m.Subject, " ") {
+				t.Errorf("%s: subject %q ends in a space", name, m.Subject)
+			}
+		}
+	}
+	out := v.cmd(addr("alice"), "yinsh challenge alice bob")
+	check("new-game", out)
+	last := map[string]engine.Mail{"alice": out[0], "bob": out[1]}
+	turn := func(i int) []engine.Mail {
+		t.Helper()
+		user := [2]string{"alice", "bob"}[i%2]
+		out := v.cmd(addr(user), "yinsh move 101 "+user+" pw-"+user+" "+yinshGame[i])
+		if len(out) != 2 {
+			t.Fatalf("turn %d %s by %s:\n%s", i+1, yinshGame[i], user, format(out))
+		}
+		for _, m := range out {
+			last[strings.TrimSuffix(m.To[0], "@players.example")] = m
+		}
+		return out
+	}
+	check("board-placement", turn(0))
+	for i := 1; i < 10; i++ {
+		turn(i)
+	}
+	check("board-movement", turn(10))
+
+	// A refused turn, by command and by reply.
+	check("error-command", v.cmd(addr("bob"), "yinsh move 101 bob pw-bob e3-e4"))
+	check("error-reply", v.reply(last["bob"], addr("bob"), "e3-e4\n"))
+
+	// The reminder, a week after the last move.
+	v.now = v.now.Add(7*24*time.Hour + time.Minute)
+	check("nag", v.tick())
+
+	// A preview, a reply to it, a submission.
+	preview := v.cmd(addr("bob"), "yinsh preview 101 j5-j7")
+	check("preview", preview)
+	check("reply-preview", v.reply(preview[0], addr("bob"), "j5-j7\n"))
+	check("submit", v.cmd(addr("bob"), "yinsh submit 101 bob pw-bob j5-j7"))
+
+	check("change-subject", v.cmd(addr("bob"), "change subject bob pw-bob game"))
+
+	for i := 11; i < 30; i++ {
+		turn(i)
+	}
+	check("board-row", turn(30))
+	for i := 31; i < len(yinshGame)-1; i++ {
+		turn(i)
+	}
+	check("game-over", turn(len(yinshGame)-1))
+}
+
+// TestServerTexts holds the texts of no game, with YINSH offered beside
+// LYNGK and the robot player on: help and its topics, the welcome mail,
+// list, and a help topic that does not exist.
+func TestServerTexts(t *testing.T) {
+	v := newEnv(t, withYinsh, withRobot)
+	v.signup("alice")
+	for _, topic := range []string{"", " notation", " rules", " yinsh", " lyngk", " queue"} {
+		name := "help" + strings.ReplaceAll(topic, " ", "-")
+		checkParts(t, "yinsh/"+name, v.cmd(addr("alice"), "help"+topic))
+	}
+	ask := v.cmd("zoe@elsewhere.example", "signup zoe secret")
+	checkParts(t, "yinsh/welcome", v.confirm(ask[0]))
+	checkParts(t, "yinsh/list", v.cmd(addr("alice"), "list"))
+}
