@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode"
 
 	"golang.org/x/crypto/bcrypt"
 
@@ -164,11 +165,11 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.Rand == nil {
 		cfg.Rand = rand.Reader
 	}
+	if err := CheckServerName(cfg.ServerName); err != nil {
+		return nil, err
+	}
 	if cfg.ServerName = strings.TrimSpace(cfg.ServerName); cfg.ServerName == "" {
 		cfg.ServerName = templates.DefaultServer
-	}
-	if strings.ContainsAny(cfg.ServerName, "\r\n<>\"@") || len(cfg.ServerName) > maxServerName {
-		return nil, fmt.Errorf("engine: server name %q: at most %d characters, no line break, quote, <, > or @", cfg.ServerName, maxServerName)
 	}
 	set, err := cfg.Templates.WithServer(cfg.ServerName)
 	if err != nil {
@@ -209,6 +210,17 @@ func New(cfg Config) (*Engine, error) {
 // maxServerName bounds the server's name: it starts subjects, which stay
 // on one line of a mail program's list.
 const maxServerName = 40
+
+// CheckServerName refuses a server name (Config.ServerName) that cannot
+// start a subject or be a display name: longer than maxServerName, or
+// with a control character, a quote, <, > or @. "" is the default's.
+func CheckServerName(name string) error {
+	if len(name) > maxServerName || strings.ContainsAny(name, "\"<>@") ||
+		strings.ContainsFunc(name, unicode.IsControl) {
+		return fmt.Errorf("engine: server name %q: at most %d bytes, no control character, quote, <, > or @", name, maxServerName)
+	}
+	return nil
+}
 
 // ServerName is the server's own name (Config.ServerName): the display
 // name of its mails' sender, and the web's to show.

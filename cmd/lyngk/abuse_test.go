@@ -33,7 +33,7 @@ func testApp(t *testing.T, path string) *app {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &app{db: db, eng: eng, robot: cfg.Robot, log: slog.New(slog.NewTextHandler(io.Discard, nil)), now: time.Now}
+	return &app{db: db, eng: eng, robot: cfg.Server, log: slog.New(slog.NewTextHandler(io.Discard, nil)), now: time.Now}
 }
 
 // TestProcessLoopRules sends, from a signed-up player's address, a mail

@@ -32,7 +32,7 @@ var configKeys = []string{
 	"imap_addr", "imap_tls", "imap_user", "imap_password",
 	"imap_mailbox", "imap_processed", "imap_rejected", "poll_interval",
 	"smtp_addr", "smtp_tls", "smtp_user", "smtp_password",
-	"robot_address", "domain", "data_dir", "templates_dir",
+	"server_address", "server_name", "domain", "data_dir", "templates_dir",
 	"rate_per_hour", "signups_per_hour", "confirms_per_mailbox_day", "nag_after", "forfeit_after",
 	"address_mails_per_hour", "mails_per_day", "dead_letter_keep", "dedupe_keep",
 	"log_format", "log_level", "metrics_addr", "tls_ca_file", "robot", "robot_think", "robot_unmoved_per_hour", "trusted_authserv_id",

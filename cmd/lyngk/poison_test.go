@@ -48,7 +48,7 @@ func batchApp(t *testing.T, logs io.Writer) *app {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &app{db: db, eng: eng, robot: cfg.Robot, log: slog.New(slog.NewTextHandler(logs, nil)), now: time.Now}
+	return &app{db: db, eng: eng, robot: cfg.Server, log: slog.New(slog.NewTextHandler(logs, nil)), now: time.Now}
 }
 
 // seen reports whether the store has recorded the mail raw.
@@ -191,7 +191,7 @@ func seqs(n uint32) []uint32 {
 func deliverWhileStopped(t *testing.T, dataDir string, mails ...rawMail) {
 	t.Helper()
 	l, err := mailer.StartLocal(context.Background(), mailer.LocalConfig{SMTPAddr: "127.0.0.1:0", IMAPAddr: "127.0.0.1:0",
-		Robot: "lyngk@localhost", Dir: dataDir}, nil)
+		Server: "lyngk@localhost", Dir: dataDir}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

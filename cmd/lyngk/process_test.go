@@ -348,7 +348,7 @@ func TestApplyBatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &app{db: db, eng: eng, robot: cfg.Robot, log: slog.New(slog.NewTextHandler(io.Discard, nil)), now: time.Now}
+	a := &app{db: db, eng: eng, robot: cfg.Server, log: slog.New(slog.NewTextHandler(io.Discard, nil)), now: time.Now}
 	signup := rawMail{from: "dora@example.com", subject: "signup dora pw", id: "b1@test.example"}.bytes()
 	raws := [][]byte{
 		signup,

@@ -569,3 +569,27 @@ func TestServeLocalKeepsMail(t *testing.T) {
 		t.Fatalf("robot's Processed after the restart: %v", got)
 	}
 }
+
+// TestServeServerName: the server's name (server_name) is the display
+// name of its mails' sender, starts the subjects of the mails of no game
+// and the local mode's help; the log names the server's address with the
+// key "server", leaving "robot" to the computer player.
+func TestServeServerName(t *testing.T) {
+	cfg := defaultConfig()
+	cfg.DataDir = t.TempDir()
+	cfg.ServerName = "Club Kris"
+	s := startServe(t, cfg)
+	if !strings.Contains(s.logs.String(), "server=lyngk@localhost") || strings.Contains(s.logs.String(), "robot=lyngk@") {
+		t.Errorf("the log does not name the server's address as server=:\n%s", s.logs.String())
+	}
+	if out := s.stdout.String(); !strings.HasPrefix(out, "Club Kris, local all-in-one mode") ||
+		!strings.Contains(out, `"lyngk challenge alice bob" or "yinsh challenge alice bob"`) {
+		t.Errorf("local help:\n%s", out)
+	}
+	alice := localPlayer{t: t, name: "alice", smtp: s.smtp, imap: s.imap}
+	alice.send("help", "", "")
+	help := alice.await(1)
+	if help.Subject != "Club Kris help" || help.FromName != "Club Kris" || help.From != "lyngk@localhost" {
+		t.Errorf("help mail: subject %q from %q <%s>", help.Subject, help.FromName, help.From)
+	}
+}
