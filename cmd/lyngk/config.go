@@ -196,7 +196,7 @@ func (c *config) set(key, val string) error {
 		"smtp_addr": &c.SMTP.Addr, "smtp_tls": &c.SMTP.TLS, "smtp_user": &c.SMTP.Username,
 		"smtp_password": &c.SMTP.Password, "server_address": &c.Server, "domain": &c.Domain,
 		"server_name": &c.ServerName,
-		"data_dir": &c.DataDir, "templates_dir": &c.TemplatesDir, "log_format": &c.LogFormat,
+		"data_dir":    &c.DataDir, "templates_dir": &c.TemplatesDir, "log_format": &c.LogFormat,
 		"log_level": &c.LogLevel, "metrics_addr": &c.MetricsAddr,
 		"web_addr": &c.WebAddr, "web_url": &c.WebURL,
 		"imap_auth": &c.IMAP.Auth, "smtp_auth": &c.SMTP.Auth,
