@@ -76,8 +76,8 @@ func commandTable() []command {
 		{name: "signup", min: 2, max: -1, roles: []role{userArg, newPassword}, mails: accountMails, run: (*request).signup,
 			forms: []form{{"signup USERID PASSWORD [ADDRESS...]", `Register. Mail goes to the ADDRESSes, or to the sender without any. Each
 address gets a confirmation mail: reply to it (any text), and the
-welcome mail follows. You play once an address is
-confirmed. An ADDRESS is plain: name@example.com.`}}},
+welcome mail follows. You play once an address is confirmed. An
+ADDRESS is plain: name@example.com.`}}},
 		{name: "confirm", min: 2, max: 2, roles: []role{plain, plain}, run: (*request).confirmCommand,
 			forms: []form{{"confirm USERID CODE", `Confirm an address with the code of its confirmation mail, instead of
 replying to that mail. An address gets at most 3 of them a day.`}}},
