@@ -49,20 +49,7 @@ func formatParts(ms []engine.Mail) string {
 func TestYinshMails(t *testing.T) {
 	v := newEnv(t, withYinsh)
 	v.signup("alice", "bob")
-	check := func(name string, out []engine.Mail) {
-		t.Helper()
-		checkParts(t, "yinsh/"+name, out)
-		for _, m := range out {
-			for _, part := range []string{m.Subject, m.Body, m.HTML} {
-				if strings.Contains(strings.ToLower(part), "lyngk") {
-					t.Errorf("%s: a YINSH mail names LYNGK:\n%s", name, part)
-				}
-			}
-			if strings.HasSuffix(m.Subject, " ") {
-				t.Errorf("%s: subject %q ends in a space", name, m.Subject)
-			}
-		}
-	}
+	check := checkYinsh(t)
 	out := v.cmd(addr("alice"), "yinsh challenge alice bob")
 	check("new-game", out)
 	last := map[string]engine.Mail{"alice": out[0], "bob": out[1]}
@@ -108,6 +95,59 @@ func TestYinshMails(t *testing.T) {
 		turn(i)
 	}
 	check("game-over", turn(len(yinshGame)-1))
+}
+
+// checkYinsh returns the check of TestYinshMails: the mails match their
+// golden, none names LYNGK, no subject ends in a space.
+func checkYinsh(t *testing.T) func(name string, out []engine.Mail) {
+	return func(name string, out []engine.Mail) {
+		t.Helper()
+		checkParts(t, "yinsh/"+name, out)
+		for _, m := range out {
+			for _, part := range []string{m.Subject, m.Body, m.HTML} {
+				if strings.Contains(strings.ToLower(part), "lyngk") {
+					t.Errorf("%s: a YINSH mail names LYNGK:\n%s", name, part)
+				}
+			}
+			if strings.HasSuffix(m.Subject, " ") {
+				t.Errorf("%s: subject %q ends in a space", name, m.Subject)
+			}
+		}
+	}
+}
+
+// TestYinshMailsSocial holds the other kinds of YINSH mail, text and HTML,
+// with a watcher: chat and its answer by reply, a draw proposed and
+// accepted, a take-back asked and accepted, a queued move, a resignation,
+// the forfeit by the timer.
+func TestYinshMailsSocial(t *testing.T) {
+	v := newEnv(t, withYinsh)
+	v.signup("alice", "bob", "carol")
+	check := checkYinsh(t)
+	v.cmd(addr("alice"), "yinsh challenge alice bob")
+	check("subscribe", v.cmd(addr("carol"), "yinsh subscribe 101 carol pw-carol"))
+	v.cmd(addr("alice"), "yinsh move 101 alice pw-alice c5")
+	chat := v.mail(engine.Inbound{From: addr("alice"), Subject: "yinsh chat 101 alice pw-alice", Body: "Good luck!\n"})
+	check("chat", chat)
+	check("chat-reply", v.reply(chat[0], addr("bob"), "Thanks, you too.\n"))
+	v.cmd(addr("bob"), "yinsh move 101 bob pw-bob e2")
+	check("propose", v.cmd(addr("alice"), "yinsh move 101 alice pw-alice propose"))
+	check("draw-accepted", v.cmd(addr("bob"), "yinsh move 101 bob pw-bob accept"))
+
+	v.cmd(addr("alice"), "yinsh challenge alice bob")
+	v.cmd(addr("alice"), "yinsh move 102 alice pw-alice c5")
+	check("undo", v.cmd(addr("alice"), "yinsh move 102 alice pw-alice undo"))
+	check("undo-accepted", v.cmd(addr("bob"), "yinsh move 102 bob pw-bob accept"))
+	v.cmd(addr("alice"), "yinsh move 102 alice pw-alice c5")
+	check("queued", v.cmd(addr("alice"), "yinsh queue 102 alice pw-alice e3"))
+	v.cmd(addr("bob"), "yinsh move 102 bob pw-bob e2")
+	check("resign", v.cmd(addr("bob"), "yinsh resign 102 bob pw-bob"))
+
+	v.cmd(addr("alice"), "yinsh challenge alice bob")
+	v.cmd(addr("alice"), "yinsh move 103 alice pw-alice c5")
+	v.cmd(addr("bob"), "yinsh move 103 bob pw-bob e2")
+	v.now = v.now.Add(21*24*time.Hour + time.Minute)
+	check("forfeit", v.tick())
 }
 
 // TestServerTexts holds the texts of no game, with YINSH offered beside
