@@ -21,9 +21,10 @@ func (r *request) reply(line string) error {
 		// A move without a board mail to answer: say how to move, rather
 		// than that a move is no command.
 		if r.looksLikeMove(f[0]) || slices.Contains(moveWords, strings.ToLower(f[0])) {
-			// A reply to a mail of a game that takes no move (a
-			// preview, say) is told that game's full command.
-			if board, ok := r.threadBoard(); ok {
+			// A player's reply to a mail of a game that takes no move
+			// (a preview, say) is told that game's full command. A
+			// stranger's answer names nothing his mail chose.
+			if board, ok := r.threadBoard(); ok && !r.stranger {
 				return refuse(whyTokenUnknown, kv{"Board": board})
 			}
 			return refuse(whyTokenUnknown, nil)

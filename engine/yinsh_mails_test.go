@@ -95,6 +95,12 @@ func TestYinshMails(t *testing.T) {
 		turn(i)
 	}
 	check("game-over", turn(len(yinshGame)-1))
+
+	// A stranger's answer to a mail of the game names no board: his
+	// References chose it.
+	if out := v.reply(preview[0], "zed@elsewhere.example", "j5-j7\n"); len(out) != 1 || strings.Contains(out[0].Body, "101") {
+		t.Errorf("a stranger's reply to the preview:\n%s", format(out))
+	}
 }
 
 // checkYinsh returns the check of TestYinshMails: the mails match their
