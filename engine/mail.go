@@ -609,14 +609,15 @@ func (r *request) refusalText(ref *refusal) (string, error) {
 
 // LongLines returns the lines of a mail's text wider than
 // templates.Width that the server wrote: not the lines of what a player
-// wrote (quoted with ">", or a comment after "USERID writes:" up to the
-// next line of stars), not a line holding only a URL.
+// wrote (quoted with ">", or a comment after "USERID writes:" or a chat's
+// "USERID writes about Yinsh Board 101:" up to the next line of stars),
+// not a line holding only a URL.
 func LongLines(text string) []string {
 	var long []string
 	comment := false
 	for _, l := range strings.Split(text, "\n") {
 		switch {
-		case strings.HasSuffix(l, " writes:") || strings.Contains(l, " writes about Lyngk Board "):
+		case strings.HasSuffix(l, " writes:") || strings.Contains(l, " writes about ") && strings.HasSuffix(l, ":"):
 			comment = true
 			continue
 		case strings.HasPrefix(l, "****"):

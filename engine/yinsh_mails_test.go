@@ -133,7 +133,10 @@ func TestYinshMailsSocial(t *testing.T) {
 	v.cmd(addr("alice"), "yinsh challenge alice bob")
 	check("subscribe", v.cmd(addr("carol"), "yinsh subscribe 101 carol pw-carol"))
 	v.cmd(addr("alice"), "yinsh move 101 alice pw-alice c5")
-	chat := v.mail(engine.Inbound{From: addr("alice"), Subject: "yinsh chat 101 alice pw-alice", Body: "Good luck!\n"})
+	// A chat's text is the player's: a long line of it is no line of ours
+	// over templates.Width (LongLines).
+	chat := v.mail(engine.Inbound{From: addr("alice"), Subject: "yinsh chat 101 alice pw-alice",
+		Body: "Good luck! " + strings.Repeat("A long line that the player wrote. ", 3) + "\n"})
 	check("chat", chat)
 	check("chat-reply", v.reply(chat[0], addr("bob"), "Thanks, you too.\n"))
 	v.cmd(addr("bob"), "yinsh move 101 bob pw-bob e2")
