@@ -411,11 +411,13 @@ func (r *request) changeSetting(c Command) error {
 	}
 	v := accountView{User: u.ID, What: strings.TrimPrefix(c.Name, "change ") + "-" + value}
 	if c.Name == "change subject" {
-		// The example subject is of the game the player played last.
+		// The example subject is of the game the player played last,
+		// else of the first game the server offers.
 		gs, err := r.selectGames([]string{strings.ToLower(u.ID)}, StateAll)
 		if err != nil {
 			return err
 		}
+		v.Title = r.e.cfg.Games[0].Title()
 		if len(gs) > 0 {
 			v.Title = r.title(r.e.gameName(gs[len(gs)-1]))
 		}
