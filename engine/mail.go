@@ -636,7 +636,9 @@ func LongLines(text string) []string {
 }
 
 // gameWords is the start of the data of an error text or notice: Title
-// and GameWord, the name and the word of the game it is about: board's
+// and GameWord, the name and the word of the game it is about, and
+// Notation, how that game's moves are written (gameText
+// "notation-format"): board's
 // game when board (an int) names one, else the game of the command being
 // run, else the first game the server offers.
 func (r *request) gameWords(board any) kv {
@@ -650,5 +652,5 @@ func (r *request) gameWords(board any) kv {
 	if !ok {
 		name, gm = r.e.first, r.e.games[r.e.first]
 	}
-	return kv{"Title": gm.Title(), "GameWord": name}
+	return kv{"Title": gm.Title(), "GameWord": name, "Notation": r.e.gameText(name, "notation-format")}
 }

@@ -125,7 +125,7 @@ func checkYinsh(t *testing.T) func(name string, out []engine.Mail) {
 // TestYinshMailsSocial holds the other kinds of YINSH mail, text and HTML,
 // with a watcher: chat and its answer by reply, a draw proposed and
 // accepted, a take-back asked and accepted, a queued move, a resignation,
-// the forfeit by the timer.
+// a turn written wrong, the forfeit by the timer.
 func TestYinshMailsSocial(t *testing.T) {
 	v := newEnv(t, withYinsh)
 	v.signup("alice", "bob", "carol")
@@ -155,6 +155,7 @@ func TestYinshMailsSocial(t *testing.T) {
 	v.cmd(addr("alice"), "yinsh challenge alice bob")
 	v.cmd(addr("alice"), "yinsh move 103 alice pw-alice c5")
 	v.cmd(addr("bob"), "yinsh move 103 bob pw-bob e2")
+	check("error-notation", v.cmd(addr("alice"), "yinsh move 103 alice pw-alice e3-"))
 	v.now = v.now.Add(21*24*time.Hour + time.Minute)
 	check("forfeit", v.tick())
 }

@@ -146,6 +146,7 @@ func TestWidths(t *testing.T) {
 		"Sent":   122, "Topic": "frobnication", "Topics": "commands, notation, rules, abcdefghijklmnop",
 		"Usage": "lyngk show BOARD[#N]... or lyngk show USERID... [all|active|inactive|next]", "Until": "23:52 UTC", "User": "abcdefghijklmnop", "Want": 124, "Word": "frobnicate",
 		"ToMove": "abcdefghijklmnop", "YourTurn": false, "Title": "Abcdefghijklmnop", "GameWord": "abcdefghijklmnop",
+		"Notation": "Write a move as FROM-TO, like b1-b2.",
 	}
 	n := 0
 	for _, name := range s.Names() {
