@@ -147,6 +147,11 @@ type accountView struct {
 	// game of the board of "unsubscribed".
 	Resigned []boardGroup
 	Title    string
+	// Games and RobotPlayer are for the welcome mail: the games offered,
+	// each with its own challenge, and whether the robot player takes
+	// challenges.
+	Games       []gameHelp
+	RobotPlayer bool
 }
 
 // boardGroup is boards of one game, named by its title.
@@ -404,7 +409,20 @@ func (r *request) changeSetting(c Command) error {
 	if err := r.saveUser(u); err != nil {
 		return err
 	}
-	return r.mail("account", u.Addresses, accountView{User: u.ID, What: strings.TrimPrefix(c.Name, "change ") + "-" + value})
+	v := accountView{User: u.ID, What: strings.TrimPrefix(c.Name, "change ") + "-" + value}
+	if c.Name == "change subject" {
+		// The example subject is of the game the player played last,
+		// else of the first game the server offers.
+		gs, err := r.selectGames([]string{strings.ToLower(u.ID)}, StateAll)
+		if err != nil {
+			return err
+		}
+		v.Title = r.e.cfg.Games[0].Title()
+		if len(gs) > 0 {
+			v.Title = r.title(r.e.gameName(gs[len(gs)-1]))
+		}
+	}
+	return r.mail("account", u.Addresses, v)
 }
 
 func (r *request) vacation(c Command) error {

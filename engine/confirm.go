@@ -273,7 +273,8 @@ func (r *request) confirm(id, code string) error {
 		return err
 	}
 	if welcome {
-		return r.mail("signup", u.Addresses, accountView{User: u.ID, Robot: r.e.cfg.Robot, Addresses: u.Addresses})
+		return r.mail("signup", u.Addresses, accountView{User: u.ID, Robot: r.e.cfg.Robot, Addresses: u.Addresses,
+			Games: r.e.gameHelps(), RobotPlayer: r.e.cfg.RobotPlayer})
 	}
 	return r.mail("account", union(dropped, u.Addresses), accountView{User: u.ID, What: "confirmed",
 		Addr: ad, Addresses: u.Addresses, Pending: u.Pending})

@@ -279,7 +279,7 @@
 // mail. A mail over the size limit is not quoted at all.
 //
 // Confirmed addresses (double opt-in). signup and change address mail
-// "Confirm Lyngk signup|address USERID" to each new address, with a
+// "Confirm PBeM Server signup|address USERID" (Config.ServerName) to each new address, with a
 // Message-ID <lyngk-confirm.CODE@DOMAIN>, CODE 160 random bits as a reply
 // token's. A mail whose In-Reply-To or References names such a code
 // confirms that address, whatever its text and sender (the code is the

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode"
 
 	"golang.org/x/crypto/bcrypt"
 
@@ -100,6 +101,12 @@ type Config struct {
 	// when set, every board mail to a player says "Move on the web:"
 	// WebURL/play/TOKEN in both parts (play.go). "" = no such line.
 	WebURL string
+	// ServerName is the server's own name, as players know it: the
+	// display name of its mails' sender and the start of the subjects
+	// and texts of every mail that belongs to no game ("PBeM Server
+	// help", "Confirm PBeM Server signup bob"). "" = templates.DefaultServer,
+	// gamerz's "PBeM Server".
+	ServerName string
 }
 
 // Default timer periods (SPEC §3) and the interval of repeated reminders.
@@ -158,6 +165,17 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.Rand == nil {
 		cfg.Rand = rand.Reader
 	}
+	if err := CheckServerName(cfg.ServerName); err != nil {
+		return nil, err
+	}
+	if cfg.ServerName = strings.TrimSpace(cfg.ServerName); cfg.ServerName == "" {
+		cfg.ServerName = templates.DefaultServer
+	}
+	set, err := cfg.Templates.WithServer(cfg.ServerName)
+	if err != nil {
+		return nil, fmt.Errorf("engine: %w", err)
+	}
+	cfg.Templates = set
 	if cfg.NagAfter == 0 {
 		cfg.NagAfter = DefaultNagAfter
 	}
@@ -185,9 +203,28 @@ func New(cfg Config) (*Engine, error) {
 	for _, g := range cfg.Games {
 		titles = append(titles, g.Title())
 	}
-	return &Engine{cfg: cfg, auth: auth, pics: newPictures(), games: byName, first: cfg.Games[0].Name(), ownSubject: ownSubjectRE(titles),
+	return &Engine{cfg: cfg, auth: auth, pics: newPictures(), games: byName, first: cfg.Games[0].Name(), ownSubject: ownSubjectRE(cfg.ServerName, titles),
 		commands: commandTable(), topWords: topWords()}, nil
 }
+
+// maxServerName bounds the server's name: it starts subjects, which stay
+// on one line of a mail program's list.
+const maxServerName = 40
+
+// CheckServerName refuses a server name (Config.ServerName) that cannot
+// start a subject or be a display name: longer than maxServerName, or
+// with a control character, a quote, <, > or @. "" is the default's.
+func CheckServerName(name string) error {
+	if len(name) > maxServerName || strings.ContainsAny(name, "\"<>@") ||
+		strings.ContainsFunc(name, unicode.IsControl) {
+		return fmt.Errorf("engine: server name %q: at most %d bytes, no control character, quote, <, > or @", name, maxServerName)
+	}
+	return nil
+}
+
+// ServerName is the server's own name (Config.ServerName): the display
+// name of its mails' sender, and the web's to show.
+func (e *Engine) ServerName() string { return e.cfg.ServerName }
 
 // Games returns the games the server offers, in the order of Config.Games.
 func (e *Engine) Games() []games.Game { return slices.Clone(e.cfg.Games) }
@@ -479,7 +516,7 @@ func (e *Engine) InternalError(tx Tx, in Inbound, now time.Time) ([]Mail, error)
 		p = newPending(tx)
 		r.tx, r.out, r.budget = p, nil, budget{bounded: true}
 		if err := guard(func() error {
-			return r.send(Mail{To: []string{in.From}, Subject: "Lyngk error", Body: internalErrorText}, envelope{})
+			return r.send(Mail{To: []string{in.From}, Subject: e.cfg.ServerName + " error", Body: internalErrorText}, envelope{})
 		}); err != nil && p.storeErr == nil {
 			return nil, nil // not even that: silence
 		}

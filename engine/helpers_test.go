@@ -187,7 +187,7 @@ func (v *env) signupAt(a, user, pw string) {
 	if len(out) != 1 {
 		v.t.Fatalf("signup %s: %+v", user, out)
 	}
-	if w := v.confirm(out[0]); len(w) != 1 || w[0].Subject != "Lyngk signup "+user {
+	if w := v.confirm(out[0]); len(w) != 1 || w[0].Subject != "PBeM Server signup "+user {
 		v.t.Fatalf("confirm %s: %+v", user, w)
 	}
 }

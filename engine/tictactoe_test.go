@@ -46,7 +46,7 @@ func TestTestGame(t *testing.T) {
 		t.Errorf("no HTML part with the game's picture:\n%s", format(out[:1]))
 	}
 	want(t, "a LYNGK game beside it", v.cmd(addr("bob"), "lyngk challenge bob alice"), 2, "New Lyngk Board 102 bob")
-	want(t, "LYNGK's option", v.cmd(addr("alice"), "tictactoe challenge -stack6 alice bob"), 1, "Lyngk error",
+	want(t, "LYNGK's option", v.cmd(addr("alice"), "tictactoe challenge -stack6 alice bob"), 1, "PBeM Server error",
 		`Unknown option "-stack6". Usage: tictactoe challenge USERID1 USERID2`)
 
 	// Full command, then a plain reply to the board mail.
@@ -75,13 +75,13 @@ func TestTestGame(t *testing.T) {
 	if out := v.cmd(addr("alice"), "lyngk games"); len(out) != 1 || strings.Contains(out[0].Body, "101") || !strings.Contains(out[0].Body, "102") {
 		t.Errorf("lyngk games:\n%s", format(out))
 	}
-	want(t, "help", v.cmd(addr("alice"), "help"), 1, "Lyngk help", "lyngk: LYNGK, a game by Kris Burm", "tictactoe: Tictactoe")
+	want(t, "help", v.cmd(addr("alice"), "help"), 1, "PBeM Server help", "lyngk: Lyngk, a game by Kris Burm", "tictactoe: Tictactoe")
 
 	// X wins on row 2: b2 a1 a2 c1 c2.
 	v.cmd(addr("alice"), "tictactoe move 101 alice pw-alice a2")
 	v.cmd(addr("bob"), "tictactoe move 101 bob pw-bob c1")
 	out = v.cmd(addr("alice"), "tictactoe move 101 alice pw-alice c2#5")
-	want(t, "the win", out, 2, "Tictactoe Board 101 ", "alice")
+	want(t, "the win", out, 2, "Tictactoe Board 101", "alice")
 	want(t, "its standings", v.cmd(addr("alice"), "tictactoe standings"), 1, "Tictactoe standings", "alice", "bob")
 	if out := v.cmd(addr("alice"), "lyngk standings"); len(out) != 1 || strings.Contains(out[0].Body, "alice") {
 		t.Errorf("lyngk standings list a tic-tac-toe player:\n%s", format(out))
@@ -91,7 +91,7 @@ func TestTestGame(t *testing.T) {
 	v.cmd(addr("bob"), "tictactoe challenge bob alice")
 	v.cmd(addr("bob"), "tictactoe move 103 bob pw-bob a1")
 	v.cmd(addr("alice"), "tictactoe move 103 alice pw-alice b1")
-	want(t, "resign", v.cmd(addr("alice"), "tictactoe resign 103 alice pw-alice"), 2, "Tictactoe Board 103 ", "resigned")
+	want(t, "resign", v.cmd(addr("alice"), "tictactoe resign 103 alice pw-alice"), 2, "Tictactoe Board 103", "resigned")
 	v.cmd(addr("bob"), "tictactoe challenge alice bob")
 	v.cmd(addr("alice"), "tictactoe move 104 alice pw-alice a1")
 	v.cmd(addr("bob"), "tictactoe move 104 bob pw-bob b1")
@@ -156,7 +156,7 @@ func TestTestGame(t *testing.T) {
 func TestTestGameRobot(t *testing.T) {
 	v := newEnv(t, withTicTacToe, func(c *engine.Config) { c.RobotPlayer = true })
 	v.signup("alice")
-	want(t, "robot, tic-tac-toe", v.cmd(addr("alice"), "tictactoe challenge robot alice"), 1, "Lyngk error",
+	want(t, "robot, tic-tac-toe", v.cmd(addr("alice"), "tictactoe challenge robot alice"), 1, "PBeM Server error",
 		"robot does not play Tictactoe: challenge another player.")
 	if games := v.dump(store.BucketGames); games != "" {
 		t.Errorf("a game was started:\n%s", games)

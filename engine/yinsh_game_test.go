@@ -37,7 +37,7 @@ func TestYinshGameByMail(t *testing.T) {
 	v.signup("alice", "bob")
 	out := v.cmd(addr("alice"), "yinsh challenge alice bob")
 	if len(out) != 2 || out[0].Subject != "New Yinsh Board 101 alice" || out[1].Subject != "New Yinsh Board 101 alice" ||
-		!strings.Contains(out[0].Body, `To move, reply with your move, like h7-g7 (send "help yinsh").`) {
+		!strings.Contains(out[0].Body, `To move, reply with your move, like e3 (send "help yinsh").`) {
 		t.Fatalf("new game mails:\n%s", format(out))
 	}
 	last := map[string]engine.Mail{"alice": out[0], "bob": out[1]}
@@ -180,7 +180,7 @@ func TestYinshHelp(t *testing.T) {
 		t.Errorf("challenge with LYNGK's option:\n%s", format(out))
 	}
 	out = v.cmd(addr("zed"), "list yinsh")
-	if len(out) != 1 || !strings.Contains(out[0].Body, "YINSH by Kris Burm (GIPF project): move rings, flip markers, make rows.") {
+	if len(out) != 1 || !strings.Contains(out[0].Body, "Yinsh by Kris Burm (GIPF project): move rings, flip markers, make rows.") {
 		t.Errorf("list yinsh:\n%s", format(out))
 	}
 	out = v.cmd(addr("alice"), "help lyngk")
@@ -190,7 +190,7 @@ func TestYinshHelp(t *testing.T) {
 	// An unknown topic's refusal lists the games offered as topics (to a
 	// player: a stranger's refusal names nothing he typed).
 	out = v.cmd(addr("alice"), "help chess")
-	if len(out) != 1 || !strings.Contains(strings.ReplaceAll(out[0].Body, "\n", " "), `There is no help topic "chess". Topics: commands, notation, rules, lyngk, yinsh.`) {
+	if len(out) != 1 || !strings.Contains(strings.ReplaceAll(out[0].Body, "\n", " "), `There is no help topic "chess". Every command is in "help commands"; the topics of help are: commands, notation, rules, lyngk, yinsh.`) {
 		t.Errorf("help chess:\n%s", format(out))
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/mail"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -392,7 +393,7 @@ func (a *app) compose(m engine.Mail, now time.Time) ([]byte, error) {
 		return nil, err
 	}
 	return mailer.Compose(mailer.Outgoing{
-		From:          engine.RobotName + " <" + a.robot + ">",
+		From:          (&mail.Address{Name: a.eng.ServerName(), Address: a.robot}).String(),
 		To:            m.To,
 		Subject:       m.Subject,
 		Body:          m.Body,

@@ -184,7 +184,8 @@ func newEngine(cfg config) (*engine.Engine, error) {
 	}
 	return engine.New(engine.Config{
 		Games:          offered(),
-		Robot:          cfg.Robot,
+		Robot:          cfg.Server,
+		ServerName:     cfg.ServerName,
 		Domain:         cfg.Domain,
 		Templates:      tpl,
 		RatePerHour:    cfg.RatePerHour,
@@ -239,16 +240,16 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 	smtpCfg.HeloName = cfg.Domain
 	if cfg.local() {
 		local, err := localmail.StartLocal(ctx, localmail.LocalConfig{SMTPAddr: localSMTP, IMAPAddr: localIMAP,
-			Robot: cfg.Robot, Dir: cfg.DataDir}, log)
+			Server: cfg.Server, Dir: cfg.DataDir}, log)
 		if err != nil {
 			return err
 		}
 		defer local.Close()
 		printListening(stdout, "smtp", local.SMTPAddr())
 		printListening(stdout, "imap", local.IMAPAddr())
-		imapCfg.Addr, imapCfg.Username, imapCfg.Password, imapCfg.TLS = local.IMAPAddr(), cfg.Robot, local.RobotPassword(), mailer.TLSNone
+		imapCfg.Addr, imapCfg.Username, imapCfg.Password, imapCfg.TLS = local.IMAPAddr(), cfg.Server, local.RobotPassword(), mailer.TLSNone
 		smtpCfg.Addr, smtpCfg.TLS = local.SMTPAddr(), mailer.TLSNone
-		printLocalHelp(stdout, cfg, local.SMTPAddr(), local.IMAPAddr(), local.RobotPassword(), cfg.WebURL)
+		printLocalHelp(stdout, eng, cfg, local.SMTPAddr(), local.IMAPAddr(), local.RobotPassword(), cfg.WebURL)
 	}
 
 	var m *metrics
@@ -263,7 +264,7 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 		log.Info("metrics listening", "addr", addr.String())
 	}
 
-	a := &app{db: db, eng: eng, robot: cfg.Robot, verp: cfg.VERP, log: log, metrics: m, now: time.Now, authservID: cfg.AuthservID,
+	a := &app{db: db, eng: eng, robot: cfg.Server, verp: cfg.VERP, log: log, metrics: m, now: time.Now, authservID: cfg.AuthservID,
 		checks: newCheckPool(checkWorkers()), lane: newLane()}
 	m.passwordChecks(a.checks, eng)
 	m.pictures(eng)
@@ -323,7 +324,7 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 		poller.OnMail = m.inbox
 	}
 
-	log.Info("lyngk serving", "robot", cfg.Robot, "data", cfg.DataDir, "local", cfg.local())
+	log.Info("lyngk serving", "server", cfg.Server, "name", eng.ServerName(), "data", cfg.DataDir, "local", cfg.local())
 	// A failing task stops the others too.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -418,10 +419,14 @@ func printListening(w io.Writer, name, addr string) {
 // to the log. It says "the server's address" for the mailbox the daemon
 // reads and "the robot player" for the computer opponent, as the README
 // does: "the robot" alone meant both.
-func printLocalHelp(w io.Writer, cfg config, smtpAddr, imapAddr, robotPassword, webURL string) {
+func printLocalHelp(w io.Writer, eng *engine.Engine, cfg config, smtpAddr, imapAddr, robotPassword, webURL string) {
+	var challenges []string
+	for _, g := range eng.Games() {
+		challenges = append(challenges, fmt.Sprintf("%q", g.Name()+" challenge alice bob"))
+	}
 	host, smtpPort, _ := net.SplitHostPort(smtpAddr)
 	_, imapPort, _ := net.SplitHostPort(imapAddr)
-	fmt.Fprintf(w, `LYNGK by mail, local all-in-one mode (loopback only)
+	fmt.Fprintf(w, `%s, local all-in-one mode (loopback only)
 
   Outgoing mail (SMTP): %s port %s, no TLS, no authentication
   Incoming mail (IMAP): %s port %s, no TLS
@@ -430,10 +435,10 @@ func printLocalHelp(w io.Writer, cfg config, smtpAddr, imapAddr, robotPassword, 
 %s%s
   To start: from alice@localhost, send "signup alice SECRET" to the
   server's address and reply to the Confirm mail that comes back; likewise
-  bob; then "lyngk challenge alice bob". Games are kept in %s.
+  bob; then %s. Games are kept in %s.
   Stop with Ctrl-C.
 
-`, host, smtpPort, host, imapPort, cfg.Robot, robotPassword, robotHelp(cfg), webHelp(webURL), cfg.DataDir)
+`, eng.ServerName(), host, smtpPort, host, imapPort, cfg.Server, robotPassword, robotHelp(cfg), webHelp(webURL), strings.Join(challenges, " or "), cfg.DataDir)
 }
 
 // webHelp is the local help's line on the web pages.

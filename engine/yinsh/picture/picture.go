@@ -12,7 +12,8 @@
 // of each line of constant number. The last turn is marked in orange: a
 // placement by a circle around its ring; a ring move by a dashed circle on
 // the point it left (where its marker now lies) and an arrow to the ring;
-// each row removed by a dashed line between its two ends; each ring
+// each row removed by a dashed outline around its five points (a band, not
+// a line, so that it never reads as part of a move's arrow); each ring
 // removed by a cross on its point.
 //
 // The package imports the rules (engine/yinsh); the rules never import it.
@@ -316,12 +317,18 @@ func drawLastTurn(pt draw.Painter, g *yinsh.Game) {
 	}
 	removals := append(append([]yinsh.Removal(nil), t.Pre[:t.NPre]...), t.Post[:t.NPost]...)
 	for _, r := range removals {
+		// The row is outlined as a band around its five points, apart
+		// from the move's arrow: a line along the row, in line with the
+		// ring's move, read as one arrow from the row's far end.
 		from, to := center(r.From), center(r.To)
 		d := to.Sub(from)
-		box := vg.Rectangle{Min: vg.Point{X: min(0, d.X) - 4, Y: min(0, d.Y) - 4}, Max: vg.Point{X: max(0, d.X) + 4, Y: max(0, d.Y) + 4}}
+		const band = markerR + 6
+		box := vg.Rectangle{Min: vg.Point{X: min(0, d.X) - band - 3, Y: min(0, d.Y) - band - 3},
+			Max: vg.Point{X: max(0, d.X) + band + 3, Y: max(0, d.Y) + band + 3}}
 		pt.Piece(fmt.Sprintf("row %v %v", d.X, d.Y), from, box, func(c vg.Canvas) {
 			dashed(c)
-			c.Stroke(draw.Line(vg.Point{}, d))
+			c.SetLineWidth(2)
+			c.Stroke(draw.Capsule(d, band))
 		})
 		pt.Piece("ring removed", center(r.Ring), draw.Square(10), func(c vg.Canvas) {
 			c.SetColor(moveColor)
