@@ -166,7 +166,7 @@ func (r *request) byGame(boards []int) ([]boardGroup, error) {
 		}
 		title := r.title("")
 		if ok {
-			title = r.title(r.e.gameName(g))
+			title = r.title(g.Game)
 		}
 		i, seen := at[title]
 		if !seen {
@@ -214,7 +214,7 @@ func (r *request) signup(c Command) error {
 	// The account plays once an address is confirmed; the welcome mail
 	// comes then.
 	r.madeHash(id, pw)
-	u := &user{ID: id, Hash: h, Pending: addrs, Created: r.now, standing: standing{Rating: startRating}}
+	u := &user{ID: id, Hash: h, Pending: addrs, Created: r.now}
 	if err := r.saveUser(u); err != nil {
 		return err
 	}

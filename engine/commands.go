@@ -204,7 +204,7 @@ func (e *Engine) gameWord(game string) string {
 	case game != "":
 		return game
 	case len(e.cfg.Games) == 1:
-		return e.first
+		return e.cfg.Games[0].Name()
 	}
 	return "GAME"
 }

@@ -36,7 +36,7 @@ func (r *request) robotUser() (*user, bool, error) {
 	if err != nil || ok || !r.e.cfg.RobotPlayer {
 		return u, ok && u.Robot, err
 	}
-	u = &user{ID: RobotID, Robot: true, Created: r.now, standing: standing{Rating: startRating}}
+	u = &user{ID: RobotID, Robot: true, Created: r.now}
 	return u, true, r.saveUser(u)
 }
 

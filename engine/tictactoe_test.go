@@ -109,15 +109,15 @@ func TestTestGame(t *testing.T) {
 		t.Errorf("signoff:\n%s", f)
 	}
 
-	// The records: the test game named, LYNGK's not; its ratings apart.
+	// The records: each names its game; each game's ratings apart.
 	games := v.dump(store.BucketGames)
-	for _, s := range []string{`games/00000101={"v":1,"board":101,"game":"tictactoe",`, `games/00000102={"v":1,"board":102,"variant":"standard",`} {
+	for _, s := range []string{`games/00000101={"v":1,"board":101,"game":"tictactoe",`, `games/00000102={"v":1,"board":102,"game":"lyngk","variant":"standard",`} {
 		if !strings.Contains(games, s) {
 			t.Errorf("no %s in\n%s", s, games)
 		}
 	}
 	users := v.dump(store.BucketUsers)
-	if !strings.Contains(users, `"rating":1600,"games":{"tictactoe":{"rating":`) {
+	if !strings.Contains(users, `"created":"2026-11-21T22:52:00Z","games":{"tictactoe":{"rating":`) {
 		t.Errorf("users:\n%s\nbefore:\n%s", users, before)
 	}
 	view := func(fn func(engine.Tx) error) {
@@ -139,7 +139,7 @@ func TestTestGame(t *testing.T) {
 		}
 		infos, err := engine.Games(tx)
 		if err != nil || len(infos) < 2 || !strings.HasPrefix(infos[0].String(), "101 tictactoe standard alice-bob 5 moves won by alice") ||
-			!strings.HasPrefix(infos[1].String(), "102 standard bob-alice") {
+			!strings.HasPrefix(infos[1].String(), "102 lyngk standard bob-alice") {
 			t.Errorf("admin listing: %v, %v", infos, err)
 		}
 		j, err := d.JSON()
