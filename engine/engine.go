@@ -143,6 +143,9 @@ func New(cfg Config) (*Engine, error) {
 		if _, dup := byName[name]; dup {
 			return nil, fmt.Errorf("engine: game %q offered twice", name)
 		}
+		if missing := missingTexts(cfg.Templates, name); len(missing) > 0 {
+			return nil, fmt.Errorf("engine: game %q has no template %s (templates/%s.tmpl)", name, strings.Join(missing, ", "), name)
+		}
 		byName[name] = g
 	}
 	if cfg.Domain == "" {

@@ -21,6 +21,7 @@ import (
 
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/games"
+	"lyngk.example/lyngk/engine/games/gamestest"
 	"lyngk.example/lyngk/engine/golden"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/engine/lyngk/picture"
@@ -98,6 +99,10 @@ func newSite(t testing.TB, public bool) *site {
 func newSiteOf(t testing.TB, public bool, gs []games.Game) *site {
 	t.Helper()
 	set, err := templates.Load("")
+	if err == nil {
+		// The test game's texts, for the sites that offer it.
+		set, err = set.With(gamestest.Texts)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
