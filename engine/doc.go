@@ -244,7 +244,7 @@
 //
 // Pictures. Every mail that shows a board (new game, board, reminder, show,
 // an error with the game's summary) has, beside its text, an HTML part with
-// a PNG of the position (package picture, drawn once per request and
+// a PNG of the position (the game's games.Picture, drawn once per request and
 // position), unless its recipient chose "change format ... text" (user
 // field format) or the server cannot tell who the recipient is: mails to
 // the sender go out with HTML only when the sender's address is that of a

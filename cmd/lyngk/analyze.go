@@ -17,7 +17,7 @@ import (
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
-	"lyngk.example/lyngk/engine/lyngk/search"
+	"lyngk.example/lyngk/engine/lyngksearch"
 )
 
 // robotThink is the robot's default think time; robotSeed makes a
@@ -173,7 +173,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 
 	var robotMove string
 	if *robot {
-		res, err := search.Search(context.Background(), &g, search.Options{
+		res, err := lyngksearch.Search(context.Background(), &g, lyngksearch.Options{
 			Iterations: *playouts, Think: *think, Workers: runtime.NumCPU(), Seed: robotSeed,
 		})
 		if err != nil {

@@ -4,11 +4,11 @@ import (
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
-	"lyngk.example/lyngk/engine/lyngk/picture"
-	"lyngk.example/lyngk/engine/lyngk/search"
+	"lyngk.example/lyngk/engine/lyngkpicture"
+	"lyngk.example/lyngk/engine/lyngksearch"
 	"lyngk.example/lyngk/engine/yinsh"
-	ypicture "lyngk.example/lyngk/engine/yinsh/picture"
-	ysearch "lyngk.example/lyngk/engine/yinsh/search"
+	"lyngk.example/lyngk/engine/yinshpicture"
+	"lyngk.example/lyngk/engine/yinshsearch"
 	"lyngk.example/lyngk/store"
 )
 
@@ -16,8 +16,8 @@ import (
 // the one place that knows them all, in the order of help and the lists.
 func offered() []games.Game {
 	return []games.Game{
-		{Rules: lyngk.Rules{}, Picture: picture.Pictures{}, Input: picture.Pictures{}, Robot: search.Robot{}},
-		{Rules: yinsh.Rules{}, Picture: ypicture.Pictures{}, Input: ypicture.Pictures{}, Robot: ysearch.Robot{}},
+		{Rules: lyngk.Rules{}, Picture: lyngkpicture.Pictures{}, Input: lyngkpicture.Pictures{}, Robot: lyngksearch.Robot{}},
+		{Rules: yinsh.Rules{}, Picture: yinshpicture.Pictures{}, Input: yinshpicture.Pictures{}, Robot: yinshsearch.Robot{}},
 	}
 }
 

@@ -1,4 +1,4 @@
-package search
+package lyngksearch
 
 import (
 	"context"
@@ -17,7 +17,7 @@ var _ games.Robot = Robot{}
 func (Robot) Think(ctx context.Context, p games.Position, o games.Think) (games.Thought, error) {
 	g, ok := lyngk.Of(p)
 	if !ok {
-		return games.Thought{}, errors.New("search: not a LYNGK position")
+		return games.Thought{}, errors.New("lyngksearch: not a LYNGK position")
 	}
 	res, err := Search(ctx, g, Options{Iterations: o.Playouts, Think: o.Time, Workers: o.Workers, Seed: o.Seed})
 	if err != nil {

@@ -1,4 +1,4 @@
-package search
+package yinshsearch
 
 import (
 	"context"
@@ -17,7 +17,7 @@ var _ games.Robot = Robot{}
 func (Robot) Think(ctx context.Context, p games.Position, o games.Think) (games.Thought, error) {
 	g, ok := yinsh.Of(p)
 	if !ok {
-		return games.Thought{}, errors.New("search: not a YINSH position")
+		return games.Thought{}, errors.New("yinshsearch: not a YINSH position")
 	}
 	res, err := Search(ctx, g, Options{Iterations: o.Playouts, Think: o.Time, Workers: o.Workers, Seed: o.Seed})
 	if err != nil {

@@ -1,4 +1,4 @@
-package search
+package yinshsearch
 
 import (
 	"context"
@@ -118,7 +118,7 @@ var central = func() (c [yinsh.NumPoints]bool) {
 func playOut(g *yinsh.Game, r *mcts.RNG) int {
 	for g.Status() == yinsh.Playing {
 		if err := g.Apply(g.RandomTurn(r.Intn)); err != nil {
-			panic("search: a random turn is refused: " + err.Error())
+			panic("yinshsearch: a random turn is refused: " + err.Error())
 		}
 	}
 	return g.Winner()

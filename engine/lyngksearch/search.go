@@ -1,4 +1,4 @@
-package search
+package lyngksearch
 
 import (
 	"context"
@@ -138,7 +138,7 @@ func playOut(g *lyngk.Game, r *mcts.RNG, buf []lyngk.Move) (int, []lyngk.Move) {
 			pick = buf[r.Intn(len(buf))]
 		}
 		if err := g.Apply(pick); err != nil {
-			panic("search: a legal move is refused: " + err.Error())
+			panic("lyngksearch: a legal move is refused: " + err.Error())
 		}
 	}
 	return g.Winner(), buf

@@ -1,4 +1,4 @@
-package search
+package yinshsearch
 
 import (
 	"context"
@@ -15,8 +15,8 @@ import (
 // measuring program, not a unit test: they run only when -strength names
 // an opponent, for example
 //
-//	go test ./engine/yinsh/search -run Strength -strength random -iters 1200 -timeout 0
-//	go test ./engine/yinsh/search -run Strength -strength greedy -iters 1200 -timeout 0
+//	go test ./engine/yinshsearch -run Strength -strength random -iters 1200 -timeout 0
+//	go test ./engine/yinshsearch -run Strength -strength greedy -iters 1200 -timeout 0
 //
 // The robot thinks -think per turn, or -iters playouts when given (the
 // think time converted with the playouts per second measured alone, so

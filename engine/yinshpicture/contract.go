@@ -1,4 +1,4 @@
-package picture
+package yinshpicture
 
 import (
 	"errors"
@@ -13,7 +13,7 @@ type Pictures struct{}
 
 var _ games.Picture = Pictures{}
 
-var errNotYinsh = errors.New("picture: not a YINSH position")
+var errNotYinsh = errors.New("yinshpicture: not a YINSH position")
 
 func options(marks *[2]string) []Option {
 	if marks == nil {
@@ -93,7 +93,7 @@ func (Pictures) Clicks(_ games.Position, move string) (games.Click, error) {
 	removals := func(rs []yinsh.Removal) error {
 		for _, r := range rs {
 			if r.From == yinsh.NoPoint {
-				return fmt.Errorf("picture: turn %q: a row without its ends", move)
+				return fmt.Errorf("yinshpicture: turn %q: a row without its ends", move)
 			}
 			c.Steps = append(c.Steps, []string{r.From.String(), r.To.String()})
 			one(r.Ring)
@@ -114,7 +114,7 @@ func (Pictures) Clicks(_ games.Position, move string) (games.Click, error) {
 		return games.Click{}, err
 	}
 	if len(c.Steps) == 0 {
-		return games.Click{}, fmt.Errorf("picture: turn %q has nothing to click", move)
+		return games.Click{}, fmt.Errorf("yinshpicture: turn %q has nothing to click", move)
 	}
 	return c, nil
 }

@@ -1,4 +1,4 @@
-package picture
+package lyngkpicture
 
 import (
 	"errors"
@@ -17,7 +17,7 @@ var (
 	_ games.Input   = Pictures{}
 )
 
-var errNotLyngk = errors.New("picture: not a LYNGK position")
+var errNotLyngk = errors.New("lyngkpicture: not a LYNGK position")
 
 func options(marks *[2]string) []Option {
 	if marks == nil {

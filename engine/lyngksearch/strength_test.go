@@ -1,4 +1,4 @@
-package search
+package lyngksearch
 
 import (
 	"context"
@@ -14,9 +14,9 @@ import (
 // The strength matches of engine/README.md. They are a measuring program, not a
 // unit test: they run only when -strength names an opponent, for example
 //
-//	go test ./engine/lyngk/search -run Strength -strength random -timeout 0
-//	go test ./engine/lyngk/search -run Strength -strength greedy -iters 2800
-//	go test ./engine/lyngk/search -run Strength -strength robot -iters 2800 -strong-iters 56000
+//	go test ./engine/lyngksearch -run Strength -strength random -timeout 0
+//	go test ./engine/lyngksearch -run Strength -strength greedy -iters 2800
+//	go test ./engine/lyngksearch -run Strength -strength robot -iters 2800 -strong-iters 56000
 //
 // The robot thinks -think per move, or -iters playouts when given (the
 // think time converted with the playouts per second measured alone, so that
