@@ -15,7 +15,7 @@ import (
 
 // withYinsh offers YINSH beside LYNGK, as cmd/lyngk does.
 func withYinsh(c *engine.Config) {
-	c.Games = append(c.Games, games.Game{Rules: yinsh.Rules{}, Picture: yinshpicture.Pictures{}, Robot: yinshsearch.Robot{}})
+	c.Games = append(c.Games, games.Game{Rules: yinsh.Rules, Picture: yinshpicture.Pictures, Robot: yinshsearch.Robot})
 }
 
 // yinshGame is a whole game (engine/yinsh's RandomTurn, seed 72): white
@@ -135,7 +135,7 @@ func TestYinshRobot(t *testing.T) {
 			if len(ts) != 1 || ts[0].Board != 101 || ts[0].Position.Board([2]string{}) != pos.Board([2]string{}) {
 				t.Fatalf("turn %d: robot turns %+v", turns, ts)
 			}
-			th, err := yinshsearch.Robot{}.Think(context.Background(), ts[0].Position, games.Think{Playouts: 50, Workers: 1, Seed: 1})
+			th, err := yinshsearch.Robot.Think(context.Background(), ts[0].Position, games.Think{Playouts: 50, Workers: 1, Seed: 1})
 			if err != nil {
 				t.Fatal(err)
 			}

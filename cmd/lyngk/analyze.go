@@ -18,6 +18,7 @@ import (
 	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/engine/lyngksearch"
+	"lyngk.example/lyngk/engine/mcts"
 )
 
 // robotThink is the robot's default think time; robotSeed makes a
@@ -173,7 +174,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 
 	var robotMove string
 	if *robot {
-		res, err := lyngksearch.Search(context.Background(), &g, lyngksearch.Options{
+		res, err := lyngksearch.Robot.Search(context.Background(), &g, mcts.Options{
 			Iterations: *playouts, Think: *think, Workers: runtime.NumCPU(), Seed: robotSeed,
 		})
 		if err != nil {

@@ -16,12 +16,12 @@ import (
 // the one place that knows them all, in the order of help and the lists.
 func offered() []games.Game {
 	return []games.Game{
-		{Rules: lyngk.Rules{}, Picture: lyngkpicture.Pictures{}, Input: lyngkpicture.Pictures{}, Robot: lyngksearch.Robot{}},
-		{Rules: yinsh.Rules{}, Picture: yinshpicture.Pictures{}, Input: yinshpicture.Pictures{}, Robot: yinshsearch.Robot{}},
+		{Rules: lyngk.Rules, Picture: lyngkpicture.Pictures, Input: lyngkpicture.Pictures, Robot: lyngksearch.Robot},
+		{Rules: yinsh.Rules, Picture: yinshpicture.Pictures, Input: yinshpicture.Pictures, Robot: yinshsearch.Robot},
 	}
 }
 
 // upgrade brings a store file of an older schema version up to date: the
 // store calls it, and the records are the engine's. The records that name
 // no game are LYNGK's, the one game of the releases that wrote them.
-func upgrade(tx *store.Tx, from int) error { return engine.Upgrade(tx, from, lyngk.Rules{}.Name()) }
+func upgrade(tx *store.Tx, from int) error { return engine.Upgrade(tx, from, lyngk.Rules.Name()) }

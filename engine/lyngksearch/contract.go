@@ -1,37 +1,17 @@
 package lyngksearch
 
 import (
-	"context"
-	"errors"
-
-	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
+	"lyngk.example/lyngk/engine/mcts"
 )
 
-// Robot is LYNGK's robot player in the game contract (games.Robot).
-type Robot struct{}
+// Robot is LYNGK's robot player in the game contract (games.Robot): the
+// search with LYNGK's policy and tuning.
+var Robot = mcts.Robot[lyngk.Game, lyngk.Move, policy]{Config: config, Draw: acceptDraw}
 
-var _ games.Robot = Robot{}
-
-// Think is [Search] of a position of lyngk.Rules.
-func (Robot) Think(ctx context.Context, p games.Position, o games.Think) (games.Thought, error) {
-	g, ok := lyngk.Of(p)
-	if !ok {
-		return games.Thought{}, errors.New("lyngksearch: not a LYNGK position")
-	}
-	res, err := Search(ctx, g, Options{Iterations: o.Playouts, Think: o.Time, Workers: o.Workers, Seed: o.Seed})
-	if err != nil {
-		return games.Thought{}, err
-	}
-	return games.Thought{Move: res.Move, Playouts: res.Playouts, Value: res.Value}, nil
-}
-
-// AcceptDraw accepts a draw unless player would win were the game counted
+// acceptDraw accepts a draw unless player would win were the game counted
 // now (rulebook G).
-func (Robot) AcceptDraw(p games.Position, player int) bool {
-	g, ok := lyngk.Of(p)
-	return !ok || countLead(g, player) <= 0
-}
+func acceptDraw(g *lyngk.Game, player int) bool { return countLead(g, player) <= 0 }
 
 // countLead is how far player p is ahead of the opponent in the count of
 // rulebook G: the first nonzero difference of removed stacks, then of

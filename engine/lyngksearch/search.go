@@ -1,76 +1,27 @@
 package lyngksearch
 
 import (
-	"context"
-
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/engine/mcts"
 )
 
-// ErrNoMove is returned for a position without a move: the game is over.
-var ErrNoMove = mcts.ErrNoMove
+// config is LYNGK's tuning (mcts.Tuned): an arena of 2^20 nodes, and room
+// for the legal moves of any position (about 1,100 at the start, claim
+// variants included; Legal grows the buffer if ever needed).
+var config = mcts.Tuned(1<<20, 2048)
 
-// Options set the budget of a search: Iterations playouts in all when it is
-// above 0 (deterministic for a Seed), else as many as fit in Think.
-type Options = mcts.Options
-
-// Result is the robot's choice and what the search saw.
-type Result = mcts.Result[lyngk.Move]
-
-// Search chooses a move for the player to move in g. It returns ErrNoMove
-// when the game is over and ctx.Err() when ctx ends first (a time-budget
-// search stops at the deadline without error). A position with a single
-// legal move is answered at once.
-func Search(ctx context.Context, g *lyngk.Game, o Options) (Result, error) {
-	return mcts.Search(ctx, g, policy{}, config, o)
+// policy is LYNGK's part of the search: its move classes and playout
+// (see the package comment); the rules are the position's own.
+type policy struct {
+	mcts.Rules[lyngk.Game, lyngk.Move, *lyngk.Game]
 }
 
-// config is LYNGK's tuning, set by the strength runs (engine/README.md): the
-// exploration constant of UCB, the value of an unvisited child, the weight
-// of the class bonus, the visits a leaf needs before it is expanded, the
-// arena size, and room for the legal moves of any position (about 1,100 at
-// the start, claim variants included; Legal grows the buffer if ever
-// needed).
-var config = mcts.Config{
-	Explore:    0.6,
-	FPU:        0.5,
-	ClassBonus: 0.08,
-	ExpandAt:   2,
-	ArenaNodes: 1 << 20,
-	MaxMoves:   maxMoves,
-}
-
-const maxMoves = 2048
-
-// newTree returns one search tree for g (tests and benchmarks).
-func newTree(g *lyngk.Game, seed uint64, budget int) *mcts.Tree[lyngk.Game, lyngk.Move, policy] {
-	return mcts.NewTree(g, policy{}, config, seed, budget)
-}
-
-// policy is LYNGK's part of the search: its rules, move classes and
-// playout (see the package comment).
-type policy struct{}
-
-func (policy) Playing(g *lyngk.Game) bool { return g.Status() == lyngk.Playing }
-
-func (policy) Turn(g *lyngk.Game) int { return g.Turn() }
-
-func (policy) Legal(g *lyngk.Game, buf []lyngk.Move) []lyngk.Move { return g.Legal(buf) }
-
-func (policy) Class(g *lyngk.Game, m lyngk.Move) uint8 { return class(g, m) }
-
-func (policy) Apply(g *lyngk.Game, m lyngk.Move) error { return g.Apply(m) }
-
-func (policy) Playout(g *lyngk.Game, r *mcts.RNG, buf []lyngk.Move) (int, []lyngk.Move) {
-	return playOut(g, r, buf)
-}
-
-// class ranks a move of the player to move by one look at the board: 7
+// Class ranks a move of the player to move by one look at the board: 7
 // when it completes a stack of the mover's own colour (a removal, or the
 // stack6 win), else the height of the own-topped stack it builds (2..5),
 // else 1; one less when it claims a colour the moving stack is not topped
 // by (a claim spent without use).
-func class(g *lyngk.Game, m lyngk.Move) uint8 {
+func (policy) Class(g *lyngk.Game, m lyngk.Move) uint8 {
 	top := g.Top(m.From)
 	h := g.Height(m.From) + g.Height(m.To)
 	own := m.Claim == top || g.Owner(top) == g.Turn()
@@ -94,9 +45,9 @@ func maxHeight(g *lyngk.Game) int {
 	return 5
 }
 
-// playOut finishes the game (see the package comment) and returns the
+// Playout finishes the game (see the package comment) and returns the
 // winner, 0 for a tie, and the scratch buffer buf.
-func playOut(g *lyngk.Game, r *mcts.RNG, buf []lyngk.Move) (int, []lyngk.Move) {
+func (policy) Playout(g *lyngk.Game, r *mcts.RNG, buf []lyngk.Move) (int, []lyngk.Move) {
 	maxH := maxHeight(g)
 	for g.Status() == lyngk.Playing {
 		me := g.Turn()

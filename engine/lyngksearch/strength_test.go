@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"lyngk.example/lyngk/engine/mcts"
 	"sync"
 	"testing"
 	"time"
@@ -41,7 +42,7 @@ type player func(g *lyngk.Game, game int, r *rng) lyngk.Move
 
 func robotPlayer(iters int, think time.Duration) player {
 	return func(g *lyngk.Game, game int, r *rng) lyngk.Move {
-		res, err := Search(context.Background(), g, Options{Iterations: iters, Think: think, Workers: 1, Seed: r.next()})
+		res, err := Robot.Search(context.Background(), g, mcts.Options{Iterations: iters, Think: think, Workers: 1, Seed: r.next()})
 		if err != nil {
 			panic(err)
 		}

@@ -36,7 +36,7 @@ var yinshTurns = strings.Fields("c5 e2 i9 j5 d5 g9 g5 i5 d3 f6 i9-i7 j5-j7 c5-a3
 // the script, and whose POST plays one, which the
 // game's event stream tells.
 func TestYinshWeb(t *testing.T) {
-	gs := append(offered(), games.Game{Rules: yinsh.Rules{}, Picture: yinshpicture.Pictures{}, Input: yinshpicture.Pictures{}, Robot: yinshsearch.Robot{}})
+	gs := append(offered(), games.Game{Rules: yinsh.Rules, Picture: yinshpicture.Pictures, Input: yinshpicture.Pictures, Robot: yinshsearch.Robot})
 	s := newSiteOf(t, true, gs)
 	m := &mover{s: s}
 	h, err := web.New(web.Config{DB: s.db, Engine: s.e, Public: true, Mover: m, Log: slog.New(slog.DiscardHandler)})

@@ -1,66 +1,30 @@
 package yinshpicture
 
 import (
-	"errors"
 	"fmt"
 
 	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/yinsh"
 )
 
-// Pictures is YINSH's picture in the game contract (games.Picture).
-type Pictures struct{}
+// Pictures is YINSH's picture in the game contract (games.Picture) and its
+// clicks on the play page (games.Input): the default adapter of package
+// games around PNG, SVG and the functions below.
+var Pictures = games.Pictures[yinsh.Game, Option]{Width: Width, Height: Height, DrawPNG: PNG, DrawSVG: SVG, Over: Over,
+	SidesOf: sides, SpotsOf: spots, ClicksOf: clicks}
 
-var _ games.Picture = Pictures{}
-
-var errNotYinsh = errors.New("yinshpicture: not a YINSH position")
-
-func options(marks *[2]string) []Option {
-	if marks == nil {
-		return nil
-	}
-	return []Option{Over(*marks)}
-}
-
-// Size is Width×Height.
-func (Pictures) Size() (int, int) { return Width, Height }
-
-// PNG is [PNG] of a position of yinsh.Rules.
-func (Pictures) PNG(p games.Position, names [2]string, marks *[2]string) ([]byte, error) {
-	g, ok := yinsh.Of(p)
-	if !ok {
-		return nil, errNotYinsh
-	}
-	return PNG(g, names, options(marks)...)
-}
-
-// SVG is [SVG] of a position of yinsh.Rules.
-func (Pictures) SVG(p games.Position, names [2]string, marks *[2]string) ([]byte, error) {
-	g, ok := yinsh.Of(p)
-	if !ok {
-		return nil, errNotYinsh
-	}
-	return SVG(g, names, options(marks)...)
-}
-
-// Sides are each player's colour (white, black) and the rings he has
+// sides are each player's colour (white, black) and the rings he has
 // removed.
-func (Pictures) Sides(p games.Position) [2]games.Side {
-	var sides [2]games.Side
-	g, ok := yinsh.Of(p)
-	if !ok {
-		return sides
+func sides(g *yinsh.Game) [2]games.Side {
+	var out [2]games.Side
+	out[0].Labels = []games.Label{{Name: "white", Hex: "#fafaf6", Ink: "#111111"}}
+	out[1].Labels = []games.Label{{Name: "black", Hex: "#222222", Ink: "#ffffff"}}
+	for i := range out {
+		out[i].Count = g.Removed(i + 1)
+		out[i].LabelsTitle, out[i].None, out[i].Unit = "Colour", "", [2]string{"ring", "rings"}
 	}
-	sides[0].Labels = []games.Label{{Name: "white", Hex: "#fafaf6", Ink: "#111111"}}
-	sides[1].Labels = []games.Label{{Name: "black", Hex: "#222222", Ink: "#ffffff"}}
-	for i := range sides {
-		sides[i].Count = g.Removed(i + 1)
-		sides[i].LabelsTitle, sides[i].None, sides[i].Unit = "Colour", "", [2]string{"ring", "rings"}
-	}
-	return sides
+	return out
 }
-
-var _ games.Input = Pictures{}
 
 // spotR is the radius of a point's mark on the play page, in the
 // picture's pixels: just around a ring (11, and half its stroke), far less
@@ -68,9 +32,9 @@ var _ games.Input = Pictures{}
 // nearest point within half that distance whatever the radius.
 const spotR = 15
 
-// Spots are the 85 points of the board: a turn's clicks are on vacant
+// spots are the 85 points of the board: a turn's clicks are on vacant
 // points (placement, destination), rings and markers alike.
-func (Pictures) Spots(games.Position) []games.Spot {
+func spots(*yinsh.Game) []games.Spot {
 	spots := make([]games.Spot, 0, yinsh.NumPoints)
 	for q := range yinsh.Point(yinsh.NumPoints) {
 		x, y := Center(q)
@@ -79,11 +43,11 @@ func (Pictures) Spots(games.Position) []games.Spot {
 	return spots
 }
 
-// Clicks: a turn is clicked part by part, in the order of its notation
+// clicks: a turn is clicked part by part, in the order of its notation
 // (games.Click.Steps): a removal as its row, by either end marker, then
 // its ring; a placement as its point; a ring move as the ring, then its
 // destination. move is a legal turn, in the long form.
-func (Pictures) Clicks(_ games.Position, move string) (games.Click, error) {
+func clicks(_ *yinsh.Game, move string) (games.Click, error) {
 	t, _, err := yinsh.ParseTurn(move)
 	if err != nil {
 		return games.Click{}, err

@@ -1,74 +1,33 @@
 package yinshsearch
 
 import (
-	"context"
-
 	"lyngk.example/lyngk/engine/mcts"
 	"lyngk.example/lyngk/engine/yinsh"
 )
 
-// ErrNoMove is returned for a position without a move: the game is over.
-var ErrNoMove = mcts.ErrNoMove
+// config is YINSH's tuning (mcts.Tuned): an arena of 2^18 nodes (about
+// 10 MB a tree: a node holds a whole turn), and room for the legal turns
+// of a position (85 placements; a movement position has a few dozen to a
+// few hundred; Legal grows the buffer if ever needed).
+var config = mcts.Tuned(1<<18, 1024)
 
-// Options set the budget of a search: Iterations playouts in all when it is
-// above 0 (deterministic for a Seed), else as many as fit in Think.
-type Options = mcts.Options
-
-// Result is the robot's choice and what the search saw.
-type Result = mcts.Result[yinsh.Turn]
-
-// Search chooses a whole turn for the player to move in g. It returns
-// ErrNoMove when the game is over and ctx.Err() when ctx ends first (a
-// time-budget search stops at the deadline without error). A position with
-// a single legal turn is answered at once.
-func Search(ctx context.Context, g *yinsh.Game, o Options) (Result, error) {
-	return mcts.Search(ctx, g, policy{}, config, o)
+// policy is YINSH's part of the search: its turn classes and playout (see
+// the package comment); the rules are the position's own.
+type policy struct {
+	mcts.Rules[yinsh.Game, yinsh.Turn, *yinsh.Game]
 }
 
-// config is YINSH's tuning (engine/README.md): LYNGK's constants, which the strength
-// runs found good enough here too, and an arena of 2^18 nodes (about 10 MB
-// a tree: a node holds a whole turn).
-var config = mcts.Config{
-	Explore:    0.6,
-	FPU:        0.5,
-	ClassBonus: 0.08,
-	ExpandAt:   2,
-	ArenaNodes: 1 << 18,
-	MaxMoves:   maxTurns,
-}
-
-// maxTurns is room for the legal turns of a position (85 placements; a
-// movement position has a few dozen to a few hundred; Legal grows the
-// buffer if ever needed).
-const maxTurns = 1024
-
-func newTree(g *yinsh.Game, seed uint64, budget int) *mcts.Tree[yinsh.Game, yinsh.Turn, policy] {
-	return mcts.NewTree(g, policy{}, config, seed, budget)
-}
-
-// policy is YINSH's part of the search (see the package comment).
-type policy struct{}
-
-func (policy) Playing(g *yinsh.Game) bool { return g.Status() == yinsh.Playing }
-
-func (policy) Turn(g *yinsh.Game) int { return g.Turn() }
-
-func (policy) Legal(g *yinsh.Game, buf []yinsh.Turn) []yinsh.Turn { return g.Legal(buf) }
-
-func (policy) Class(g *yinsh.Game, t yinsh.Turn) uint8 { return class(g, t) }
-
-func (policy) Apply(g *yinsh.Game, t yinsh.Turn) error { return g.Apply(t) }
-
+// Playout plays g out with playOut; it needs no room for moves.
 func (policy) Playout(g *yinsh.Game, r *mcts.RNG, buf []yinsh.Turn) (int, []yinsh.Turn) {
 	return playOut(g, r), buf
 }
 
-// class ranks a turn by one look at the board: 7 when its own removals
+// Class ranks a turn by one look at the board: 7 when its own removals
 // win, 6 when it removes a row of the mover's after the move, else 1 to 5
 // by the markers its move turns to the mover's colour (each opponent's
 // marker flipped counts +1, each own -1, from 3 for none); a placement is
 // 2 on a point with at least two points on each of its six lines, else 1.
-func class(g *yinsh.Game, t yinsh.Turn) uint8 {
+func (policy) Class(g *yinsh.Game, t yinsh.Turn) uint8 {
 	me := g.Turn()
 	switch {
 	case t.NPost > 0 && g.Removed(me)+int(t.NPre)+int(t.NPost) >= target(g):

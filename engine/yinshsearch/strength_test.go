@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"lyngk.example/lyngk/engine/mcts"
 	"sync"
 	"testing"
 	"time"
@@ -38,7 +39,7 @@ type player func(g *yinsh.Game, r *rng) yinsh.Turn
 
 func robotPlayer(iters int, think time.Duration) player {
 	return func(g *yinsh.Game, r *rng) yinsh.Turn {
-		res, err := Search(context.Background(), g, Options{Iterations: iters, Think: think, Workers: 1, Seed: r.next()})
+		res, err := Robot.Search(context.Background(), g, mcts.Options{Iterations: iters, Think: think, Workers: 1, Seed: r.next()})
 		if err != nil {
 			panic(err)
 		}
