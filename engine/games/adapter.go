@@ -80,6 +80,15 @@ func (e *Entry[G, M, P, V]) New(board int, variant string) (Position, error) {
 	return e.Position(e.Start(board, v)), nil
 }
 
+// VariantNames are the names of Variants, the default first.
+func (e *Entry[G, M, P, V]) VariantNames() []string {
+	var out []string
+	for _, v := range e.Variants {
+		out = append(out, v.String())
+	}
+	return out
+}
+
 // MoveWords is Words.
 func (e *Entry[G, M, P, V]) MoveWords(words []string) int { return e.Words(words) }
 
@@ -125,7 +134,7 @@ func (a *adapted[G, M, P, V]) Board(names [2]string) string { return P(&a.g).Boa
 func (a *adapted[G, M, P, V]) Parse(s string) (Move, int, error) {
 	m, num, err := a.e.ParseMove(s)
 	if err != nil {
-		return nil, 0, &MoveError{Err: ErrNotation, Move: s, Reason: a.e.Explain(err)}
+		return nil, 0, &MoveError{Err: ErrNotation, Move: s, Reason: a.e.Explain(err), Cause: err}
 	}
 	return m, num, nil
 }
@@ -140,7 +149,7 @@ func (a *adapted[G, M, P, V]) Play(m Move) error {
 	}
 	err := P(&a.g).Apply(own)
 	if r, ok := errors.AsType[Refusal](err); ok {
-		return &MoveError{Err: ErrIllegal, Move: own.String(), Reason: r.Refusal()}
+		return &MoveError{Err: ErrIllegal, Move: own.String(), Reason: r.Refusal(), Cause: err}
 	}
 	return err
 }

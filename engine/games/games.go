@@ -79,6 +79,9 @@ type MoveError struct {
 	Err    error // ErrNotation or ErrIllegal
 	Move   string
 	Reason string
+	// Cause is the rules' own error, whole, when there is one (SPEC §5's
+	// `lyngk analyze` writes LYNGK's notation errors so).
+	Cause error
 }
 
 func (e *MoveError) Error() string { return fmt.Sprintf("%v %q: %s", e.Err, e.Move, e.Reason) }
@@ -109,6 +112,24 @@ type Rules interface {
 	// legal or not: a plain reply without a board mail to answer is then
 	// told how to move rather than that it is no command.
 	LooksLikeMove(s string) bool
+}
+
+// Setup is an add-on a game's Rules may offer (found with a type
+// assertion): positions other than the start, for `lyngk analyze`'s
+// -seed, -position and -turn (SPEC §5). A game whose start depends on the
+// board number offers -seed N as New(N, variant).
+type Setup interface {
+	Rules
+	// ReadBoard reads a position from its text board, as Position.Board
+	// writes it, in variant (which the text may also say itself); names
+	// are the players it names.
+	ReadBoard(block, variant string) (p Position, names [2]string, err error)
+	// SetTurn gives the move to player (1 or 2) in p, a position of the
+	// game, with an empty record from there.
+	SetTurn(p Position, player int) error
+	// VariantNames are the names of the game's variants, the default
+	// first: analyze's flags (-stack6) choose the others.
+	VariantNames() []string
 }
 
 // Position is a game's position with its record of moves. The engine holds

@@ -10,9 +10,39 @@ import (
 
 // Rules is LYNGK's entry in the game contract (package games), its
 // variants standard and stack6 (the challenge option -stack6, any prefix
-// down to "-s").
-var Rules = &games.Entry[Game, Move, *Game, Variant]{Word: "lyngk", Heading: "Lyngk", // as the gamerz subjects write it
-	Variants: games.Variants[Variant]{Standard, Stack6}, Start: New, ParseMove: ParseMove, Explain: notationReason, Words: moveWords}
+// down to "-s"), with the add-on games.Setup.
+var Rules = rules{&games.Entry[Game, Move, *Game, Variant]{Word: "lyngk", Heading: "Lyngk", // as the gamerz subjects write it
+	Variants: games.Variants[Variant]{Standard, Stack6}, Start: New, ParseMove: ParseMove, Explain: notationReason, Words: moveWords}}
+
+// rules is the default entry of package games with LYNGK's set-up.
+type rules struct {
+	*games.Entry[Game, Move, *Game, Variant]
+}
+
+var _ games.Setup = Rules
+
+// ReadBoard is ParseBoard; in variant stack6 a block without its "Stack6
+// Mode" line is read as one with it.
+func (r rules) ReadBoard(block, variant string) (games.Position, [2]string, error) {
+	if variant == Stack6.String() && !strings.HasPrefix(strings.TrimLeft(block, "\r\n"), "Stack6 Mode") {
+		block = "Stack6 Mode\n" + block
+	}
+	g, names, err := ParseBoard(block)
+	if err != nil {
+		return nil, names, err
+	}
+	return r.Position(g), names, nil
+}
+
+// SetTurn is Game.SetTurn of p.
+func (rules) SetTurn(p games.Position, player int) error {
+	g, ok := Of(p)
+	if !ok {
+		return games.ErrNotOurs
+	}
+	g.SetTurn(player)
+	return nil
+}
 
 // moveWords counts the words of a move written apart (joined without
 // spaces, they are the move), as players type
