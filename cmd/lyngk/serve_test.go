@@ -264,7 +264,7 @@ func TestServeLocal(t *testing.T) {
 	}
 	out.Reset()
 	if code := run([]string{"admin", "-db", dbPath, "games"}, nil, &out, &errb); code != 0 ||
-		!strings.Contains(out.String(), "101 standard alice-bob 2 moves playing") {
+		!strings.Contains(out.String(), "101 lyngk standard alice-bob 2 moves playing") {
 		t.Fatalf("admin games through the socket: exit %d: %q %s", code, out.String(), errb.String())
 	}
 
