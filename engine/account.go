@@ -171,7 +171,7 @@ func (r *request) byGame(boards []int) ([]boardGroup, error) {
 		}
 		title := r.title("")
 		if ok {
-			title = r.title(r.e.gameName(g))
+			title = r.title(g.Game)
 		}
 		i, seen := at[title]
 		if !seen {
@@ -219,7 +219,7 @@ func (r *request) signup(c Command) error {
 	// The account plays once an address is confirmed; the welcome mail
 	// comes then.
 	r.madeHash(id, pw)
-	u := &user{ID: id, Hash: h, Pending: addrs, Created: r.now, standing: standing{Rating: startRating}}
+	u := &user{ID: id, Hash: h, Pending: addrs, Created: r.now}
 	if err := r.saveUser(u); err != nil {
 		return err
 	}
@@ -419,7 +419,7 @@ func (r *request) changeSetting(c Command) error {
 		}
 		v.Title = r.e.cfg.Games[0].Title()
 		if len(gs) > 0 {
-			v.Title = r.title(r.e.gameName(gs[len(gs)-1]))
+			v.Title = r.title(gs[len(gs)-1].Game)
 		}
 	}
 	return r.mail("account", u.Addresses, v)

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"strings"
 
 	"lyngk.example/lyngk/templates"
@@ -204,9 +205,29 @@ func (e *Engine) gameWord(game string) string {
 	case game != "":
 		return game
 	case len(e.cfg.Games) == 1:
-		return e.first
+		return e.cfg.Games[0].Name()
 	}
 	return "GAME"
+}
+
+// gameTexts are the texts every game brings, templates GAME.NAME: New
+// refuses a game that lacks one, so that a missing file or a misspelt name
+// stops the server at start rather than leaving a blank in some mail.
+// Beside them a game may bring intro (its name in the help mail; else its
+// title), notation and rules (its part of "help notation" and "help
+// rules"; else it has none there, and its help page covers them).
+var gameTexts = []string{"options", "options-help", "help", "about", "example", "help-topic", "play-examples"}
+
+// missingTexts are the names of gameTexts that set lacks for game word.
+func missingTexts(set *templates.Set, word string) []string {
+	have := set.Names()
+	var missing []string
+	for _, name := range gameTexts {
+		if _, found := slices.BinarySearch(have, word+"."+name); !found {
+			missing = append(missing, word+"."+name)
+		}
+	}
+	return missing
 }
 
 // GameText is gameText for the web part: game word's text name ("" when

@@ -73,10 +73,8 @@ type Mail struct {
 
 // Config configures an Engine.
 type Config struct {
-	// Games are the games the server offers, at least one. The first is
-	// the game of the records that name none: LYNGK, the game of every
-	// record written before the server offered others (cmd/lyngk keeps it
-	// first).
+	// Games are the games the server offers, at least one; every game
+	// record names its game (store schema version 3).
 	Games       []games.Game
 	Robot       string // our own address: mail from it is never answered
 	Domain      string // right-hand side of our Message-IDs; "" = Robot's domain
@@ -122,7 +120,6 @@ const (
 type Engine struct {
 	cfg   Config
 	games map[string]games.Game // by word
-	first string                // the word of Games[0]
 	// ownSubject matches the subjects of the server's own mails
 	// (ownSubjectRE).
 	ownSubject *regexp.Regexp
@@ -152,6 +149,9 @@ func New(cfg Config) (*Engine, error) {
 		}
 		if _, dup := byName[name]; dup {
 			return nil, fmt.Errorf("engine: game %q offered twice", name)
+		}
+		if missing := missingTexts(cfg.Templates, name); len(missing) > 0 {
+			return nil, fmt.Errorf("engine: game %q has no template %s (templates/%s.tmpl)", name, strings.Join(missing, ", "), name)
 		}
 		byName[name] = g
 	}
@@ -203,7 +203,7 @@ func New(cfg Config) (*Engine, error) {
 	for _, g := range cfg.Games {
 		titles = append(titles, g.Title())
 	}
-	return &Engine{cfg: cfg, auth: auth, pics: newPictures(), games: byName, first: cfg.Games[0].Name(), ownSubject: ownSubjectRE(cfg.ServerName, titles),
+	return &Engine{cfg: cfg, auth: auth, pics: newPictures(), games: byName, ownSubject: ownSubjectRE(cfg.ServerName, titles),
 		commands: commandTable(), topWords: topWords()}, nil
 }
 
@@ -237,23 +237,11 @@ func (e *Engine) Game(name string) (games.Game, bool) {
 
 // gameOf returns the game of record g.
 func (e *Engine) gameOf(g *game) (games.Game, error) {
-	name := g.Game
-	if name == "" {
-		name = e.first
-	}
-	gm, ok := e.games[name]
+	gm, ok := e.games[g.Game]
 	if !ok {
-		return games.Game{}, fmt.Errorf("engine: board %d: game %q is not offered by this server", g.Board, name)
+		return games.Game{}, fmt.Errorf("engine: board %d: game %q is not offered by this server", g.Board, g.Game)
 	}
 	return gm, nil
-}
-
-// gameName is the word of the game of record g.
-func (e *Engine) gameName(g *game) string {
-	if g.Game == "" {
-		return e.first
-	}
-	return g.Game
 }
 
 // validGameWord: a game's word is the first word of its commands, so it is

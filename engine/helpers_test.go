@@ -16,8 +16,8 @@ import (
 	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/golden"
 	"lyngk.example/lyngk/engine/lyngk"
-	"lyngk.example/lyngk/engine/lyngk/picture"
-	"lyngk.example/lyngk/engine/lyngk/search"
+	"lyngk.example/lyngk/engine/lyngkpicture"
+	"lyngk.example/lyngk/engine/lyngksearch"
 	"lyngk.example/lyngk/store"
 	"lyngk.example/lyngk/templates"
 )
@@ -28,7 +28,7 @@ const robot = "lyngk@example.net"
 
 // offered are the games of the tests, as cmd/lyngk offers them: LYNGK.
 func offered() []games.Game {
-	return []games.Game{{Rules: lyngk.Rules{}, Picture: picture.Pictures{}, Input: picture.Pictures{}, Robot: search.Robot{}}}
+	return []games.Game{{Rules: lyngk.Rules, Picture: lyngkpicture.Pictures, Input: lyngkpicture.Pictures, Robot: lyngksearch.Robot}}
 }
 
 // parser is an engine for the tests of its parsers, which need no store.

@@ -653,12 +653,13 @@ func (r *request) gameWords(board any) kv {
 	name := r.word
 	if n, ok := board.(int); ok {
 		if g, found, err := r.loadGame(n); err == nil && found {
-			name = r.e.gameName(g)
+			name = g.Game
 		}
 	}
 	gm, ok := r.e.games[name]
 	if !ok {
-		name, gm = r.e.first, r.e.games[r.e.first]
+		gm = r.e.cfg.Games[0]
+		name = gm.Name()
 	}
 	return kv{"Title": gm.Title(), "GameWord": name, "Notation": r.e.gameText(name, "notation-format")}
 }

@@ -107,7 +107,7 @@ func (r *request) show(c Command) error {
 	}
 	if len(ids) > 0 {
 		gs, err := r.e.filterGames(r.tx, GameFilter{Users: ids, State: apiState(filter)})
-		gs = slices.DeleteFunc(gs, func(g *game) bool { return r.e.gameName(g) != c.Game })
+		gs = slices.DeleteFunc(gs, func(g *game) bool { return g.Game != c.Game })
 		if err != nil {
 			return err
 		}
@@ -352,5 +352,5 @@ func (r *request) title(word string) string {
 	if gm, ok := r.e.games[word]; ok {
 		return gm.Title()
 	}
-	return r.e.games[r.e.first].Title()
+	return r.e.cfg.Games[0].Title()
 }

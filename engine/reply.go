@@ -78,7 +78,7 @@ func (r *request) replyExpected() (*refusal, error) {
 	}
 	toMove := g.Players[pos.Turn()-1]
 	return refuse(whyReplyEmpty, kv{"Board": g.Board, "ToMove": toMove, "YourTurn": strings.EqualFold(toMove, rec.User),
-		"Example": r.e.gameText(r.e.gameName(g), "example")}), nil
+		"Example": r.e.gameText(g.Game, "example")}), nil
 }
 
 // threadBoard finds the board of the game whose thread the mail answers:

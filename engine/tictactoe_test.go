@@ -7,10 +7,17 @@ import (
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/games/gamestest"
 	"lyngk.example/lyngk/store"
+	"lyngk.example/lyngk/templates"
 )
 
-// withTicTacToe offers the test game beside LYNGK.
-func withTicTacToe(c *engine.Config) { c.Games = append(c.Games, gamestest.TicTacToe) }
+// withTicTacToe offers the test game beside LYNGK, with its texts.
+func withTicTacToe(c *engine.Config) {
+	set, err := c.Templates.With(gamestest.Texts)
+	if err != nil {
+		panic(err)
+	}
+	c.Games, c.Templates = append(c.Games, gamestest.TicTacToe), set
+}
 
 // want fails t unless out has n mails, the first with subject and a body
 // holding every one of texts.
@@ -109,15 +116,15 @@ func TestTestGame(t *testing.T) {
 		t.Errorf("signoff:\n%s", f)
 	}
 
-	// The records: the test game named, LYNGK's not; its ratings apart.
+	// The records: each names its game; each game's ratings apart.
 	games := v.dump(store.BucketGames)
-	for _, s := range []string{`games/00000101={"v":1,"board":101,"game":"tictactoe",`, `games/00000102={"v":1,"board":102,"variant":"standard",`} {
+	for _, s := range []string{`games/00000101={"v":1,"board":101,"game":"tictactoe",`, `games/00000102={"v":1,"board":102,"game":"lyngk","variant":"standard",`} {
 		if !strings.Contains(games, s) {
 			t.Errorf("no %s in\n%s", s, games)
 		}
 	}
 	users := v.dump(store.BucketUsers)
-	if !strings.Contains(users, `"rating":1600,"games":{"tictactoe":{"rating":`) {
+	if !strings.Contains(users, `"created":"2026-11-21T22:52:00Z","games":{"tictactoe":{"rating":`) {
 		t.Errorf("users:\n%s\nbefore:\n%s", users, before)
 	}
 	view := func(fn func(engine.Tx) error) {
@@ -139,7 +146,7 @@ func TestTestGame(t *testing.T) {
 		}
 		infos, err := engine.Games(tx)
 		if err != nil || len(infos) < 2 || !strings.HasPrefix(infos[0].String(), "101 tictactoe standard alice-bob 5 moves won by alice") ||
-			!strings.HasPrefix(infos[1].String(), "102 standard bob-alice") {
+			!strings.HasPrefix(infos[1].String(), "102 lyngk standard bob-alice") {
 			t.Errorf("admin listing: %v, %v", infos, err)
 		}
 		j, err := d.JSON()
@@ -163,5 +170,36 @@ func TestTestGameRobot(t *testing.T) {
 	}
 	if out := v.cmd(addr("alice"), "lyngk challenge alice robot"); len(out) != 1 || out[0].Subject != "New Lyngk Board 101 alice" {
 		t.Errorf("robot, LYNGK:\n%s", format(out))
+	}
+}
+
+// TestGameTextsRequired: a game offered without one of its texts
+// (templates GAME.NAME) is refused at start, naming what is missing; the
+// old main took it and wrote "" in place of each. With the texts it is
+// taken.
+func TestGameTextsRequired(t *testing.T) {
+	set, err := templates.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := engine.Config{Games: append(offered(), gamestest.TicTacToe), Robot: robot, Templates: set}
+	_, err = engine.New(cfg)
+	if err == nil || !strings.Contains(err.Error(), `game "tictactoe" has no template tictactoe.options, tictactoe.options-help, tictactoe.help, `) ||
+		!strings.Contains(err.Error(), "(templates/tictactoe.tmpl)") {
+		t.Errorf("New without the game's texts: %v", err)
+	}
+	partial, err := set.With(`{{define "tictactoe.options"}}{{end}}{{define "tictactoe.help"}}Three in a row.{{end}}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Templates = partial
+	if _, err = engine.New(cfg); err == nil || !strings.Contains(err.Error(), "has no template tictactoe.options-help, tictactoe.about,") {
+		t.Errorf("New with some of the game's texts: %v", err)
+	}
+	if cfg.Templates, err = set.With(gamestest.Texts); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := engine.New(cfg); err != nil {
+		t.Errorf("New with the game's texts: %v", err)
 	}
 }

@@ -9,13 +9,13 @@ import (
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/yinsh"
-	ypicture "lyngk.example/lyngk/engine/yinsh/picture"
-	ysearch "lyngk.example/lyngk/engine/yinsh/search"
+	"lyngk.example/lyngk/engine/yinshpicture"
+	"lyngk.example/lyngk/engine/yinshsearch"
 )
 
 // withYinsh offers YINSH beside LYNGK, as cmd/lyngk does.
 func withYinsh(c *engine.Config) {
-	c.Games = append(c.Games, games.Game{Rules: yinsh.Rules{}, Picture: ypicture.Pictures{}, Robot: ysearch.Robot{}})
+	c.Games = append(c.Games, games.Game{Rules: yinsh.Rules, Picture: yinshpicture.Pictures, Robot: yinshsearch.Robot})
 }
 
 // yinshGame is a whole game (engine/yinsh's RandomTurn, seed 72): white
@@ -135,7 +135,7 @@ func TestYinshRobot(t *testing.T) {
 			if len(ts) != 1 || ts[0].Board != 101 || ts[0].Position.Board([2]string{}) != pos.Board([2]string{}) {
 				t.Fatalf("turn %d: robot turns %+v", turns, ts)
 			}
-			th, err := ysearch.Robot{}.Think(context.Background(), ts[0].Position, games.Think{Playouts: 50, Workers: 1, Seed: 1})
+			th, err := yinshsearch.Robot.Think(context.Background(), ts[0].Position, games.Think{Playouts: 50, Workers: 1, Seed: 1})
 			if err != nil {
 				t.Fatal(err)
 			}

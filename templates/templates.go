@@ -154,6 +154,21 @@ func (s *Set) Render(name string, data any) (string, error) {
 	return b.String(), nil
 }
 
+// With returns a copy of s with the text templates that text defines
+// ({{define}}) added, or put in place of those of the same names: the
+// texts of a game that lives outside this package, as the test game of
+// package gamestest, which no server offers.
+func (s *Set) With(text string) (*Set, error) {
+	t, err := s.t.Clone()
+	if err != nil {
+		return nil, fmt.Errorf("templates: %w", err)
+	}
+	if _, err := t.New("with.tmpl").Parse(text); err != nil {
+		return nil, fmt.Errorf("templates: %w", err)
+	}
+	return &Set{t: t, h: s.h}, nil
+}
+
 // Names returns the names of the text templates, sorted.
 func (s *Set) Names() []string {
 	var names []string

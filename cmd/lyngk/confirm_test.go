@@ -149,7 +149,7 @@ func TestProcessAddressSyntax(t *testing.T) {
 
 // TestProcessUpgradesStore: a store of schema version 1 (before confirmed
 // addresses) is upgraded by `lyngk process`: its accounts count as
-// confirmed and play at once, and the file is at version 2 after.
+// confirmed and play at once, and the file is at version 3 after.
 func TestProcessUpgradesStore(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "lyngk.db")
 	signupConfirmed(t, db, "alice@example.com", "alice", "pw1", "a@test.example")
@@ -179,8 +179,8 @@ func TestProcessUpgradesStore(t *testing.T) {
 	withDB(t, db, func(db *store.DB) {
 		err := db.View(func(tx *store.Tx) error {
 			v, err := tx.Get(store.BucketMeta, "schema")
-			if string(v) != "2" {
-				t.Errorf("schema %q after the upgrade, want 2", v)
+			if string(v) != "3" {
+				t.Errorf("schema %q after the upgrade, want 3", v)
 			}
 			for _, a := range []string{"alice@example.com", "bob@example.org"} {
 				ok, err := engine.ConfirmedAddress(tx, a)

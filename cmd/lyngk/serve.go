@@ -205,10 +205,6 @@ func domainOf(addr string) string {
 	return "localhost"
 }
 
-// upgrade brings a store file of an older schema version up to date: the
-// store calls it, and the records are the engine's.
-func upgrade(tx *store.Tx, from int) error { return engine.Upgrade(tx, from) }
-
 // serve runs the daemon until ctx is cancelled.
 func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout io.Writer, log *slog.Logger) error {
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {

@@ -296,7 +296,7 @@ func TestServeLocal(t *testing.T) {
 	}
 	out.Reset()
 	if code := run([]string{"admin", "-db", dbPath, "games"}, nil, &out, &errb); code != 0 ||
-		!strings.Contains(out.String(), "101 standard alice-bob 2 moves playing") {
+		!strings.Contains(out.String(), "101 lyngk standard alice-bob 2 moves playing") {
 		t.Fatalf("admin games through the socket: exit %d: %q %s", code, out.String(), errb.String())
 	}
 
@@ -625,7 +625,7 @@ func TestServeServerName(t *testing.T) {
 	if !strings.Contains(s.logs.String(), "server=lyngk@localhost") || strings.Contains(s.logs.String(), "robot=lyngk@") {
 		t.Errorf("the log does not name the server's address as server=:\n%s", s.logs.String())
 	}
-	if out := s.stdout.String(); !strings.HasPrefix(out, "Club Kris, local all-in-one mode") ||
+	if out := s.stdout.String(); !strings.Contains(out, "\nClub Kris, local all-in-one mode") ||
 		!strings.Contains(out, `"lyngk challenge alice bob" or "yinsh challenge alice bob"`) {
 		t.Errorf("local help:\n%s", out)
 	}

@@ -190,8 +190,12 @@ func (h *Handler) standings(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, http.StatusNotFound, "There is no game "+strconv.Quote(name)+" here.")
 		return
 	}
+	here := strings.ToLower(name)
+	if here == "" {
+		here = h.cfg.Engine.Games()[0].Name()
+	}
 	err := h.cfg.DB.View(func(tx *store.Tx) (err error) {
-		st, err = h.cfg.Engine.Standings(tx, strings.ToLower(name))
+		st, err = h.cfg.Engine.Standings(tx, here)
 		return err
 	})
 	if err != nil {
@@ -200,10 +204,6 @@ func (h *Handler) standings(w http.ResponseWriter, r *http.Request) {
 	}
 	v := standingsView{Rows: st, Provisional: engine.ProvisionalGames}
 	gs := h.cfg.Engine.Games()
-	here := strings.ToLower(name)
-	if here == "" {
-		here = gs[0].Name()
-	}
 	for _, g := range gs {
 		if g.Name() == here {
 			v.Title = gameName(g)
@@ -251,7 +251,9 @@ func (h *Handler) player(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	var v playerView
 	err := h.cfg.DB.View(func(tx *store.Tx) error {
-		p, err := h.cfg.Engine.ReadPlayer(tx, id, "")
+		// The player, with the rating of the one game the server
+		// offers; with several, Ratings has each game's.
+		p, err := h.cfg.Engine.ReadPlayer(tx, id, h.cfg.Engine.Games()[0].Name())
 		if err != nil {
 			return err
 		}

@@ -1,4 +1,4 @@
-package search
+package yinshsearch
 
 import (
 	"testing"
@@ -25,12 +25,12 @@ func BenchmarkPlayout(b *testing.B) {
 // that position: the cost of one playout of a search.
 func BenchmarkIterate(b *testing.B) {
 	g := position(b, 30)
-	t := newTree(&g, 1, 0)
+	t := Robot.Tree(&g, 1, 0)
 	cpu := cputime.Now()
 	for b.Loop() {
 		if t.Full() {
 			b.StopTimer()
-			t = newTree(&g, 1, 0)
+			t = Robot.Tree(&g, 1, 0)
 			b.StartTimer()
 		}
 		t.Iterate()

@@ -1,4 +1,4 @@
-package picture
+package yinshpicture
 
 import (
 	"math/rand/v2"
@@ -20,7 +20,7 @@ func TestClicksExamples(t *testing.T) {
 		{"xa3-e3;xf9;i8-h7", "a3|e3 f9 i8 h7"},
 		{"xc3-c7;xd8;f2-f6;xb5-f5;xa4", "c3|c7 d8 f2 f6 b5|f5 a4"},
 	} {
-		c, err := Pictures{}.Clicks(nil, tc.turn)
+		c, err := Pictures.Clicks(yinsh.Position(yinsh.New(yinsh.Normal)), tc.turn)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.turn, err)
 		}
@@ -33,7 +33,7 @@ func TestClicksExamples(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"f2-f6;xa4", "zz9", "--"} {
-		if c, err := (Pictures{}).Clicks(nil, bad); err == nil {
+		if c, err := (Pictures).Clicks(nil, bad); err == nil {
 			t.Errorf("%s: %+v, want an error", bad, c)
 		}
 	}
@@ -72,7 +72,7 @@ func narrow(moves []games.Click, path []string) (fit, done []games.Click) {
 // each turn the same taps make, which differ in their rows alone).
 func TestClicksReachEveryTurn(t *testing.T) {
 	spots := map[string]bool{}
-	for _, s := range (Pictures{}).Spots(nil) {
+	for _, s := range Pictures.Spots(yinsh.Position(yinsh.New(yinsh.Normal))) {
 		spots[s.Point] = true
 	}
 	if len(spots) != yinsh.NumPoints {
@@ -81,7 +81,7 @@ func TestClicksReachEveryTurn(t *testing.T) {
 	var positions, turns, unique, buttons int
 	for seed := range uint64(12) {
 		rng := rand.New(rand.NewPCG(seed, 24))
-		p, err := yinsh.Rules{}.New(0, "normal")
+		p, err := yinsh.Rules.New(0, "normal")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -90,7 +90,7 @@ func TestClicksReachEveryTurn(t *testing.T) {
 			legal := p.Legal()
 			moves := make([]games.Click, len(legal))
 			for i, m := range legal {
-				if moves[i], err = (Pictures{}).Clicks(p, m); err != nil {
+				if moves[i], err = (Pictures).Clicks(p, m); err != nil {
 					t.Fatalf("%s: %v", m, err)
 				}
 			}

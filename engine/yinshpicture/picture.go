@@ -1,4 +1,4 @@
-// Package picture draws a YINSH position as a picture: the 85 points of the
+// Package yinshpicture draws a YINSH position as a picture: the 85 points of the
 // triangular grid with its lines, rings as rings and markers as discs, the
 // last turn marked, and a legend with each player's colour, rings removed
 // and the markers left in the pool. It is YINSH's policy on the shared
@@ -17,7 +17,7 @@
 // removed by a cross on its point.
 //
 // The package imports the rules (engine/yinsh); the rules never import it.
-package picture
+package yinshpicture
 
 import (
 	"fmt"
@@ -128,7 +128,7 @@ func newRenderer() (*draw.Renderer, error) {
 			err = g.Apply(t)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("picture: palette: %w", err)
+			return nil, fmt.Errorf("yinshpicture: palette: %w", err)
 		}
 	}
 	return draw.NewRenderer(draw.Scene{

@@ -1,4 +1,4 @@
-// Package picture draws a LYNGK position as a picture: the 43 points on the
+// Package lyngkpicture draws a LYNGK position as a picture: the 43 points on the
 // board's real geometry, every stack with its pieces, the claims of both
 // players and the last move. One drawing routine paints on any gonum
 // vg.Canvas through engine/draw, so the mails' PNG ([PNG]) and a web page's
@@ -27,7 +27,7 @@
 // compressed before (engine/draw).
 //
 // The package imports the rules (engine/lyngk); the rules never import it.
-package picture
+package lyngkpicture
 
 import (
 	"fmt"
@@ -180,7 +180,7 @@ func newRenderer() (*draw.Renderer, error) {
 			err = g.Apply(m)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("picture: palette: %w", err)
+			return nil, fmt.Errorf("lyngkpicture: palette: %w", err)
 		}
 	}
 	must := []color.RGBA{background, boardFill, lineColor, labelColor, edgeColor, moveColor}

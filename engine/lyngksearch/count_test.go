@@ -1,4 +1,4 @@
-package search
+package lyngksearch
 
 import (
 	"os"
@@ -34,7 +34,7 @@ func TestCountLead(t *testing.T) {
 			t.Errorf("leads %d, %d; want %d, %d", a, b, tt.p1, tt.p2)
 		}
 		p := lyngk.Position(pos)
-		if a, b := (Robot{}).AcceptDraw(p, 1), (Robot{}).AcceptDraw(p, 2); a != (tt.p1 <= 0) || b != (tt.p2 <= 0) {
+		if a, b := Robot.AcceptDraw(p, 1), Robot.AcceptDraw(p, 2); a != (tt.p1 <= 0) || b != (tt.p2 <= 0) {
 			t.Errorf("accepts a draw: %t, %t", a, b)
 		}
 	}

@@ -1,4 +1,4 @@
-package picture
+package yinshpicture
 
 import (
 	"flag"
@@ -57,13 +57,13 @@ func play(t testing.TB, v yinsh.Variant, n int) yinsh.Game {
 var names = [2]string{"alice", "bob"}
 
 func picture(t testing.TB, v yinsh.Variant, n int, marks *[2]string) []byte {
-	p, err := yinsh.Rules{}.New(1, v.String())
+	p, err := yinsh.Rules.New(1, v.String())
 	if err != nil {
 		t.Fatal(err)
 	}
 	g := play(t, v, n)
 	*mustOf(t, p) = g
-	b, err := Pictures{}.PNG(p, names, marks)
+	b, err := Pictures.PNG(p, names, marks)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,13 +156,13 @@ func TestSVG(t *testing.T) {
 
 // TestSides: the colours and rings removed of each player.
 func TestSides(t *testing.T) {
-	p, _ := yinsh.Rules{}.New(1, "normal")
+	p, _ := yinsh.Rules.New(1, "normal")
 	*mustOf(t, p) = play(t, yinsh.Normal, 49)
-	s := Pictures{}.Sides(p)
+	s := Pictures.Sides(p)
 	if s[0].Count != 2 || s[1].Count != 0 || s[0].Labels[0].Name != "white" || s[1].Labels[0].Name != "black" {
 		t.Errorf("sides %+v", s)
 	}
-	if w, h := (Pictures{}).Size(); w != Width || h != Height {
+	if w, h := (Pictures).Size(); w != Width || h != Height {
 		t.Errorf("size %d×%d", w, h)
 	}
 }

@@ -1,9 +1,10 @@
-package search
+package yinshsearch
 
 import (
 	"context"
 	"flag"
 	"fmt"
+	"lyngk.example/lyngk/engine/mcts"
 	"sync"
 	"testing"
 	"time"
@@ -15,8 +16,8 @@ import (
 // measuring program, not a unit test: they run only when -strength names
 // an opponent, for example
 //
-//	go test ./engine/yinsh/search -run Strength -strength random -iters 1200 -timeout 0
-//	go test ./engine/yinsh/search -run Strength -strength greedy -iters 1200 -timeout 0
+//	go test ./engine/yinshsearch -run Strength -strength random -iters 1200 -timeout 0
+//	go test ./engine/yinshsearch -run Strength -strength greedy -iters 1200 -timeout 0
 //
 // The robot thinks -think per turn, or -iters playouts when given (the
 // think time converted with the playouts per second measured alone, so
@@ -38,7 +39,7 @@ type player func(g *yinsh.Game, r *rng) yinsh.Turn
 
 func robotPlayer(iters int, think time.Duration) player {
 	return func(g *yinsh.Game, r *rng) yinsh.Turn {
-		res, err := Search(context.Background(), g, Options{Iterations: iters, Think: think, Workers: 1, Seed: r.next()})
+		res, err := Robot.Search(context.Background(), g, mcts.Options{Iterations: iters, Think: think, Workers: 1, Seed: r.next()})
 		if err != nil {
 			panic(err)
 		}

@@ -1,4 +1,4 @@
-// Package search is the LYNGK robot: LYNGK's policy for the shared Monte
+// Package lyngksearch is the LYNGK robot: LYNGK's policy for the shared Monte
 // Carlo tree search of package mcts (the tree, arena, selection and
 // parallelism live there, see its comment), over the rules of package
 // lyngk. It stays out of package lyngk because the search reads the clock
@@ -24,4 +24,4 @@
 // the moves without a claim, so that colours are not all claimed within the
 // first two turns of every playout as a uniform choice would do (claim
 // variants outnumber plain moves five to one at the start).
-package search
+package lyngksearch

@@ -1,7 +1,8 @@
-package search
+package yinshsearch
 
 import (
 	"context"
+	"lyngk.example/lyngk/engine/mcts"
 	"testing"
 
 	"lyngk.example/lyngk/engine/games"
@@ -27,12 +28,12 @@ func TestDeterministic(t *testing.T) {
 	for _, n := range []int{0, 30} {
 		for _, workers := range []int{1, 2} {
 			g := position(t, n)
-			o := Options{Iterations: 400, Workers: workers, Seed: 42}
-			first, err := Search(context.Background(), &g, o)
+			o := mcts.Options{Iterations: 400, Workers: workers, Seed: 42}
+			first, err := Robot.Search(context.Background(), &g, o)
 			if err != nil {
 				t.Fatal(err)
 			}
-			again, err := Search(context.Background(), &g, o)
+			again, err := Robot.Search(context.Background(), &g, o)
 			if err != nil || again != first {
 				t.Fatalf("%d turns in, %d workers: %+v then %+v (%v)", n, workers, first, again, err)
 			}
@@ -62,7 +63,7 @@ func TestTakesWin(t *testing.T) {
 			}
 			if wins {
 				found++
-				res, err := Search(context.Background(), &g, Options{Iterations: 300, Seed: seed})
+				res, err := Robot.Search(context.Background(), &g, mcts.Options{Iterations: 300, Seed: seed})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -92,7 +93,7 @@ func mustApply(t testing.TB, g *yinsh.Game, s string) {
 // TestIterateAllocs: the inner loop of the search allocates nothing.
 func TestIterateAllocs(t *testing.T) {
 	g := position(t, 30)
-	tr := newTree(&g, 1, 0)
+	tr := Robot.Tree(&g, 1, 0)
 	if a := testing.AllocsPerRun(300, tr.Iterate); a != 0 {
 		t.Errorf("%v allocations per iteration", a)
 	}
@@ -102,7 +103,7 @@ func TestIterateAllocs(t *testing.T) {
 // turn, deterministically for a seed; it accepts a draw unless ahead in
 // rings removed.
 func TestRobotContract(t *testing.T) {
-	p, err := yinsh.Rules{}.New(1, "normal")
+	p, err := yinsh.Rules.New(1, "normal")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,18 +117,18 @@ func TestRobotContract(t *testing.T) {
 		}
 	}
 	o := games.Think{Playouts: 300, Workers: 2, Seed: 5}
-	th, err := Robot{}.Think(context.Background(), p, o)
+	th, err := Robot.Think(context.Background(), p, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, _ := Robot{}.Think(context.Background(), p, o)
+	again, _ := Robot.Think(context.Background(), p, o)
 	if th.Move.String() != again.Move.String() || th.Playouts != 300 {
 		t.Errorf("%v (%d playouts) then %v", th.Move, th.Playouts, again.Move)
 	}
 	if err := p.Clone().Play(th.Move); err != nil {
 		t.Errorf("robot's %v: %v", th.Move, err)
 	}
-	if !(Robot{}).AcceptDraw(p, 1) {
+	if !Robot.AcceptDraw(p, 1) {
 		t.Error("refuses a draw when even")
 	}
 }

@@ -1,4 +1,4 @@
-package search
+package lyngksearch
 
 import (
 	"context"
@@ -18,13 +18,13 @@ func BenchmarkPlayout(b *testing.B) {
 		starts[i] = lyngk.New(101+i, lyngk.Standard)
 	}
 	r := mcts.RNG(1)
-	buf := make([]lyngk.Move, 0, maxMoves)
+	buf := make([]lyngk.Move, 0, config.MaxMoves)
 	i := 0
 	cpu := cputime.Now()
 	for b.Loop() {
 		g := starts[i%len(starts)]
 		i++
-		_, buf = playOut(&g, &r, buf)
+		_, buf = (policy{}).Playout(&g, &r, buf)
 	}
 	cputime.Report(b, cpu)
 }
@@ -35,12 +35,12 @@ func BenchmarkPlayout(b *testing.B) {
 // (allocs/op).
 func BenchmarkIterate(b *testing.B) {
 	g := lyngk.New(101, lyngk.Standard)
-	t := newTree(&g, 1, 0)
+	t := Robot.Tree(&g, 1, 0)
 	cpu := cputime.Now()
 	for b.Loop() {
 		if t.Full() {
 			b.StopTimer()
-			t = newTree(&g, 1, 0)
+			t = Robot.Tree(&g, 1, 0)
 			b.StartTimer()
 		}
 		t.Iterate()
@@ -56,7 +56,7 @@ func BenchmarkSearch100k(b *testing.B) {
 	for _, workers := range []int{1, 2} {
 		b.Run(map[int]string{1: "workers=1", 2: "workers=2"}[workers], func(b *testing.B) {
 			for b.Loop() {
-				if _, err := Search(context.Background(), &g, Options{Iterations: 100_000, Workers: workers, Seed: 1}); err != nil {
+				if _, err := Robot.Search(context.Background(), &g, mcts.Options{Iterations: 100_000, Workers: workers, Seed: 1}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,4 +1,4 @@
-package search
+package lyngksearch
 
 import (
 	"context"
@@ -16,13 +16,13 @@ func TestDeterministic(t *testing.T) {
 	for _, v := range []lyngk.Variant{lyngk.Standard, lyngk.Stack6} {
 		for _, workers := range []int{1, 2} {
 			g := lyngk.New(101, v)
-			o := Options{Iterations: 3000, Workers: workers, Seed: 42}
-			first, err := Search(context.Background(), &g, o)
+			o := mcts.Options{Iterations: 3000, Workers: workers, Seed: 42}
+			first, err := Robot.Search(context.Background(), &g, o)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for range 2 {
-				again, err := Search(context.Background(), &g, o)
+				again, err := Robot.Search(context.Background(), &g, o)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -46,7 +46,7 @@ func TestDeterministic(t *testing.T) {
 func TestThink(t *testing.T) {
 	g := lyngk.New(102, lyngk.Standard)
 	start := time.Now()
-	res, err := Search(context.Background(), &g, Options{Think: 50 * time.Millisecond, Workers: 2, Seed: 1})
+	res, err := Robot.Search(context.Background(), &g, mcts.Options{Think: 50 * time.Millisecond, Workers: 2, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestThink(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Search(ctx, &g, Options{Think: time.Hour, Seed: 1}); !errors.Is(err, context.Canceled) {
+	if _, err := Robot.Search(ctx, &g, mcts.Options{Think: time.Hour, Seed: 1}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled search: %v", err)
 	}
 }
@@ -70,7 +70,7 @@ func TestThink(t *testing.T) {
 // budget.
 func TestGameOverAndBudget(t *testing.T) {
 	g := lyngk.New(101, lyngk.Standard)
-	if _, err := Search(context.Background(), &g, Options{}); err == nil {
+	if _, err := Robot.Search(context.Background(), &g, mcts.Options{}); err == nil {
 		t.Error("a search without a budget ran")
 	}
 	for g.Status() == lyngk.Playing {
@@ -78,7 +78,7 @@ func TestGameOverAndBudget(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := Search(context.Background(), &g, Options{Iterations: 10}); !errors.Is(err, ErrNoMove) {
+	if _, err := Robot.Search(context.Background(), &g, mcts.Options{Iterations: 10}); !errors.Is(err, mcts.ErrNoMove) {
 		t.Errorf("finished game: %v", err)
 	}
 }
@@ -89,7 +89,7 @@ func TestGameOverAndBudget(t *testing.T) {
 // random moves), where g4-d2 is the only removal.
 func TestTakesRemoval(t *testing.T) {
 	g := readPosition(t, "testdata/removal.txt", 1)
-	res, err := Search(context.Background(), &g, Options{Iterations: 2000, Seed: 3})
+	res, err := Robot.Search(context.Background(), &g, mcts.Options{Iterations: 2000, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func TestPlayoutsLegal(t *testing.T) {
 	for i := range 400 {
 		g := lyngk.New(1+i, lyngk.Variant(i%2))
 		var w int
-		if w, buf = playOut(&g, &r, buf); g.Status() == lyngk.Playing || w != g.Winner() {
+		if w, buf = (policy{}).Playout(&g, &r, buf); g.Status() == lyngk.Playing || w != g.Winner() {
 			t.Fatalf("board %d: playout ended %v, winner %d", 1+i, g.Status(), w)
 		}
 	}
@@ -120,7 +120,7 @@ func TestPlayoutsLegal(t *testing.T) {
 // TestIterateAllocs: the inner loop of the search allocates nothing.
 func TestIterateAllocs(t *testing.T) {
 	g := lyngk.New(101, lyngk.Standard)
-	tr := newTree(&g, 1, 0)
+	tr := Robot.Tree(&g, 1, 0)
 	if a := testing.AllocsPerRun(500, tr.Iterate); a != 0 {
 		t.Errorf("%v allocations per iteration", a)
 	}

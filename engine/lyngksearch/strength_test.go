@@ -1,9 +1,10 @@
-package search
+package lyngksearch
 
 import (
 	"context"
 	"flag"
 	"fmt"
+	"lyngk.example/lyngk/engine/mcts"
 	"sync"
 	"testing"
 	"time"
@@ -14,9 +15,9 @@ import (
 // The strength matches of engine/README.md. They are a measuring program, not a
 // unit test: they run only when -strength names an opponent, for example
 //
-//	go test ./engine/lyngk/search -run Strength -strength random -timeout 0
-//	go test ./engine/lyngk/search -run Strength -strength greedy -iters 2800
-//	go test ./engine/lyngk/search -run Strength -strength robot -iters 2800 -strong-iters 56000
+//	go test ./engine/lyngksearch -run Strength -strength random -timeout 0
+//	go test ./engine/lyngksearch -run Strength -strength greedy -iters 2800
+//	go test ./engine/lyngksearch -run Strength -strength robot -iters 2800 -strong-iters 56000
 //
 // The robot thinks -think per move, or -iters playouts when given (the
 // think time converted with the playouts per second measured alone, so that
@@ -41,7 +42,7 @@ type player func(g *lyngk.Game, game int, r *rng) lyngk.Move
 
 func robotPlayer(iters int, think time.Duration) player {
 	return func(g *lyngk.Game, game int, r *rng) lyngk.Move {
-		res, err := Search(context.Background(), g, Options{Iterations: iters, Think: think, Workers: 1, Seed: r.next()})
+		res, err := Robot.Search(context.Background(), g, mcts.Options{Iterations: iters, Think: think, Workers: 1, Seed: r.next()})
 		if err != nil {
 			panic(err)
 		}

@@ -1,4 +1,4 @@
-// Package search is the YINSH robot: YINSH's policy for the shared Monte
+// Package yinshsearch is the YINSH robot: YINSH's policy for the shared Monte
 // Carlo tree search of package mcts (the tree, arena, selection and
 // parallelism live there, see its comment), over the rules of package
 // yinsh. A move of the tree is a whole turn (removals owed, the ring move,
@@ -20,4 +20,4 @@
 // removals. That is not uniform over whole turns, but it costs one ring
 // move's check instead of the list of every turn (about 80 µs of CPU for
 // a playout from a middle game, against several hundred with Legal).
-package search
+package yinshsearch

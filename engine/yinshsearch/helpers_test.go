@@ -1,4 +1,4 @@
-package search
+package yinshsearch
 
 import "lyngk.example/lyngk/engine/mcts"
 
