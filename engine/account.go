@@ -147,6 +147,11 @@ type accountView struct {
 	// game of the board of "unsubscribed".
 	Resigned []boardGroup
 	Title    string
+	// Games and RobotPlayer are for the welcome mail: the games offered,
+	// each with its own challenge, and whether the robot player takes
+	// challenges.
+	Games       []gameHelp
+	RobotPlayer bool
 }
 
 // boardGroup is boards of one game, named by its title.
@@ -166,7 +171,7 @@ func (r *request) byGame(boards []int) ([]boardGroup, error) {
 		}
 		title := r.title("")
 		if ok {
-			title = r.title(r.e.gameName(g))
+			title = r.title(g.Game)
 		}
 		i, seen := at[title]
 		if !seen {
@@ -214,7 +219,7 @@ func (r *request) signup(c Command) error {
 	// The account plays once an address is confirmed; the welcome mail
 	// comes then.
 	r.madeHash(id, pw)
-	u := &user{ID: id, Hash: h, Pending: addrs, Created: r.now, standing: standing{Rating: startRating}}
+	u := &user{ID: id, Hash: h, Pending: addrs, Created: r.now}
 	if err := r.saveUser(u); err != nil {
 		return err
 	}
@@ -404,7 +409,20 @@ func (r *request) changeSetting(c Command) error {
 	if err := r.saveUser(u); err != nil {
 		return err
 	}
-	return r.mail("account", u.Addresses, accountView{User: u.ID, What: strings.TrimPrefix(c.Name, "change ") + "-" + value})
+	v := accountView{User: u.ID, What: strings.TrimPrefix(c.Name, "change ") + "-" + value}
+	if c.Name == "change subject" {
+		// The example subject is of the game the player played last,
+		// else of the first game the server offers.
+		gs, err := r.selectGames([]string{strings.ToLower(u.ID)}, StateAll)
+		if err != nil {
+			return err
+		}
+		v.Title = r.e.cfg.Games[0].Title()
+		if len(gs) > 0 {
+			v.Title = r.title(gs[len(gs)-1].Game)
+		}
+	}
+	return r.mail("account", u.Addresses, v)
 }
 
 func (r *request) vacation(c Command) error {

@@ -12,13 +12,13 @@ func TestAccounts(t *testing.T) {
 	v := newEnv(t)
 	v.signup("alice", "bob")
 	v.cmd(addr("alice"), "change password alice pw-alice fresh")
-	if out := v.cmd(addr("alice"), "lyngk vacation"); len(out) != 1 || out[0].Subject != "Lyngk error" {
+	if out := v.cmd(addr("alice"), "lyngk vacation"); len(out) != 1 || out[0].Subject != "PBeM Server error" {
 		t.Fatalf("unknown command: %s", format(out))
 	}
 	if out := v.cmd(addr("alice"), "vacation alice pw-alice on"); !strings.HasPrefix(out[0].Body, "Wrong password for alice.") {
 		t.Errorf("old password still works:\n%s", format(out))
 	}
-	if out := v.cmd(addr("alice"), "vacation alice fresh on"); out[0].Subject != "Lyngk account alice" {
+	if out := v.cmd(addr("alice"), "vacation alice fresh on"); out[0].Subject != "PBeM Server account alice" {
 		t.Errorf("new password refused:\n%s", format(out))
 	}
 	changed := v.cmd(addr("alice"), "change address alice fresh alice@new.example")
@@ -45,7 +45,7 @@ func TestAccounts(t *testing.T) {
 		t.Errorf("challenge of a signed-off user:\n%s", format(out))
 	}
 	// zoe is a stranger: her answer names nothing she typed.
-	if out := v.cmd(addr("zoe"), "signup ALICE pw"); !strings.HasPrefix(out[0].Body, "Your mail to the Lyngk server was refused") {
+	if out := v.cmd(addr("zoe"), "signup ALICE pw"); !strings.HasPrefix(out[0].Body, "Your mail to PBeM Server was refused") {
 		t.Errorf("signed-off userid taken again:\n%s", format(out))
 	}
 	if out := v.cmd(addr("bob"), "lyngk games"); strings.Count(out[0].Body, "bob - alice: cancelled (resign)") != 2 {
@@ -67,7 +67,7 @@ func TestShowReply(t *testing.T) {
 		t.Fatalf("reply to the shown board:\n%s", format(out))
 	}
 	v.cmd(addr("bob"), "lyngk resign 101 bob pw-bob")
-	if out := v.cmd(addr("bob"), "lyngk unsubscribe 101 bob pw-bob"); out[0].Subject != "Lyngk account bob" {
+	if out := v.cmd(addr("bob"), "lyngk unsubscribe 101 bob pw-bob"); out[0].Subject != "PBeM Server account bob" {
 		t.Errorf("the resigned player is no subscriber:\n%s", format(out))
 	}
 }

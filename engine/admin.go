@@ -3,6 +3,8 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -16,18 +18,24 @@ type UserInfo struct {
 	Addresses []string
 	Created   time.Time
 	Left      time.Time // zero while signed up
-	Rating    int
-	Won       int
-	Lost      int
-	Tied      int
+	// Games are the user's rating and record in each game played, by
+	// game word; none for a user who has played no game.
+	Games []GameStanding
+}
+
+// GameStanding is a user's rating and record in one game.
+type GameStanding struct {
+	Game   string // the game's word
+	Rating int
+	Won    int
+	Lost   int
+	Tied   int
 }
 
 // GameInfo is a game record as an operator sees it.
 type GameInfo struct {
-	Board int
-	// Game is the game's word as the record has it: "" for the first game
-	// of Config.Games (LYNGK).
-	Game     string
+	Board    int
+	Game     string // the game's word
 	Variant  string
 	Players  [2]string
 	Moves    []string
@@ -50,8 +58,12 @@ func Users(tx Tx) ([]UserInfo, error) {
 		if u.V != recordVersion {
 			return fmt.Errorf("engine: users/%s: record version %d, this binary knows %d", key, u.V, recordVersion)
 		}
-		out = append(out, UserInfo{ID: u.ID, Addresses: u.Addresses, Created: u.Created, Left: u.Left,
-			Rating: roundRating(u.Rating), Won: u.Won, Lost: u.Lost, Tied: u.Tied}) // the first game's
+		ui := UserInfo{ID: u.ID, Addresses: u.Addresses, Created: u.Created, Left: u.Left}
+		for _, word := range slices.Sorted(maps.Keys(u.Games)) {
+			s := u.Games[word]
+			ui.Games = append(ui.Games, GameStanding{Game: word, Rating: roundRating(s.Rating), Won: s.Won, Lost: s.Lost, Tied: s.Tied})
+		}
+		out = append(out, ui)
 		return nil
 	})
 	return out, err
@@ -78,9 +90,6 @@ func GameRecord(tx Tx, offered []games.Game, board int) (GameInfo, string, error
 	e := &Engine{games: map[string]games.Game{}}
 	for _, g := range offered {
 		e.games[g.Name()] = g
-	}
-	if len(offered) > 0 {
-		e.first = offered[0].Name()
 	}
 	r := &request{e: e, tx: tx}
 	g, ok, err := r.loadGame(board)
@@ -112,10 +121,6 @@ func (g GameInfo) String() string {
 	if g.How != "" {
 		state += " (" + string(g.How) + ")"
 	}
-	variant := g.Variant
-	if g.Game != "" {
-		variant = g.Game + " " + variant
-	}
-	return fmt.Sprintf("%d %s %s-%s %d moves %s", g.Board, variant, g.Players[0], g.Players[1],
+	return fmt.Sprintf("%d %s %s %s-%s %d moves %s", g.Board, g.Game, g.Variant, g.Players[0], g.Players[1],
 		len(g.Moves), strings.TrimSpace(state))
 }

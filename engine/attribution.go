@@ -3,6 +3,8 @@ package engine
 import (
 	"regexp"
 	"strings"
+
+	"lyngk.example/lyngk/templates"
 )
 
 // Attributions. A client writes a line above the mail it quotes, "On
@@ -14,7 +16,7 @@ import (
 // its own ("On Sat, 28 Nov 2026 12:40:19 +0000" / "PBeM Server <addr>
 // wrote:"). An attribution is up to maxAttributionLines lines, none blank
 // or quoted, that together end in ":" and name an address, the robot
-// (RobotName) or a date, and either end a line with a "wrote"-like verb
+// (templates.DefaultServer) or a date, and either end a line with a "wrote"-like verb
 // (wroteEnd, wroteMid) or stand right above the quoted mail. Each of its
 // lines but the last ends without a sentence's punctuation (a full stop
 // only after an opening word: "Am Sa., 28. Nov." wraps there), and its
@@ -136,7 +138,7 @@ func attributionBlock(lines []string, i, n int, aboveCopy bool) bool {
 // attributionBegins reports whether line t begins as an attribution does:
 // with an opening word, the robot's name, or a date.
 func attributionBegins(t string) bool {
-	return attributionStart.MatchString(t) || strings.HasPrefix(strings.ToLower(t), strings.ToLower(RobotName)) ||
+	return attributionStart.MatchString(t) || strings.HasPrefix(strings.ToLower(t), strings.ToLower(templates.DefaultServer)) ||
 		t != "" && t[0] >= '0' && t[0] <= '9'
 }
 
@@ -153,10 +155,6 @@ func attributionAbove(lines []string, end int) int {
 	return -1
 }
 
-// RobotName is the display name of the server's mails, as gamerz's: the
-// name a client writes in its attribution line.
-const RobotName = "PBeM Server"
-
 // aboveQuote reports whether the next line after lines[i] that is not blank
 // is quoted.
 func aboveQuote(lines []string, i int) bool {
@@ -169,10 +167,13 @@ func aboveQuote(lines []string, i int) bool {
 }
 
 // namesSender reports whether an attribution-like line names an address,
-// the robot or a date: what a player's own line ending in ":" above a quote
-// ("I agree with this:") does not.
+// the server or a date: what a player's own line ending in ":" above a
+// quote ("I agree with this:") does not. The server is looked for by its
+// default display name (templates.DefaultServer); one the operator chose is
+// not, since the clients' attributions that name the sender name its
+// address or the date as well.
 func namesSender(t string) bool {
-	return strings.Contains(t, "@") || strings.Contains(strings.ToLower(t), strings.ToLower(RobotName)) || dateOrTime.MatchString(t)
+	return strings.Contains(t, "@") || strings.Contains(strings.ToLower(t), strings.ToLower(templates.DefaultServer)) || dateOrTime.MatchString(t)
 }
 
 // dateOrTime is a time ("11:58"), a year ("2026") or a numeric date

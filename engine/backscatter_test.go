@@ -168,7 +168,7 @@ func TestConfirmationCannon(t *testing.T) {
 	if out := v.cmd(addr("bob"), "lyngk challenge eve bob"); len(out) != 1 || !strings.Contains(out[0].Body, "eve cannot play yet") {
 		t.Fatalf("eve after the ticket system's answers:\n%s", format(out))
 	}
-	if out := v.reply(ask[0], addr("helpdesk"), "Yes, that is me.\n"); len(out) != 1 || out[0].Subject != "Lyngk signup eve" {
+	if out := v.reply(ask[0], addr("helpdesk"), "Yes, that is me.\n"); len(out) != 1 || out[0].Subject != "PBeM Server signup eve" {
 		t.Fatalf("a reply saying yes:\n%s", format(out))
 	}
 }
@@ -258,7 +258,7 @@ func TestStrangerNoListings(t *testing.T) {
 		// help and list among them are answered, and nothing else.
 		out = v.mail(engine.Inbound{From: from, Subject: "multiple",
 			Body: "lyngk games quentin\nhelp\nlyngk show 101\n"})
-		if len(out) != 1 || out[0].Subject != "Lyngk help" {
+		if len(out) != 1 || out[0].Subject != "PBeM Server help" {
 			t.Errorf("help among listings from %s: want the help alone, got:\n%s", from, format(out))
 		}
 		if s := carries(out); s != "" {
@@ -296,7 +296,7 @@ func TestStrangerNoListings(t *testing.T) {
 		t.Errorf("listings without the game word from a stranger: %d mails, want the hint once", hints)
 	}
 	// The new stranger's signup is answered: the confirmation mail.
-	if out := v.cmd("newcomer@elsewhere.example", "signup newcomer pw-newcomer"); len(out) != 1 || out[0].Subject != "Confirm Lyngk signup newcomer" {
+	if out := v.cmd("newcomer@elsewhere.example", "signup newcomer pw-newcomer"); len(out) != 1 || out[0].Subject != "Confirm PBeM Server signup newcomer" {
 		t.Errorf("a stranger's signup:\n%s", format(out))
 	}
 	// A player still gets his listings.

@@ -77,7 +77,7 @@ func TestBadInput(t *testing.T) {
 		replyTo             func(w *world) engine.Mail // answer this board mail instead
 		doraCode            bool                       // append the code of dora's confirmation to the subject
 		tooBig              bool
-		wantSubject         string // "" = "Lyngk error"
+		wantSubject         string // "" = "PBeM Server error"
 		want                string // the start of the body
 	}{
 		{name: "unknown-command", from: zoe, subject: "hello", body: "play chess?\n", want: `"play" is not a command.`},
@@ -121,7 +121,7 @@ func TestBadInput(t *testing.T) {
 		{name: "signup-no-dot", from: zoe, subject: "signup zoe pw zoe@intranet", want: `"zoe@intranet" is not a plain mail address`},
 		{name: "signup-angle", from: zoe, subject: "signup zoe pw <zoe@home.example>", want: `"<zoe@home.example>" is not a plain mail address`},
 		{name: "signup-bad-sender", from: `"evil@attacker.test"@victim.test`, subject: "signup zoe pw",
-			want: "Your mail to the Lyngk server was refused"}, // a stranger: nothing of what he wrote
+			want: "Your mail to PBeM Server was refused"}, // a stranger: nothing of what he wrote
 		{name: "change-address-ip", from: alice, subject: "change address alice pw-alice alice@[::1]", want: `"alice@[::1]" is not a plain mail address`},
 		{name: "change-address-dots", from: alice, subject: "change address alice pw-alice al..ice@players.example",
 			want: `"al..ice@players.example" is not a plain mail address`},
@@ -189,7 +189,7 @@ func TestBadInput(t *testing.T) {
 				t.Fatalf("%d mails, want 1 error mail:\n%s", len(out), format(out))
 			}
 			m := out[0]
-			subject := cmp.Or(tt.wantSubject, "Lyngk error")
+			subject := cmp.Or(tt.wantSubject, "PBeM Server error")
 			if !slices.Equal(m.To, []string{in.From}) || m.Subject != subject || !strings.HasPrefix(m.Body, tt.want) {
 				t.Errorf("got To %q, subject %q, body:\n%s\nwant To %q, subject %q, body starting %q", m.To, m.Subject, m.Body, in.From, subject, tt.want)
 			}
@@ -229,7 +229,7 @@ func TestRateLimit(t *testing.T) {
 	v := newEnv(t, func(c *engine.Config) { c.RatePerHour = 3 })
 	from := "zoe@elsewhere.example"
 	for i := range 3 {
-		if out := v.cmd(from, "help"); len(out) != 1 || out[0].Subject != "Lyngk help" {
+		if out := v.cmd(from, "help"); len(out) != 1 || out[0].Subject != "PBeM Server help" {
 			t.Fatalf("command %d: %s", i+1, format(out))
 		}
 	}
@@ -250,7 +250,7 @@ func TestRateLimit(t *testing.T) {
 	}
 	v.now = v.now.Add(time.Hour)
 	v.restart()
-	if out := v.cmd(from, "signup zoe pw"); len(out) != 1 || out[0].Subject != "Confirm Lyngk signup zoe" {
+	if out := v.cmd(from, "signup zoe pw"); len(out) != 1 || out[0].Subject != "Confirm PBeM Server signup zoe" {
 		t.Errorf("after the hour: %s", format(out))
 	}
 	// A player's flood of listings is bounded the same way.

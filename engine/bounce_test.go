@@ -177,7 +177,7 @@ func TestBouncing(t *testing.T) {
 		t.Errorf("bob's mail:\n%s", format(out))
 	}
 	var p engine.Player
-	if err := v.db.View(func(tx *store.Tx) (err error) { p, err = v.e.ReadPlayer(tx, "alice", ""); return err }); err != nil || p.Bouncing.IsZero() || !p.Paused {
+	if err := v.db.View(func(tx *store.Tx) (err error) { p, err = v.e.ReadPlayer(tx, "alice", "lyngk"); return err }); err != nil || p.Bouncing.IsZero() || !p.Paused {
 		t.Errorf("player page of a bouncing player: %+v, %v", p, err)
 	}
 	// Her only address bounces: her game is paused as on vacation.

@@ -328,15 +328,15 @@ func (r *request) summarize() error {
 	if len(r.left) > 0 {
 		// The example is a show of the first board's game, with that
 		// game's boards: a board of another game would be refused.
-		word := r.e.first
+		word := r.word
 		same := func(n int) bool { return true }
 		if g, ok, err := r.loadGame(r.left[0]); err != nil {
 			return err
 		} else if ok {
-			word = r.e.gameName(g)
+			word = g.Game
 			same = func(n int) bool {
 				g, ok, err := r.loadGame(n)
-				return err == nil && ok && r.e.gameName(g) == word
+				return err == nil && ok && g.Game == word
 			}
 		}
 		var b strings.Builder

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"strings"
 
 	"lyngk.example/lyngk/templates"
@@ -75,9 +76,9 @@ func commandTable() []command {
 			forms: []form{{"help [commands|notation|rules]", "This help."}}},
 		{name: "signup", min: 2, max: -1, roles: []role{userArg, newPassword}, mails: accountMails, run: (*request).signup,
 			forms: []form{{"signup USERID PASSWORD [ADDRESS...]", `Register. Mail goes to the ADDRESSes, or to the sender without any. Each
-address gets a mail "Confirm Lyngk signup USERID": reply to it (any
-text), and the welcome mail follows. You play once an address is
-confirmed. An ADDRESS is plain: name@example.com.`}}},
+address gets a confirmation mail: reply to it (any text), and the
+welcome mail follows. You play once an address is confirmed. An
+ADDRESS is plain: name@example.com.`}}},
 		{name: "confirm", min: 2, max: 2, roles: []role{plain, plain}, run: (*request).confirmCommand,
 			forms: []form{{"confirm USERID CODE", `Confirm an address with the code of its confirmation mail, instead of
 replying to that mail. An address gets at most 3 of them a day.`}}},
@@ -204,9 +205,29 @@ func (e *Engine) gameWord(game string) string {
 	case game != "":
 		return game
 	case len(e.cfg.Games) == 1:
-		return e.first
+		return e.cfg.Games[0].Name()
 	}
 	return "GAME"
+}
+
+// gameTexts are the texts every game brings, templates GAME.NAME: New
+// refuses a game that lacks one, so that a missing file or a misspelt name
+// stops the server at start rather than leaving a blank in some mail.
+// Beside them a game may bring intro (its name in the help mail; else its
+// title), notation and rules (its part of "help notation" and "help
+// rules"; else it has none there, and its help page covers them).
+var gameTexts = []string{"options", "options-help", "help", "about", "example", "help-topic", "play-examples"}
+
+// missingTexts are the names of gameTexts that set lacks for game word.
+func missingTexts(set *templates.Set, word string) []string {
+	have := set.Names()
+	var missing []string
+	for _, name := range gameTexts {
+		if _, found := slices.BinarySearch(have, word+"."+name); !found {
+			missing = append(missing, word+"."+name)
+		}
+	}
+	return missing
 }
 
 // GameText is gameText for the web part: game word's text name ("" when
@@ -220,6 +241,21 @@ func (e *Engine) gameText(word, name string) string {
 		return ""
 	}
 	s, err := e.cfg.Templates.Render(word+"."+name, nil)
+	if err != nil {
+		return ""
+	}
+	return s
+}
+
+// example is a move of game word as a player writes it at turn (from 1):
+// the game's text "example", which may tell the phases of the game apart
+// by .Turn (YINSH's ring placement "e3", then ring moves "h7-g7"); "" when
+// the game has none.
+func (e *Engine) example(word string, turn int) string {
+	if _, ok := e.games[word]; !ok {
+		return ""
+	}
+	s, err := e.cfg.Templates.Render(word+".example", struct{ Turn int }{turn})
 	if err != nil {
 		return ""
 	}

@@ -21,7 +21,7 @@ func tableEngine(t *testing.T) *Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := New(Config{Games: []games.Game{{Rules: lyngk.Rules{}}}, Robot: "lyngk@example.net", Templates: set})
+	e, err := New(Config{Games: []games.Game{{Rules: lyngk.Rules}}, Robot: "lyngk@example.net", Templates: set})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestRefusals(t *testing.T) {
 		"Limit": 60, "Max": 20, "Move": "R,b1-b2", "N": 3, "Name": "move", "Now": 5, "Option": "-x",
 		"Other": "bob", "Reason": "There is no stack on b1", "Sent": 4, "Topic": "x", "Topics": "commands, notation, rules", "Until": "23:52 UTC",
 		"Usage": "lyngk move BOARD USERID PASSWORD MOVE[#N]", "User": "alice", "Want": 13, "Word": "frobnicate",
-		"ToMove": "bob", "YourTurn": false, "Title": "Lyngk", "GameWord": "lyngk",
+		"ToMove": "bob", "YourTurn": false, "Title": "Lyngk", "GameWord": "lyngk", "Notation": "Write a move as FROM-TO.",
 	}
 	for _, w := range whys {
 		if text, err := set.Render("err."+w, data); err != nil || strings.TrimSpace(text) == "" {

@@ -3,9 +3,6 @@ package engine_test
 import (
 	"strings"
 	"testing"
-
-	"lyngk.example/lyngk/engine"
-	"lyngk.example/lyngk/engine/games/gamestest"
 )
 
 // TestCommandsTestGame: pbmserv's other common commands that know games (list,
@@ -13,7 +10,7 @@ import (
 // the test game of the contract as for LYNGK, through Handle; every mail
 // against testdata/commands-testgame.golden.
 func TestCommandsTestGame(t *testing.T) {
-	v := newEnv(t, func(c *engine.Config) { c.Games = append(offered(), gamestest.TicTacToe) })
+	v := newEnv(t, withTicTacToe)
 	v.signup("alice", "bob")
 	var out []string
 	send := func(from, subject string) {

@@ -42,41 +42,6 @@ func ConfirmedAddress(tx Tx, addr string) (bool, error) {
 	return found && len(a.Users) > 0, err
 }
 
-// Upgrade brings the engine's records of a store written with schema
-// version from up to the current version, inside the store's upgrade
-// transaction (store.Options.Upgrade). Version 1 had no confirmation: the
-// addresses of every account that has not signed off count as confirmed
-// and go into the index of confirmed addresses.
-func Upgrade(tx Tx, from int) error {
-	if from != 1 {
-		return fmt.Errorf("engine: no upgrade from schema version %d", from)
-	}
-	r := &request{tx: tx}
-	var keys []string
-	err := tx.ForEach(bucketUsers, func(key string, _ []byte) error {
-		keys = append(keys, key)
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	for _, key := range keys {
-		u, _, err := r.loadUser(key)
-		if err != nil {
-			return err
-		}
-		if !u.Left.IsZero() {
-			continue
-		}
-		for _, a := range u.Addresses {
-			if err := r.index(a, key, true); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
 // index adds (or removes) the user key to (from) the accounts for which
 // addr is confirmed.
 func (r *request) index(addr, key string, add bool) error {
@@ -273,7 +238,8 @@ func (r *request) confirm(id, code string) error {
 		return err
 	}
 	if welcome {
-		return r.mail("signup", u.Addresses, accountView{User: u.ID, Robot: r.e.cfg.Robot, Addresses: u.Addresses})
+		return r.mail("signup", u.Addresses, accountView{User: u.ID, Robot: r.e.cfg.Robot, Addresses: u.Addresses,
+			Games: r.e.gameHelps(), RobotPlayer: r.e.cfg.RobotPlayer})
 	}
 	return r.mail("account", union(dropped, u.Addresses), accountView{User: u.ID, What: "confirmed",
 		Addr: ad, Addresses: u.Addresses, Pending: u.Pending})

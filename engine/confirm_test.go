@@ -66,7 +66,7 @@ func TestUnconfirmed(t *testing.T) {
 	if out := v.cmd(addr("alice"), "lyngk move 101 alice pw-alice G,f5-f4"); len(out) != 2 {
 		t.Errorf("want board mails to the two players only:\n%s", format(out))
 	}
-	if out := v.confirm(ask[0]); len(out) != 1 || out[0].Subject != "Lyngk signup bob" {
+	if out := v.confirm(ask[0]); len(out) != 1 || out[0].Subject != "PBeM Server signup bob" {
 		t.Fatalf("welcome: %s", format(out))
 	}
 	if out := v.cmd(addr("alice"), "lyngk challenge alice bob"); len(out) != 2 || out[1].To[0] != addr("bob") {
@@ -92,7 +92,7 @@ func TestConfirmLimit(t *testing.T) {
 	// address he typed, his change address (no answer to a stranger) none;
 	// alice's own gets the full text.
 	if out := v.cmd(addr("mallory"), "signup md pw "+victim); len(out) != 1 || !slices.Equal(out[0].To, []string{addr("mallory")}) ||
-		!strings.HasPrefix(out[0].Body, "Your mail to the Lyngk server was refused") || strings.Contains(out[0].Body, victim) {
+		!strings.HasPrefix(out[0].Body, "Your mail to PBeM Server was refused") || strings.Contains(out[0].Body, victim) {
 		t.Fatalf("signup: want the refusal to the sender alone, got:\n%s", format(out))
 	}
 	if out := v.cmd(addr("mallory"), "change address alice pw-alice "+victim); len(out) != 0 {
@@ -186,7 +186,7 @@ func TestUpgrade(t *testing.T) {
 	if _, err := store.Open(v.path, store.Options{}); err == nil {
 		t.Fatal("a version 1 file opened without the upgrade")
 	}
-	if v.db, err = store.Open(v.path, store.Options{Upgrade: func(tx *store.Tx, from int) error { return engine.Upgrade(tx, from) }}); err != nil {
+	if v.db, err = store.Open(v.path, store.Options{Upgrade: func(tx *store.Tx, from int) error { return engine.Upgrade(tx, from, "lyngk") }}); err != nil {
 		t.Fatal(err)
 	}
 	if out := v.cmd(addr("alice"), "lyngk challenge alice bob"); len(out) != 2 || out[1].To[0] != addr("bob") {
@@ -260,7 +260,7 @@ func TestConfirmExpiry(t *testing.T) {
 	if len(ask) != 1 {
 		t.Fatalf("change address for a new code:\n%s", format(ask))
 	}
-	if out := v.confirm(ask[0]); len(out) != 1 || out[0].Subject != "Lyngk signup bob" {
+	if out := v.confirm(ask[0]); len(out) != 1 || out[0].Subject != "PBeM Server signup bob" {
 		t.Errorf("the new code:\n%s", format(out))
 	}
 }

@@ -56,7 +56,7 @@ func (r *request) deleteAccount(c Command) error {
 			return err
 		}
 	}
-	kept := user{ID: u.ID, Created: u.Created, Left: u.Left, Deleted: r.now, standing: u.standing, Games: u.Games}
+	kept := user{ID: u.ID, Created: u.Created, Left: u.Left, Deleted: r.now, Games: u.Games}
 	return r.saveUser(&kept)
 }
 

@@ -26,7 +26,7 @@ func TestDelete(t *testing.T) {
 	out := v.cmd(addr("bob"), "delete bob pw-bob")
 	var last bool
 	for _, m := range out {
-		last = last || m.Subject == "Lyngk account bob deleted" && m.To[0] == addr("bob")
+		last = last || m.Subject == "PBeM Server account bob deleted" && m.To[0] == addr("bob")
 	}
 	if !last || len(out) != 3 { // the board mails of the resignation to both, the last mail
 		t.Fatalf("delete: %s", format(out))

@@ -20,11 +20,9 @@
 //	                            replace (the first pending one confirmed
 //	                            replaces the addresses), created, left (signed
 //	                            off), vacation, back (end of the last
-//	                            vacation), rating and won/lost/tied in
-//	                            the first game of Config.Games (LYNGK; the
-//	                            fields records always had), games (by game
-//	                            word: rating and won/lost/tied in every
-//	                            other game played), format (""
+//	                            vacation), games (by game word: rating
+//	                            and won/lost/tied in each game played;
+//	                            none: the start rating), format (""
 //	                            = text and HTML with the picture, "text";
 //	                            absent in older records: ""),
 //	                            deleted (delete: no hash, address
@@ -32,9 +30,7 @@
 //	                            broadcasts), messages sent and their day
 //	                            (message), broadcaster (the operator allows
 //	                            broadcast) and last broadcast
-//	games   "%08d" board        game: game (its word; absent: the first game
-//	                            of Config.Games, LYNGK, as in every record
-//	                            written before other games), variant,
+//	games   "%08d" board        game: game (its word), variant,
 //	                            players (challenge order), moves
 //	                            (normalised, "--" for passes, terminal "resign"
 //	                            or "Forfeit"), move times, status, winner, how
@@ -77,6 +73,10 @@
 // transaction): from version 1, which had no confirmation, the addresses of
 // every account that has not signed off count as confirmed and are indexed
 // in addresses; user records keep their form (pending and replace absent).
+// From version 2, which wrote no game in LYNGK's game records and kept
+// LYNGK's rating and record in the user record's own fields (rating, won,
+// lost, tied), every game record gets its game and that standing moves
+// into games; the engine then knows no first game.
 //
 // A position is never stored: it is the replay of the moves on the start
 // position of the board number (the game's Rules.New, then Parse and Play
@@ -119,7 +119,7 @@
 //	                                        after move k, JSON() the game
 //	                                        as /game/N.json
 //	ReadPlayer(tx, id, game),               rating, provisional, record in
-//	Standings(tx, game)                     one game (""; the first)
+//	Standings(tx, game)                     one game (its word)
 //	GameVersion(tx, board)                  a number that changes with every
 //	                                        change of the game anybody can
 //	                                        see: the web's Server-Sent
@@ -247,7 +247,7 @@
 //
 // Pictures. Every mail that shows a board (new game, board, reminder, show,
 // an error with the game's summary) has, beside its text, an HTML part with
-// a PNG of the position (package picture, drawn once per request and
+// a PNG of the position (the game's games.Picture, drawn once per request and
 // position), unless its recipient chose "change format ... text" (user
 // field format) or the server cannot tell who the recipient is: mails to
 // the sender go out with HTML only when the sender's address is that of a
@@ -279,7 +279,7 @@
 // mail. A mail over the size limit is not quoted at all.
 //
 // Confirmed addresses (double opt-in). signup and change address mail
-// "Confirm Lyngk signup|address USERID" to each new address, with a
+// "Confirm PBeM Server signup|address USERID" (Config.ServerName) to each new address, with a
 // Message-ID <lyngk-confirm.CODE@DOMAIN>, CODE 160 random bits as a reply
 // token's. A mail whose In-Reply-To or References names such a code
 // confirms that address, whatever its text and sender (the code is the

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode"
 
 	"golang.org/x/crypto/bcrypt"
 
@@ -72,10 +73,8 @@ type Mail struct {
 
 // Config configures an Engine.
 type Config struct {
-	// Games are the games the server offers, at least one. The first is
-	// the game of the records that name none: LYNGK, the game of every
-	// record written before the server offered others (cmd/lyngk keeps it
-	// first).
+	// Games are the games the server offers, at least one; every game
+	// record names its game (store schema version 3).
 	Games       []games.Game
 	Robot       string // our own address: mail from it is never answered
 	Domain      string // right-hand side of our Message-IDs; "" = Robot's domain
@@ -100,6 +99,12 @@ type Config struct {
 	// when set, every board mail to a player says "Move on the web:"
 	// WebURL/play/TOKEN in both parts (play.go). "" = no such line.
 	WebURL string
+	// ServerName is the server's own name, as players know it: the
+	// display name of its mails' sender and the start of the subjects
+	// and texts of every mail that belongs to no game ("PBeM Server
+	// help", "Confirm PBeM Server signup bob"). "" = templates.DefaultServer,
+	// gamerz's "PBeM Server".
+	ServerName string
 }
 
 // Default timer periods (SPEC §3) and the interval of repeated reminders.
@@ -115,7 +120,6 @@ const (
 type Engine struct {
 	cfg   Config
 	games map[string]games.Game // by word
-	first string                // the word of Games[0]
 	// ownSubject matches the subjects of the server's own mails
 	// (ownSubjectRE).
 	ownSubject *regexp.Regexp
@@ -146,6 +150,9 @@ func New(cfg Config) (*Engine, error) {
 		if _, dup := byName[name]; dup {
 			return nil, fmt.Errorf("engine: game %q offered twice", name)
 		}
+		if missing := missingTexts(cfg.Templates, name); len(missing) > 0 {
+			return nil, fmt.Errorf("engine: game %q has no template %s (templates/%s.tmpl)", name, strings.Join(missing, ", "), name)
+		}
 		byName[name] = g
 	}
 	if cfg.Domain == "" {
@@ -158,6 +165,17 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.Rand == nil {
 		cfg.Rand = rand.Reader
 	}
+	if err := CheckServerName(cfg.ServerName); err != nil {
+		return nil, err
+	}
+	if cfg.ServerName = strings.TrimSpace(cfg.ServerName); cfg.ServerName == "" {
+		cfg.ServerName = templates.DefaultServer
+	}
+	set, err := cfg.Templates.WithServer(cfg.ServerName)
+	if err != nil {
+		return nil, fmt.Errorf("engine: %w", err)
+	}
+	cfg.Templates = set
 	if cfg.NagAfter == 0 {
 		cfg.NagAfter = DefaultNagAfter
 	}
@@ -185,9 +203,28 @@ func New(cfg Config) (*Engine, error) {
 	for _, g := range cfg.Games {
 		titles = append(titles, g.Title())
 	}
-	return &Engine{cfg: cfg, auth: auth, pics: newPictures(), games: byName, first: cfg.Games[0].Name(), ownSubject: ownSubjectRE(titles),
+	return &Engine{cfg: cfg, auth: auth, pics: newPictures(), games: byName, ownSubject: ownSubjectRE(cfg.ServerName, titles),
 		commands: commandTable(), topWords: topWords()}, nil
 }
+
+// maxServerName bounds the server's name: it starts subjects, which stay
+// on one line of a mail program's list.
+const maxServerName = 40
+
+// CheckServerName refuses a server name (Config.ServerName) that cannot
+// start a subject or be a display name: longer than maxServerName, or
+// with a control character, a quote, <, > or @. "" is the default's.
+func CheckServerName(name string) error {
+	if len(name) > maxServerName || strings.ContainsAny(name, "\"<>@") ||
+		strings.ContainsFunc(name, unicode.IsControl) {
+		return fmt.Errorf("engine: server name %q: at most %d bytes, no control character, quote, <, > or @", name, maxServerName)
+	}
+	return nil
+}
+
+// ServerName is the server's own name (Config.ServerName): the display
+// name of its mails' sender, and the web's to show.
+func (e *Engine) ServerName() string { return e.cfg.ServerName }
 
 // Games returns the games the server offers, in the order of Config.Games.
 func (e *Engine) Games() []games.Game { return slices.Clone(e.cfg.Games) }
@@ -200,23 +237,11 @@ func (e *Engine) Game(name string) (games.Game, bool) {
 
 // gameOf returns the game of record g.
 func (e *Engine) gameOf(g *game) (games.Game, error) {
-	name := g.Game
-	if name == "" {
-		name = e.first
-	}
-	gm, ok := e.games[name]
+	gm, ok := e.games[g.Game]
 	if !ok {
-		return games.Game{}, fmt.Errorf("engine: board %d: game %q is not offered by this server", g.Board, name)
+		return games.Game{}, fmt.Errorf("engine: board %d: game %q is not offered by this server", g.Board, g.Game)
 	}
 	return gm, nil
-}
-
-// gameName is the word of the game of record g.
-func (e *Engine) gameName(g *game) string {
-	if g.Game == "" {
-		return e.first
-	}
-	return g.Game
 }
 
 // validGameWord: a game's word is the first word of its commands, so it is
@@ -479,7 +504,7 @@ func (e *Engine) InternalError(tx Tx, in Inbound, now time.Time) ([]Mail, error)
 		p = newPending(tx)
 		r.tx, r.out, r.budget = p, nil, budget{bounded: true}
 		if err := guard(func() error {
-			return r.send(Mail{To: []string{in.From}, Subject: "Lyngk error", Body: internalErrorText}, envelope{})
+			return r.send(Mail{To: []string{in.From}, Subject: e.cfg.ServerName + " error", Body: internalErrorText}, envelope{})
 		}); err != nil && p.storeErr == nil {
 			return nil, nil // not even that: silence
 		}

@@ -57,7 +57,7 @@ func pruneStale(tx Tx, now time.Time, over map[int]time.Time, kept map[int]bool)
 		if json.Unmarshal(val, &u) != nil {
 			return nil
 		}
-		if !u.Robot && len(u.Addresses) == 0 && u.Left.IsZero() && u.Deleted.IsZero() && u.Won+u.Lost+u.Tied == 0 &&
+		if !u.Robot && len(u.Addresses) == 0 && u.Left.IsZero() && u.Deleted.IsZero() && u.rated() == 0 &&
 			now.Sub(u.Created) >= SignupKeep {
 			users = append(users, key)
 		}

@@ -48,7 +48,7 @@ func TestExpiry(t *testing.T) {
 	if strings.Contains(v.dump(store.BucketUsers), "/zed=") {
 		t.Error("zed's unconfirmed account is kept past SignupKeep")
 	}
-	if out := v.cmd(addr("zoe"), "signup zed pw2"); len(out) != 1 || !strings.HasPrefix(out[0].Subject, "Confirm Lyngk signup zed") {
+	if out := v.cmd(addr("zoe"), "signup zed pw2"); len(out) != 1 || !strings.HasPrefix(out[0].Subject, "Confirm PBeM Server signup zed") {
 		t.Fatalf("zed's userid is not free again:\n%s", format(out))
 	}
 	v.now = v.now.Add(2 * time.Hour)

@@ -93,10 +93,7 @@ func (r *request) challenge(c Command) error {
 		variant, _ = gm.Variant("")
 	}
 	g := &game{Board: board, Variant: variant, Players: [2]string{p1.ID, p2.ID},
-		Status: StatusPlaying, Started: r.now, Asked: asked}
-	if c.Game != r.e.first {
-		g.Game = c.Game
-	}
+		Status: StatusPlaying, Started: r.now, Asked: asked, Game: c.Game}
 	if err := r.saveGame(g); err != nil {
 		return err
 	}
@@ -158,7 +155,7 @@ func (r *request) game(arg string) (*game, error) {
 	if !ok {
 		return nil, refuse(whyUnknownBoard, kv{"Board": n})
 	}
-	if name := r.e.gameName(g); r.word != "" && name != r.word {
+	if name := g.Game; r.word != "" && name != r.word {
 		// The board number names one game (one sequence for all): the
 		// command's game word must be that game's.
 		return nil, refuse(whyWrongGame, kv{"Board": n, "Given": r.word}).on(n)

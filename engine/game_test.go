@@ -70,9 +70,9 @@ func TestFullGame(t *testing.T) {
 				if err := pos.Apply(m); err != nil {
 					t.Fatal(err)
 				}
-				want := "Lyngk Board 101 "
+				want := "Lyngk Board 101"
 				if pos.Status() == lyngk.Playing {
-					want += names[pos.Turn()-1]
+					want += " " + names[pos.Turn()-1]
 				}
 				checkBoardMails(t, out, 101, names, &pos, want)
 				latest["alice"], latest["bob"] = out[0], out[1]

@@ -16,8 +16,8 @@ import (
 	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/golden"
 	"lyngk.example/lyngk/engine/lyngk"
-	"lyngk.example/lyngk/engine/lyngk/picture"
-	"lyngk.example/lyngk/engine/lyngk/search"
+	"lyngk.example/lyngk/engine/lyngkpicture"
+	"lyngk.example/lyngk/engine/lyngksearch"
 	"lyngk.example/lyngk/store"
 	"lyngk.example/lyngk/templates"
 )
@@ -28,7 +28,7 @@ const robot = "lyngk@example.net"
 
 // offered are the games of the tests, as cmd/lyngk offers them: LYNGK.
 func offered() []games.Game {
-	return []games.Game{{Rules: lyngk.Rules{}, Picture: picture.Pictures{}, Input: picture.Pictures{}, Robot: search.Robot{}}}
+	return []games.Game{{Rules: lyngk.Rules, Picture: lyngkpicture.Pictures, Input: lyngkpicture.Pictures, Robot: lyngksearch.Robot}}
 }
 
 // parser is an engine for the tests of its parsers, which need no store.
@@ -187,7 +187,7 @@ func (v *env) signupAt(a, user, pw string) {
 	if len(out) != 1 {
 		v.t.Fatalf("signup %s: %+v", user, out)
 	}
-	if w := v.confirm(out[0]); len(w) != 1 || w[0].Subject != "Lyngk signup "+user {
+	if w := v.confirm(out[0]); len(w) != 1 || w[0].Subject != "PBeM Server signup "+user {
 		v.t.Fatalf("confirm %s: %+v", user, w)
 	}
 }

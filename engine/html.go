@@ -83,6 +83,8 @@ func (r *request) htmlPart(m *Mail, kind string, e envelope) error {
 	switch {
 	case kind == "new-game":
 		hv.Heading = fmt.Sprintf("A new %s board (%d) has been started", v.Title, v.Board)
+	case kind == "preview" || kind == "submit":
+		hv.Heading = fmt.Sprintf("%s Board %d as it would be after move %d", v.Title, v.Board, v.After)
 	case v.Historic:
 		hv.Heading = fmt.Sprintf("Position of %s Board %d after move %d", v.Title, v.Board, v.After)
 	default:

@@ -11,7 +11,7 @@ import (
 
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/lyngk"
-	"lyngk.example/lyngk/engine/lyngk/picture"
+	"lyngk.example/lyngk/engine/lyngkpicture"
 )
 
 // TestHTMLPart checks the HTML part of a board mail against its golden
@@ -72,7 +72,7 @@ func TestHTMLPart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if img.Width != picture.Width || img.Height != picture.Height || len(m.Picture) > 100<<10 {
+	if img.Width != lyngkpicture.Width || img.Height != lyngkpicture.Height || len(m.Picture) > 100<<10 {
 		t.Errorf("picture %dx%d, %d bytes", img.Width, img.Height, len(m.Picture))
 	}
 	// The writer's own copy has no comment; the new-game mail says too
@@ -258,11 +258,11 @@ func TestHTMLPartEnded(t *testing.T) {
 			if m.HTML == "" || !strings.Contains(m.HTML, tc.result) || strings.Contains(m.HTML, "to move") {
 				t.Errorf("%s: HTML to %s lacks %q or says who is to move:\n%s", tc.name, m.To[0], tc.result, m.HTML)
 			}
-			want, err := picture.PNG(tc.pos, names, picture.Over(tc.marks))
+			want, err := lyngkpicture.PNG(tc.pos, names, lyngkpicture.Over(tc.marks))
 			if err != nil {
 				t.Fatal(err)
 			}
-			running, err := picture.PNG(tc.pos, names)
+			running, err := lyngkpicture.PNG(tc.pos, names)
 			if err != nil {
 				t.Fatal(err)
 			}

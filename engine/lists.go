@@ -40,9 +40,6 @@ func (r *request) list(c Command) error {
 		}
 		o := offeredGame{Word: word, Title: gm.Title(), Options: r.e.gameText(word, "options"),
 			OptionsHelp: r.e.gameText(word, "options-help"), About: r.e.gameText(word, "about")}
-		if o.About == "" {
-			o.About = o.Title + "."
-		}
 		v.Games = append(v.Games, o)
 	}
 	return r.mail("list", []string{r.in.From}, v)

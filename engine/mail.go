@@ -24,9 +24,11 @@ type gameView struct {
 	Board int
 	Title string // the game's (games.Rules.Title): "Lyngk"
 	Word  string // the game's word (games.Rules.Name): "lyngk"
-	// Example is a move of the game as a player writes it, HelpTopic the
-	// help that explains its notation (the game's texts GAME.example and
-	// GAME.help-topic: LYNGK "G,c1-d1" and "notation"); "" when it has none.
+	// Example is a move of the game as a player writes it at the turn to
+	// play, HelpTopic the help that explains its notation (the game's
+	// texts GAME.example and GAME.help-topic: LYNGK "G,c1-d1" and
+	// "notation", YINSH "e3" while the rings are placed, then "h7-g7",
+	// and "yinsh"); "" when it has none.
 	Example, HelpTopic string
 	Players            [2]string
 	ToMove             string // "" when the game is over
@@ -106,7 +108,7 @@ func (e *Engine) view(g *game, n, rows int) (*gameView, error) {
 		return nil, err
 	}
 	v := &gameView{Board: g.Board, Title: gm.Title(), Word: gm.Name(), Players: g.Players, Block: pos.Board(g.Players), pos: pos, game: gm,
-		Example: e.gameText(gm.Name(), "example"), HelpTopic: e.gameText(gm.Name(), "help-topic")}
+		Example: e.example(gm.Name(), len(pos.Moves())+1), HelpTopic: e.gameText(gm.Name(), "help-topic")}
 	moves := g.Moves
 	if n >= 0 {
 		v.Historic, v.After = true, n
@@ -615,14 +617,15 @@ func (r *request) refusalText(ref *refusal) (string, error) {
 
 // LongLines returns the lines of a mail's text wider than
 // templates.Width that the server wrote: not the lines of what a player
-// wrote (quoted with ">", or a comment after "USERID writes:" up to the
-// next line of stars), not a line holding only a URL.
+// wrote (quoted with ">", or a comment after "USERID writes:" or a chat's
+// "USERID writes about Yinsh Board 101:" up to the next line of stars),
+// not a line holding only a URL.
 func LongLines(text string) []string {
 	var long []string
 	comment := false
 	for _, l := range strings.Split(text, "\n") {
 		switch {
-		case strings.HasSuffix(l, " writes:") || strings.Contains(l, " writes about Lyngk Board "):
+		case strings.HasSuffix(l, " writes:") || strings.Contains(l, " writes about ") && strings.HasSuffix(l, ":"):
 			comment = true
 			continue
 		case strings.HasPrefix(l, "****"):
@@ -641,19 +644,22 @@ func LongLines(text string) []string {
 }
 
 // gameWords is the start of the data of an error text or notice: Title
-// and GameWord, the name and the word of the game it is about: board's
+// and GameWord, the name and the word of the game it is about, and
+// Notation, how that game's moves are written (gameText
+// "notation-format"): board's
 // game when board (an int) names one, else the game of the command being
 // run, else the first game the server offers.
 func (r *request) gameWords(board any) kv {
 	name := r.word
 	if n, ok := board.(int); ok {
 		if g, found, err := r.loadGame(n); err == nil && found {
-			name = r.e.gameName(g)
+			name = g.Game
 		}
 	}
 	gm, ok := r.e.games[name]
 	if !ok {
-		name, gm = r.e.first, r.e.games[r.e.first]
+		gm = r.e.cfg.Games[0]
+		name = gm.Name()
 	}
-	return kv{"Title": gm.Title(), "GameWord": name}
+	return kv{"Title": gm.Title(), "GameWord": name, "Notation": r.e.gameText(name, "notation-format")}
 }

@@ -44,7 +44,7 @@ func TestMessageBounds(t *testing.T) {
 		t.Fatalf("10 recipients: %d mails\n%s", len(out), format(out[len(out)-1:]))
 	}
 	m := out[0]
-	if m.To[0] != addr("p01") || m.Subject != "Lyngk message from alice" || !strings.Contains(m.Body, "alice, a player on this server, sends you this message:\n\nHello there.\n") {
+	if m.To[0] != addr("p01") || m.Subject != "PBeM Server message from alice" || !strings.Contains(m.Body, "alice, a player on this server, sends you this message:\n\nHello there.\n") {
 		t.Errorf("the message mail:\n%s", format(out[:1]))
 	}
 	// A second command in the same mail would make 11 recipients.
@@ -88,7 +88,7 @@ func TestMessageBounds(t *testing.T) {
 	v.now = v.now.Add(24 * time.Hour)
 	out = v.msg("broadcast alice pw-alice")
 	// 30 players, less p02 (off): 29 mails and the report.
-	if len(out) != 30 || out[0].Subject != "Lyngk broadcast from alice" || !strings.Contains(out[29].Body, "Not to lurker, p02: no messages taken.") {
+	if len(out) != 30 || out[0].Subject != "PBeM Server broadcast from alice" || !strings.Contains(out[29].Body, "Not to lurker, p02: no messages taken.") {
 		t.Errorf("broadcast: %d mails, report:\n%s", len(out), format(out[len(out)-1:]))
 	}
 	if out := v.msg("broadcast alice pw-alice"); len(out) != 1 || !strings.Contains(out[0].Body, "at most once a day") {

@@ -178,15 +178,16 @@ func (e *Engine) isCommandLine(line string) bool {
 }
 
 // ownSubjectRE matches the subjects of our own mails, which a reply carries
-// (often without "Re:") and which are never commands: "Lyngk Board 101 bob",
-// "Lyngk Board 101 bob **", "Lyngk Board 101 Error", "Lyngk Board 101 chat
-// bob", "Lyngk error", and the subjects of the help, account and
-// confirmation mails ("Confirm Lyngk signup bob"); the board mails of
-// every game start with its title ("Yinsh Board 102 bob"), the server's
-// own with "Lyngk".
+// (often without "Re:") and which are never commands: the board mails of
+// every game start with its title ("Yinsh Board 102 bob", "Lyngk Board
+// 101 bob **", "Lyngk Board 101 Error", "Lyngk Board 101 chat bob"), the
+// mails of no game with the server's name ("PBeM Server error", "PBeM
+// Server help rules", "PBeM Server account bob", "Confirm PBeM Server
+// signup bob"), and those the server sent before it had a name of its own
+// with "Lyngk" ("Lyngk help").
 // None of them is a complete command: a move by "lyngk board" takes six words.
-func ownSubjectRE(titles []string) *regexp.Regexp {
-	alts := []string{"lyngk"}
+func ownSubjectRE(server string, titles []string) *regexp.Regexp {
+	alts := []string{"lyngk", strings.Join(strings.Fields(regexp.QuoteMeta(strings.ToLower(server))), `\s+`)}
 	for _, t := range titles {
 		if w := regexp.QuoteMeta(strings.ToLower(t)); !slices.Contains(alts, w) {
 			alts = append(alts, w)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/templates"
 )
 
 func TestParseCommand(t *testing.T) {
@@ -186,4 +187,33 @@ func FuzzReadMail(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestReadMailServerName: the subjects of the server's own mails, named by
+// Config.ServerName, are never commands, also when the name starts with a
+// game's word ("Lyngk Club help" answered with "e4-e5" is a move, not a
+// help command); the subjects of before the server had a name of its own
+// ("Lyngk help") stay ours.
+func TestReadMailServerName(t *testing.T) {
+	set, err := templates.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := engine.New(engine.Config{Games: offered(), Robot: robot, Templates: set, ServerName: "Lyngk  Club"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, subject := range []string{"Lyngk Club help", "Re: lyngk club error", "Confirm Lyngk Club signup bob", "Lyngk help rules", "Lyngk Club account bob"} {
+		if got := e.ReadMail(subject, "e4-e5\n"); !reflect.DeepEqual(got, engine.Script{Lines: []string{"e4-e5"}}) {
+			t.Errorf("ReadMail(%q) = %#v, want the plain reply e4-e5", subject, got)
+		}
+	}
+	if e.ServerName() != "Lyngk  Club" {
+		t.Errorf("ServerName() = %q", e.ServerName())
+	}
+	for _, bad := range []string{"Kris <kris@example.org>", "two\nlines", strings.Repeat("x", 41)} {
+		if _, err := engine.New(engine.Config{Games: offered(), Robot: robot, Templates: set, ServerName: bad}); err == nil {
+			t.Errorf("server name %q accepted", bad)
+		}
+	}
 }

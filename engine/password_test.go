@@ -29,7 +29,7 @@ func TestLockout(t *testing.T) {
 			switch {
 			case m.To[0] == from:
 				toSender = append(toSender, m)
-			case m.To[0] == addr("alice") && m.Subject == "Lyngk account alice: password commands locked":
+			case m.To[0] == addr("alice") && m.Subject == "PBeM Server account alice: password commands locked":
 				notices++
 				if i != engine.MaxWrongPasswords-1 || !strings.Contains(m.Body, "10 wrong passwords for alice") {
 					t.Errorf("attempt %d: notice\n%s", i, format([]engine.Mail{m}))
@@ -73,7 +73,7 @@ func TestLockout(t *testing.T) {
 	})
 	// An hour after the first wrong password the window is over.
 	v.now = start.Add(time.Hour + time.Minute)
-	if out := v.cmd(addr("alice"), "vacation alice pw-alice on"); len(out) != 1 || out[0].Subject != "Lyngk account alice" {
+	if out := v.cmd(addr("alice"), "vacation alice pw-alice on"); len(out) != 1 || out[0].Subject != "PBeM Server account alice" {
 		t.Errorf("right password after the hour:\n%s", format(out))
 	}
 }
@@ -115,7 +115,7 @@ func TestChecks(t *testing.T) {
 	}
 	// The guesses past MaxChecks were not checked, so not counted: alice
 	// is not locked out (old main checked 10 and locked her).
-	if out := v.cmd(addr("alice"), "vacation alice pw-alice on"); len(out) != 1 || out[0].Subject != "Lyngk account alice" {
+	if out := v.cmd(addr("alice"), "vacation alice pw-alice on"); len(out) != 1 || out[0].Subject != "PBeM Server account alice" {
 		t.Errorf("alice after the guesses:\n%s", format(out))
 	}
 
@@ -209,7 +209,7 @@ func hashOf(t *testing.T, v *env, id string) string {
 func TestSignupsPerHour(t *testing.T) {
 	v := newEnv(t, func(c *engine.Config) { c.SignupsPerHour = 3 })
 	for _, n := range []string{"a1", "a2", "a3"} {
-		if out := v.cmd(addr(n), "signup "+n+" pw"); len(out) != 1 || !strings.HasPrefix(out[0].Subject, "Confirm Lyngk signup") {
+		if out := v.cmd(addr(n), "signup "+n+" pw"); len(out) != 1 || !strings.HasPrefix(out[0].Subject, "Confirm PBeM Server signup") {
 			t.Fatalf("signup %s:\n%s", n, format(out))
 		}
 	}
@@ -232,7 +232,7 @@ func TestSignupsPerHour(t *testing.T) {
 		t.Error("the refused signup made an account")
 	}
 	v.now = v.now.Add(time.Hour)
-	if out := v.mail(fourth); len(out) != 1 || !strings.HasPrefix(out[0].Subject, "Confirm Lyngk signup") {
+	if out := v.mail(fourth); len(out) != 1 || !strings.HasPrefix(out[0].Subject, "Confirm PBeM Server signup") {
 		t.Fatalf("the 4th signup an hour later:\n%s", format(out))
 	}
 }

@@ -44,13 +44,13 @@ func TestPoisonMail(t *testing.T) {
 	if failed == nil || !strings.Contains(failed.Error(), "NoSuchField") {
 		t.Fatalf("failure = %v, want the template's error", failed)
 	}
-	if len(out) != 1 || out[0].To[0] != "carol@example.com" || out[0].Subject != "Lyngk error" ||
+	if len(out) != 1 || out[0].To[0] != "carol@example.com" || out[0].Subject != "PBeM Server error" ||
 		!strings.Contains(out[0].Body, "internal error") || out[0].InReplyTo != "" ||
 		strings.Contains(out[0].Body, "multiple") { // carol is a stranger yet: no quote, not even her Message-ID (no backscatter)
 		t.Fatalf("answer to the poison mail: %+v", out)
 	}
 	// The signup before the failing command was not applied.
-	if got := v.cmd("carol@example.com", "signup carol pw3"); len(got) != 1 || got[0].Subject != "Confirm Lyngk signup carol" {
+	if got := v.cmd("carol@example.com", "signup carol pw3"); len(got) != 1 || got[0].Subject != "Confirm PBeM Server signup carol" {
 		t.Fatalf("signup after the poison mail: %+v", got)
 	}
 	// A stranger's poison mails are answered within the strangers' hourly
@@ -84,7 +84,7 @@ func TestPoisonMailErrorTemplate(t *testing.T) {
 	if failed == nil {
 		t.Fatal("no failure")
 	}
-	if len(out) != 1 || out[0].Subject != "Lyngk error" || !strings.HasPrefix(out[0].Body, "Your mail could not be processed") {
+	if len(out) != 1 || out[0].Subject != "PBeM Server error" || !strings.HasPrefix(out[0].Body, "Your mail could not be processed") {
 		t.Fatalf("answer: %+v", out)
 	}
 }

@@ -81,7 +81,7 @@ func (r *request) preview(c Command) error {
 	if err != nil {
 		return err
 	}
-	return r.mailWhatIf(g, pos, u, notice)
+	return r.mailWhatIf("preview", g, pos, u, notice)
 }
 
 // tryMove plays move s on pos, a replay of g, refusing it as the move
@@ -109,9 +109,9 @@ func (r *request) tryMove(g *game, pos games.Position, s string, num bool) error
 }
 
 // mailWhatIf mails the sender the board of g as pos shows it, a position
-// that is not played (preview, submit): text and, for a user who wants it,
+// that is not played, as a mail of kind "preview" or "submit": text and, for a user who wants it,
 // the picture; no reply token, so that answering it moves nothing.
-func (r *request) mailWhatIf(g *game, pos games.Position, u *user, notice string) error {
+func (r *request) mailWhatIf(kind string, g *game, pos games.Position, u *user, notice string) error {
 	shadow := *g
 	shadow.Moves = append(slices.Clone(g.Moves), pos.Moves()[len(g.Moves):]...)
 	v, err := r.e.view(&shadow, len(shadow.Moves), 0)
@@ -123,7 +123,7 @@ func (r *request) mailWhatIf(g *game, pos games.Position, u *user, notice string
 	if u != nil {
 		e.key, e.html = strings.ToLower(u.ID), u.html()
 	}
-	return r.mailAbout("preview", v, e)
+	return r.mailAbout(kind, v, e)
 }
 
 // submit: GAME submit BOARD USERID PASSWORD MOVE[#N]. The move is checked
@@ -161,7 +161,7 @@ func (r *request) submit(c Command) error {
 	if err != nil {
 		return err
 	}
-	return r.mailWhatIf(g, pos, u, notice)
+	return r.mailWhatIf("submit", g, pos, u, notice)
 }
 
 // confirmSubmitted: GAME confirm BOARD USERID PASSWORD plays the move the

@@ -107,7 +107,7 @@ func (r *request) show(c Command) error {
 	}
 	if len(ids) > 0 {
 		gs, err := r.e.filterGames(r.tx, GameFilter{Users: ids, State: apiState(filter)})
-		gs = slices.DeleteFunc(gs, func(g *game) bool { return r.e.gameName(g) != c.Game })
+		gs = slices.DeleteFunc(gs, func(g *game) bool { return g.Game != c.Game })
 		if err != nil {
 			return err
 		}
@@ -270,23 +270,42 @@ type helpView struct {
 	Games        []gameHelp // the games the server offers
 	Topics       string     // the topics of "help TOPIC", for its refusal
 	Text         string     // a game's text: "help GAME", "help notation"
+	RobotPlayer  bool       // the robot player takes challenges (Config.RobotPlayer)
+	// Sections are "help notation" and "help rules": each game's text of
+	// the topic.
+	Sections []helpSection
 }
 
-// gameHelp is a game in the help mail: its word and how the help names it
-// (gameText "intro", else its title).
-type gameHelp struct{ Word, Intro string }
+// helpSection is one game's text of a help topic; Text is "" when the game
+// has none.
+type helpSection struct{ Title, Word, Text string }
+
+// gameHelp is a game in the help and welcome mails: its word and title,
+// how the help names it (gameText "intro", else its title), a first move
+// (gameText "example" at turn 1) and the moves a reply may hold
+// (gameText "play-examples").
+type gameHelp struct{ Word, Title, Intro, First, Examples string }
+
+// gameHelps are the games the server offers, for the help and welcome
+// mails: every one of them is named, with its own commands.
+func (e *Engine) gameHelps() []gameHelp {
+	var out []gameHelp
+	for _, gm := range e.cfg.Games {
+		h := gameHelp{Word: gm.Name(), Title: gm.Title(), Intro: e.gameText(gm.Name(), "intro"),
+			First: e.example(gm.Name(), 1), Examples: e.gameText(gm.Name(), "play-examples")}
+		if h.Intro == "" {
+			h.Intro = h.Title
+		}
+		out = append(out, h)
+	}
+	return out
+}
 
 // help: help [TOPIC]. TOPIC is commands, notation or rules (each game's
 // text of it), or a game word (that game's page, gameText "help").
 func (r *request) help(c Command) error {
-	v := helpView{Robot: r.e.cfg.Robot, Commands: r.e.helpCommands(), Topics: strings.Join(helpTopics, ", ")}
-	for _, gm := range r.e.cfg.Games {
-		intro := r.e.gameText(gm.Name(), "intro")
-		if intro == "" {
-			intro = gm.Title()
-		}
-		v.Games = append(v.Games, gameHelp{Word: gm.Name(), Intro: intro})
-	}
+	v := helpView{Robot: r.e.cfg.Robot, Commands: r.e.helpCommands(), Topics: strings.Join(helpTopics, ", "),
+		Games: r.e.gameHelps(), RobotPlayer: r.e.cfg.RobotPlayer}
 	if len(v.Games) > 1 {
 		for _, g := range v.Games {
 			v.Topics += ", " + g.Word
@@ -301,14 +320,12 @@ func (r *request) help(c Command) error {
 			// A game's own page ("help yinsh"): its text GAME.help.
 			body, v.Text = "help-game", text
 		case v.Topic == "notation" || v.Topic == "rules":
-			// Each game's text of the topic, one after another.
-			var texts []string
+			// Each game's text of the topic, one after another; a game
+			// without one is pointed to its page.
+			body = "help-topic"
 			for _, g := range v.Games {
-				if t := r.e.gameText(g.Word, v.Topic); t != "" {
-					texts = append(texts, t)
-				}
+				v.Sections = append(v.Sections, helpSection{Title: g.Title, Word: g.Word, Text: r.e.gameText(g.Word, v.Topic)})
 			}
-			body, v.Text = "help-game", strings.Join(texts, "\n")
 		case v.Topic == "commands":
 			body = "help-commands"
 		default:
@@ -335,5 +352,5 @@ func (r *request) title(word string) string {
 	if gm, ok := r.e.games[word]; ok {
 		return gm.Title()
 	}
-	return r.e.games[r.e.first].Title()
+	return r.e.cfg.Games[0].Title()
 }

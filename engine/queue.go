@@ -73,7 +73,7 @@ func (r *request) queue(c Command) error {
 	if err := r.saveGame(g); err != nil {
 		return err
 	}
-	return r.mail("queued", []string{r.in.From}, kv{"Board": g.Board, "Title": r.e.games[r.e.gameName(g)].Title(),
+	return r.mail("queued", []string{r.in.From}, kv{"Board": g.Board, "Title": r.e.games[g.Game].Title(),
 		"Move": text, "At": num})
 }
 
@@ -123,7 +123,7 @@ func (r *request) queueNotices(g *game) error {
 		if err != nil || !ok {
 			return err
 		}
-		err = r.mailAbout("queue-dropped", kv{"Board": g.Board, "Title": r.e.games[r.e.gameName(g)].Title(),
+		err = r.mailAbout("queue-dropped", kv{"Board": g.Board, "Title": r.e.games[g.Game].Title(),
 			"Move": d.move, "Reason": d.reason, "User": u.ID}, envelope{to: u.Addresses, board: g.Board, key: d.key})
 		if err != nil {
 			return err

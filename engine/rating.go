@@ -34,7 +34,7 @@ func roundRating(x float64) int { return int(math.Round(x)) }
 func (r *request) updateRatings(g *game) error {
 	var us [2]*user
 	var ss [2]standing
-	name := r.e.gameName(g)
+	name := g.Game
 	for i, p := range g.Players {
 		u, ok, err := r.loadUser(p)
 		if err != nil {
@@ -43,7 +43,7 @@ func (r *request) updateRatings(g *game) error {
 		if !ok {
 			return fmt.Errorf("engine: board %d: player %q has no record", g.Board, p)
 		}
-		us[i], ss[i] = u, u.in(name, r.e.first)
+		us[i], ss[i] = u, u.in(name)
 	}
 	score := 0.5
 	switch g.Winner {
@@ -67,7 +67,7 @@ func (r *request) updateRatings(g *game) error {
 			s.Lost++
 		}
 		g.Ratings[i] = rating{Value: roundRating(s.Rating), Provisional: s.rated() < provisionalGames}
-		u.set(name, r.e.first, *s)
+		u.set(name, *s)
 		if err := r.saveUser(u); err != nil {
 			return err
 		}

@@ -177,8 +177,8 @@ type Player struct {
 	// (the earliest, with several; zero: none is), and Paused says every
 	// address of the player is: his games wait as on vacation
 	// (bounce.go). ReadPlayer sets them; the address is not shown.
-	Bouncing time.Time
-	Paused   bool
+	Bouncing time.Time `json:",omitzero"`
+	Paused   bool      `json:",omitempty"`
 }
 
 // Games is the number of finished (rated) games.
@@ -211,7 +211,7 @@ func publicStatus(g *game) Status {
 // summary builds the summary of g; pos is its current position (only
 // read while g runs).
 func (e *Engine) summary(g *game, pos games.Position) GameSummary {
-	s := GameSummary{Board: g.Board, Game: e.gameName(g), Title: e.games[e.gameName(g)].Title(), Variant: g.Variant, Players: g.Players,
+	s := GameSummary{Board: g.Board, Game: g.Game, Title: e.games[g.Game].Title(), Variant: g.Variant, Players: g.Players,
 		Status: publicStatus(g), Winner: g.Winner, How: g.How, Moves: len(g.Moves),
 		Started: g.Started.UTC(), LastActivity: g.Started.UTC(), Ended: g.Ended.UTC()}
 	if !g.LastMove.IsZero() {
@@ -253,7 +253,7 @@ func (e *Engine) ListGames(tx Tx, f GameFilter) ([]GameSummary, error) {
 	}
 	out := make([]GameSummary, 0, len(gs))
 	for _, g := range gs {
-		if f.Game != "" && e.gameName(g) != f.Game {
+		if f.Game != "" && g.Game != f.Game {
 			continue
 		}
 		var pos games.Position
@@ -335,10 +335,13 @@ func (d *GameDetail) Position(k int) (games.Position, error) {
 func (d *GameDetail) Rules() (games.Game, error) { return d.e.gameOf(d.g) }
 
 // ReadPlayer returns the user id (any case) with their rating and record
-// in game (a game word; "" for the first game of Config.Games); ErrNoUser
-// when there is none. A signed-off user is returned with SignedOff set:
-// their games stay on record.
+// in game (a game word); ErrNoUser when there is none, ErrNoGame when the
+// server offers no such game. A signed-off user is returned with
+// SignedOff set: their games stay on record.
 func (e *Engine) ReadPlayer(tx Tx, id, game string) (Player, error) {
+	if _, ok := e.games[game]; !ok {
+		return Player{}, fmt.Errorf("%w: no game %q", ErrNoGame, game)
+	}
 	u, ok, err := (&request{e: e, tx: tx}).loadUser(id)
 	if err != nil {
 		return Player{}, err
@@ -346,7 +349,7 @@ func (e *Engine) ReadPlayer(tx Tx, id, game string) (Player, error) {
 	if !ok {
 		return Player{}, fmt.Errorf("%w: %q", ErrNoUser, id)
 	}
-	p := player(u, u.in(game, e.first))
+	p := player(u, u.in(game))
 	paused := len(u.Addresses) > 0
 	for _, a := range u.Addresses {
 		at, err := BounceMark(tx, a)
@@ -368,10 +371,14 @@ func player(u *user, s standing) Player {
 		Won: s.Won, Lost: s.Lost, Tied: s.Tied}
 }
 
-// Standings returns the standings of game (a game word; "" for the first
-// game of Config.Games): every player who has not signed off and has a
-// finished game of it, best rating first (ties by userid), ranked from 1.
+// Standings returns the standings of game (a game word; ErrNoGame when
+// the server offers no such game): every player who has not signed off
+// and has a finished game of it, best rating first (ties by userid),
+// ranked from 1.
 func (e *Engine) Standings(tx Tx, game string) ([]Standing, error) {
+	if _, ok := e.games[game]; !ok {
+		return nil, fmt.Errorf("%w: no game %q", ErrNoGame, game)
+	}
 	r := &request{e: e, tx: tx}
 	var out []Standing
 	err := tx.ForEach(bucketUsers, func(key string, _ []byte) error {
@@ -379,7 +386,7 @@ func (e *Engine) Standings(tx Tx, game string) ([]Standing, error) {
 		if err != nil {
 			return err
 		}
-		if s := u.in(game, e.first); u.Left.IsZero() && s.rated() > 0 {
+		if s := u.in(game); u.Left.IsZero() && s.rated() > 0 {
 			out = append(out, Standing{Player: player(u, s), rating: s.Rating})
 		}
 		return nil

@@ -252,7 +252,7 @@ func TestReadPlayersAndStandings(t *testing.T) {
 			if s.Rank != i+1 || (i > 0 && s.Rating > st[i-1].Rating) || !s.Provisional {
 				t.Errorf("row %d: %+v", i, s)
 			}
-			p, err := v.e.ReadPlayer(tx, strings.ToUpper(s.ID), "")
+			p, err := v.e.ReadPlayer(tx, strings.ToUpper(s.ID), "lyngk")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -264,7 +264,7 @@ func TestReadPlayersAndStandings(t *testing.T) {
 		if want := []string{"alice", "bob", "carol"}; !slices.Equal(ids, want) {
 			t.Errorf("standings of %v, want %v", ids, want)
 		}
-		bob, err := v.e.ReadPlayer(tx, "bob", "")
+		bob, err := v.e.ReadPlayer(tx, "bob", "lyngk")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -272,15 +272,22 @@ func TestReadPlayersAndStandings(t *testing.T) {
 		if bob.Games() != 3 || bob.Lost < 1 || bob.Won < 1 || bob.SignedOff || bob.Robot {
 			t.Errorf("bob %+v", bob)
 		}
-		dave, err := v.e.ReadPlayer(tx, "dave", "")
+		dave, err := v.e.ReadPlayer(tx, "dave", "lyngk")
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !dave.SignedOff || dave.Lost != 1 || dave.Games() != 1 || dave.Rating >= 1600 {
 			t.Errorf("dave %+v", dave)
 		}
-		if _, err := v.e.ReadPlayer(tx, "zoe", ""); !errors.Is(err, engine.ErrNoUser) {
+		if _, err := v.e.ReadPlayer(tx, "zoe", "lyngk"); !errors.Is(err, engine.ErrNoUser) {
 			t.Errorf("zoe: %v, want ErrNoUser", err)
+		}
+		// Every game is named: no game stands for a first one.
+		if _, err := v.e.ReadPlayer(tx, "bob", ""); !errors.Is(err, engine.ErrNoGame) {
+			t.Errorf("bob in no game: %v, want ErrNoGame", err)
+		}
+		if _, err := v.e.Standings(tx, ""); !errors.Is(err, engine.ErrNoGame) {
+			t.Errorf("standings of no game: %v, want ErrNoGame", err)
 		}
 		return nil
 	})

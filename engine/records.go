@@ -53,11 +53,9 @@ type user struct {
 	Deleted  time.Time `json:"deleted,omitzero"`
 	Vacation bool      `json:"vacation,omitempty"`
 	Back     time.Time `json:"back,omitzero"` // end of the last vacation
-	// standing is the rating and record of the first game of
-	// Config.Games (LYNGK), in the fields the records had before the
-	// server offered other games; Games holds every other game's, by its
-	// word, once the user has one.
-	standing
+	// Games holds the user's rating and record in each game played, by
+	// the game's word (store schema version 3; before it, LYNGK's were
+	// the record's own fields, which Upgrade moves here).
 	Games map[string]*standing `json:"games,omitempty"`
 	// Format is how the user's mails showing a board are written: "" (the
 	// default, also for records written before the field existed) both a
@@ -112,25 +110,26 @@ type standing struct {
 // rated is the number of finished games.
 func (s *standing) rated() int { return s.Won + s.Lost + s.Tied }
 
-// in returns u's standing in game name; first is the name of the first
-// game (Config.Games), whose standing is u's own fields. A user without a
-// standing in a game has the start rating and no games.
-func (u *user) in(name, first string) standing {
-	if name == first || name == "" {
-		return u.standing
+// rated is the number of u's finished games, of every game.
+func (u *user) rated() int {
+	n := 0
+	for _, s := range u.Games {
+		n += s.rated()
 	}
+	return n
+}
+
+// in returns u's standing in game name: the start rating and no games
+// for a game the user has not played.
+func (u *user) in(name string) standing {
 	if s := u.Games[name]; s != nil {
 		return *s
 	}
 	return standing{Rating: startRating}
 }
 
-// set stores s as u's standing in game name (first as for in).
-func (u *user) set(name, first string, s standing) {
-	if name == first || name == "" {
-		u.standing = s
-		return
-	}
+// set stores s as u's standing in game name.
+func (u *user) set(name string, s standing) {
 	if u.Games == nil {
 		u.Games = map[string]*standing{}
 	}
@@ -141,11 +140,9 @@ func (u *user) set(name, first string, s standing) {
 type game struct {
 	V     int `json:"v"`
 	Board int `json:"board"`
-	// Game is the game's word (games.Rules.Name); "" for the first game
-	// of Config.Games (LYNGK), which records written before the server
-	// offered other games are, and which new records of it keep writing,
-	// so that its records are as they always were.
-	Game    string    `json:"game,omitempty"`
+	// Game is the game's word (games.Rules.Name). Records written before
+	// store schema version 3 had none for LYNGK; Upgrade wrote it.
+	Game    string    `json:"game"`
 	Variant string    `json:"variant"` // the game's variant: LYNGK "standard" or "stack6"
 	Players [2]string `json:"players"` // userids as signed up, challenge order
 	// Moves holds the normalised moves, "--" for passes, and at most one

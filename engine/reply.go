@@ -5,6 +5,7 @@ import (
 	"errors"
 	"html"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -21,6 +22,12 @@ func (r *request) reply(line string) error {
 		// A move without a board mail to answer: say how to move, rather
 		// than that a move is no command.
 		if r.looksLikeMove(f[0]) || slices.Contains(moveWords, strings.ToLower(f[0])) {
+			// A player's reply to a mail of a game that takes no move
+			// (a preview, say) is told that game's full command. A
+			// stranger's answer names nothing his mail chose.
+			if board, ok := r.threadBoard(); ok && !r.stranger {
+				return refuse(whyTokenUnknown, kv{"Board": board})
+			}
 			return refuse(whyTokenUnknown, nil)
 		}
 		return refuse(whyUnknownCommand, kv{"Word": f[0]})
@@ -71,7 +78,29 @@ func (r *request) replyExpected() (*refusal, error) {
 	}
 	toMove := g.Players[pos.Turn()-1]
 	return refuse(whyReplyEmpty, kv{"Board": g.Board, "ToMove": toMove, "YourTurn": strings.EqualFold(toMove, rec.User),
-		"Example": r.e.gameText(r.e.gameName(g), "example")}), nil
+		"Example": r.e.gameText(g.Game, "example")}), nil
+}
+
+// threadBoard finds the board of the game whose thread the mail answers:
+// the thread root of its mails (threadRoot) in References, which every mail
+// of a game carries, also one that takes no move in reply. ok is false when
+// none is ours or its game is gone.
+func (r *request) threadBoard() (board int, ok bool) {
+	for _, id := range r.in.References {
+		local, domain, found := strings.Cut(strings.Trim(strings.TrimSpace(id), "<>"), "@")
+		num, _, dot := strings.Cut(strings.TrimPrefix(local, "game-"), ".")
+		if !found || !dot || !strings.HasPrefix(local, "game-") || !strings.EqualFold(domain, r.e.cfg.Domain) {
+			continue
+		}
+		n, err := strconv.Atoi(num)
+		if err != nil || n <= 0 {
+			continue
+		}
+		if _, exists, err := r.loadGame(n); err == nil && exists {
+			return n, true
+		}
+	}
+	return 0, false
 }
 
 // looksLikeMove reports whether s reads as a move of one of the games.

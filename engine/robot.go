@@ -13,7 +13,7 @@ import (
 // RobotID is the userid of the built-in robot player (Config.RobotPlayer):
 // an account without password or address that anybody may challenge. The
 // engine keeps the list of games waiting for its move; the caller thinks
-// (package search) outside any transaction and plays the move with
+// (a game's robot, games.Robot) outside any transaction and plays the move with
 // RobotMove in a transaction of its own.
 const RobotID = "robot"
 
@@ -36,7 +36,7 @@ func (r *request) robotUser() (*user, bool, error) {
 	if err != nil || ok || !r.e.cfg.RobotPlayer {
 		return u, ok && u.Robot, err
 	}
-	u = &user{ID: RobotID, Robot: true, Created: r.now, standing: standing{Rating: startRating}}
+	u = &user{ID: RobotID, Robot: true, Created: r.now}
 	return u, true, r.saveUser(u)
 }
 

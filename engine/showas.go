@@ -63,7 +63,7 @@ func (r *request) showAs(c Command) error {
 		if err != nil {
 			return err
 		}
-		gs = slices.DeleteFunc(gs, func(g *game) bool { return r.e.gameName(g) != c.Game })
+		gs = slices.DeleteFunc(gs, func(g *game) bool { return g.Game != c.Game })
 		if len(gs) == 0 {
 			return r.mail("games", []string{r.in.From}, listView{Users: []string{u.ID}, Filter: filter})
 		}

@@ -58,7 +58,7 @@ func (r *request) unsubscribe(c Command) error {
 	if err := r.saveGame(g); err != nil {
 		return err
 	}
-	return r.mailAbout("account", accountView{User: u.ID, What: "unsubscribed", Boards: []int{g.Board}, Title: r.title(r.e.gameName(g))},
+	return r.mailAbout("account", accountView{User: u.ID, What: "unsubscribed", Boards: []int{g.Board}, Title: r.title(g.Game)},
 		envelope{to: u.Addresses, board: g.Board, key: strings.ToLower(u.ID)})
 }
 
@@ -105,7 +105,7 @@ func (r *request) sendChat(g *game, u *user, comment string) error {
 	if err := r.reserve(len(recipients(g))); err != nil {
 		return err
 	}
-	v := chatView{Board: g.Board, Title: r.e.games[r.e.gameName(g)].Title(), GameWord: r.e.gameName(g), User: u.ID, Text: text}
+	v := chatView{Board: g.Board, Title: r.e.games[g.Game].Title(), GameWord: g.Game, User: u.ID, Text: text}
 	sent := 0
 	for _, k := range recipients(g) {
 		if k == key {

@@ -7,10 +7,17 @@ import (
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/games/gamestest"
 	"lyngk.example/lyngk/store"
+	"lyngk.example/lyngk/templates"
 )
 
-// withTicTacToe offers the test game beside LYNGK.
-func withTicTacToe(c *engine.Config) { c.Games = append(c.Games, gamestest.TicTacToe) }
+// withTicTacToe offers the test game beside LYNGK, with its texts.
+func withTicTacToe(c *engine.Config) {
+	set, err := c.Templates.With(gamestest.Texts)
+	if err != nil {
+		panic(err)
+	}
+	c.Games, c.Templates = append(c.Games, gamestest.TicTacToe), set
+}
 
 // want fails t unless out has n mails, the first with subject and a body
 // holding every one of texts.
@@ -46,7 +53,7 @@ func TestTestGame(t *testing.T) {
 		t.Errorf("no HTML part with the game's picture:\n%s", format(out[:1]))
 	}
 	want(t, "a LYNGK game beside it", v.cmd(addr("bob"), "lyngk challenge bob alice"), 2, "New Lyngk Board 102 bob")
-	want(t, "LYNGK's option", v.cmd(addr("alice"), "tictactoe challenge -stack6 alice bob"), 1, "Lyngk error",
+	want(t, "LYNGK's option", v.cmd(addr("alice"), "tictactoe challenge -stack6 alice bob"), 1, "PBeM Server error",
 		`Unknown option "-stack6". Usage: tictactoe challenge USERID1 USERID2`)
 
 	// Full command, then a plain reply to the board mail.
@@ -75,13 +82,13 @@ func TestTestGame(t *testing.T) {
 	if out := v.cmd(addr("alice"), "lyngk games"); len(out) != 1 || strings.Contains(out[0].Body, "101") || !strings.Contains(out[0].Body, "102") {
 		t.Errorf("lyngk games:\n%s", format(out))
 	}
-	want(t, "help", v.cmd(addr("alice"), "help"), 1, "Lyngk help", "lyngk: LYNGK, a game by Kris Burm", "tictactoe: Tictactoe")
+	want(t, "help", v.cmd(addr("alice"), "help"), 1, "PBeM Server help", "lyngk: Lyngk, a game by Kris Burm", "tictactoe: Tictactoe")
 
 	// X wins on row 2: b2 a1 a2 c1 c2.
 	v.cmd(addr("alice"), "tictactoe move 101 alice pw-alice a2")
 	v.cmd(addr("bob"), "tictactoe move 101 bob pw-bob c1")
 	out = v.cmd(addr("alice"), "tictactoe move 101 alice pw-alice c2#5")
-	want(t, "the win", out, 2, "Tictactoe Board 101 ", "alice")
+	want(t, "the win", out, 2, "Tictactoe Board 101", "alice")
 	want(t, "its standings", v.cmd(addr("alice"), "tictactoe standings"), 1, "Tictactoe standings", "alice", "bob")
 	if out := v.cmd(addr("alice"), "lyngk standings"); len(out) != 1 || strings.Contains(out[0].Body, "alice") {
 		t.Errorf("lyngk standings list a tic-tac-toe player:\n%s", format(out))
@@ -91,7 +98,7 @@ func TestTestGame(t *testing.T) {
 	v.cmd(addr("bob"), "tictactoe challenge bob alice")
 	v.cmd(addr("bob"), "tictactoe move 103 bob pw-bob a1")
 	v.cmd(addr("alice"), "tictactoe move 103 alice pw-alice b1")
-	want(t, "resign", v.cmd(addr("alice"), "tictactoe resign 103 alice pw-alice"), 2, "Tictactoe Board 103 ", "resigned")
+	want(t, "resign", v.cmd(addr("alice"), "tictactoe resign 103 alice pw-alice"), 2, "Tictactoe Board 103", "resigned")
 	v.cmd(addr("bob"), "tictactoe challenge alice bob")
 	v.cmd(addr("alice"), "tictactoe move 104 alice pw-alice a1")
 	v.cmd(addr("bob"), "tictactoe move 104 bob pw-bob b1")
@@ -109,15 +116,15 @@ func TestTestGame(t *testing.T) {
 		t.Errorf("signoff:\n%s", f)
 	}
 
-	// The records: the test game named, LYNGK's not; its ratings apart.
+	// The records: each names its game; each game's ratings apart.
 	games := v.dump(store.BucketGames)
-	for _, s := range []string{`games/00000101={"v":1,"board":101,"game":"tictactoe",`, `games/00000102={"v":1,"board":102,"variant":"standard",`} {
+	for _, s := range []string{`games/00000101={"v":1,"board":101,"game":"tictactoe",`, `games/00000102={"v":1,"board":102,"game":"lyngk","variant":"standard",`} {
 		if !strings.Contains(games, s) {
 			t.Errorf("no %s in\n%s", s, games)
 		}
 	}
 	users := v.dump(store.BucketUsers)
-	if !strings.Contains(users, `"rating":1600,"games":{"tictactoe":{"rating":`) {
+	if !strings.Contains(users, `"created":"2026-11-21T22:52:00Z","games":{"tictactoe":{"rating":`) {
 		t.Errorf("users:\n%s\nbefore:\n%s", users, before)
 	}
 	view := func(fn func(engine.Tx) error) {
@@ -139,7 +146,7 @@ func TestTestGame(t *testing.T) {
 		}
 		infos, err := engine.Games(tx)
 		if err != nil || len(infos) < 2 || !strings.HasPrefix(infos[0].String(), "101 tictactoe standard alice-bob 5 moves won by alice") ||
-			!strings.HasPrefix(infos[1].String(), "102 standard bob-alice") {
+			!strings.HasPrefix(infos[1].String(), "102 lyngk standard bob-alice") {
 			t.Errorf("admin listing: %v, %v", infos, err)
 		}
 		j, err := d.JSON()
@@ -156,12 +163,43 @@ func TestTestGame(t *testing.T) {
 func TestTestGameRobot(t *testing.T) {
 	v := newEnv(t, withTicTacToe, func(c *engine.Config) { c.RobotPlayer = true })
 	v.signup("alice")
-	want(t, "robot, tic-tac-toe", v.cmd(addr("alice"), "tictactoe challenge robot alice"), 1, "Lyngk error",
+	want(t, "robot, tic-tac-toe", v.cmd(addr("alice"), "tictactoe challenge robot alice"), 1, "PBeM Server error",
 		"robot does not play Tictactoe: challenge another player.")
 	if games := v.dump(store.BucketGames); games != "" {
 		t.Errorf("a game was started:\n%s", games)
 	}
 	if out := v.cmd(addr("alice"), "lyngk challenge alice robot"); len(out) != 1 || out[0].Subject != "New Lyngk Board 101 alice" {
 		t.Errorf("robot, LYNGK:\n%s", format(out))
+	}
+}
+
+// TestGameTextsRequired: a game offered without one of its texts
+// (templates GAME.NAME) is refused at start, naming what is missing; the
+// old main took it and wrote "" in place of each. With the texts it is
+// taken.
+func TestGameTextsRequired(t *testing.T) {
+	set, err := templates.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := engine.Config{Games: append(offered(), gamestest.TicTacToe), Robot: robot, Templates: set}
+	_, err = engine.New(cfg)
+	if err == nil || !strings.Contains(err.Error(), `game "tictactoe" has no template tictactoe.options, tictactoe.options-help, tictactoe.help, `) ||
+		!strings.Contains(err.Error(), "(templates/tictactoe.tmpl)") {
+		t.Errorf("New without the game's texts: %v", err)
+	}
+	partial, err := set.With(`{{define "tictactoe.options"}}{{end}}{{define "tictactoe.help"}}Three in a row.{{end}}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Templates = partial
+	if _, err = engine.New(cfg); err == nil || !strings.Contains(err.Error(), "has no template tictactoe.options-help, tictactoe.about,") {
+		t.Errorf("New with some of the game's texts: %v", err)
+	}
+	if cfg.Templates, err = set.With(gamestest.Texts); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := engine.New(cfg); err != nil {
+		t.Errorf("New with the game's texts: %v", err)
 	}
 }

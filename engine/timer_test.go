@@ -53,7 +53,7 @@ func TestTimers(t *testing.T) {
 		t.Fatalf("forfeit before 21 days:\n%s", format(out))
 	}
 	out = at(21 * day)
-	if len(out) != 2 || out[0].Subject != "Lyngk Board 101 " || !strings.Contains(out[0].Body, "\nGame won by bob.\n") ||
+	if len(out) != 2 || out[0].Subject != "Lyngk Board 101" || !strings.Contains(out[0].Body, "\nGame won by bob.\n") ||
 		!strings.Contains(out[0].Body, "   1 G,f5-f4    2 b1-b2   \n   3 Forfeit \n") {
 		t.Fatalf("want the forfeit to both players, got:\n%s", format(out))
 	}

@@ -9,13 +9,13 @@ import (
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/yinsh"
-	ypicture "lyngk.example/lyngk/engine/yinsh/picture"
-	ysearch "lyngk.example/lyngk/engine/yinsh/search"
+	"lyngk.example/lyngk/engine/yinshpicture"
+	"lyngk.example/lyngk/engine/yinshsearch"
 )
 
 // withYinsh offers YINSH beside LYNGK, as cmd/lyngk does.
 func withYinsh(c *engine.Config) {
-	c.Games = append(c.Games, games.Game{Rules: yinsh.Rules{}, Picture: ypicture.Pictures{}, Robot: ysearch.Robot{}})
+	c.Games = append(c.Games, games.Game{Rules: yinsh.Rules, Picture: yinshpicture.Pictures, Robot: yinshsearch.Robot})
 }
 
 // yinshGame is a whole game (engine/yinsh's RandomTurn, seed 72): white
@@ -37,7 +37,7 @@ func TestYinshGameByMail(t *testing.T) {
 	v.signup("alice", "bob")
 	out := v.cmd(addr("alice"), "yinsh challenge alice bob")
 	if len(out) != 2 || out[0].Subject != "New Yinsh Board 101 alice" || out[1].Subject != "New Yinsh Board 101 alice" ||
-		!strings.Contains(out[0].Body, `To move, reply with your move, like h7-g7 (send "help yinsh").`) {
+		!strings.Contains(out[0].Body, `To move, reply with your move, like e3 (send "help yinsh").`) {
 		t.Fatalf("new game mails:\n%s", format(out))
 	}
 	last := map[string]engine.Mail{"alice": out[0], "bob": out[1]}
@@ -135,7 +135,7 @@ func TestYinshRobot(t *testing.T) {
 			if len(ts) != 1 || ts[0].Board != 101 || ts[0].Position.Board([2]string{}) != pos.Board([2]string{}) {
 				t.Fatalf("turn %d: robot turns %+v", turns, ts)
 			}
-			th, err := ysearch.Robot{}.Think(context.Background(), ts[0].Position, games.Think{Playouts: 50, Workers: 1, Seed: 1})
+			th, err := yinshsearch.Robot.Think(context.Background(), ts[0].Position, games.Think{Playouts: 50, Workers: 1, Seed: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -180,7 +180,7 @@ func TestYinshHelp(t *testing.T) {
 		t.Errorf("challenge with LYNGK's option:\n%s", format(out))
 	}
 	out = v.cmd(addr("zed"), "list yinsh")
-	if len(out) != 1 || !strings.Contains(out[0].Body, "YINSH by Kris Burm (GIPF project): move rings, flip markers, make rows.") {
+	if len(out) != 1 || !strings.Contains(out[0].Body, "Yinsh by Kris Burm (GIPF project): move rings, flip markers, make rows.") {
 		t.Errorf("list yinsh:\n%s", format(out))
 	}
 	out = v.cmd(addr("alice"), "help lyngk")
@@ -190,7 +190,7 @@ func TestYinshHelp(t *testing.T) {
 	// An unknown topic's refusal lists the games offered as topics (to a
 	// player: a stranger's refusal names nothing he typed).
 	out = v.cmd(addr("alice"), "help chess")
-	if len(out) != 1 || !strings.Contains(strings.ReplaceAll(out[0].Body, "\n", " "), `There is no help topic "chess". Topics: commands, notation, rules, lyngk, yinsh.`) {
+	if len(out) != 1 || !strings.Contains(strings.ReplaceAll(out[0].Body, "\n", " "), `There is no help topic "chess". Every command is in "help commands"; the topics of help are: commands, notation, rules, lyngk, yinsh.`) {
 		t.Errorf("help chess:\n%s", format(out))
 	}
 }

@@ -26,7 +26,7 @@
 //	strangers  address that is no account's      hourly count of mails sent to it         engine (JSON)
 //	meta       "nextboard"                        next board number                        engine (JSON)
 //	           "verp"                             the VERP secret (32 random bytes)        engine (JSON)
-//	           "schema"                           schema version, decimal ASCII ("2")      store
+//	           "schema"                           schema version, decimal ASCII ("3")      store
 //	robot      board number, "%08d"               a game waiting for the robot player's    engine (JSON)
 //	                                              move: the number of moves then
 //	addresses  lower-cased address                address record (confirmed for whom,     engine (JSON)
@@ -105,5 +105,7 @@
 // record, so their removal changes no version.
 //
 // Versions: 1, the first; 2 adds the buckets addresses and confirms
-// (confirmed addresses).
+// (confirmed addresses); 3 changes no bucket but the engine's records:
+// every game record names its game, and a user's rating and record are
+// kept per game (LYNGK's were the user record's own fields).
 package store

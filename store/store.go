@@ -72,7 +72,7 @@ var obsoleteBuckets = []string{"mailboxes"}
 // schemaKey in BucketMeta holds the schema version, written as decimal ASCII.
 const (
 	schemaKey     = "schema"
-	schemaVersion = 2
+	schemaVersion = 3
 )
 
 // DefaultTimeout is how long Open waits for the file lock when

@@ -24,7 +24,7 @@ func TestOpenCreatesLayout(t *testing.T) {
 	got := dump(t, path)
 	want := map[string]map[string]string{
 		"users": {}, "games": {}, "tokens": {}, "rate": {}, "strangers": {}, "robot": {}, "addresses": {}, "confirms": {}, "bounces": {},
-		"meta": {"schema": "2"},
+		"meta": {"schema": "3"},
 		"seen": {}, "outbox": {}, "dead": {}, "hourly": {}, "daily": {}, "sent": {}, "sentat": {},
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -142,7 +142,7 @@ func TestUnknownBucket(t *testing.T) {
 func TestSchemaKeyReserved(t *testing.T) {
 	db, _ := openTemp(t)
 	for _, op := range []func(*store.Tx) error{
-		func(tx *store.Tx) error { return tx.Put(store.BucketMeta, "schema", []byte("3")) },
+		func(tx *store.Tx) error { return tx.Put(store.BucketMeta, "schema", []byte("4")) },
 		func(tx *store.Tx) error { return tx.Delete(store.BucketMeta, "schema") },
 	} {
 		if err := db.Update(op); !errors.Is(err, store.ErrReserved) {
@@ -151,8 +151,8 @@ func TestSchemaKeyReserved(t *testing.T) {
 	}
 	view(t, db, func(tx *store.Tx) error {
 		v, err := tx.Get(store.BucketMeta, "schema")
-		if string(v) != "2" {
-			t.Errorf("schema = %q, want 2", v)
+		if string(v) != "3" {
+			t.Errorf("schema = %q, want 3", v)
 		}
 		return err
 	})
@@ -242,7 +242,7 @@ func TestUpdateRollsBack(t *testing.T) {
 	got := dump(t, path)
 	want := map[string]map[string]string{
 		"users": {"keep": "1"}, "games": {}, "tokens": {}, "rate": {}, "strangers": {}, "robot": {}, "addresses": {}, "confirms": {}, "bounces": {},
-		"meta": {"schema": "2"}, "seen": {}, "outbox": {}, "dead": {}, "hourly": {}, "daily": {}, "sent": {}, "sentat": {},
+		"meta": {"schema": "3"}, "seen": {}, "outbox": {}, "dead": {}, "hourly": {}, "daily": {}, "sent": {}, "sentat": {},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("after a failed Update the file holds %v, want %v", got, want)
@@ -325,7 +325,7 @@ func TestSchemaRefused(t *testing.T) {
 		name   string
 		schema string
 	}{
-		{"newer", "3"},
+		{"newer", "4"},
 		{"older without upgrade", "1"},
 		{"none", "0"},
 		{"garbage", "one"},
@@ -351,7 +351,7 @@ func TestSchemaRefused(t *testing.T) {
 }
 
 // TestSchemaUpgrade opens a version 1 file with an upgrade: the upgrade
-// sees version 1 and the new buckets, and the file is at version 2 after
+// sees version 1 and the new buckets, and the file is at version 3 after
 // it; an upgrade that fails leaves the file as it was.
 func TestSchemaUpgrade(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "lyngk.db")
@@ -391,7 +391,7 @@ func TestSchemaUpgrade(t *testing.T) {
 		t.Errorf("upgrade called with %v, want [1]", got)
 	}
 	after := dump(t, path)
-	if after["meta"]["schema"] != "2" || after["addresses"]["alice@example.com"] != "A" {
+	if after["meta"]["schema"] != "3" || after["addresses"]["alice@example.com"] != "A" {
 		t.Errorf("after upgrade: meta %v, addresses %v", after["meta"], after["addresses"])
 	}
 	// A current file never runs the upgrade again.

@@ -36,7 +36,14 @@ type Set struct {
 	h *htmltemplate.Template
 }
 
+// DefaultServer is the server's name until the operator gives it one
+// (WithServer): gamerz's, the name players know.
+const DefaultServer = "PBeM Server"
+
 var funcs = template.FuncMap{
+	// server is the server's own name, in the texts and subjects of every
+	// mail that belongs to no game ("PBeM Server help").
+	"server": func() string { return DefaultServer },
 	// stars is the separator line of the gamerz mails.
 	"stars": func() string { return strings.Repeat("*", 60) },
 	"add":   func(a, b int) int { return a + b },
@@ -120,6 +127,24 @@ func sources(dir, pattern string) ([]source, error) {
 	return out, nil
 }
 
+// WithServer returns a copy of s whose texts call the server name (the
+// template function "server"). It must come before s renders anything:
+// an HTML template set that has run can no longer be copied.
+func (s *Set) WithServer(name string) (*Set, error) {
+	t, err := s.t.Clone()
+	if err != nil {
+		return nil, fmt.Errorf("templates: %w", err)
+	}
+	h, err := s.h.Clone()
+	if err != nil {
+		return nil, fmt.Errorf("templates: %w", err)
+	}
+	server := func() string { return name }
+	t.Funcs(template.FuncMap{"server": server})
+	h.Funcs(htmltemplate.FuncMap{"server": server})
+	return &Set{t: t, h: h}, nil
+}
+
 // Render executes the named template with data.
 func (s *Set) Render(name string, data any) (string, error) {
 	var b strings.Builder
@@ -127,6 +152,21 @@ func (s *Set) Render(name string, data any) (string, error) {
 		return "", fmt.Errorf("templates: %w", err)
 	}
 	return b.String(), nil
+}
+
+// With returns a copy of s with the text templates that text defines
+// ({{define}}) added, or put in place of those of the same names: the
+// texts of a game that lives outside this package, as the test game of
+// package gamestest, which no server offers.
+func (s *Set) With(text string) (*Set, error) {
+	t, err := s.t.Clone()
+	if err != nil {
+		return nil, fmt.Errorf("templates: %w", err)
+	}
+	if _, err := t.New("with.tmpl").Parse(text); err != nil {
+		return nil, fmt.Errorf("templates: %w", err)
+	}
+	return &Set{t: t, h: s.h}, nil
 }
 
 // Names returns the names of the text templates, sorted.

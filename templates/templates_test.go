@@ -26,11 +26,11 @@ func TestLoadAndRender(t *testing.T) {
 		{"lyngk.options", nil, "[-stack6]"},
 		{"new-game.subject", map[string]any{"Board": 148, "Title": "Lyngk", "ToMove": "alice"}, "New Lyngk Board 148 alice"},
 		{"new-game.subject", map[string]any{"Board": 148, "Title": "Yinsh", "ToMove": "alice"}, "New Yinsh Board 148 alice"},
-		{"board.subject", map[string]any{"Board": 120, "Title": "Lyngk", "ToMove": "", "Comment": nil}, "Lyngk Board 120 "},
+		{"board.subject", map[string]any{"Board": 120, "Title": "Lyngk", "ToMove": "", "Comment": nil}, "Lyngk Board 120"},
 		{"board.subject", map[string]any{"Board": 3, "Title": "Lyngk", "ToMove": "bob", "Comment": "x"}, "Lyngk Board 3 bob **"},
 		{"board.subject", map[string]any{"Board": 102, "Title": "Yinsh", "ToMove": "bob", "Comment": nil}, "Yinsh Board 102 bob"},
-		{"error.subject", map[string]any{"Game": nil}, "Lyngk error"},
-		{"help.subject", map[string]any{"Topic": "rules"}, "Lyngk help rules"},
+		{"error.subject", map[string]any{"Game": nil}, "PBeM Server error"},
+		{"help.subject", map[string]any{"Topic": "rules"}, "PBeM Server help rules"},
 	}
 	for _, tt := range tests {
 		got, err := s.Render(tt.name, tt.data)
@@ -40,6 +40,17 @@ func TestLoadAndRender(t *testing.T) {
 		}
 		if got != tt.want {
 			t.Errorf("Render(%q) = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+	// The server's name, once given, is in the texts of no game; the set
+	// it was copied from keeps the default.
+	named, err := s.WithServer("Club Kris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for set, want := range map[*templates.Set]string{named: "Club Kris help rules", s: "PBeM Server help rules"} {
+		if got, err := set.Render("help.subject", map[string]any{"Topic": "rules"}); err != nil || got != want {
+			t.Errorf("help.subject = %q, %v; want %q", got, err, want)
 		}
 	}
 	if _, err := s.Render("no-such-template", nil); err == nil || !strings.HasPrefix(err.Error(), "templates: ") {
@@ -135,6 +146,7 @@ func TestWidths(t *testing.T) {
 		"Sent":   122, "Topic": "frobnication", "Topics": "commands, notation, rules, abcdefghijklmnop",
 		"Usage": "lyngk show BOARD[#N]... or lyngk show USERID... [all|active|inactive|next]", "Until": "23:52 UTC", "User": "abcdefghijklmnop", "Want": 124, "Word": "frobnicate",
 		"ToMove": "abcdefghijklmnop", "YourTurn": false, "Title": "Abcdefghijklmnop", "GameWord": "abcdefghijklmnop",
+		"Notation": "Write a move as FROM-TO, like b1-b2.",
 	}
 	n := 0
 	for _, name := range s.Names() {

@@ -34,7 +34,7 @@ func testApp(t *testing.T, path string) *app {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &app{db: db, eng: eng, robot: cfg.Robot, log: slog.New(slog.NewTextHandler(io.Discard, nil)), now: time.Now}
+	return &app{db: db, eng: eng, robot: cfg.Server, log: slog.New(slog.NewTextHandler(io.Discard, nil)), now: time.Now}
 }
 
 // TestProcessLoopRules sends, from a signed-up player's address, a mail
@@ -321,7 +321,7 @@ func TestProcessForgedMultiple(t *testing.T) {
 		}
 	}
 	last := ins[len(ins)-1]
-	if last.Subject != "Lyngk: some replies to your mail were left out" ||
+	if last.Subject != "PBeM Server: some replies to your mail were left out" ||
 		!strings.Contains(last.Body, "left out:\n101\n") || !strings.Contains(last.Body, "\nlyngk show 101\n") {
 		t.Fatalf("player: the last mail is not the summary:\n%s\n%s", last.Subject, last.Body)
 	}
@@ -381,7 +381,7 @@ func TestProcessShowManyGames(t *testing.T) {
 	start := time.Now()
 	many := rawMail{from: "dave@example.com", subject: "multiple", body: strings.Repeat("lyngk show alice\n", 60), id: "show60@test.example"}
 	ins = checkBounds(t, processRaw(t, db, many.bytes()), engine.MaxMails)
-	if len(ins) != engine.MaxMails || ins[len(ins)-1].Subject != "Lyngk: some replies to your mail were left out" {
+	if len(ins) != engine.MaxMails || ins[len(ins)-1].Subject != "PBeM Server: some replies to your mail were left out" {
 		t.Fatalf("60 lines: %d mails, or the last is not the summary", len(ins))
 	}
 	t.Logf("60 lines of lyngk show alice: %v", time.Since(start))
@@ -449,7 +449,7 @@ func TestServeLoopRulesRejected(t *testing.T) {
 	report := "--b\r\nContent-Type: text/plain\r\n\r\nhelp\r\n--b--\r\n"
 	deliverWhileStopped(t, cfg.DataDir,
 		rawMail{from: "alice@localhost", subject: "signup alice Sesame-8zq", id: "1.alice@client.example"},
-		rawMail{from: "alice@localhost", subject: "Automatic reply: Lyngk signup alice", body: "help\r\n", id: "2.alice@client.example"},
+		rawMail{from: "alice@localhost", subject: "Automatic reply: PBeM Server signup alice", body: "help\r\n", id: "2.alice@client.example"},
 		rawMail{from: "alice@localhost", subject: "Read: help", body: report, id: "3.alice@client.example",
 			contentType: "multipart/report; report-type=disposition-notification; boundary=b"},
 		rawMail{from: "alice@localhost", subject: "help rules", header: "List-Post: <mailto:all@example.com>\r\n", id: "4.alice@client.example"},
@@ -458,10 +458,10 @@ func TestServeLoopRulesRejected(t *testing.T) {
 	s := startServe(t, cfg)
 	alice := localPlayer{t: t, name: "alice", smtp: s.smtp, imap: s.imap}
 	carol := localPlayer{t: t, name: "carol", smtp: s.smtp, imap: s.imap}
-	if got := carol.await(1); got.Subject != "Lyngk help" {
+	if got := carol.await(1); got.Subject != "PBeM Server help" {
 		t.Fatalf("carol got %q", got.Subject)
 	}
-	want := []string{"Automatic reply: Lyngk signup alice", "Read: help", "help rules", "help notation"}
+	want := []string{"Automatic reply: PBeM Server signup alice", "Read: help", "help rules", "help notation"}
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		got := robotMailbox(t, s, "Rejected")
 		if slices.Equal(got, want) {
@@ -474,7 +474,7 @@ func TestServeLoopRulesRejected(t *testing.T) {
 	// The mails were applied in order, carol's last: alice's inbox holds
 	// the confirmation mail of her signup alone.
 	alice.await(1)
-	if got := alice.inbox(); len(got) != 1 || got[0].Subject != "Confirm Lyngk signup alice" {
+	if got := alice.inbox(); len(got) != 1 || got[0].Subject != "Confirm PBeM Server signup alice" {
 		t.Fatalf("alice got %d mails", len(got))
 	}
 }

@@ -116,14 +116,22 @@ func admin(db *store.DB, d *daemon.Daemon, args []string, limits bool, w io.Writ
 				return err
 			}
 			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "USERID\tRATING\tW/L/T\tSINCE\tSTATE\tADDRESSES")
+			fmt.Fprintln(tw, "USERID\tSINCE\tSTATE\tRATING W/L/T BY GAME\tADDRESSES")
 			for _, u := range us {
 				state := "active"
 				if !u.Left.IsZero() {
 					state = "left " + u.Left.Format(time.DateOnly)
 				}
-				fmt.Fprintf(tw, "%s\t%d\t%d/%d/%d\t%s\t%s\t%s\n", u.ID, u.Rating, u.Won, u.Lost, u.Tied,
-					u.Created.Format(time.DateOnly), state, strings.Join(u.Addresses, " "))
+				// Each game played, "-" for none yet (the start rating).
+				ratings := make([]string, 0, len(u.Games))
+				for _, s := range u.Games {
+					ratings = append(ratings, fmt.Sprintf("%s %d %d/%d/%d", s.Game, s.Rating, s.Won, s.Lost, s.Tied))
+				}
+				if len(ratings) == 0 {
+					ratings = append(ratings, "-")
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", u.ID, u.Created.Format(time.DateOnly), state,
+					strings.Join(ratings, ", "), strings.Join(u.Addresses, " "))
 			}
 			return tw.Flush()
 		case args[0] == "games":

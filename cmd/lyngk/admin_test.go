@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"lyngk.example/lyngk/store"
 )
@@ -35,9 +37,9 @@ func TestAdmin(t *testing.T) {
 		code int
 		want []string // substrings of stdout (or stderr for usage)
 	}{
-		{[]string{"users"}, 0, []string{"USERID", "alice", "1600", "alice@example.com", "bob"}},
-		{[]string{"games"}, 0, []string{"101 standard alice-bob 0 moves playing"}},
-		{[]string{"game", "101"}, 0, []string{"101 standard alice-bob", "Available Colors: (Ivory,Blue,Red,Green,blacK)", "alice: 0 stacks () claimed."}},
+		{[]string{"users"}, 0, []string{"USERID", "alice", "alice@example.com", "bob"}},
+		{[]string{"games"}, 0, []string{"101 lyngk standard alice-bob 0 moves playing"}},
+		{[]string{"game", "101"}, 0, []string{"101 lyngk standard alice-bob", "Available Colors: (Ivory,Blue,Red,Green,blacK)", "alice: 0 stacks () claimed."}},
 		{[]string{"outbox"}, 0, []string{"6 queued, 0 dead letters", "to alice@example.com"}},
 		{[]string{"game", "999"}, 1, []string{"no board 999"}},
 		{[]string{"game", "x"}, 2, []string{"usage: lyngk admin"}},
@@ -56,6 +58,39 @@ func TestAdmin(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestAdminUsers: admin users shows each user's rating and record in
+// every game played (testdata/admin-users.golden, today written
+// YYYY-MM-DD): alice in both games, bob in LYNGK only, carol in YINSH
+// only after signing off, dave in none ("-"). The old main showed one
+// rating, LYNGK's, for everybody.
+func TestAdminUsers(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "lyngk.db")
+	for i, u := range []string{"alice", "bob", "carol", "dave"} {
+		signupConfirmed(t, db, u+"@example.com", u, "pw-"+u, fmt.Sprintf("s%d@test.example", i))
+	}
+	for i, c := range [][2]string{
+		{"alice", "lyngk challenge alice bob"},
+		{"alice", "lyngk move 101 alice pw-alice G,f5-f4"},
+		{"bob", "lyngk move 101 bob pw-bob b1-b2"},
+		{"bob", "lyngk resign 101 bob pw-bob"},
+		{"carol", "yinsh challenge carol alice"},
+		{"carol", "yinsh move 102 carol pw-carol c5"},
+		{"alice", "yinsh move 102 alice pw-alice e2"},
+		{"alice", "yinsh resign 102 alice pw-alice"},
+		{"carol", "signoff carol pw-carol"},
+	} {
+		if r := process(t, db, rawMail{from: c[0] + "@example.com", subject: c[1], id: fmt.Sprintf("c%d@test.example", i)}); len(r) == 0 || strings.Contains(r[0].Subject, "rror") {
+			t.Fatalf("%s: %+v", c[1], r)
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"admin", "-db", db, "users"}, nil, &out, &errb); code != 0 {
+		t.Fatalf("admin users: exit %d: %s", code, errb.String())
+	}
+	got := strings.ReplaceAll(out.String(), time.Now().UTC().Format(time.DateOnly), "YYYY-MM-DD")
+	goldenFile(t, filepath.Join("testdata", "admin-users.golden"), got)
 }
 
 // TestNoStore: backup and admin never create a store where none is.

@@ -56,7 +56,7 @@ type app struct {
 func (a *app) daemon() *daemon.Daemon {
 	a.once.Do(func() {
 		if a.d == nil {
-			a.d = daemon.New(daemon.Config{DB: a.db, Engine: a.eng, Robot: a.robot, VERP: a.verp, Log: a.log,
+			a.d = daemon.New(daemon.Config{DB: a.db, Engine: a.eng, Server: a.robot, VERP: a.verp, Log: a.log,
 				Now: func() time.Time { return a.now() }})
 		}
 	})

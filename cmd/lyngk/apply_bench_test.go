@@ -29,7 +29,7 @@ func BenchmarkApplyMove(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	a := &app{db: db, eng: eng, robot: cfg.Robot, log: slog.New(slog.NewTextHandler(io.Discard, nil)), now: time.Now}
+	a := &app{db: db, eng: eng, robot: cfg.Server, log: slog.New(slog.NewTextHandler(io.Discard, nil)), now: time.Now}
 	ctx := context.Background()
 	n := 0
 	send := func(from, subject string) {

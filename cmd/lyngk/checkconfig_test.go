@@ -18,7 +18,7 @@ import (
 func TestCheckConfigEveryError(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "lyngk.conf")
 	conf := "imap_addr = mail.example.org:993\nimap_user = lyngk@example.org\nsmtp_addr = mail.example.org:587\n" +
-		"robot_address = lyngk@example.org\nthis line has no equals sign\nlog_level = loud\n" +
+		"server_address = lyngk@example.org\nthis line has no equals sign\nlog_level = loud\n" +
 		"nag_after = 168h\nforfeit_after = 72h\nrate_per_hour = 60\nrate_per_hour = 61\n"
 	if err := os.WriteFile(path, []byte(conf), 0o600); err != nil {
 		t.Fatal(err)
@@ -47,11 +47,11 @@ func TestCheckConfigEveryError(t *testing.T) {
 // TestCheckConfigConnect: -check-config -connect logs in
 // to the IMAP and SMTP servers (here the local mode's, a real IMAP and
 // SMTP server on loopback) and reports each step of each; a refused login
-// fails it after the last step done, with the server's answer. A robot_address in another domain than the login's
+// fails it after the last step done, with the server's answer. A server_address in another domain than the login's
 // is warned about.
 func TestCheckConfigConnect(t *testing.T) {
 	local, err := localmail.StartLocal(context.Background(), localmail.LocalConfig{SMTPAddr: "127.0.0.1:0", IMAPAddr: "127.0.0.1:0",
-		Robot: "lyngk@localhost", Dir: t.TempDir()}, nil)
+		Server: "lyngk@localhost", Dir: t.TempDir()}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestCheckConfigConnect(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "lyngk.conf")
 	conf := "imap_addr = " + local.IMAPAddr() + "\nimap_tls = none\nimap_user = alice@localhost\n" +
 		"smtp_addr = " + local.SMTPAddr() + "\nsmtp_tls = none\nsmtp_user = alice@localhost\n" +
-		"robot_address = lyngk@example.org\n"
+		"server_address = lyngk@example.org\n"
 	if err := os.WriteFile(path, []byte(conf), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestCheckConfigConnect(t *testing.T) {
 	if out.String() != want {
 		t.Errorf("stdout:\n%s\nwant:\n%s", out.String(), want)
 	}
-	if w := "lyngk: warning: robot_address lyngk@example.org is not in the domain of the login alice@localhost"; !strings.HasPrefix(errb.String(), w) {
+	if w := "lyngk: warning: server_address lyngk@example.org is not in the domain of the login alice@localhost"; !strings.HasPrefix(errb.String(), w) {
 		t.Errorf("stderr %q, want the warning %q", errb.String(), w)
 	}
 

@@ -27,10 +27,10 @@ func TestProcessCommands(t *testing.T) {
 		{from: "dave", subject: "list chess lyngk"}, // a word that is no game's: all games
 		{from: "dave", subject: "lyngk ratings"},    // a stranger: no answer
 		{from: "alice", subject: "signup alice pw1"},
-		{from: "alice", subject: "Re: Confirm Lyngk signup alice", body: "Yes.\n", confirm: true},
+		{from: "alice", subject: "Re: Confirm PBeM Server signup alice", body: "Yes.\n", confirm: true},
 		{from: "alice", subject: "lyngk ratings"},
 		{from: "bob", subject: "signup bob pw2"},
-		{from: "bob", subject: "Re: Confirm Lyngk signup bob", body: "yes\n", confirm: true},
+		{from: "bob", subject: "Re: Confirm PBeM Server signup bob", body: "yes\n", confirm: true},
 		{from: "alice", subject: "lyngk challenge bob alice"},          // board 101, bob first
 		{from: "dave", subject: "lyngk preview 101 G,c1-d1"},           // a stranger: no answer
 		{from: "alice", subject: "lyngk preview 101 G,c1-d1 B, b1-b2"}, // a move in two words

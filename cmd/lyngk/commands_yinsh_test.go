@@ -14,9 +14,9 @@ func TestProcessCommandsYinsh(t *testing.T) {
 	addr := map[string]string{"alice": "alice@example.com", "bob": "bob@example.org"}
 	steps := []transcriptStep{
 		{from: "alice", subject: "signup alice pw1"},
-		{from: "alice", subject: "Re: Confirm Lyngk signup alice", body: "Yes.\n", confirm: true},
+		{from: "alice", subject: "Re: Confirm PBeM Server signup alice", body: "Yes.\n", confirm: true},
 		{from: "bob", subject: "signup bob pw2"},
-		{from: "bob", subject: "Re: Confirm Lyngk signup bob", body: "yes\n", confirm: true},
+		{from: "bob", subject: "Re: Confirm PBeM Server signup bob", body: "yes\n", confirm: true},
 		{from: "alice", subject: "list yinsh"},
 		{from: "alice", subject: "yinsh challenge alice bob"}, // board 101
 		{from: "bob", subject: "yinsh preview 101 e5 f6 g7"},

@@ -10,9 +10,11 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
+	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/mailer"
 	"lyngk.example/lyngk/mailer/oauth"
 	"lyngk.example/lyngk/store"
@@ -37,7 +39,13 @@ type config struct {
 	OAuth2        oauth.Config
 	OAuth2Refresh string
 
-	Robot        string
+	// Server is the server's own address (server_address; the older key
+	// robot_address is still read, with a warning): the mailbox it reads
+	// and the From of its mails. ServerName is the name players know it by
+	// (server_name, engine.Config.ServerName); "robot" is only the
+	// computer player (RobotPlayer).
+	Server       string
+	ServerName   string
 	Domain       string
 	DataDir      string
 	TemplatesDir string
@@ -84,10 +92,13 @@ type config struct {
 	WebStreamsPerClient int
 
 	// VERP sends each mail to a confirmed address with the envelope
-	// sender robot+b-TOKEN@domain, so that its bounce names the address
+	// sender server+b-TOKEN@domain, so that its bounce names the address
 	// (engine/bounce.go); for providers that deliver plus addresses to
-	// the robot's mailbox and let it send as them.
+	// the server's mailbox and let it send as them.
 	VERP bool
+
+	// deprecated are the warnings of keys read under an old name.
+	deprecated []string
 }
 
 // defaultConfig is what an empty file means: local all-in-one mode. The
@@ -105,7 +116,7 @@ func defaultConfig() config {
 			panic(fmt.Sprintf("lyngk: the default of %s: %v", s.key, err))
 		}
 	}
-	c.Domain = strings.ToLower(domainOf(c.Robot))
+	c.Domain = strings.ToLower(domainOf(c.Server))
 	return c
 }
 
@@ -137,11 +148,16 @@ func parseConfig(r io.Reader, getenv func(string) string) (config, error) {
 			continue
 		}
 		key, val = strings.TrimSpace(key), strings.TrimSpace(val)
-		if prev, dup := seen[key]; dup {
+		setting := key
+		if key == "robot_address" {
+			// One setting under two names: either, once.
+			setting = "server_address"
+		}
+		if prev, dup := seen[setting]; dup {
 			errs = append(errs, fmt.Errorf("%w: line %d: %s already set on line %d", errConfig, n, key, prev))
 			continue
 		}
-		seen[key] = n
+		seen[setting] = n
 		if err := c.set(key, val); err != nil {
 			errs = append(errs, fmt.Errorf("%w: line %d: %s: %v", errConfig, n, key, err))
 		}
@@ -162,10 +178,10 @@ func parseConfig(r io.Reader, getenv func(string) string) (config, error) {
 	c.SMTP.CAFile = c.IMAP.CAFile // tls_ca_file is one file for both
 	c.OAuth2Refresh = getenv("LYNGK_OAUTH2_REFRESH_TOKEN")
 	if _, set := seen["domain"]; !set {
-		// The Message-IDs, picture cids and the EHLO name the robot's
+		// The Message-IDs, picture cids and the EHLO name the server's
 		// domain: "localhost" there is a spam sign (rspamd
 		// MID_RHS_NOT_FQDN) once the mail leaves the machine.
-		c.Domain = strings.ToLower(domainOf(c.Robot))
+		c.Domain = strings.ToLower(domainOf(c.Server))
 	}
 	c.wireTokens()
 	return c, errors.Join(append(errs, c.validate())...)
@@ -173,6 +189,13 @@ func parseConfig(r io.Reader, getenv func(string) string) (config, error) {
 
 // set sets one key of the file.
 func (c *config) set(key, val string) error {
+	if key == "robot_address" {
+		// The server's address under its older name: "robot" is the
+		// computer player now.
+		c.deprecated = append(c.deprecated, "robot_address is the old name of server_address: rename the key "+
+			"(\"robot\" now means only the computer player)")
+		key = "server_address"
+	}
 	s, ok := settingByKey(key)
 	if !ok {
 		return errors.New("unknown key")
@@ -191,8 +214,11 @@ func (c *config) validate() error {
 	if err := c.Store.Validate(); err != nil {
 		bad(fmt.Errorf("%w: %v", errConfig, err))
 	}
-	if !strings.Contains(c.Robot, "@") {
-		bad(fmt.Errorf("%w: robot_address %q is not a mail address", errConfig, c.Robot))
+	if !strings.Contains(c.Server, "@") {
+		bad(fmt.Errorf("%w: server_address %q is not a mail address", errConfig, c.Server))
+	}
+	if err := engine.CheckServerName(c.ServerName); err != nil {
+		bad(fmt.Errorf("%w: server_name: %v", errConfig, err))
 	}
 	for s := range allSettings {
 		if err := s.checkChoices(c); err != nil {
@@ -253,19 +279,19 @@ func envHint(value, env, what string) string {
 // warnings are settings that work but that a provider will likely refuse
 // or mark: `lyngk serve -check-config` prints them, serve logs them.
 func (c *config) warnings() []string {
+	w := slices.Clone(c.deprecated)
 	if c.local() {
-		return nil
+		return w
 	}
-	var w []string
 	login := c.SMTP.Username
 	if !strings.Contains(login, "@") {
 		login = c.IMAP.Username
 	}
-	robot := strings.ToLower(domainOf(c.Robot))
+	robot := strings.ToLower(domainOf(c.Server))
 	if strings.Contains(login, "@") && strings.ToLower(domainOf(login)) != robot {
-		w = append(w, fmt.Sprintf("robot_address %s is not in the domain of the login %s: providers refuse or rewrite a From: "+
+		w = append(w, fmt.Sprintf("server_address %s is not in the domain of the login %s: providers refuse or rewrite a From: "+
 			"they do not host for that login, and SPF, DKIM and DMARC fail for it (use the login's own address, or an alias "+
-			"the provider lets it send as)", c.Robot, login))
+			"the provider lets it send as)", c.Server, login))
 	}
 	return w
 }

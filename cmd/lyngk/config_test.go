@@ -21,7 +21,7 @@ import (
 
 func TestParseConfig(t *testing.T) {
 	real := "imap_addr = mail.example.org:993\nimap_user = lyngk@example.org\n" +
-		"smtp_addr = mail.example.org:587\nrobot_address = lyngk@example.org\n"
+		"smtp_addr = mail.example.org:587\nserver_address = lyngk@example.org\n"
 	env := func(kv ...string) func(string) string {
 		return func(k string) string {
 			for i := 0; i+1 < len(kv); i += 2 {
@@ -46,12 +46,12 @@ func TestParseConfig(t *testing.T) {
 	}{
 		{name: "empty is local mode", file: "# nothing\n\n", env: env(),
 			check: func(c config) bool {
-				return c.local() && c.Robot == "lyngk@localhost" && c.IMAP.WithDefaults().PollInterval == time.Minute
+				return c.local() && c.Server == "lyngk@localhost" && c.IMAP.WithDefaults().PollInterval == time.Minute
 			}},
 		// domain was "localhost" unless set, so real
 		// mode's Message-IDs and picture cids ended in @localhost (rspamd
 		// MID_RHS_NOT_FQDN) and the EHLO said localhost.
-		{name: "domain defaults to robot_address's", file: strings.Replace(real, "robot_address = lyngk@example.org", "robot_address = lyngk@Games.Example.org", 1),
+		{name: "domain defaults to server_address's", file: strings.Replace(real, "server_address = lyngk@example.org", "server_address = lyngk@Games.Example.org", 1),
 			env: env("LYNGK_IMAP_PASSWORD", "s3cret"), check: func(c config) bool { return c.Domain == "games.example.org" }},
 		{name: "domain as set", file: real + "domain = mail.example.org\n",
 			env: env("LYNGK_IMAP_PASSWORD", "s3cret"), check: func(c config) bool { return c.Domain == "mail.example.org" }},
@@ -105,7 +105,18 @@ func TestParseConfig(t *testing.T) {
 			}},
 		{name: "negative hourly cap", file: "address_mails_per_hour = -1\n", env: env(), err: "store: bad limits"},
 		{name: "dedupe records kept too briefly", file: "dedupe_keep = 24h\n", env: env(), err: "store: bad limits: dedupe keep"},
-		{name: "bad robot", file: "robot_address = lyngk\n", env: env(), err: "not a mail address"},
+		{name: "bad server address", file: "server_address = lyngk\n", env: env(), err: "server_address \"lyngk\" is not a mail address"},
+		// The server's address under its old key, robot_address: read,
+		// with a warning to rename it; both keys at once are refused.
+		{name: "robot_address still read", file: strings.Replace(real, "server_address", "robot_address", 1),
+			env: env("LYNGK_IMAP_PASSWORD", "s3cret"), check: func(c config) bool {
+				w := c.warnings()
+				return c.Server == "lyngk@example.org" && len(w) == 1 && strings.HasPrefix(w[0], "robot_address is the old name of server_address")
+			}},
+		{name: "server address twice", file: real + "robot_address = other@example.org\n", env: env("LYNGK_IMAP_PASSWORD", "s3cret"),
+			err: "line 5: robot_address already set on line 4"},
+		{name: "server name", file: "server_name = Club Kris\n", env: env(), check: func(c config) bool { return c.ServerName == "Club Kris" }},
+		{name: "bad server name", file: "server_name = Kris <kris@example.org>\n", env: env(), err: "server_name: engine: server name"},
 		{name: "bad log format", file: "log_format = xml\n", env: env(), err: "log_format"},
 		{name: "robot player on by default, 2s", file: "", env: env(),
 			check: func(c config) bool { return c.RobotPlayer && c.RobotThink == 2*time.Second }},
@@ -175,7 +186,7 @@ func TestCheckConfig(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "lyngk.conf")
 	conf := "imap_addr = 127.0.0.1:143\nimap_tls = none\nimap_user = u\nimap_password = hunter2\n" +
-		"smtp_addr = 127.0.0.1:25\nsmtp_tls = none\nrobot_address = lyngk@example.org\n"
+		"smtp_addr = 127.0.0.1:25\nsmtp_tls = none\nserver_address = lyngk@example.org\n"
 	if err := os.WriteFile(path, []byte(conf), 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -21,10 +21,10 @@ import (
 // confirmReply is the reply of the confirmation mail's recipient to it:
 // any text confirms.
 // strangerRefusal begins every refusal to a stranger (engine: err.stranger).
-const strangerRefusal = "Your mail to the Lyngk server was refused"
+const strangerRefusal = "Your mail to PBeM Server was refused"
 
 func confirmReply(to, msgID, id string) rawMail {
-	return rawMail{from: to, subject: "Re: Confirm Lyngk signup", body: "Yes, that is me.\n", id: id, inReplyTo: msgID}
+	return rawMail{from: to, subject: "Re: Confirm PBeM Server signup", body: "Yes, that is me.\n", id: id, inReplyTo: msgID}
 }
 
 // signupConfirmed signs user up through `lyngk process` from addr, replies
@@ -37,7 +37,7 @@ func signupConfirmed(t *testing.T, db, addr, user, pw, id string) reply {
 		t.Fatalf("signup %s: want a confirmation mail to %s, got %+v", user, addr, ask)
 	}
 	welcome := process(t, db, confirmReply(addr, ask[0].MessageID, id+".c"))
-	if len(welcome) != 1 || welcome[0].to != addr || welcome[0].Subject != "Lyngk signup "+user {
+	if len(welcome) != 1 || welcome[0].to != addr || welcome[0].Subject != "PBeM Server signup "+user {
 		t.Fatalf("confirm %s: want the welcome mail to %s, got %+v", user, addr, welcome)
 	}
 	return welcome[0]
@@ -89,7 +89,7 @@ func TestProcessConfirm(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "lyngk.db")
 	signupConfirmed(t, db, "alice@example.com", "alice", "pw1", "a@test.example")
 	ask := process(t, db, rawMail{from: "bob@example.org", subject: "signup bob pw2", id: "b@test.example"})
-	if len(ask) != 1 || ask[0].Subject != "Confirm Lyngk signup bob" || ask[0].to != "bob@example.org" ||
+	if len(ask) != 1 || ask[0].Subject != "Confirm PBeM Server signup bob" || ask[0].to != "bob@example.org" ||
 		!strings.HasPrefix(ask[0].MessageID, "lyngk-confirm.") {
 		t.Fatalf("signup: %+v", ask)
 	}
@@ -102,7 +102,7 @@ func TestProcessConfirm(t *testing.T) {
 		t.Fatalf("the code %q is not the one of the Message-ID %s", code, ask[0].MessageID)
 	}
 	r = process(t, db, rawMail{from: "bob@example.org", subject: "confirm bob " + code, id: "d@test.example"})
-	if len(r) != 1 || r[0].Subject != "Lyngk signup bob" || r[0].to != "bob@example.org" {
+	if len(r) != 1 || r[0].Subject != "PBeM Server signup bob" || r[0].to != "bob@example.org" {
 		t.Fatalf("confirm command: %+v", r)
 	}
 	r = process(t, db, rawMail{from: "alice@example.com", subject: "lyngk challenge alice bob", id: "e@test.example"})
@@ -130,7 +130,7 @@ func TestProcessAddressSyntax(t *testing.T) {
 		}
 	}
 	r := process(t, db, rawMail{from: "mallory@example.org", subject: "signup zed pw zed@localhost", id: "z@test.example"})
-	if len(r) != 1 || r[0].to != "zed@localhost" || r[0].Subject != "Confirm Lyngk signup zed" {
+	if len(r) != 1 || r[0].to != "zed@localhost" || r[0].Subject != "Confirm PBeM Server signup zed" {
 		t.Errorf("NAME@localhost: %+v", r)
 	}
 	withDB(t, db, func(db *store.DB) {
@@ -149,7 +149,7 @@ func TestProcessAddressSyntax(t *testing.T) {
 
 // TestProcessUpgradesStore: a store of schema version 1 (before confirmed
 // addresses) is upgraded by `lyngk process`: its accounts count as
-// confirmed and play at once, and the file is at version 2 after.
+// confirmed and play at once, and the file is at version 3 after.
 func TestProcessUpgradesStore(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "lyngk.db")
 	signupConfirmed(t, db, "alice@example.com", "alice", "pw1", "a@test.example")
@@ -179,8 +179,8 @@ func TestProcessUpgradesStore(t *testing.T) {
 	withDB(t, db, func(db *store.DB) {
 		err := db.View(func(tx *store.Tx) error {
 			v, err := tx.Get(store.BucketMeta, "schema")
-			if string(v) != "2" {
-				t.Errorf("schema %q after the upgrade, want 2", v)
+			if string(v) != "3" {
+				t.Errorf("schema %q after the upgrade, want 3", v)
 			}
 			for _, a := range []string{"alice@example.com", "bob@example.org"} {
 				ok, err := engine.ConfirmedAddress(tx, a)

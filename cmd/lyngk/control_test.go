@@ -69,7 +69,7 @@ func TestControlSocketUnderLoad(t *testing.T) {
 			args, want = []string{"backup", "-db", dbPath, backup}, "backup of "
 		case 2:
 			m := rawMail{from: fmt.Sprintf("p%d@localhost", i), subject: "help", id: fmt.Sprintf("ctl%d@procmail.example", i)}
-			args, stdin, want = []string{"process", "-db", dbPath, "-mbox", "-"}, m.bytes(), "Subject: Lyngk help"
+			args, stdin, want = []string{"process", "-db", dbPath, "-mbox", "-"}, m.bytes(), "Subject: PBeM Server help"
 		}
 		if code := run(args, bytes.NewReader(stdin), &out, &errb); code != 0 || !strings.Contains(out.String(), want) {
 			t.Fatalf("request %d (%s): exit %d, stdout %q, stderr %s", i+1, args[0], code, out.String(), errb.String())

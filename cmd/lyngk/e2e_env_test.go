@@ -325,7 +325,7 @@ func (e *e2eEnv) startServer(tb testing.TB, transport e2eTransport, extra ...str
 		"imap_rejected = Rejected",
 		// Dovecot offers IDLE: polling is only the fallback.
 		"poll_interval = 1s",
-		"robot_address = "+e.robot(),
+		"server_address = "+e.robot(),
 		"domain = "+e.domain,
 		"data_dir = "+filepath.Join(dir, "data"),
 		// The load test sends hundreds of commands from few addresses,

@@ -285,14 +285,14 @@ func (e *e2eEnv) signup(p *e2ePlayer, d time.Duration) error {
 			return m.Subject == subject, nil
 		})
 	}
-	ask, err := await("Confirm Lyngk signup " + p.user)
+	ask, err := await("Confirm PBeM Server signup " + p.user)
 	if err != nil {
 		return err
 	}
 	if err := e.submit(e2eReply(p.addr, ask, "Yes, that is me.")); err != nil {
 		return err
 	}
-	_, err = await("Lyngk signup " + p.user)
+	_, err = await("PBeM Server signup " + p.user)
 	return err
 }
 

@@ -180,7 +180,7 @@ func e2eParse(raw []byte) (*e2eMail, error) {
 
 // isError tells the robot's error mails (SPEC §4 subjects).
 func (m *e2eMail) isError() bool {
-	return strings.HasSuffix(m.Subject, " Error") || strings.EqualFold(m.Subject, "Lyngk error")
+	return strings.HasSuffix(m.Subject, " Error") || strings.EqualFold(m.Subject, "PBeM Server error")
 }
 
 // e2eMailbox keeps every mail that arrives in a mailbox. A watched one

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -87,13 +88,9 @@ func TestProcessForcedGames(t *testing.T) {
 	if cancelled != engine.MaxUnasked {
 		t.Errorf("%d games cancelled by the timer, want %d", cancelled, engine.MaxUnasked)
 	}
-	for _, c := range []struct {
-		id     string
-		rating int
-	}{{"victim", 1600}, {"mallory", 1600}} {
-		u := userInfo(t, db, c.id)
-		if u.Won != 0 || u.Lost != 0 || u.Tied != 0 || u.Rating != c.rating {
-			t.Errorf("%s: won %d, lost %d, tied %d, rating %d; want no games and %d", c.id, u.Won, u.Lost, u.Tied, u.Rating, c.rating)
+	for _, id := range []string{"victim", "mallory"} {
+		if u := userInfo(t, db, id); len(u.Games) != 0 {
+			t.Errorf("%s: %+v; want no game rated (the start rating)", id, u.Games)
 		}
 	}
 	r := process(t, db, rawMail{from: "victim@example.com", subject: "lyngk history victim", id: "h@test.example"})
@@ -144,7 +141,7 @@ func TestProcessDecline(t *testing.T) {
 		t.Errorf("games: %+v", r)
 	}
 	for _, id := range []string{"alice", "bob"} {
-		if u := userInfo(t, db, id); u.Rating != 1600 || u.Won+u.Lost+u.Tied != 0 {
+		if u := userInfo(t, db, id); len(u.Games) != 0 {
 			t.Errorf("%s after the declined game: %+v", id, u)
 		}
 	}
@@ -169,10 +166,10 @@ func TestProcessSignoffKeepsRating(t *testing.T) {
 		}
 	}
 	// Elo with K = 40 for both (provisional): 1600 -/+ 40 * 0.5.
-	if u := userInfo(t, db, "alice"); u.Rating != 1580 || u.Lost != 1 || u.Left.IsZero() {
-		t.Errorf("alice after signoff: rating %d, lost %d, left %v; want 1580, 1, signed off", u.Rating, u.Lost, u.Left)
+	if u := userInfo(t, db, "alice"); !slices.Equal(u.Games, []engine.GameStanding{{Game: "lyngk", Rating: 1580, Lost: 1}}) || u.Left.IsZero() {
+		t.Errorf("alice after signoff: %+v, left %v; want lyngk 1580 with 1 loss, signed off", u.Games, u.Left)
 	}
-	if u := userInfo(t, db, "bob"); u.Rating != 1620 || u.Won != 1 {
-		t.Errorf("bob: rating %d, won %d; want 1620, 1", u.Rating, u.Won)
+	if u := userInfo(t, db, "bob"); !slices.Equal(u.Games, []engine.GameStanding{{Game: "lyngk", Rating: 1620, Won: 1}}) {
+		t.Errorf("bob: %+v; want lyngk 1620 with 1 win", u.Games)
 	}
 }

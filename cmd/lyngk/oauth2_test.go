@@ -29,7 +29,7 @@ func TestOAuth2Login(t *testing.T) {
 	cfgFile := filepath.Join(dir, "lyngk.conf")
 	conf := "imap_addr = mail.example.org:993\nimap_user = lyngk@example.org\nimap_auth = xoauth2\n" +
 		"smtp_addr = mail.example.org:465\nsmtp_user = lyngk@example.org\nsmtp_auth = xoauth2\n" +
-		"robot_address = lyngk@example.org\noauth2_client_id = lyngk-client\n" +
+		"server_address = lyngk@example.org\noauth2_client_id = lyngk-client\n" +
 		"oauth2_token_url = " + iss.URL + "/token\noauth2_device_url = " + iss.URL + "/device\noauth2_scopes = mail\n"
 	if err := os.WriteFile(cfgFile, []byte(conf), 0o600); err != nil {
 		t.Fatal(err)
@@ -91,7 +91,7 @@ func TestOAuth2Login(t *testing.T) {
 	}
 
 	// Without an OAuth2 login in the file there is nothing to do.
-	os.WriteFile(cfgFile, []byte("robot_address = lyngk@example.org\n"), 0o600)
+	os.WriteFile(cfgFile, []byte("server_address = lyngk@example.org\n"), 0o600)
 	stderr.Reset()
 	if rc := run([]string{"oauth2", "login", "-config", cfgFile}, nil, io.Discard, &stderr); rc != 1 {
 		t.Errorf("no OAuth2 login configured: exit %d, %s", rc, stderr.String())

@@ -37,7 +37,7 @@ func TestProcessLockout(t *testing.T) {
 		t.Fatalf("challenge: %+v", boards)
 	}
 
-	const notice = "Lyngk account alice: password commands locked"
+	const notice = "PBeM Server account alice: password commands locked"
 	notices := 0
 	for i := range 100 {
 		from := fmt.Sprintf("mallory%d@forged.example", i)
@@ -141,7 +141,7 @@ func seedFlood(t testing.TB, cfg config, cost int) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng, err := engine.New(engine.Config{Games: offered(), Robot: cfg.Robot, Templates: tpl, BcryptCost: cost})
+	eng, err := engine.New(engine.Config{Games: offered(), Robot: cfg.Server, Templates: tpl, BcryptCost: cost})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -347,7 +347,7 @@ func TestServeSignupFlood(t *testing.T) {
 		t.Fatal("no password check started")
 	}
 	f.eve.send("help", "", "")
-	if got := f.eve.await(1); got.Subject != "Lyngk help" {
+	if got := f.eve.await(1); got.Subject != "PBeM Server help" {
 		t.Fatalf("eve got %q", got.Subject)
 	}
 	if n := f.metric(poolChecks); n != 0 {
@@ -361,7 +361,7 @@ func TestServeSignupFlood(t *testing.T) {
 	}
 	for i := range signups {
 		p := localPlayer{t: t, name: fmt.Sprintf("new%d", i), smtp: f.smtp, imap: f.imap}
-		if got := p.await(1); !strings.HasPrefix(got.Subject, "Confirm Lyngk signup") {
+		if got := p.await(1); !strings.HasPrefix(got.Subject, "Confirm PBeM Server signup") {
 			t.Fatalf("new%d got %q", i, got.Subject)
 		}
 	}

@@ -19,7 +19,7 @@ import (
 	"github.com/emersion/go-message"
 
 	"lyngk.example/lyngk/engine/lyngk"
-	"lyngk.example/lyngk/engine/lyngk/picture"
+	"lyngk.example/lyngk/engine/lyngkpicture"
 	"lyngk.example/lyngk/mailer"
 )
 
@@ -309,8 +309,8 @@ func TestChromiumBoardMail(t *testing.T) {
 			continue
 		}
 		stacks++
-		x, y := picture.Center(p)
-		want, _ := picture.Color(s[0])
+		x, y := lyngkpicture.Center(p)
+		want, _ := lyngkpicture.Color(s[0])
 		if got := img.At(ox+int(x), oy+int(y)+8); !nearColor(got, want) {
 			t.Errorf("%s (%s): screenshot colour %v at its point, want %v", p, s, got, want)
 		}

@@ -32,7 +32,7 @@ func pictureGame(t *testing.T, verp bool) (a *app, g lyngk.Game, send func(from,
 	if err != nil {
 		t.Fatal(err)
 	}
-	a = &app{db: db, eng: eng, robot: cfg.Robot, verp: verp, log: slog.New(slog.NewTextHandler(io.Discard, nil)), now: time.Now}
+	a = &app{db: db, eng: eng, robot: cfg.Server, verp: verp, log: slog.New(slog.NewTextHandler(io.Discard, nil)), now: time.Now}
 	n := 0
 	apply := func(m rawMail) []byte {
 		t.Helper()

@@ -50,7 +50,7 @@ func batchApp(t *testing.T, logs io.Writer) *app {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &app{db: db, eng: eng, robot: cfg.Robot, log: slog.New(slog.NewTextHandler(logs, nil)), now: time.Now}
+	return &app{db: db, eng: eng, robot: cfg.Server, log: slog.New(slog.NewTextHandler(logs, nil)), now: time.Now}
 }
 
 // seen reports whether the store has recorded the mail raw.
@@ -90,7 +90,7 @@ func TestApplyBatchPoison(t *testing.T) {
 	if want := []outcome{outcomeApplied, outcomeFailed, outcomeApplied}; !slices.Equal(got, want) {
 		t.Fatalf("outcomes %v, want %v", got, want)
 	}
-	if want := []string{"dora@example.com Confirm Lyngk signup dora", "ed@example.com Lyngk error", "fay@example.com Lyngk help"}; !slices.Equal(to, want) {
+	if want := []string{"dora@example.com Confirm PBeM Server signup dora", "ed@example.com PBeM Server error", "fay@example.com PBeM Server help"}; !slices.Equal(to, want) {
 		t.Fatalf("replies %q, want %q", to, want)
 	}
 	if !seen(t, a.db, raws[1]) {
@@ -193,7 +193,7 @@ func seqs(n uint32) []uint32 {
 func deliverWhileStopped(t *testing.T, dataDir string, mails ...rawMail) {
 	t.Helper()
 	l, err := localmail.StartLocal(context.Background(), localmail.LocalConfig{SMTPAddr: "127.0.0.1:0", IMAPAddr: "127.0.0.1:0",
-		Robot: "lyngk@localhost", Dir: dataDir}, nil)
+		Server: "lyngk@localhost", Dir: dataDir}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,13 +233,13 @@ func TestServePoisonMail(t *testing.T) {
 	alice := localPlayer{t: t, name: "alice", smtp: s.smtp, imap: s.imap}
 	bob := localPlayer{t: t, name: "bob", smtp: s.smtp, imap: s.imap}
 	carol := localPlayer{t: t, name: "carol", smtp: s.smtp, imap: s.imap}
-	if got := alice.await(1); got.Subject != "Lyngk help list" {
+	if got := alice.await(1); got.Subject != "PBeM Server help list" {
 		t.Fatalf("alice got %q", got.Subject)
 	}
-	if got := bob.await(1); got.Subject != "Lyngk error" || !strings.Contains(got.Body, "internal error") {
+	if got := bob.await(1); got.Subject != "PBeM Server error" || !strings.Contains(got.Body, "internal error") {
 		t.Fatalf("bob got %q:\n%s", got.Subject, got.Body)
 	}
-	if got := carol.await(1); got.Subject != "Lyngk help" {
+	if got := carol.await(1); got.Subject != "PBeM Server help" {
 		t.Fatalf("carol got %q", got.Subject)
 	}
 	waitText(t, s.logs, `level=ERROR msg=mail outcome=failed message_id=2\.bob@client\.example from=bob@localhost replies=1 batch=3 error=".*NoSuchField`)
@@ -248,7 +248,7 @@ func TestServePoisonMail(t *testing.T) {
 	}
 	// The inbox keeps flowing.
 	carol.send("signup carol Sesame-7ab", "", "")
-	if got := carol.await(2); got.Subject != "Confirm Lyngk signup carol" {
+	if got := carol.await(2); got.Subject != "Confirm PBeM Server signup carol" {
 		t.Fatalf("carol got %q", got.Subject)
 	}
 	// Each mail is moved once its answer is committed, a moment after the

@@ -49,7 +49,7 @@ func runProcess(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var out bytes.Buffer
 	err = withStore(*dbPath, req, raw, store.Limits{}, &out, func(db *store.DB) error {
 		cfg := defaultConfig()
-		cfg.Robot = *from
+		cfg.Server = *from
 		cfg.Domain = domainOf(*from)
 		// The command line is a contract (SPEC §5); template overrides come
 		// from the environment, as templates_dir does for serve.

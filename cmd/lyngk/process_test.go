@@ -153,8 +153,8 @@ func TestProcessWholeGame(t *testing.T) {
 		}
 		want := "Lyngk Board 101 " + names[max(g.Turn(), 1)-1]
 		if g.Status() != lyngk.Playing {
-			// gamerz writes "Lyngk Board 101 " for a finished game; the
-			// trailing blank of a header does not survive parsing.
+			// gamerz wrote "Lyngk Board 101 " for a finished game; ours
+			// ends with the board number.
 			want = "Lyngk Board 101"
 		}
 		checkBoardMails(process(t, db, m), want)
@@ -349,7 +349,7 @@ func TestApplyBatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &app{db: db, eng: eng, robot: cfg.Robot, log: slog.New(slog.NewTextHandler(io.Discard, nil)), now: time.Now}
+	a := &app{db: db, eng: eng, robot: cfg.Server, log: slog.New(slog.NewTextHandler(io.Discard, nil)), now: time.Now}
 	signup := rawMail{from: "dora@example.com", subject: "signup dora pw", id: "b1@test.example"}.bytes()
 	raws := [][]byte{
 		signup,

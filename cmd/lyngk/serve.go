@@ -185,7 +185,8 @@ func newEngine(cfg config) (*engine.Engine, error) {
 	}
 	return engine.New(engine.Config{
 		Games:          offered(),
-		Robot:          cfg.Robot,
+		Robot:          cfg.Server,
+		ServerName:     cfg.ServerName,
 		Domain:         cfg.Domain,
 		Templates:      tpl,
 		RatePerHour:    cfg.RatePerHour,
@@ -204,10 +205,6 @@ func domainOf(addr string) string {
 	}
 	return "localhost"
 }
-
-// upgrade brings a store file of an older schema version up to date: the
-// store calls it, and the records are the engine's.
-func upgrade(tx *store.Tx, from int) error { return engine.Upgrade(tx, from) }
 
 // serve runs the daemon until ctx is cancelled: wiring only. The store,
 // the engine and the daemon (engine/daemon, the one writer) are made
@@ -233,7 +230,7 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 	if err != nil {
 		return err
 	}
-	imapCfg, smtpCfg, err := mailServers(ctx, cfg, localSMTP, localIMAP, stdout, log, &stops)
+	imapCfg, smtpCfg, err := mailServers(ctx, cfg, eng, localSMTP, localIMAP, stdout, log, &stops)
 	if err != nil {
 		return err
 	}
@@ -241,7 +238,7 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 	if err != nil {
 		return err
 	}
-	a := &app{db: db, eng: eng, robot: cfg.Robot, verp: cfg.VERP, log: log, metrics: m, now: time.Now, authservID: cfg.AuthservID,
+	a := &app{db: db, eng: eng, robot: cfg.Server, verp: cfg.VERP, log: log, metrics: m, now: time.Now, authservID: cfg.AuthservID,
 		checks: newCheckPool(checkWorkers()), lane: newLane()}
 	d := a.daemon()
 	m.passwordChecks(a.checks, eng)
@@ -277,7 +274,7 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 		log.Info("robot player on", "think", cfg.RobotThink, "searches_at_once", cap(robot.slots))
 		tasks = append(tasks, task{"robot", robot.run})
 	}
-	log.Info("lyngk serving", "robot", cfg.Robot, "data", cfg.DataDir, "local", cfg.local())
+	log.Info("lyngk serving", "server", cfg.Server, "name", eng.ServerName(), "data", cfg.DataDir, "local", cfg.local())
 	if err := runTasks(ctx, sender, d.Outbox(nil), tasks); err != nil {
 		return err
 	}
@@ -318,23 +315,23 @@ func openWeb(cfg *config, stdout io.Writer, stops *stack) (net.Listener, error) 
 // mailServers returns the IMAP and SMTP servers the daemon talks to: the
 // configured ones, or in local mode its own (mailer/localmail), started
 // here, with the help printed on stdout.
-func mailServers(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout io.Writer, log *slog.Logger, stops *stack) (mailer.IMAPConfig, mailer.SMTPConfig, error) {
+func mailServers(ctx context.Context, cfg config, eng *engine.Engine, localSMTP, localIMAP string, stdout io.Writer, log *slog.Logger, stops *stack) (mailer.IMAPConfig, mailer.SMTPConfig, error) {
 	imapCfg, smtpCfg := cfg.IMAP, cfg.SMTP
 	smtpCfg.HeloName = cfg.Domain
 	if !cfg.local() {
 		return imapCfg, smtpCfg, nil
 	}
 	local, err := localmail.StartLocal(ctx, localmail.LocalConfig{SMTPAddr: localSMTP, IMAPAddr: localIMAP,
-		Robot: cfg.Robot, Dir: cfg.DataDir}, log)
+		Server: cfg.Server, Dir: cfg.DataDir}, log)
 	if err != nil {
 		return imapCfg, smtpCfg, err
 	}
 	stops.push(func() { local.Close() })
 	printListening(stdout, "smtp", local.SMTPAddr())
 	printListening(stdout, "imap", local.IMAPAddr())
-	imapCfg.Addr, imapCfg.Username, imapCfg.Password, imapCfg.TLS = local.IMAPAddr(), cfg.Robot, local.RobotPassword(), mailer.TLSNone
+	imapCfg.Addr, imapCfg.Username, imapCfg.Password, imapCfg.TLS = local.IMAPAddr(), cfg.Server, local.RobotPassword(), mailer.TLSNone
 	smtpCfg.Addr, smtpCfg.TLS = local.SMTPAddr(), mailer.TLSNone
-	printLocalHelp(stdout, cfg, local.SMTPAddr(), local.IMAPAddr(), local.RobotPassword(), cfg.WebURL)
+	printLocalHelp(stdout, eng, cfg, local.SMTPAddr(), local.IMAPAddr(), local.RobotPassword(), cfg.WebURL)
 	return imapCfg, smtpCfg, nil
 }
 
@@ -449,10 +446,14 @@ func printListening(w io.Writer, name, addr string) {
 // to the log. It says "the server's address" for the mailbox the daemon
 // reads and "the robot player" for the computer opponent, as the README
 // does: "the robot" alone meant both.
-func printLocalHelp(w io.Writer, cfg config, smtpAddr, imapAddr, robotPassword, webURL string) {
+func printLocalHelp(w io.Writer, eng *engine.Engine, cfg config, smtpAddr, imapAddr, robotPassword, webURL string) {
+	var challenges []string
+	for _, g := range eng.Games() {
+		challenges = append(challenges, fmt.Sprintf("%q", g.Name()+" challenge alice bob"))
+	}
 	host, smtpPort, _ := net.SplitHostPort(smtpAddr)
 	_, imapPort, _ := net.SplitHostPort(imapAddr)
-	fmt.Fprintf(w, `LYNGK by mail, local all-in-one mode (loopback only)
+	fmt.Fprintf(w, `%s, local all-in-one mode (loopback only)
 
   Outgoing mail (SMTP): %s port %s, no TLS, no authentication
   Incoming mail (IMAP): %s port %s, no TLS
@@ -461,10 +462,10 @@ func printLocalHelp(w io.Writer, cfg config, smtpAddr, imapAddr, robotPassword, 
 %s%s
   To start: from alice@localhost, send "signup alice SECRET" to the
   server's address and reply to the Confirm mail that comes back; likewise
-  bob; then "lyngk challenge alice bob". Games are kept in %s.
+  bob; then %s. Games are kept in %s.
   Stop with Ctrl-C.
 
-`, host, smtpPort, host, imapPort, cfg.Robot, robotPassword, robotHelp(cfg), webHelp(webURL), cfg.DataDir)
+`, eng.ServerName(), host, smtpPort, host, imapPort, cfg.Server, robotPassword, robotHelp(cfg), webHelp(webURL), strings.Join(challenges, " or "), cfg.DataDir)
 }
 
 // webHelp is the local help's line on the web pages.

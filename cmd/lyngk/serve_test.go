@@ -116,7 +116,7 @@ func (p localPlayer) signup(password string, n int) mailer.Inbound {
 		p.t.Fatalf("%s: want the confirmation mail, got %q", p.name, ask.Subject)
 	}
 	p.send("Re: "+ask.Subject, "Yes.\n", ask.MessageID)
-	if got := p.await(n + 2); got.Subject != "Lyngk signup "+p.name {
+	if got := p.await(n + 2); got.Subject != "PBeM Server signup "+p.name {
 		p.t.Fatalf("%s: want the welcome mail, got %q", p.name, got.Subject)
 	}
 	return ask
@@ -296,7 +296,7 @@ func TestServeLocal(t *testing.T) {
 	}
 	out.Reset()
 	if code := run([]string{"admin", "-db", dbPath, "games"}, nil, &out, &errb); code != 0 ||
-		!strings.Contains(out.String(), "101 standard alice-bob 2 moves playing") {
+		!strings.Contains(out.String(), "101 lyngk standard alice-bob 2 moves playing") {
 		t.Fatalf("admin games through the socket: exit %d: %q %s", code, out.String(), errb.String())
 	}
 
@@ -307,7 +307,7 @@ func TestServeLocal(t *testing.T) {
 	out.Reset()
 	errb.Reset()
 	if code := run([]string{"process", "-db", dbPath, "-mbox", "-"}, bytes.NewReader(help.bytes()), &out, &errb); code != 0 ||
-		!strings.Contains(out.String(), "Subject: Lyngk help") {
+		!strings.Contains(out.String(), "Subject: PBeM Server help") {
 		t.Fatalf("process -mbox through the daemon: exit %d: %q %s", code, out.String(), errb.String())
 	}
 	carol := localPlayer{t: t, name: "carol", smtp: smtpAddr, imap: imapAddr}
@@ -315,7 +315,7 @@ func TestServeLocal(t *testing.T) {
 	if code := run([]string{"process", "-db", dbPath}, bytes.NewReader(signup.bytes()), &out, &errb); code != 0 {
 		t.Fatalf("process through the daemon: exit %d: %s", code, errb.String())
 	}
-	if got := carol.await(1); got.Subject != "Confirm Lyngk signup carol" {
+	if got := carol.await(1); got.Subject != "Confirm PBeM Server signup carol" {
 		t.Fatalf("carol got %q", got.Subject)
 	}
 
@@ -529,7 +529,7 @@ func TestServeLocalRobotPassword(t *testing.T) {
 	}
 	alice := localPlayer{t: t, name: "alice", smtp: s.smtp, imap: s.imap}
 	alice.send("help", "", "")
-	if got := alice.await(1); got.Subject != "Lyngk help" {
+	if got := alice.await(1); got.Subject != "PBeM Server help" {
 		t.Fatalf("alice got %q", got.Subject)
 	}
 	if strings.Contains(s.logs.String(), pw) {
@@ -586,7 +586,7 @@ func TestServeLocalKeepsMail(t *testing.T) {
 	alice.send("help", "", "")
 	alice.await(2)
 	validity, before := mailboxUIDs(t, s.imap, "alice@localhost", "alice", "INBOX")
-	if want := []uidMail{{1, "Confirm Lyngk signup alice"}, {2, "Lyngk help"}}; !slices.Equal(before, want) {
+	if want := []uidMail{{1, "Confirm PBeM Server signup alice"}, {2, "PBeM Server help"}}; !slices.Equal(before, want) {
 		t.Fatalf("alice's INBOX = %v, want %v", before, want)
 	}
 	s.stop(t)
@@ -601,14 +601,38 @@ func TestServeLocalKeepsMail(t *testing.T) {
 		t.Fatalf("after the restart: UIDVALIDITY %d, INBOX %v; want %d, %v", again, after, validity, before)
 	}
 	alice.send("list", "", "") // she has not confirmed: a stranger gets list, not a listing
-	if got := alice.await(3); got.Subject != "Lyngk help list" {
+	if got := alice.await(3); got.Subject != "PBeM Server help list" {
 		t.Fatalf("alice got %q", got.Subject)
 	}
-	if _, got := mailboxUIDs(t, s.imap, "alice@localhost", "alice", "INBOX"); !slices.Equal(got[2:], []uidMail{{3, "Lyngk help list"}}) {
+	if _, got := mailboxUIDs(t, s.imap, "alice@localhost", "alice", "INBOX"); !slices.Equal(got[2:], []uidMail{{3, "PBeM Server help list"}}) {
 		t.Fatalf("new mail after the restart: %v, want UID 3", got)
 	}
 	pw := waitText(t, s.stdout, `its mailbox: password ([a-z2-7]+)`)
 	if _, got := mailboxUIDs(t, s.imap, "lyngk@localhost", pw, "Processed"); len(got) != 3 || got[2].UID != 3 {
 		t.Fatalf("robot's Processed after the restart: %v", got)
+	}
+}
+
+// TestServeServerName: the server's name (server_name) is the display
+// name of its mails' sender, starts the subjects of the mails of no game
+// and the local mode's help; the log names the server's address with the
+// key "server", leaving "robot" to the computer player.
+func TestServeServerName(t *testing.T) {
+	cfg := defaultConfig()
+	cfg.DataDir = t.TempDir()
+	cfg.ServerName = "Club Kris"
+	s := startServe(t, cfg)
+	if !strings.Contains(s.logs.String(), "server=lyngk@localhost") || strings.Contains(s.logs.String(), "robot=lyngk@") {
+		t.Errorf("the log does not name the server's address as server=:\n%s", s.logs.String())
+	}
+	if out := s.stdout.String(); !strings.Contains(out, "\nClub Kris, local all-in-one mode") ||
+		!strings.Contains(out, `"lyngk challenge alice bob" or "yinsh challenge alice bob"`) {
+		t.Errorf("local help:\n%s", out)
+	}
+	alice := localPlayer{t: t, name: "alice", smtp: s.smtp, imap: s.imap}
+	alice.send("help", "", "")
+	help := alice.await(1)
+	if help.Subject != "Club Kris help" || help.FromName != "Club Kris" || help.From != "lyngk@localhost" {
+		t.Errorf("help mail: subject %q from %q <%s>", help.Subject, help.FromName, help.From)
 	}
 }

@@ -37,10 +37,10 @@ var settingsTable = []settingSection{
 				"imap_addr: implicit for 993 (and 465), starttls for any other port."},
 		{key: "imap_user", kind: text, field: func(c *config) any { return &c.IMAP.Username },
 			example: "lyngk@example.org",
-			doc:     "Login name of the robot's mailbox, usually its address. Required with imap_addr."},
+			doc:     "Login name of the server's mailbox, usually its address. Required with imap_addr."},
 		{key: "imap_auth", kind: text, field: func(c *config) any { return &c.IMAP.Auth },
 			def: "password", owned: true, example: "password",
-			doc: "How the robot logs in: password (IMAP LOGIN with imap_password), or with an OAuth2 access token: " +
+			doc: "How the server logs in: password (IMAP LOGIN with imap_password), or with an OAuth2 access token: " +
 				"xoauth2 (Gmail, Microsoft 365, Dovecot) or oauthbearer (RFC 7628: Gmail, Dovecot, other issuers). " +
 				"OAuth2 needs the oauth2_* settings below and, once, `lyngk oauth2 login`."},
 		{key: "imap_password", kind: text, field: func(c *config) any { return &c.IMAP.Password },
@@ -48,13 +48,13 @@ var settingsTable = []settingSection{
 			doc: "Better empty here, and LYNGK_IMAP_PASSWORD in the environment. Required with imap_addr."},
 		{key: "imap_mailbox", kind: text, field: func(c *config) any { return &c.IMAP.Mailbox },
 			def: "INBOX", owned: true, example: "INBOX",
-			doc: "Folder the robot reads new mail from."},
+			doc: "Folder the server reads new mail from."},
 		{key: "imap_processed", kind: text, field: func(c *config) any { return &c.IMAP.Processed },
 			def: "Processed", owned: true, example: "Processed",
 			doc: `Folder a mail is moved to (and flagged \Seen) once it has been applied. It is created when missing.`},
 		{key: "imap_rejected", kind: text, field: func(c *config) any { return &c.IMAP.Rejected },
 			def: "Rejected", owned: true, example: "Rejected",
-			doc: "Folder for mail the robot refuses or does not answer (bounces, auto-replies, mailing lists, " +
+			doc: "Folder for mail the server refuses or does not answer (bounces, auto-replies, mailing lists, " +
 				"oversized mail). Created when missing."},
 		{key: "poll_interval", kind: duration, field: func(c *config) any { return &c.IMAP.PollInterval },
 			def: "1m", owned: true, example: "1m",
@@ -65,7 +65,7 @@ var settingsTable = []settingSection{
 		{key: "smtp_addr", kind: text, field: func(c *config) any { return &c.SMTP.Addr },
 			example: "mail.example.org:587",
 			doc: "host:port of the submission server; 587 is submission with STARTTLS. Required in real mode: " +
-				"the robot must send its replies."},
+				"the server must send its replies."},
 		{key: "smtp_tls", kind: text, field: func(c *config) any { return &c.SMTP.TLS },
 			def: "starttls", defNote: "(for port 587)", owned: true, example: "starttls",
 			doc: "starttls (port 587), implicit (port 465), or none (plain text: only when set, and accepted for a " +
@@ -85,7 +85,7 @@ var settingsTable = []settingSection{
 				"xoauth2 or oauthbearer (smtp_user required)."},
 	}},
 	{title: "OAuth2 (when imap_auth or smtp_auth is xoauth2 or oauthbearer)",
-		intro: "The robot refreshes its access tokens from a refresh token that `lyngk oauth2 login -config FILE` " +
+		intro: "The server refreshes its access tokens from a refresh token that `lyngk oauth2 login -config FILE` " +
 			"obtains once by the device authorization grant (it prints a URL and a code to type on any device, as the " +
 			"mailbox's owner) and keeps in data_dir/oauth2-token.json, mode 0600; or from LYNGK_OAUTH2_REFRESH_TOKEN " +
 			"in the environment, which then takes its place. deploy/README.md has the steps for each provider.",
@@ -96,7 +96,7 @@ var settingsTable = []settingSection{
 			{key: "oauth2_tenant", kind: text, field: func(c *config) any { return &c.OAuth2.Tenant },
 				doc: `Microsoft only: the directory (tenant) ID, or organizations. Unset, the "common" endpoint.`},
 			{key: "oauth2_client_id", kind: text, field: func(c *config) any { return &c.OAuth2.ClientID },
-				doc: "The application (client) ID of the robot's registration at the issuer. Required with OAuth2."},
+				doc: "The application (client) ID of the server's registration at the issuer. Required with OAuth2."},
 			{key: "oauth2_client_secret", kind: text, field: func(c *config) any { return &c.OAuth2.ClientSecret },
 				env: "LYNGK_OAUTH2_CLIENT_SECRET",
 				doc: "Its client secret, if the issuer gave one (Google does, Microsoft's public clients have none). " +
@@ -117,11 +117,11 @@ var settingsTable = []settingSection{
 	{title: "Bounces", settings: []setting{
 		{key: "bounce_verp", kind: boolean, field: func(c *config) any { return &c.VERP },
 			def: "false", example: "false",
-			doc: "true: each mail to a player leaves with the envelope sender ROBOT+b-TOKEN@domain (VERP), TOKEN " +
-				"standing for the player's address, so that a bounce names the address whatever it says. Only where " +
-				"the provider delivers ROBOT+anything to the robot's mailbox AND lets it send with such a sender " +
+			doc: "true: each mail to a player leaves with the envelope sender SERVER+b-TAG@domain (VERP), TAG " +
+				"an HMAC of the player's address under a secret kept in the store, so that a bounce names the address whatever it says. Only where " +
+				"the provider delivers SERVER+anything to the server's mailbox AND lets it send with such a sender " +
 				"(self-hosted Postfix, Fastmail); Gmail and Microsoft 365 refuse or rewrite it. false: a bounce is " +
-				"matched by the Message-ID of the mail that bounced. Either way, hard bounces of 3 different mails " +
+				"matched by the Message-ID of the mail that bounced. Either way, a bounce counts only when it names a mail sent to that very address, and hard bounces of 3 different mails " +
 				`within 14 days mark the address bouncing (deploy/README.md, "Bounces").`},
 	}},
 	{title: "TLS", settings: []setting{
@@ -133,14 +133,21 @@ var settingsTable = []settingSection{
 				"host name included."},
 	}},
 	{title: "Identity", settings: []setting{
-		{key: "robot_address", kind: text, field: func(c *config) any { return &c.Robot },
+		{key: "server_address", kind: text, field: func(c *config) any { return &c.Server },
 			def: "lyngk@localhost", defNote: "(only good for the local mode)", example: "lyngk@example.org",
-			doc: "The robot's own address: From: of every reply; players write to it."},
-		// Unset, parseConfig derives it from robot_address.
+			doc: "The server's own address: From: of every reply; players write to it. (The older name of this " +
+				`key, robot_address, is still read, with a warning: "robot" means only the computer player.)`},
+		{key: "server_name", kind: text, field: func(c *config) any { return &c.ServerName },
+			defNote: "(unset: PBeM Server, as gamerz's)", example: "PBeM Server",
+			doc: "The server's name, as players know it: the display name of its mails' sender, the start of the " +
+				`subjects of every mail that belongs to no game ("PBeM Server help", "PBeM Server error", "Confirm ` +
+				`PBeM Server signup bob") and the web's header. A game's mails keep their game's name ("Yinsh Board ` +
+				`101"). At most 40 bytes; no quote, <, > or @.`},
+		// Unset, parseConfig derives it from server_address.
 		{key: "domain", kind: text, field: func(c *config) any { return &c.Domain },
-			defNote: "(unset: the domain of robot_address)", example: "example.org",
+			defNote: "(unset: the domain of server_address)", example: "example.org",
 			doc: "Domain used in the Message-IDs and picture cids of outgoing mail (<...@domain>); also the name in " +
-				"SMTP's EHLO. Unset, it is the domain of robot_address (spam filters mark a Message-ID ending in " +
+				"SMTP's EHLO. Unset, it is the domain of server_address (spam filters mark a Message-ID ending in " +
 				"@localhost)."},
 	}},
 	{title: "Files", settings: []setting{
@@ -156,7 +163,7 @@ var settingsTable = []settingSection{
 		{key: "rate_per_hour", kind: count, field: func(c *config) any { return &c.RatePerHour },
 			def: "60", example: "60",
 			doc: "Commands a sender may send per hour; beyond that the sender is throttled, so a mail loop or a flood " +
-				"cannot keep the robot busy or make it send mail without end."},
+				"cannot keep the server busy or make it send mail without end."},
 		{key: "trusted_authserv_id", kind: text, field: func(c *config) any { return &c.AuthservID },
 			doc: "The authserv-id of your provider's Authentication-Results header (RFC 8601: the first word of the " +
 				"field, such as mx.google.com or mx.example.org). When set, a mail from an address that is no " +

@@ -33,10 +33,10 @@ func TestProcessTranscript(t *testing.T) {
 		{from: "alice", subject: "help"},
 		{from: "alice", subject: "help notation"},
 		{from: "alice", subject: "signup alice pw1"},
-		{from: "alice", subject: "Re: Confirm Lyngk signup alice", body: "Yes.\n", confirm: true},
+		{from: "alice", subject: "Re: Confirm PBeM Server signup alice", body: "Yes.\n", confirm: true},
 		{from: "bob", subject: "signup bob pw2"},
 		{from: "bob", subject: "lyngk challenge alice bob"}, // bob is not confirmed yet
-		{from: "bob", subject: "Re: Confirm Lyngk signup bob", body: "yes, ok\n", confirm: true},
+		{from: "bob", subject: "Re: Confirm PBeM Server signup bob", body: "yes, ok\n", confirm: true},
 		{from: "carol", subject: "signup carol pw3 carol@example.net"},
 		{from: "carol", subject: "confirm carol CODE"},             // the code of the latest confirmation mail to carol
 		{from: "carol", subject: "signup carol other"},             // taken

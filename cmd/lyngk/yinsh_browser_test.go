@@ -203,7 +203,7 @@ const rowChoiceGame = "c6 h5 a4 c7 c3 e10 e9 k7 j10 e1 c3-a3 e1-e3 a3-e7 c7-b7 a
 // engine/web with a Mover that shows it).
 func TestBrowserYinshRowChoice(t *testing.T) {
 	d := startBrowser(t, 1200, 900)
-	pos, err := yinsh.Rules{}.New(0, "normal")
+	pos, err := yinsh.Rules.New(0, "normal")
 	if err != nil {
 		t.Fatal(err)
 	}

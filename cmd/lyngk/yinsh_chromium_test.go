@@ -19,7 +19,7 @@ import (
 	"lyngk.example/lyngk/engine/daemon"
 	"lyngk.example/lyngk/engine/web"
 	"lyngk.example/lyngk/engine/yinsh"
-	ypicture "lyngk.example/lyngk/engine/yinsh/picture"
+	"lyngk.example/lyngk/engine/yinshpicture"
 	"lyngk.example/lyngk/store"
 )
 
@@ -75,7 +75,7 @@ func checkYinshPieces(t *testing.T, img image.Image, ox, oy int, g *yinsh.Game) 
 			continue
 		}
 		pieces++
-		x, y := ypicture.Center(p)
+		x, y := yinshpicture.Center(p)
 		dx := 4
 		if ring {
 			dx = 11
@@ -166,14 +166,14 @@ func TestChromiumYinsh(t *testing.T) {
 	found := false
 	for oy := 0; oy < 400 && !found; oy++ {
 		for ox := 0; ox < 400 && !found; ox++ {
-			x, y := ypicture.Center(yinsh.Point(0))
+			x, y := yinshpicture.Center(yinsh.Point(0))
 			if !nearColor(page.At(ox+int(x), oy+int(y)), color.RGBA{0xE9, 0xE4, 0xD4, 0xFF}) && !nearColor(page.At(ox+int(x), oy+int(y)), color.RGBA{0xA6, 0x9C, 0x86, 0xFF}) {
 				continue
 			}
 			match := true
 			for p := range yinsh.Point(yinsh.NumPoints) {
 				if pl, ring := g.Piece(p); pl != 0 && !ring {
-					px, py := ypicture.Center(p)
+					px, py := yinshpicture.Center(p)
 					if !nearColor(page.At(ox+int(px)+4, oy+int(py)), yinshPieceColor[pl]) {
 						match = false
 						break

@@ -37,6 +37,7 @@ import (
 	"context"
 	"crypto/rand"
 	"log/slog"
+	"net/mail"
 	"net/textproto"
 	"strings"
 	"sync"
@@ -53,11 +54,11 @@ type Config struct {
 	// Engine applies the work; nil for a daemon that only makes an
 	// operator's changes (lyngk admin), which need no forecast or mail.
 	Engine *engine.Engine
-	// Robot is the server's address: the From of its mails and their
-	// envelope sender.
-	Robot string
+	// Server is the server's address (server_address): the From of its
+	// mails, under the engine's ServerName, and their envelope sender.
+	Server string
 	// VERP (bounce_verp) sends each mail once per recipient under
-	// robot+b-TOKEN@domain, the recipient's bounce token, so that a bounce
+	// robot+b-TAG@domain, the recipient's VERP tag, so that a bounce
 	// names the address it was for.
 	VERP bool
 	Log  *slog.Logger
@@ -70,11 +71,11 @@ type Config struct {
 // write transaction at a time, and the pictures are drawn before it.
 type Daemon struct {
 	Reader
-	eng   *engine.Engine
-	robot string
-	verp  bool
-	log   *slog.Logger
-	now   func() time.Time
+	eng    *engine.Engine
+	server string
+	verp   bool
+	log    *slog.Logger
+	now    func() time.Time
 
 	mu      sync.Mutex
 	changed chan struct{} // closed at the next commit (Changed)
@@ -88,7 +89,7 @@ func New(cfg Config) *Daemon {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Daemon{Reader: Reader{cfg.DB}, eng: cfg.Engine, robot: cfg.Robot, verp: cfg.VERP, log: cfg.Log, now: cfg.Now,
+	return &Daemon{Reader: Reader{cfg.DB}, eng: cfg.Engine, server: cfg.Server, verp: cfg.VERP, log: cfg.Log, now: cfg.Now,
 		changed: make(chan struct{})}
 }
 
@@ -367,7 +368,7 @@ type envelope struct {
 // robot to all.
 func (d *Daemon) envelopes(tx *store.Tx, to []string) ([]envelope, error) {
 	if !d.verp {
-		return []envelope{{d.robot, to}}, nil
+		return []envelope{{d.server, to}}, nil
 	}
 	out := make([]envelope, 0, len(to))
 	for _, addr := range to {
@@ -375,9 +376,9 @@ func (d *Daemon) envelopes(tx *store.Tx, to []string) ([]envelope, error) {
 		if err != nil {
 			return nil, err
 		}
-		from := d.robot
+		from := d.server
 		if tok != "" {
-			from = engine.VERP(d.robot, tok)
+			from = engine.VERP(d.server, tok)
 		}
 		out = append(out, envelope{from, []string{addr}})
 	}
@@ -396,7 +397,7 @@ func (d *Daemon) compose(m engine.Mail, now time.Time) ([]byte, error) {
 		return nil, err
 	}
 	return mailer.Compose(mailer.Outgoing{
-		From:          engine.RobotName + " <" + d.robot + ">",
+		From:          (&mail.Address{Name: d.eng.ServerName(), Address: d.server}).String(),
 		To:            m.To,
 		Subject:       m.Subject,
 		Body:          m.Body,

@@ -39,7 +39,7 @@ func closed(ch <-chan struct{}) bool {
 // is no change either, or every round would wake the sender again.
 func TestChangedAtCommit(t *testing.T) {
 	db := open(t)
-	d := daemon.New(daemon.Config{DB: db, Robot: "lyngk@example.org"})
+	d := daemon.New(daemon.Config{DB: db, Server: "lyngk@example.org"})
 	ctx := context.Background()
 	ch := d.Changed()
 	errNo := errors.New("refused")

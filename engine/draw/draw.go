@@ -81,6 +81,24 @@ func Circle(pt vg.Point, r vg.Length) vg.Path {
 	return p
 }
 
+// Capsule is the closed outline at distance r around the segment from the
+// origin to d: two straight sides joined by half circles around both ends.
+// It encloses a line of points (a row removed) as an area, which no
+// arrow's line along the same points can be mistaken for.
+func Capsule(d vg.Point, r vg.Length) vg.Path {
+	u := d.Scale(1 / vg.Length(math.Hypot(float64(d.X), float64(d.Y))))
+	n := vg.Point{X: -u.Y, Y: u.X}
+	a := math.Atan2(float64(n.Y), float64(n.X))
+	var p vg.Path
+	p.Move(n.Scale(r))
+	p.Line(d.Add(n.Scale(r)))
+	p.Arc(d, r, a, -math.Pi)
+	p.Line(n.Scale(-r))
+	p.Arc(vg.Point{}, r, a+math.Pi, -math.Pi)
+	p.Close()
+	return p
+}
+
 // Polygon is the closed path through pts.
 func Polygon(pts []vg.Point) vg.Path {
 	var p vg.Path

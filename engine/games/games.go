@@ -6,9 +6,11 @@
 // no game but through these interfaces: only cmd/lyngk builds the list of
 // games the server offers and hands it to the engine (engine.Config.Games).
 //
-// A rules package implements Rules and Position and imports nothing of the
-// server but this package; its picture and robot are siblings that import
-// it. This package imports the standard library only. A game's texts
+// A rules package imports nothing of the server but this package; with
+// the default adapter (adapter.go: Entry, Playable) it writes only its
+// rules, its picture only its drawing (Pictures), its robot only its
+// policy (package mcts's Robot). Its picture and robot are siblings that
+// import it. This package imports the standard library only. A game's texts
 // (its help page, notation, rules, challenge options) are templates named
 // GAME.NAME in templates/GAME.tmpl; engine/README.md's "How it is built" lists them.
 // Package gamestest is a whole game for tests.
@@ -18,6 +20,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -76,6 +79,9 @@ type MoveError struct {
 	Err    error // ErrNotation or ErrIllegal
 	Move   string
 	Reason string
+	// Cause is the rules' own error, whole, when there is one (SPEC §5's
+	// `lyngk analyze` writes LYNGK's notation errors so).
+	Cause error
 }
 
 func (e *MoveError) Error() string { return fmt.Sprintf("%v %q: %s", e.Err, e.Move, e.Reason) }
@@ -106,6 +112,24 @@ type Rules interface {
 	// legal or not: a plain reply without a board mail to answer is then
 	// told how to move rather than that it is no command.
 	LooksLikeMove(s string) bool
+}
+
+// Setup is an add-on a game's Rules may offer (found with a type
+// assertion): positions other than the start, for `lyngk analyze`'s
+// -seed, -position and -turn (SPEC §5). A game whose start depends on the
+// board number offers -seed N as New(N, variant).
+type Setup interface {
+	Rules
+	// ReadBoard reads a position from its text board, as Position.Board
+	// writes it, in variant (which the text may also say itself); names
+	// are the players it names.
+	ReadBoard(block, variant string) (p Position, names [2]string, err error)
+	// SetTurn gives the move to player (1 or 2) in p, a position of the
+	// game, with an empty record from there.
+	SetTurn(p Position, player int) error
+	// VariantNames are the names of the game's variants, the default
+	// first: analyze's flags (-stack6) choose the others.
+	VariantNames() []string
 }
 
 // Position is a game's position with its record of moves. The engine holds
@@ -249,4 +273,34 @@ type Game struct {
 	Picture Picture
 	Input   Input
 	Robot   Robot
+}
+
+// Variants are a game's variants, the default first, each named by its
+// String: what a game's Variant and New read (Rules.Variant, Rules.New).
+type Variants[V fmt.Stringer] []V
+
+// Choose reads a challenge option as Rules.Variant does: "" is the
+// default variant; "-" and the name of another variant, or a prefix of it
+// down to two characters ("-s" for "-stack6"), in any case, is that one.
+func (vs Variants[V]) Choose(option string) (string, bool) {
+	if option == "" && len(vs) > 0 {
+		return vs[0].String(), true
+	}
+	for _, v := range vs[min(len(vs), 1):] {
+		if len(option) >= 2 && strings.HasPrefix("-"+v.String(), strings.ToLower(option)) {
+			return v.String(), true
+		}
+	}
+	return "", false
+}
+
+// Named returns the variant named name, one Choose returned.
+func (vs Variants[V]) Named(name string) (V, error) {
+	for _, v := range vs {
+		if v.String() == name {
+			return v, nil
+		}
+	}
+	var none V
+	return none, fmt.Errorf("games: no variant %q", name)
 }

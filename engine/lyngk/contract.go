@@ -1,7 +1,6 @@
 package lyngk
 
 import (
-	"errors"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -9,49 +8,47 @@ import (
 	"lyngk.example/lyngk/engine/games"
 )
 
-// Rules is LYNGK's entry in the game contract (package games).
-type Rules struct{}
+// Rules is LYNGK's entry in the game contract (package games), its
+// variants standard and stack6 (the challenge option -stack6, any prefix
+// down to "-s"), with the add-on games.Setup.
+var Rules = rules{&games.Entry[Game, Move, *Game, Variant]{Word: "lyngk", Heading: "Lyngk", // as the gamerz subjects write it
+	Variants: games.Variants[Variant]{Standard, Stack6}, Start: New, ParseMove: ParseMove, Explain: notationReason, Words: moveWords}}
 
-var _ games.Rules = Rules{}
-
-// Name is the game's word, "lyngk".
-func (Rules) Name() string { return "lyngk" }
-
-// Title is "Lyngk", as the gamerz subjects write it.
-func (Rules) Title() string { return "Lyngk" }
-
-// stack6Option is the one option of a challenge; any prefix of it down to
-// "-s" selects it.
-const stack6Option = "-stack6"
-
-// Variant reads the challenge option -stack6 (any prefix down to "-s").
-func (Rules) Variant(option string) (string, bool) {
-	switch {
-	case option == "":
-		return Standard.String(), true
-	case len(option) >= 2 && strings.HasPrefix(stack6Option, strings.ToLower(option)):
-		return Stack6.String(), true
-	}
-	return "", false
+// rules is the default entry of package games with LYNGK's set-up.
+type rules struct {
+	*games.Entry[Game, Move, *Game, Variant]
 }
 
-// New returns the start of board (SPEC §1) in variant "standard" or
-// "stack6".
-func (Rules) New(board int, variant string) (games.Position, error) {
-	switch variant {
-	case Standard.String():
-		return &position{New(board, Standard)}, nil
-	case Stack6.String():
-		return &position{New(board, Stack6)}, nil
+var _ games.Setup = Rules
+
+// ReadBoard is ParseBoard; in variant stack6 a block without its "Stack6
+// Mode" line is read as one with it.
+func (r rules) ReadBoard(block, variant string) (games.Position, [2]string, error) {
+	if variant == Stack6.String() && !strings.HasPrefix(strings.TrimLeft(block, "\r\n"), "Stack6 Mode") {
+		block = "Stack6 Mode\n" + block
 	}
-	return nil, errors.New("lyngk: no variant " + variant)
+	g, names, err := ParseBoard(block)
+	if err != nil {
+		return nil, names, err
+	}
+	return r.Position(g), names, nil
 }
 
-// MoveWords counts the words of a move written apart (joined without
+// SetTurn is Game.SetTurn of p.
+func (rules) SetTurn(p games.Position, player int) error {
+	g, ok := Of(p)
+	if !ok {
+		return games.ErrNotOurs
+	}
+	g.SetTurn(player)
+	return nil
+}
+
+// moveWords counts the words of a move written apart (joined without
 // spaces, they are the move), as players type
 // them: a claim apart from its move ("R, e4-e5") and a move number apart
 // ("e4-e5 #7").
-func (Rules) MoveWords(words []string) int {
+func moveWords(words []string) int {
 	n := min(len(words), 1)
 	if len(words) > 1 && len(words[0]) == 2 && strings.HasSuffix(words[0], ",") {
 		n = 2
@@ -62,75 +59,28 @@ func (Rules) MoveWords(words []string) int {
 	return n
 }
 
-// LooksLikeMove reports whether s parses as a move.
-func (Rules) LooksLikeMove(s string) bool {
-	_, _, err := ParseMove(s)
-	return err == nil
-}
+// Refusal is the rulebook's reason, as the player reads it.
+func (e *MoveError) Refusal() string { return e.Reason }
 
-// position is a Game as the contract's Position.
-type position struct{ g Game }
+// Position wraps g as the contract's Position (the default adapter of
+// package games).
+func Position(g Game) games.Position { return Rules.Position(g) }
 
 // Of returns the LYNGK game of a position made by Rules.New, for LYNGK's
 // picture and robot.
-func Of(p games.Position) (*Game, bool) {
-	pos, ok := p.(*position)
-	if !ok {
-		return nil, false
-	}
-	return &pos.g, true
-}
-
-// Position wraps g as the contract's Position.
-func Position(g Game) games.Position { return &position{g} }
-
-func (p *position) Turn() int   { return p.g.Turn() }
-func (p *position) Winner() int { return p.g.Winner() }
-
-func (p *position) Outcome() games.Outcome { return p.g.Status() }
-
-func (p *position) Parse(s string) (games.Move, int, error) {
-	m, num, err := ParseMove(s)
-	if err != nil {
-		return nil, 0, &games.MoveError{Err: games.ErrNotation, Move: s, Reason: notationReason(err)}
-	}
-	return m, num, nil
-}
-
-func (p *position) Play(m games.Move) error {
-	lm, ok := m.(Move)
-	if !ok {
-		return &games.MoveError{Err: games.ErrIllegal, Move: m.String(), Reason: "Not a LYNGK move"}
-	}
-	if err := p.g.Apply(lm); err != nil {
-		var me *MoveError
-		if errors.As(err, &me) {
-			return &games.MoveError{Err: games.ErrIllegal, Move: lm.String(), Reason: me.Reason}
-		}
-		return err
-	}
-	return nil
-}
-
-func (p *position) Moves() []string { return games.Strings(p.g.Moves()) }
-
-func (p *position) Legal() []string { return games.Strings(p.g.Legal(nil)) }
-
-func (p *position) Board(names [2]string) string { return p.g.Board(names) }
+func Of(p games.Position) (*Game, bool) { return games.Unwrap[Game](p) }
 
 // Fields are LYNGK's fields of the JSON: claims (per player, colour
 // letters in claim order) and removed (per player, stacks removed).
-func (p *position) Fields() []games.Field {
+func (g *Game) Fields() []games.Field {
 	claims := [][]string{{}, {}}
 	for i := range 2 {
-		for _, c := range p.g.Claims(i + 1) {
+		for _, c := range g.Claims(i + 1) {
 			claims[i] = append(claims[i], string(c.Letter()))
 		}
 	}
-	return []games.Field{{Name: "claims", Value: claims}, {Name: "removed", Value: []int{p.g.Removed(1), p.g.Removed(2)}}}
+	return []games.Field{{Name: "claims", Value: claims}, {Name: "removed", Value: []int{g.Removed(1), g.Removed(2)}}}
 }
-
-func (p *position) Clone() games.Position { return &position{p.g} }
 
 // notationReason is what is wrong with a move's notation, as a player
 // should read it. The error ends with a short form of the notation ("; write

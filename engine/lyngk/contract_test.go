@@ -14,7 +14,7 @@ import (
 // itself, and the contract's typed errors for bad notation and illegal
 // moves.
 func TestContract(t *testing.T) {
-	var r games.Rules = lyngk.Rules{}
+	var r games.Rules = lyngk.Rules
 	if v, ok := r.Variant("-s"); !ok || v != "stack6" {
 		t.Errorf(`Variant("-s") = %q, %t`, v, ok)
 	}

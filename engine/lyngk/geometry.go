@@ -135,7 +135,7 @@ func (p Point) valid() bool { return p >= 0 && p < NumPoints }
 // Lattice returns the point's lattice coordinates (SPEC §1): x the column
 // index (a = 0), y = 2*(row-1) + the column's base, so the board's real
 // geometry is x·√3 by y in units of half a line's length. It returns -1, -1
-// for a value that is no point. Renderers use it (package picture).
+// for a value that is no point. Renderers use it (package lyngkpicture).
 func (p Point) Lattice() (x, y int) {
 	if !p.valid() {
 		return -1, -1

@@ -1,9 +1,12 @@
 // Package mcts is the Monte Carlo tree search the robots of all games share:
 // the tree, its arena, the selection, the back-up and the parallelism. A
 // game brings a Policy (its rules as the tree sees them, a class for each
-// move, its playout) and a Config (its tuning); package lyngk/search is
-// LYNGK's, package yinsh/search YINSH's. Given a seed and an iteration
-// budget the search is deterministic, so every result replays.
+// move, its playout) and a Config (its tuning); package lyngksearch is
+// LYNGK's, package yinshsearch YINSH's. A policy embeds Rules, which asks
+// the game's own position for the rules, and writes only its classes and
+// playout; Robot makes it the game contract's robot player (robot.go).
+// Given a seed and an iteration budget the search is deterministic, so
+// every result replays.
 //
 // # The search
 //

@@ -68,6 +68,15 @@ type Config struct {
 	MaxMoves                 int
 }
 
+// Tuned is a Config with the tuning the strength runs set for LYNGK
+// (engine/README.md), which YINSH's runs found good enough too: the
+// exploration constant of UCB 0.6, an unvisited child worth 0.5, a class
+// bonus of 0.08, expansion at the second visit; arenaNodes and maxMoves
+// are the game's own.
+func Tuned(arenaNodes, maxMoves int) Config {
+	return Config{Explore: 0.6, FPU: 0.5, ClassBonus: 0.08, ExpandAt: 2, ArenaNodes: arenaNodes, MaxMoves: maxMoves}
+}
+
 // clockEvery is the number of iterations between two looks at the clock.
 const clockEvery = 64
 

@@ -189,8 +189,12 @@ func (h *Handler) standings(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, http.StatusNotFound, "There is no game "+strconv.Quote(name)+" here.")
 		return
 	}
+	here := strings.ToLower(name)
+	if here == "" {
+		here = h.cfg.Engine.Games()[0].Name()
+	}
 	err := h.cfg.Store.View(func(tx engine.Tx) (err error) {
-		st, err = h.cfg.Engine.Standings(tx, strings.ToLower(name))
+		st, err = h.cfg.Engine.Standings(tx, here)
 		return err
 	})
 	if err != nil {
@@ -199,10 +203,6 @@ func (h *Handler) standings(w http.ResponseWriter, r *http.Request) {
 	}
 	v := standingsView{Rows: st, Provisional: engine.ProvisionalGames}
 	gs := h.cfg.Engine.Games()
-	here := strings.ToLower(name)
-	if here == "" {
-		here = gs[0].Name()
-	}
 	for _, g := range gs {
 		if g.Name() == here {
 			v.Title = gameName(g)
@@ -250,7 +250,9 @@ func (h *Handler) player(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	var v playerView
 	err := h.cfg.Store.View(func(tx engine.Tx) error {
-		p, err := h.cfg.Engine.ReadPlayer(tx, id, "")
+		// The player, with the rating of the one game the server
+		// offers; with several, Ratings has each game's.
+		p, err := h.cfg.Engine.ReadPlayer(tx, id, h.cfg.Engine.Games()[0].Name())
 		if err != nil {
 			return err
 		}

@@ -82,13 +82,10 @@ type Config struct {
 	Base string
 	// ServerName is the server's own name (the setting server_name): the
 	// site's name in every page's header and title, whichever games it
-	// offers. "" is DefaultServerName.
+	// offers. "" is the engine's (Engine.ServerName), which is the
+	// default's, templates.DefaultServer, unless the operator named it.
 	ServerName string
 }
-
-// DefaultServerName is the server's name when none is set: the name
-// gamerz's server goes by.
-const DefaultServerName = "PBeM Server"
 
 // Handler serves the web part. It is safe for concurrent use.
 type Handler struct {
@@ -96,7 +93,7 @@ type Handler struct {
 	log   *slog.Logger
 	pages map[string]*template.Template
 	mux   *http.ServeMux
-	site  string // Config.ServerName, or DefaultServerName
+	site  string // Config.ServerName, or the engine's
 	// offered links each game's standings in the header, when the
 	// server offers more than one game.
 	offered []gameLink
@@ -147,7 +144,7 @@ func New(cfg Config) (*Handler, error) {
 	}
 	site := cfg.ServerName
 	if site == "" {
-		site = DefaultServerName
+		site = cfg.Engine.ServerName()
 	}
 	h := &Handler{cfg: cfg, log: cfg.Log, pages: pages, mux: http.NewServeMux(), site: site,
 		changed: make(chan struct{}), streams: make(chan struct{}, maxStreams),

@@ -22,10 +22,11 @@ import (
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/daemon"
 	"lyngk.example/lyngk/engine/games"
+	"lyngk.example/lyngk/engine/games/gamestest"
 	"lyngk.example/lyngk/engine/golden"
 	"lyngk.example/lyngk/engine/lyngk"
-	"lyngk.example/lyngk/engine/lyngk/picture"
-	"lyngk.example/lyngk/engine/lyngk/search"
+	"lyngk.example/lyngk/engine/lyngkpicture"
+	"lyngk.example/lyngk/engine/lyngksearch"
 	"lyngk.example/lyngk/engine/web"
 	"lyngk.example/lyngk/store"
 	"lyngk.example/lyngk/templates"
@@ -87,7 +88,7 @@ func (o *observed) all() []string {
 
 // offered are the games of the tests, as cmd/lyngk offers them: LYNGK.
 func offered() []games.Game {
-	return []games.Game{{Rules: lyngk.Rules{}, Picture: picture.Pictures{}, Input: picture.Pictures{}, Robot: search.Robot{}}}
+	return []games.Game{{Rules: lyngk.Rules, Picture: lyngkpicture.Pictures, Input: lyngkpicture.Pictures, Robot: lyngksearch.Robot}}
 }
 
 func newSite(t testing.TB, public bool) *site {
@@ -99,6 +100,10 @@ func newSite(t testing.TB, public bool) *site {
 func newSiteOf(t testing.TB, public bool, gs []games.Game) *site {
 	t.Helper()
 	set, err := templates.Load("")
+	if err == nil {
+		// The test game's texts, for the sites that offer it.
+		set, err = set.With(gamestest.Texts)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

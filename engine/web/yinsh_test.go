@@ -20,8 +20,8 @@ import (
 	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/web"
 	"lyngk.example/lyngk/engine/yinsh"
-	ypicture "lyngk.example/lyngk/engine/yinsh/picture"
-	ysearch "lyngk.example/lyngk/engine/yinsh/search"
+	"lyngk.example/lyngk/engine/yinshpicture"
+	"lyngk.example/lyngk/engine/yinshsearch"
 )
 
 // yinshTurns are the first 31 turns of a YINSH game (engine/yinsh's
@@ -37,7 +37,7 @@ var yinshTurns = strings.Fields("c5 e2 i9 j5 d5 g9 g5 i5 d3 f6 i9-i7 j5-j7 c5-a3
 // the script, and whose POST plays one, which the
 // game's event stream tells.
 func TestYinshWeb(t *testing.T) {
-	gs := append(offered(), games.Game{Rules: yinsh.Rules{}, Picture: ypicture.Pictures{}, Input: ypicture.Pictures{}, Robot: ysearch.Robot{}})
+	gs := append(offered(), games.Game{Rules: yinsh.Rules, Picture: yinshpicture.Pictures, Input: yinshpicture.Pictures, Robot: yinshsearch.Robot})
 	s := newSiteOf(t, true, gs)
 	m := &mover{s: s}
 	h, err := web.New(web.Config{Store: daemon.NewReader(s.db), Engine: s.e, Public: true, Mover: m, Log: slog.New(slog.DiscardHandler)})
@@ -109,7 +109,7 @@ func TestYinshWeb(t *testing.T) {
 		t.Errorf("board.svg: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
 	}
 	res, body = s.get("GET", "/game/101/board.png")
-	if img, err := png.Decode(bytes.NewReader([]byte(body))); res.StatusCode != 200 || err != nil || img.Bounds().Dx() != ypicture.Width {
+	if img, err := png.Decode(bytes.NewReader([]byte(body))); res.StatusCode != 200 || err != nil || img.Bounds().Dx() != yinshpicture.Width {
 		t.Errorf("board.png: %d %v", res.StatusCode, err)
 	}
 

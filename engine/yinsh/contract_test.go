@@ -13,7 +13,7 @@ import (
 // legal turns and board as the rules package, the variants, the words of a
 // turn written apart, and the contract's typed errors.
 func TestContract(t *testing.T) {
-	var r games.Rules = yinsh.Rules{}
+	var r games.Rules = yinsh.Rules
 	for opt, want := range map[string]string{"": "normal", "-b": "blitz", "-BLITZ": "blitz", "-bl": "blitz"} {
 		if v, ok := r.Variant(opt); !ok || v != want {
 			t.Errorf("Variant(%q) = %q, %t", opt, v, ok)

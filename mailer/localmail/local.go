@@ -67,8 +67,8 @@ type LocalConfig struct {
 	// SMTPAddr and IMAPAddr are the listeners, loopback addresses only
 	// (port 0 picks a free port, see SMTPAddr and IMAPAddr).
 	SMTPAddr, IMAPAddr string
-	// Robot is the server's own address, e.g. "lyngk@localhost".
-	Robot string
+	// Server is the server's own address, e.g. "lyngk@localhost".
+	Server string
 	// Dir is where the mailboxes are kept (the file mail.db).
 	Dir string
 }
@@ -78,8 +78,8 @@ const LocalMailFile = "mail.db"
 
 // StartLocal opens the mailboxes and starts the SMTP and IMAP servers.
 func StartLocal(ctx context.Context, cfg LocalConfig, log *slog.Logger) (*Local, error) {
-	if _, ok := localName(cfg.Robot); !ok {
-		return nil, fmt.Errorf("%w: local robot address %q: want NAME@localhost", mailer.ErrBadConfig, cfg.Robot)
+	if _, ok := localName(cfg.Server); !ok {
+		return nil, fmt.Errorf("%w: local server address %q: want NAME@localhost", mailer.ErrBadConfig, cfg.Server)
 	}
 	if cfg.Dir == "" {
 		return nil, fmt.Errorf("%w: local mode needs a directory for its mailboxes", mailer.ErrBadConfig)
@@ -95,7 +95,7 @@ func StartLocal(ctx context.Context, cfg LocalConfig, log *slog.Logger) (*Local,
 	if err != nil {
 		return nil, err
 	}
-	l := &Local{log: log, robot: strings.ToLower(cfg.Robot), robotPassword: pw, boxes: boxes, changes: idle.NewChanges(),
+	l := &Local{log: log, robot: strings.ToLower(cfg.Server), robotPassword: pw, boxes: boxes, changes: idle.NewChanges(),
 		conns: make(map[*imapserver.Conn]struct{})}
 	if err := boxes.ensureUser(l.robot); err != nil {
 		boxes.close()
@@ -147,7 +147,7 @@ func StartLocal(ctx context.Context, cfg LocalConfig, log *slog.Logger) (*Local,
 			log.Error("local IMAP server stopped", "err", err)
 		}
 	})
-	log.Info("local mail service started", "smtp", l.SMTPAddr(), "imap", l.IMAPAddr(), "robot", cfg.Robot,
+	log.Info("local mail service started", "smtp", l.SMTPAddr(), "imap", l.IMAPAddr(), "server", cfg.Server,
 		"mailboxes", filepath.Join(cfg.Dir, LocalMailFile))
 	return l, nil
 }

@@ -19,7 +19,7 @@ import (
 func startTestLocal(t testing.TB) *Local {
 	t.Helper()
 	l, err := StartLocal(context.Background(), LocalConfig{SMTPAddr: "127.0.0.1:0", IMAPAddr: "127.0.0.1:0",
-		Robot: "lyngk@localhost", Dir: t.TempDir()}, nil)
+		Server: "lyngk@localhost", Dir: t.TempDir()}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +170,7 @@ func TestStartLocalRefusesNonLoopback(t *testing.T) {
 	}
 	for _, tt := range tests {
 		l, err := StartLocal(context.Background(), LocalConfig{SMTPAddr: tt.smtpAddr, IMAPAddr: tt.imapAddr,
-			Robot: tt.robot, Dir: t.TempDir()}, nil)
+			Server: tt.robot, Dir: t.TempDir()}, nil)
 		if !errors.Is(err, tt.want) {
 			t.Errorf("StartLocal(%s, %s, %s) = %v, want %v", tt.smtpAddr, tt.imapAddr, tt.robot, err, tt.want)
 		}

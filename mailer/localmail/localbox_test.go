@@ -15,7 +15,7 @@ import (
 func startLocalIn(t *testing.T, dir string) *Local {
 	t.Helper()
 	l, err := StartLocal(context.Background(), LocalConfig{SMTPAddr: "127.0.0.1:0", IMAPAddr: "127.0.0.1:0",
-		Robot: "lyngk@localhost", Dir: dir}, nil)
+		Server: "lyngk@localhost", Dir: dir}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

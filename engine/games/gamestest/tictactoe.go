@@ -204,3 +204,13 @@ func (picture) Spots(gp games.Position) []games.Spot {
 func (picture) Clicks(_ games.Position, m string) (games.Click, error) {
 	return games.Click{Move: m, From: m, To: m}, nil
 }
+
+// Texts are the game's texts (templates GAME.NAME, which every game
+// offered brings), to add to a server's templates (templates.Set.With).
+const Texts = `{{define "tictactoe.options"}}{{end}}
+{{- define "tictactoe.options-help"}}{{end}}
+{{- define "tictactoe.help"}}Tic-tac-toe: three in a row wins. A move is a cell, a1 to c3.{{end}}
+{{- define "tictactoe.about"}}Tictactoe.{{end}}
+{{- define "tictactoe.example"}}b2{{end}}
+{{- define "tictactoe.help-topic"}}tictactoe{{end}}
+{{- define "tictactoe.play-examples"}}b2{{end}}`

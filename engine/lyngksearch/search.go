@@ -1,0 +1,96 @@
+package lyngksearch
+
+import (
+	"lyngk.example/lyngk/engine/lyngk"
+	"lyngk.example/lyngk/engine/mcts"
+)
+
+// config is LYNGK's tuning (mcts.Tuned): an arena of 2^20 nodes, and room
+// for the legal moves of any position (about 1,100 at the start, claim
+// variants included; Legal grows the buffer if ever needed).
+var config = mcts.Tuned(1<<20, 2048)
+
+// policy is LYNGK's part of the search: its move classes and playout
+// (see the package comment); the rules are the position's own.
+type policy struct {
+	mcts.Rules[lyngk.Game, lyngk.Move, *lyngk.Game]
+}
+
+// Class ranks a move of the player to move by one look at the board: 7
+// when it completes a stack of the mover's own colour (a removal, or the
+// stack6 win), else the height of the own-topped stack it builds (2..5),
+// else 1; one less when it claims a colour the moving stack is not topped
+// by (a claim spent without use).
+func (policy) Class(g *lyngk.Game, m lyngk.Move) uint8 {
+	top := g.Top(m.From)
+	h := g.Height(m.From) + g.Height(m.To)
+	own := m.Claim == top || g.Owner(top) == g.Turn()
+	var c uint8 = 1
+	switch {
+	case own && h == maxHeight(g):
+		return mcts.NumClasses - 1
+	case own:
+		c = uint8(h)
+	}
+	if m.Claim != lyngk.NoColor && m.Claim != top {
+		c--
+	}
+	return c
+}
+
+func maxHeight(g *lyngk.Game) int {
+	if g.Variant() == lyngk.Stack6 {
+		return 6
+	}
+	return 5
+}
+
+// Playout finishes the game (see the package comment) and returns the
+// winner, 0 for a tie, and the scratch buffer buf.
+func (policy) Playout(g *lyngk.Game, r *mcts.RNG, buf []lyngk.Move) (int, []lyngk.Move) {
+	maxH := maxHeight(g)
+	for g.Status() == lyngk.Playing {
+		me := g.Turn()
+		claims := 0
+		for c := lyngk.Ivory; c <= lyngk.Black; c++ {
+			if g.Owner(c) == me {
+				claims++
+			}
+		}
+		buf = g.LegalPlain(buf[:0])
+		scoring := 0
+		var pick lyngk.Move
+		for _, m := range buf {
+			if g.Height(m.From)+g.Height(m.To) != maxH {
+				continue
+			}
+			switch top := g.Top(m.From); g.Owner(top) {
+			case me:
+			case 0:
+				// A neutral stack completing the height scores with the
+				// claim of its colour.
+				if claims == 2 {
+					continue
+				}
+				m.Claim = top
+			default:
+				continue
+			}
+			// Reservoir sampling: each scoring move equally likely.
+			scoring++
+			if r.Intn(scoring) == 0 {
+				pick = m
+			}
+		}
+		if scoring == 0 {
+			if len(buf) == 0 || r.Next()&1 == 0 {
+				buf = g.Legal(buf[:0])
+			}
+			pick = buf[r.Intn(len(buf))]
+		}
+		if err := g.Apply(pick); err != nil {
+			panic("lyngksearch: a legal move is refused: " + err.Error())
+		}
+	}
+	return g.Winner(), buf
+}

@@ -1,0 +1,219 @@
+package engine_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/store"
+)
+
+// upgradeScenario plays the games of the upgrade fixture on v (LYNGK and
+// YINSH offered): alice, bob and carol; LYNGK 101 alice beats bob (bob
+// resigns), 102 bob beats carol, 103 running, 104 declined; YINSH 105
+// carol beats alice, 106 running.
+func upgradeScenario(v *env) {
+	v.t.Helper()
+	v.signup("alice", "bob", "carol")
+	games := []struct {
+		word       string
+		players    [2]string
+		moves      int
+		resign     string // the player who resigns after the moves
+		decline    bool
+		challenger string
+	}{
+		{"lyngk", [2]string{"alice", "bob"}, 4, "bob", false, "alice"},
+		{"lyngk", [2]string{"bob", "carol"}, 3, "carol", false, "bob"},
+		{"lyngk", [2]string{"carol", "alice"}, 5, "", false, "carol"},
+		{"lyngk", [2]string{"alice", "carol"}, 0, "", true, "alice"},
+		{"yinsh", [2]string{"carol", "alice"}, 13, "alice", false, "carol"},
+		{"yinsh", [2]string{"bob", "alice"}, 11, "", false, "bob"},
+	}
+	for i, g := range games {
+		board := 101 + i
+		if out := v.cmd(addr(g.challenger), fmt.Sprintf("%s challenge %s %s", g.word, g.players[0], g.players[1])); len(out) != 2 {
+			v.t.Fatalf("challenge %d:\n%s", board, format(out))
+		}
+		gm, _ := v.e.Game(g.word)
+		variant, _ := gm.Variant("")
+		pos, err := gm.New(board, variant)
+		if err != nil {
+			v.t.Fatal(err)
+		}
+		for range g.moves {
+			name := g.players[pos.Turn()-1]
+			mv := pos.Legal()[0]
+			if out := v.cmd(addr(name), fmt.Sprintf("%s move %d %s pw-%s %s", g.word, board, name, name, mv)); len(out) == 0 || strings.Contains(out[0].Subject, "rror") {
+				v.t.Fatalf("move %s on %d:\n%s", mv, board, format(out))
+			}
+			m, _, err := pos.Parse(mv)
+			if err == nil {
+				err = pos.Play(m)
+			}
+			if err != nil {
+				v.t.Fatal(err)
+			}
+		}
+		switch {
+		case g.resign != "":
+			v.cmd(addr(g.resign), fmt.Sprintf("%s resign %d %s pw-%s", g.word, board, g.resign, g.resign))
+		case g.decline:
+			v.cmd(addr(g.players[1]), fmt.Sprintf("%s decline %d %s pw-%s", g.word, board, g.players[1], g.players[1]))
+		}
+	}
+}
+
+// upgradeListings are the mail listings of the upgrade test: what a
+// player reads of the games, the records and the ratings.
+var upgradeListings = []string{"lyngk games", "yinsh games", "lyngk games alice", "lyngk history", "yinsh history",
+	"lyngk standings", "yinsh standings", "lyngk ratings", "yinsh ratings",
+	"lyngk show 101", "lyngk show 103", "lyngk show 104", "yinsh show 105", "yinsh show 106"}
+
+// listings is the body of the answer to each of upgradeListings.
+func (v *env) listings() string {
+	v.t.Helper()
+	var b strings.Builder
+	for _, c := range upgradeListings {
+		fmt.Fprintf(&b, "===== %s\n", c)
+		for _, m := range v.cmd(addr("bob"), c) {
+			b.WriteString(m.Body)
+		}
+	}
+	return b.String()
+}
+
+// readAPI is what the read API says of every game and player, as JSON.
+func (v *env) readAPI() string {
+	v.t.Helper()
+	var b strings.Builder
+	put := func(name string, val any, err error) {
+		if err != nil {
+			v.t.Fatalf("%s: %v", name, err)
+		}
+		j, err := json.Marshal(val)
+		if err != nil {
+			v.t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "%s %s\n", name, j)
+	}
+	err := v.db.View(func(tx *store.Tx) error {
+		gs, err := v.e.ListGames(tx, engine.GameFilter{})
+		put("games", gs, err)
+		for _, word := range []string{"", "lyngk", "yinsh"} {
+			h, err := v.e.History(tx, word)
+			put("history "+word, h, err)
+		}
+		for _, word := range []string{"lyngk", "yinsh"} {
+			s, err := v.e.Standings(tx, word)
+			put("standings "+word, s, err)
+			for _, id := range []string{"alice", "bob", "carol"} {
+				p, err := v.e.ReadPlayer(tx, id, word)
+				put("player "+id+" "+word, p, err)
+			}
+		}
+		for board := 101; board <= 106; board++ {
+			d, err := v.e.ReadGame(tx, board)
+			put(fmt.Sprint("game ", board), d, err)
+			j, err := d.JSON()
+			put(fmt.Sprint("json ", board), j, err)
+		}
+		return nil
+	})
+	if err != nil {
+		v.t.Fatal(err)
+	}
+	return b.String()
+}
+
+// fixtureRecord is a line of testdata/upgrade/schema2.jsonl: one record of
+// the engine's buckets as the release before schema version 3 wrote it.
+type fixtureRecord struct {
+	Bucket string          `json:"bucket"`
+	Key    string          `json:"key"`
+	Value  json.RawMessage `json:"value"`
+}
+
+// TestUpgradeFirstGame: a store of schema version 2, made by the release
+// before version 3 playing upgradeScenario (testdata/upgrade/schema2.jsonl:
+// game records of LYNGK without their game, LYNGK's standing in the user
+// record's top-level fields), is upgraded to version 3: every game record
+// names its game, every standing is in the per-game map, and the read API
+// says of every game and player what the old release said
+// (testdata/upgrade/read-api.golden, written by it), and every listing by
+// mail reads as in a store where this release played the same games.
+func TestUpgradeFirstGame(t *testing.T) {
+	v := newEnv(t, withYinsh)
+	if err := v.db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join("testdata", "upgrade", "schema2.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	db, err := store.Open(v.path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(tx *store.Tx) error {
+		sc := bufio.NewScanner(f)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			var r fixtureRecord
+			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+				return err
+			}
+			if err := tx.Put(r.Bucket, r.Key, r.Value); err != nil {
+				return err
+			}
+		}
+		return sc.Err()
+	})
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	setSchema(t, v.path, "2")
+	if v.db, err = store.Open(v.path, store.Options{Upgrade: func(tx *store.Tx, from int) error { return engine.Upgrade(tx, from, "lyngk") }}); err != nil {
+		t.Fatal(err)
+	}
+
+	records := v.dump(store.BucketUsers, store.BucketGames)
+	for _, l := range strings.Split(strings.TrimSpace(records), "\n") {
+		key, val, _ := strings.Cut(l, "=")
+		var rec map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(val), &rec); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := rec["game"]; strings.HasPrefix(key, "games/") && !ok {
+			t.Errorf("a game record without its game after the upgrade: %s", l)
+		}
+		if _, ok := rec["rating"]; strings.HasPrefix(key, "users/") && ok {
+			t.Errorf("a standing outside the per-game map after the upgrade: %s", l)
+		}
+	}
+	checkGolden(t, filepath.Join("upgrade", "read-api"), v.readAPI())
+
+	w := newEnv(t, withYinsh)
+	upgradeScenario(w)
+	// Password hashes are salted: alike only in form.
+	hashes := regexp.MustCompile(`"hash":"[^"]*"`)
+	unsalted := func(s string) string { return hashes.ReplaceAllString(s, `"hash":"…"`) }
+	if got, want := unsalted(records), unsalted(w.dump(store.BucketUsers, store.BucketGames)); got != want {
+		t.Errorf("upgraded records differ from this release's for the same games: %s", diff(want, got))
+	}
+	got, want := v.listings(), w.listings()
+	if got != want {
+		t.Errorf("listings after the upgrade differ from this release's for the same games: %s", diff(want, got))
+	}
+	if !strings.Contains(got, "carol") {
+		t.Errorf("the listings name no player:\n%s", got)
+	}
+}

@@ -1,0 +1,40 @@
+package yinshsearch
+
+import (
+	"testing"
+	"time"
+
+	"lyngk.example/lyngk/engine/internal/cputime"
+	"lyngk.example/lyngk/engine/mcts"
+)
+
+// BenchmarkPlayout plays one playout (random turns) from a position 30
+// turns into the random game of seed 1.
+func BenchmarkPlayout(b *testing.B) {
+	start := position(b, 30)
+	r := mcts.RNG(1)
+	cpu := cputime.Now()
+	for b.Loop() {
+		g := start
+		playOut(&g, &r)
+	}
+	cputime.Report(b, cpu)
+}
+
+// BenchmarkIterate runs whole search iterations in one growing tree from
+// that position: the cost of one playout of a search.
+func BenchmarkIterate(b *testing.B) {
+	g := position(b, 30)
+	t := Robot.Tree(&g, 1, 0)
+	cpu := cputime.Now()
+	for b.Loop() {
+		if t.Full() {
+			b.StopTimer()
+			t = Robot.Tree(&g, 1, 0)
+			b.StartTimer()
+		}
+		t.Iterate()
+	}
+	cputime.Report(b, cpu)
+	b.ReportMetric(float64(time.Second)/(float64(cputime.Now()-cpu)/float64(b.N)), "playouts/cpu-s")
+}

@@ -1,0 +1,15 @@
+package yinshsearch
+
+import (
+	"lyngk.example/lyngk/engine/mcts"
+	"lyngk.example/lyngk/engine/yinsh"
+)
+
+// Robot is YINSH's robot player in the game contract (games.Robot): the
+// search with YINSH's policy and tuning.
+var Robot = mcts.Robot[yinsh.Game, yinsh.Turn, policy]{Config: config, Draw: acceptDraw}
+
+// acceptDraw accepts a draw unless player has removed more rings than the
+// opponent: the count that decides a game ended by the empty pool
+// (rulebook H).
+func acceptDraw(g *yinsh.Game, player int) bool { return g.Removed(player) <= g.Removed(3-player) }

@@ -1,0 +1,84 @@
+package yinshsearch
+
+import (
+	"lyngk.example/lyngk/engine/mcts"
+	"lyngk.example/lyngk/engine/yinsh"
+)
+
+// config is YINSH's tuning (mcts.Tuned): an arena of 2^18 nodes (about
+// 10 MB a tree: a node holds a whole turn), and room for the legal turns
+// of a position (85 placements; a movement position has a few dozen to a
+// few hundred; Legal grows the buffer if ever needed).
+var config = mcts.Tuned(1<<18, 1024)
+
+// policy is YINSH's part of the search: its turn classes and playout (see
+// the package comment); the rules are the position's own.
+type policy struct {
+	mcts.Rules[yinsh.Game, yinsh.Turn, *yinsh.Game]
+}
+
+// Playout plays g out with playOut; it needs no room for moves.
+func (policy) Playout(g *yinsh.Game, r *mcts.RNG, buf []yinsh.Turn) (int, []yinsh.Turn) {
+	return playOut(g, r), buf
+}
+
+// Class ranks a turn by one look at the board: 7 when its own removals
+// win, 6 when it removes a row of the mover's after the move, else 1 to 5
+// by the markers its move turns to the mover's colour (each opponent's
+// marker flipped counts +1, each own -1, from 3 for none); a placement is
+// 2 on a point with at least two points on each of its six lines, else 1.
+func (policy) Class(g *yinsh.Game, t yinsh.Turn) uint8 {
+	me := g.Turn()
+	switch {
+	case t.NPost > 0 && g.Removed(me)+int(t.NPre)+int(t.NPost) >= target(g):
+		return mcts.NumClasses - 1
+	case t.NPost > 0:
+		return mcts.NumClasses - 2
+	case t.Action == yinsh.Place:
+		if central[t.To] {
+			return 2
+		}
+		return 1
+	case t.Action != yinsh.Move:
+		return 0
+	}
+	gain := 3
+	between, n := yinsh.Between(t.From, t.To)
+	for _, p := range between[:n] {
+		switch pl, ring := g.Piece(p); {
+		case ring || pl == 0:
+		case pl == me:
+			gain--
+		default:
+			gain++
+		}
+	}
+	return uint8(min(max(gain, 1), 5))
+}
+
+func target(g *yinsh.Game) int {
+	if g.Variant() == yinsh.Blitz {
+		return 1
+	}
+	return 3
+}
+
+// central marks the points with at least two points on each of their six
+// lines.
+var central = func() (c [yinsh.NumPoints]bool) {
+	for p := range yinsh.Point(yinsh.NumPoints) {
+		c[p] = yinsh.Reach(p) >= 2
+	}
+	return c
+}()
+
+// playOut finishes the game with random turns (yinsh.RandomTurn) and
+// returns the winner, 0 for a tie.
+func playOut(g *yinsh.Game, r *mcts.RNG) int {
+	for g.Status() == yinsh.Playing {
+		if err := g.Apply(g.RandomTurn(r.Intn)); err != nil {
+			panic("yinshsearch: a random turn is refused: " + err.Error())
+		}
+	}
+	return g.Winner()
+}
