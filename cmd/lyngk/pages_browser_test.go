@@ -112,7 +112,7 @@ func pagesSite(t *testing.T) string {
 	for i, turn := range strings.Fields(longTurnGame) {
 		move("yinsh", 104, [2]string{"bob", "carol"}[i%2], turn)
 	}
-	h, err := web.New(web.Config{Store: daemon.NewReader(db), Engine: e, Public: true, Log: slog.New(slog.DiscardHandler)})
+	h, err := web.New(web.Config{Store: daemon.New(daemon.Config{DB: db}), Engine: e, Public: true, Log: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -209,8 +209,8 @@ func domainOf(addr string) string {
 // serve runs the daemon until ctx is cancelled: wiring only. The store,
 // the engine and the daemon (engine/daemon, the one writer) are made
 // here; then the parts that feed it work (the poller, the password lane,
-// the control socket, the timers, the robot, the web) and the parts its
-// change signal wakes (the sender, the web's live pages, the robot).
+// the control socket, the timers, the robot, the web) and the parts that
+// wait on its change signal (the sender, the web's live pages, the robot).
 func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout io.Writer, log *slog.Logger) error {
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return err
@@ -245,16 +245,12 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 	m.pictures(eng)
 	sender := newSender(smtpCfg, d, m, log)
 	robot := newRobotPlayer(a, cfg.RobotThink, cfg.RobotUnmovedPerHour)
-	// Every commit wakes the sender and the web's live pages (the robot
-	// waits on the change signal itself).
-	wakes := []func(){sender.Wake}
 	if webLn != nil {
-		h, stop, err := serveWeb(ctx, webLn, d, eng, cfg, m, log)
+		stop, err := serveWeb(ctx, webLn, d, eng, cfg, m, log)
 		if err != nil {
 			return err
 		}
 		stops.push(stop)
-		wakes = append(wakes, h.Changed)
 		log.Info("web listening", "addr", webLn.Addr().String(), "url", cfg.WebURL, "public", cfg.WebPublic)
 	}
 	ctl, err := listenControl(ctx, a)
@@ -264,7 +260,9 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 	defer ctl.Close()
 	poller := newPoller(imapCfg, a, m, log)
 	tasks := []task{{"password lane", a.runLane}, {"timers", func(ctx context.Context) error { return a.timers(ctx, tickEvery) }},
-		{"changes", func(ctx context.Context) error { d.Watch(ctx, wakes...); return nil }}}
+		// Every commit wakes the sender (the robot and the web's live
+		// pages wait on the change signal themselves).
+		{"changes", func(ctx context.Context) error { d.Watch(ctx, sender.Wake); return nil }}}
 	if imapCfg.Addr != "" {
 		tasks = append(tasks, task{"poller", poller.Run})
 	} else {

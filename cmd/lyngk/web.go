@@ -51,11 +51,11 @@ var _ web.Mover = (*daemon.Daemon)(nil)
 // context ends with ctx too, so the open event streams close and Shutdown
 // returns at once. The pages read through the daemon's view, and the
 // daemon makes the moves of the play pages.
-func serveWeb(ctx context.Context, ln net.Listener, d *daemon.Daemon, eng *engine.Engine, cfg config, m *metrics, log *slog.Logger) (*web.Handler, func(), error) {
+func serveWeb(ctx context.Context, ln net.Listener, d *daemon.Daemon, eng *engine.Engine, cfg config, m *metrics, log *slog.Logger) (func(), error) {
 	h, err := web.New(web.Config{Store: d, Engine: eng, Public: cfg.WebPublic, Log: log, Observe: m.web, Mover: d,
 		PostsPerGameHour: cfg.WebPostsPerGameHour, StreamsPerClient: cfg.WebStreamsPerClient, Base: cfg.webBase()})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	srv := &http.Server{
 		Handler:           http.MaxBytesHandler(h, webMaxBody),
@@ -82,5 +82,5 @@ func serveWeb(ctx context.Context, ln net.Listener, d *daemon.Daemon, eng *engin
 		}
 		<-done
 	}
-	return h, stop, nil
+	return stop, nil
 }

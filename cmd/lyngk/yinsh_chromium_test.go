@@ -154,7 +154,7 @@ func TestChromiumYinsh(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sdb.Close()
-	h, err := web.New(web.Config{Store: daemon.NewReader(sdb), Engine: reader(t), Public: true, Log: slog.New(slog.DiscardHandler)})
+	h, err := web.New(web.Config{Store: daemon.New(daemon.Config{DB: sdb}), Engine: reader(t), Public: true, Log: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}

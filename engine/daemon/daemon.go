@@ -25,8 +25,8 @@
 // It sits under engine/ beside the web part, as the engine's driver: it
 // imports the engine, the store (its DB and transactions) and the mailer
 // (its composer, and the queue its sender drains); the engine and the web
-// import none of it (the web is given a Reader, or the Daemon, as its
-// web.Store), and cmd/lyngk wires it to the poller, the sender, the web
+// import none of it (the web is given the Daemon as its web.Store: its
+// reads and its change signal), and cmd/lyngk wires it to the poller, the sender, the web
 // listener and the control socket. It opens no socket and reads no
 // configuration file.
 package daemon
@@ -70,7 +70,7 @@ type Config struct {
 // Daemon writes the store. It is safe for concurrent use: bbolt runs one
 // write transaction at a time, and the pictures are drawn before it.
 type Daemon struct {
-	Reader
+	db     *store.DB
 	eng    *engine.Engine
 	server string
 	verp   bool
@@ -89,25 +89,15 @@ func New(cfg Config) *Daemon {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Daemon{Reader: Reader{cfg.DB}, eng: cfg.Engine, server: cfg.Server, verp: cfg.VERP, log: cfg.Log, now: cfg.Now,
+	return &Daemon{db: cfg.DB, eng: cfg.Engine, server: cfg.Server, verp: cfg.VERP, log: cfg.Log, now: cfg.Now,
 		changed: make(chan struct{})}
 }
 
-// Reader reads the store, each View in one read transaction: the read
-// side the web part is given (web.Store). It sees the store as the
-// engine's Tx, and cannot write: bbolt refuses a write in a read
-// transaction.
-type Reader struct {
-	db *store.DB
-}
-
-// NewReader is the read side of db, for a web part without a daemon (the
-// tests).
-func NewReader(db *store.DB) Reader { return Reader{db} }
-
-// View runs fn in one read transaction.
-func (r Reader) View(fn func(tx engine.Tx) error) error {
-	return r.db.View(func(tx *store.Tx) error { return fn(tx) })
+// View runs fn in one read transaction: the read side the web part is
+// given (web.Store). It sees the store as the engine's Tx, and cannot
+// write: bbolt refuses a write in a read transaction.
+func (d *Daemon) View(fn func(tx engine.Tx) error) error {
+	return d.db.View(func(tx *store.Tx) error { return fn(tx) })
 }
 
 // Changed returns a channel that is closed at the next commit. Take it

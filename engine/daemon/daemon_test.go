@@ -107,10 +107,10 @@ func TestWatch(t *testing.T) {
 	<-stopped
 }
 
-// TestReaderReadOnly: the web's view cannot write.
-func TestReaderReadOnly(t *testing.T) {
-	r := daemon.NewReader(open(t))
-	err := r.View(func(tx engine.Tx) error { return tx.Put(store.BucketUsers, "alice", []byte("{}")) })
+// TestViewReadOnly: the web's view cannot write.
+func TestViewReadOnly(t *testing.T) {
+	d := daemon.New(daemon.Config{DB: open(t)})
+	err := d.View(func(tx engine.Tx) error { return tx.Put(store.BucketUsers, "alice", []byte("{}")) })
 	if err == nil {
 		t.Fatal("a write through the Reader succeeded")
 	}

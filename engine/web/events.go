@@ -40,7 +40,7 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 	}
 	// The channel is taken before the version is read: a change committed
 	// after the reading closes it.
-	changed := h.waitChange()
+	changed := h.cfg.Store.Changed()
 	v, err := version()
 	switch {
 	case errors.Is(err, engine.ErrNoGame):
@@ -96,7 +96,7 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		}
-		changed = h.waitChange()
+		changed = h.cfg.Store.Changed()
 		now, err := version()
 		if err != nil {
 			h.log.Error("web: event stream", "route", routeOf(r), "error", err)

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"lyngk.example/lyngk/engine"
-	"lyngk.example/lyngk/engine/daemon"
 	"lyngk.example/lyngk/engine/games/gamestest"
 	"lyngk.example/lyngk/engine/web"
 )
@@ -28,7 +27,7 @@ func TestTestGameWeb(t *testing.T) {
 	s.cmd("alice", "tictactoe move 101 alice pw-alice b2")
 	s.cmd("bob", "tictactoe move 101 bob pw-bob a1")
 	m := &mover{s: s}
-	h, err := web.New(web.Config{Store: daemon.NewReader(s.db), Engine: s.e, Public: true, Mover: m})
+	h, err := web.New(web.Config{Store: s.d, Engine: s.e, Public: true, Mover: m})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,10 +43,14 @@ import (
 	"lyngk.example/lyngk/templates"
 )
 
-// Store is the store as the web part reads it: each View call one read
-// transaction, the engine's Tx (engine/daemon's View and Daemon).
+// Store is the store as the web part reads it (engine/daemon's Daemon):
+// each View call one read transaction, the engine's Tx, and the change
+// signal the event streams of the game pages wait on.
 type Store interface {
 	View(fn func(tx engine.Tx) error) error
+	// Changed returns a channel closed at the next change of the store
+	// (a commit): taken before a reading, a change after it closes it.
+	Changed() <-chan struct{}
 }
 
 // Config configures a Handler.
@@ -98,10 +102,7 @@ type Handler struct {
 	// server offers more than one game.
 	offered []gameLink
 
-	// changed is closed (and replaced) by Changed: the event streams
-	// wait on it.
-	mu      sync.Mutex
-	changed chan struct{}
+	mu sync.Mutex // guards posts and clients
 	// streams bounds the event streams open at once (maxStreams).
 	streams chan struct{}
 	// posts counts the POSTs to /play/ per game (Config.PostsPerGameHour).
@@ -147,8 +148,8 @@ func New(cfg Config) (*Handler, error) {
 		site = cfg.Engine.ServerName()
 	}
 	h := &Handler{cfg: cfg, log: cfg.Log, pages: pages, mux: http.NewServeMux(), site: site,
-		changed: make(chan struct{}), streams: make(chan struct{}, maxStreams),
-		posts: map[int]postWindow{}, clients: map[string]int{}}
+		streams: make(chan struct{}, maxStreams),
+		posts:   map[int]postWindow{}, clients: map[string]int{}}
 	if gs := cfg.Engine.Games(); len(gs) > 1 {
 		for _, g := range gs {
 			h.offered = append(h.offered, gameLink{Word: g.Name(), Title: gameName(g)})
@@ -316,22 +317,6 @@ func (r *recorder) Flush() {
 }
 
 func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
-
-// Changed tells the event streams that the store changed: each looks
-// whether its game did. cmd/lyngk calls it after every committed change.
-func (h *Handler) Changed() {
-	h.mu.Lock()
-	close(h.changed)
-	h.changed = make(chan struct{})
-	h.mu.Unlock()
-}
-
-// waitChange returns a channel closed at the next Changed.
-func (h *Handler) waitChange() <-chan struct{} {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.changed
-}
 
 // page is what layout.html draws: the title, the heading, whether the
 // public pages are there to link to, and the page's own data.
