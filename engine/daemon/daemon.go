@@ -118,8 +118,9 @@ func (d *Daemon) signal() {
 }
 
 // Watch calls each of fs after every commit until ctx is done: the wiring
-// of the outbox sender's, the robot's and the web's wake-ups to the one
-// change signal. Commits close together may be told once.
+// of a part with a wake-up of its own (the outbox sender's one-slot kick)
+// to the change signal; the robot and the web's live pages wait on
+// Changed themselves. Commits close together may be told once.
 func (d *Daemon) Watch(ctx context.Context, fs ...func()) {
 	for {
 		ch := d.Changed()
