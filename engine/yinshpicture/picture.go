@@ -295,6 +295,21 @@ func drawLastTurn(pt draw.Painter, g *yinsh.Game) {
 	}
 }
 
+// ringStep is how far apart the legend's removed rings are: a ring and
+// its edge are 2·(ringR+ringW/2+1) = 29 px wide.
+const ringStep = 31
+
+// removedLine lays out a legend's line of n rings removed from at (the
+// text's baseline): a ring for each, then the text. The rings come first
+// so that the text never runs into them, however wide the font a browser
+// draws the SVG's text in (its own, when it lacks Go's).
+func removedLine(at vg.Point, n int) (icons []vg.Point, text vg.Point) {
+	for k := range n {
+		icons = append(icons, vg.Point{X: at.X + ringStep/2 + vg.Length(k)*ringStep, Y: at.Y + 7})
+	}
+	return icons, vg.Point{X: at.X + vg.Length(n)*ringStep + min(vg.Length(n), 1)*4, Y: at.Y}
+}
+
 // drawLegend writes, under the board, each player's colour, name, whether
 // he is to move (or how the game ended for him) and his rings removed; in
 // the top corners the markers in the pool and the variant.
@@ -311,11 +326,11 @@ func drawLegend(pt draw.Painter, g *yinsh.Game, names [2]string, l draw.Legend) 
 		if g.Removed(pl) == 1 {
 			rings = "ring"
 		}
-		s := fmt.Sprintf("%d %s removed", g.Removed(pl), rings)
-		draw.Word(pt, regular, draw.TextSize, draw.TextColor, vg.Point{X: x + 24, Y: y - 28}, s)
-		for k := range g.Removed(pl) {
-			drawRing(pt, vg.Point{X: x + 24 + f.Width(s) + 22 + vg.Length(k)*30, Y: y - 21}, pl)
+		icons, text := removedLine(vg.Point{X: x + 24, Y: y - 28}, g.Removed(pl))
+		for _, at := range icons {
+			drawRing(pt, at, pl)
 		}
+		draw.Word(pt, regular, draw.TextSize, draw.TextColor, text, fmt.Sprintf("%d %s removed", g.Removed(pl), rings))
 	}
 	draw.Word(pt, regular, draw.TextSize, draw.LabelColor, vg.Point{X: 12, Y: Height - 26}, fmt.Sprintf("Pool: %d", g.Pool()))
 	if g.Variant() == yinsh.Blitz {
