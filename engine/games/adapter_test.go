@@ -14,9 +14,7 @@ type count struct {
 	moves               []move
 }
 
-type countVariant int
-
-func (v countVariant) String() string { return [...]string{"small", "big"}[v] }
+type countVariant uint8
 
 type tooMuch struct{ m move }
 
@@ -58,7 +56,7 @@ func (c *count) Apply(m move) error {
 }
 
 var counting = &Entry[count, move, *count, countVariant]{Word: "count", Heading: "Count",
-	Variants: Variants[countVariant]{0, 1},
+	Variants: Variants[countVariant]{"small", "big"},
 	Start: func(board int, v countVariant) count {
 		c := count{turn: 1}
 		if v == 1 {

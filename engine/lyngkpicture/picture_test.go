@@ -14,6 +14,7 @@ import (
 
 	"lyngk.example/lyngk/engine/draw"
 	"lyngk.example/lyngk/engine/draw/drawtest"
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/internal/cputime"
 	"lyngk.example/lyngk/engine/lyngk"
 )
@@ -198,23 +199,23 @@ func BenchmarkPNG(b *testing.B) {
 // (boards 200, 201...), their first moves first, then their second...
 func serverPositions(t testing.TB, n int) []lyngk.Game {
 	rng := rand.New(rand.NewPCG(1, 2))
-	games := make([]lyngk.Game, n)
-	for i := range games {
-		games[i] = lyngk.New(200+i, lyngk.Standard)
+	gs := make([]lyngk.Game, n)
+	for i := range gs {
+		gs[i] = lyngk.New(200+i, lyngk.Standard)
 	}
 	var seq []lyngk.Game
 	var buf []lyngk.Move
 	for moved := true; moved; {
 		moved = false
-		for i := range games {
-			buf = games[i].Legal(buf[:0])
-			if games[i].Status() != lyngk.Playing || len(buf) == 0 {
+		for i := range gs {
+			buf = gs[i].Legal(buf[:0])
+			if gs[i].Status() != games.Playing || len(buf) == 0 {
 				continue
 			}
-			if err := games[i].Apply(buf[rng.IntN(len(buf))]); err != nil {
+			if err := gs[i].Apply(buf[rng.IntN(len(buf))]); err != nil {
 				t.Fatal(err)
 			}
-			seq = append(seq, games[i])
+			seq = append(seq, gs[i])
 			moved = true
 		}
 	}
@@ -356,10 +357,10 @@ func inkHeight(img image.Image, x0, y0, x1, y1 int) int {
 // byte for byte the one drawn alone.
 func TestPNGConcurrent(t *testing.T) {
 	want := make([][]byte, len(positions))
-	games := make([]lyngk.Game, len(positions))
+	gs := make([]lyngk.Game, len(positions))
 	for i, tc := range positions {
-		games[i] = play(t, tc.board, tc.variant, tc.moves)
-		b, err := Drawing.PNG(&games[i], names)
+		gs[i] = play(t, tc.board, tc.variant, tc.moves)
+		b, err := Drawing.PNG(&gs[i], names)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -369,7 +370,7 @@ func TestPNGConcurrent(t *testing.T) {
 	for range 4 {
 		for i := range positions {
 			go func() {
-				b, err := Drawing.PNG(&games[i], names)
+				b, err := Drawing.PNG(&gs[i], names)
 				if err == nil && !bytes.Equal(b, want[i]) {
 					err = fmt.Errorf("%s: concurrent picture differs", positions[i].name)
 				}

@@ -57,7 +57,7 @@ func play(t testing.TB, v yinsh.Variant, n int) yinsh.Game {
 var names = [2]string{"alice", "bob"}
 
 func picture(t testing.TB, v yinsh.Variant, n int, marks *[2]string) []byte {
-	p, err := yinsh.Rules.New(1, v.String())
+	p, err := yinsh.Rules.New(1, yinsh.Rules.Variants[v])
 	if err != nil {
 		t.Fatal(err)
 	}
