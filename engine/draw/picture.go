@@ -1,6 +1,7 @@
 package draw
 
 import (
+	"fmt"
 	"image/color"
 	"sync"
 
@@ -50,14 +51,14 @@ type Picture[G any] struct {
 // picture of the position reference returns, with players "alice" and
 // "bob") on which position paints the pieces, marks and legend of a
 // position g, names[0] being player 1.
-func NewPicture[G any](s Scene, reference func() (*G, error), position func(pt Painter, g *G, names [2]string, l Legend)) *Picture[G] {
+func NewPicture[G any](s Scene, reference func() (G, error), position func(pt Painter, g *G, names [2]string, l Legend)) *Picture[G] {
 	p := &Picture[G]{scene: s, position: position}
 	p.scene.Reference = func(c vg.Canvas) error {
 		g, err := reference()
 		if err != nil {
-			return err
+			return fmt.Errorf("draw: the palette's position: %w", err)
 		}
-		return p.Draw(c, g, [2]string{"alice", "bob"})
+		return p.Draw(c, &g, [2]string{"alice", "bob"})
 	}
 	p.renderer = sync.OnceValues(p.NewRenderer)
 	return p
@@ -106,10 +107,22 @@ var (
 	LabelColor = color.RGBA{0x5A, 0x66, 0x72, 0xFF}
 )
 
+// Size is the side of every game's picture in pixels (1 pt = 1 px): a
+// square that a mail program shows whole and a phone 360 px wide.
+const Size = 600
+
 // TextSize is the font size of a picture's smallest text: 11 CSS px when
-// a picture 600 px wide is shown 360 px wide on a phone (600 × 11 / 360 =
-// 18.3).
+// the picture is shown 360 px wide on a phone (600 × 11 / 360 = 18.3).
 const TextSize = 19
+
+// Board paints a board's ground: its outline filled in fill; and readies
+// c for its lines, in colour line and 1.5 px wide.
+func Board(c vg.Canvas, outline []vg.Point, fill, line color.RGBA) {
+	c.SetColor(fill)
+	c.Fill(Polygon(outline))
+	c.SetColor(line)
+	c.SetLineWidth(1.5)
+}
 
 // maxName is the widest a player's name is written: longer names are cut
 // and end in "…", so that the two players' columns never meet.

@@ -93,6 +93,23 @@ func (e *Entry[G, M, P, V]) LooksLikeMove(s string) bool {
 	return err == nil
 }
 
+// Replay is the start of board in variant v after moves, written as
+// players write them, each played by the rules: a fixed position for a
+// picture's palette or a test.
+func (e *Entry[G, M, P, V]) Replay(board int, v V, moves ...string) (G, error) {
+	g := e.Start(board, v)
+	for _, s := range moves {
+		m, _, err := e.ParseMove(s)
+		if err == nil {
+			err = P(&g).Apply(m)
+		}
+		if err != nil {
+			return g, fmt.Errorf("games: %s move %q: %w", e.Word, s, err)
+		}
+	}
+	return g, nil
+}
+
 // Position returns g as the contract's Position.
 func (e *Entry[G, M, P, V]) Position(g G) Position { return &adapted[G, M, P, V]{g: g, e: e} }
 

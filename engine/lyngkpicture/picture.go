@@ -41,11 +41,8 @@ import (
 	"lyngk.example/lyngk/engine/lyngk"
 )
 
-// The picture's size in pixels.
-const (
-	Width  = 600
-	Height = 600
-)
+// The picture's size in pixels, every game's.
+const Width, Height = draw.Size, draw.Size
 
 // Layout: half the distance between two neighbours of a column is unit;
 // columns are colDX apart (unit·√3 = 58.9, rounded so that every point
@@ -144,7 +141,9 @@ var Drawing = draw.NewPicture(draw.Scene{
 	Colors:  paletteSize,
 	Sprites: spriteBudget, Bands: bandBudget,
 	BandFirst: bandFirst, BandRows: bandRows, Level: compression,
-}, reference, drawPosition)
+}, func() (lyngk.Game, error) {
+	return lyngk.Rules.Replay(102, lyngk.Standard, strings.Fields("g5-g6 d5-d4 I,d3-e3 K,d2-d4 G,g1-g3 c3-e2 c5-c6 R,b3-b2 f2-h1 d6-e7 c2-b1 d1-b2 g2-e2 f4-f5")...)
+}, drawPosition)
 
 // pieces are the colours of the pieces of board letters ls.
 func pieces(ls string) []color.RGBA {
@@ -155,31 +154,12 @@ func pieces(ls string) []color.RGBA {
 	return out
 }
 
-// reference is the middle game of the palette.
-func reference() (*lyngk.Game, error) {
-	g := lyngk.New(102, lyngk.Standard)
-	for _, s := range strings.Fields("g5-g6 d5-d4 I,d3-e3 K,d2-d4 G,g1-g3 c3-e2 c5-c6 R,b3-b2 f2-h1 d6-e7 c2-b1 d1-b2 g2-e2 f4-f5") {
-		m, _, err := lyngk.ParseMove(s)
-		if err == nil {
-			err = g.Apply(m)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("lyngkpicture: palette: %w", err)
-		}
-	}
-	return &g, nil
-}
-
 // drawBoard paints what every picture has on its background: the board's
 // hexagon, the lines between neighbours, a dot on every point, the column
 // letters above and below each column and the name of every point on its
 // left.
 func drawBoard(c vg.Canvas) {
-	c.SetColor(boardFill)
-	c.Fill(draw.Polygon(hexagon()))
-
-	c.SetColor(lineColor)
-	c.SetLineWidth(1.5)
+	draw.Board(c, hexagon(), boardFill, lineColor)
 	for p := range lyngk.Point(lyngk.NumPoints) {
 		px, py := p.Lattice()
 		for _, d := range [][2]int{{0, 2}, {1, 1}, {1, -1}} {

@@ -32,11 +32,8 @@ import (
 	"lyngk.example/lyngk/engine/yinsh"
 )
 
-// The picture's size in pixels.
-const (
-	Width  = 600
-	Height = 600
-)
+// The picture's size in pixels, every game's.
+const Width, Height = draw.Size, draw.Size
 
 // Layout: a point (i, n) is drawn at column i, half-step 2n-i (-2 .. 16):
 // half a step is unit, columns are colDX apart (unit·√3, rounded), so the
@@ -95,22 +92,9 @@ var Drawing = draw.NewPicture(draw.Scene{
 	Colors:  paletteSize,
 	Sprites: spriteBudget, Bands: bandBudget,
 	BandFirst: bandFirst, BandRows: bandRows, Level: compression,
-}, reference, drawPosition)
-
-// reference is the middle game of the palette.
-func reference() (*yinsh.Game, error) {
-	g := yinsh.New(yinsh.Normal)
-	for _, s := range []string{"e3", "a5", "b5", "c6", "d6", "e4", "h7", "g2", "g3", "g8", "h7-g7", "a5-a3", "g7-e7", "g8-c4"} {
-		t, _, err := yinsh.ParseTurn(s)
-		if err == nil {
-			err = g.Apply(t)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("yinshpicture: palette: %w", err)
-		}
-	}
-	return &g, nil
-}
+}, func() (yinsh.Game, error) {
+	return yinsh.Rules.Replay(0, yinsh.Normal, "e3", "a5", "b5", "c6", "d6", "e4", "h7", "g2", "g3", "g8", "h7-g7", "a5-a3", "g7-e7", "g8-c4")
+}, drawPosition)
 
 // outline is the board's shape: the convex hull of the points, pushed out
 // by 22 px from the middle.
@@ -153,11 +137,7 @@ var outline = sync.OnceValue(func() []vg.Point {
 // the lines between neighbours, a dot on every point, the column letters and
 // the numbers.
 func drawBoard(c vg.Canvas) {
-	c.SetColor(boardFill)
-	c.Fill(draw.Polygon(outline()))
-
-	c.SetColor(lineColor)
-	c.SetLineWidth(1.5)
+	draw.Board(c, outline(), boardFill, lineColor)
 	for p := range yinsh.Point(yinsh.NumPoints) {
 		for _, d := range [][2]int{{0, 1}, {1, 0}, {1, 1}} {
 			if q, ok := at(p.Column()+d[0], p.Number()+d[1]); ok {
