@@ -15,6 +15,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/engine/web"
 	"lyngk.example/lyngk/store"
@@ -91,7 +92,7 @@ func pagesSite(t *testing.T) string {
 	cmd("alice", "lyngk challenge alice bob")
 	pos := lyngk.New(101, lyngk.Standard)
 	rng := rand.New(rand.NewPCG(5, 0))
-	for pos.Status() == lyngk.Playing {
+	for pos.Status() == games.Playing {
 		legal := pos.Legal(nil)
 		slices.SortFunc(legal, func(a, b lyngk.Move) int { return strings.Compare(a.String(), b.String()) })
 		m := legal[rng.IntN(len(legal))]

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
 )
 
@@ -116,7 +117,7 @@ func TestStrength(t *testing.T) {
 			g := lyngk.New(*strengthB+i, lyngk.Standard)
 			side := 1 + i%2
 			r := rng(uint64(i) + 1)
-			for g.Status() == lyngk.Playing {
+			for g.Status() == games.Playing {
 				next := opp
 				if g.Turn() == side {
 					next = robot

@@ -56,7 +56,7 @@ func TestTakesWin(t *testing.T) {
 	for seed := uint64(1); found < 10; seed++ {
 		g := yinsh.New(yinsh.Blitz)
 		r := rng(seed)
-		for g.Status() == yinsh.Playing && found < 10 {
+		for g.Status() == games.Playing && found < 10 {
 			wins := false
 			for _, tn := range g.Legal(nil) {
 				wins = wins || tn.NPost > 0

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/yinsh"
 )
 
@@ -85,7 +86,7 @@ func TestGreedyPlayer(t *testing.T) {
 	for seed := uint64(1); found < 5; seed++ {
 		g := yinsh.New(yinsh.Normal)
 		r := rng(seed)
-		for g.Status() == yinsh.Playing && found < 5 {
+		for g.Status() == games.Playing && found < 5 {
 			can := false
 			for _, tn := range g.Legal(nil) {
 				can = can || tn.NPost > 0
@@ -136,7 +137,7 @@ func TestStrength(t *testing.T) {
 			g := yinsh.New(v)
 			side := 1 + i%2
 			r := rng(uint64(i) + 1)
-			for g.Status() == yinsh.Playing {
+			for g.Status() == games.Playing {
 				next := opp
 				if g.Turn() == side {
 					next = robot
