@@ -4,10 +4,11 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"lyngk.example/lyngk/engine/mcts"
 	"sync"
 	"testing"
 	"time"
+
+	"lyngk.example/lyngk/engine/mcts"
 
 	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"

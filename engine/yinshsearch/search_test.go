@@ -2,8 +2,9 @@ package yinshsearch
 
 import (
 	"context"
-	"lyngk.example/lyngk/engine/mcts"
 	"testing"
+
+	"lyngk.example/lyngk/engine/mcts"
 
 	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/yinsh"
