@@ -136,7 +136,7 @@ func New(cfg Config) (*Engine, error) {
 		return nil, errors.New("engine: no templates")
 	}
 	if cfg.Robot == "" {
-		return nil, errors.New("engine: no robot address")
+		return nil, errors.New("engine: no server address")
 	}
 	if len(cfg.Games) == 0 {
 		return nil, errors.New("engine: no games")
@@ -158,7 +158,7 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.Domain == "" {
 		_, d, ok := strings.Cut(cfg.Robot, "@")
 		if !ok || d == "" {
-			return nil, fmt.Errorf("engine: no domain for Message-IDs and none in robot address %q", cfg.Robot)
+			return nil, fmt.Errorf("engine: no domain for Message-IDs and none in the server address %q", cfg.Robot)
 		}
 		cfg.Domain = d
 	}

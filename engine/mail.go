@@ -601,6 +601,13 @@ func (r *request) refusalText(ref *refusal) (string, error) {
 		}
 		data[k] = v
 	}
+	if ref.key == whyNoCommand {
+		ex, err := r.moveExamples()
+		if err != nil {
+			return "", err
+		}
+		data["Examples"] = ex
+	}
 	text, err := r.e.cfg.Templates.Render("err."+string(ref.key), data)
 	if err != nil {
 		return "", err

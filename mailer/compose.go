@@ -21,7 +21,7 @@ import (
 
 // Outgoing is one reply mail to compose.
 type Outgoing struct {
-	From    string   // robot address, bare or with a display name
+	From    string   // the server's address, bare or with a display name
 	To      []string // bare or with display names
 	Subject string
 	// Body is UTF-8 text with LF line ends. It is sent quoted-printable,

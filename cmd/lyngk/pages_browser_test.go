@@ -16,6 +16,7 @@ import (
 
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/daemon"
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/engine/web"
 	"lyngk.example/lyngk/store"
@@ -92,7 +93,7 @@ func pagesSite(t *testing.T) string {
 	cmd("alice", "lyngk challenge alice bob")
 	pos := lyngk.New(101, lyngk.Standard)
 	rng := rand.New(rand.NewPCG(5, 0))
-	for pos.Status() == lyngk.Playing {
+	for pos.Status() == games.Playing {
 		legal := pos.Legal(nil)
 		slices.SortFunc(legal, func(a, b lyngk.Move) int { return strings.Compare(a.String(), b.String()) })
 		m := legal[rng.IntN(len(legal))]

@@ -14,7 +14,7 @@ import (
 // -blitz, any prefix down to "-b"). The board number plays no part in the
 // start.
 var Rules = &games.Entry[Game, Turn, *Game, Variant]{Word: "yinsh", Heading: "Yinsh", // as the subjects write it ("Yinsh Board 102 bob")
-	Variants: games.Variants[Variant]{Normal, Blitz}, Start: func(_ int, v Variant) Game { return New(v) },
+	Variants: games.Variants[Variant]{Normal: "normal", Blitz: "blitz"}, Start: func(_ int, v Variant) Game { return New(v) },
 	ParseMove: ParseTurn, Explain: notationReason, Words: moveWords}
 
 // moveWords counts the words of a turn written apart, as players type
