@@ -91,9 +91,9 @@ func (e *Engine) BulkChallenge(tx Tx, name, variant string, players [2]string, a
 // EndForfeit (the player to move is forfeited by the timer; a game not yet
 // started is cancelled instead, EndTimeout), EndDeclined (the second
 // player declines; he must not have moved), or not at all (EndRules: the
-// game goes on). Passes ("--") in moves must be where the rules put them; they take
-// the time of the move before. A finished game is rated as the engine
-// rates one. With tokens, each board mail's reply tokens are recorded (one
+// game goes on). Passes ("--") in moves must be where the rules put them,
+// with the time of the move they follow, as the commands record them. A
+// finished game is rated as the engine rates one. With tokens, each board mail's reply tokens are recorded (one
 // for every player after every move and the end).
 func (e *Engine) BulkPlay(tx Tx, board int, moves []string, times []time.Time, end Ending, endAt time.Time, tokens bool) error {
 	if len(times) != len(moves) {
@@ -137,10 +137,16 @@ func (e *Engine) BulkPlay(tx Tx, board int, moves []string, times []time.Time, e
 			continue
 		}
 		g.Changes++
-		if tokens && (i+1 == len(moves) || moves[i+1] != games.Pass) {
-			if err := r.bulkTokensAt(g, from+i+1, times[i]); err != nil {
-				return err
-			}
+		if !tokens {
+			continue
+		}
+		// The move's board mail shows it with the passes that follow it.
+		shown := i + 1
+		for shown < len(moves) && moves[shown] == games.Pass {
+			shown++
+		}
+		if err := r.bulkTokensAt(g, from+shown, times[i]); err != nil {
+			return err
 		}
 	}
 	ended := g.over() // by the rules

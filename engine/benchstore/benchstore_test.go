@@ -23,6 +23,10 @@ import (
 
 var now = time.Date(2026, time.November, 28, 12, 0, 0, 0, time.UTC)
 
+// span is the time of the tests' stores: three months, so that many games
+// ended within the 30 days whose reply tokens are kept.
+const span = 90 * 24 * time.Hour
+
 // build writes a store of n games with seed into a new file and returns
 // it open.
 func build(t *testing.T, n int, seed uint64) (*store.DB, benchstore.Summary) {
@@ -43,7 +47,7 @@ func build(t *testing.T, n int, seed uint64) (*store.DB, benchstore.Summary) {
 	t.Cleanup(func() { db.Close() })
 	sum, err := benchstore.Generate(context.Background(), e, func(fn func(engine.Tx) error) error {
 		return db.Update(func(tx *store.Tx) error { return fn(tx) })
-	}, benchstore.Options{Games: n, Running: -1, Seed: seed, Now: now})
+	}, benchstore.Options{Games: n, Running: -1, Seed: seed, Now: now, Span: span})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,6 +65,7 @@ type record struct {
 	Status    string      `json:"status"`
 	Winner    int         `json:"winner"`
 	How       string      `json:"how"`
+	Changes   int         `json:"changes"`
 	Started   time.Time   `json:"started"`
 	LastMove  time.Time   `json:"last_move"`
 	Ended     time.Time   `json:"ended"`
@@ -81,7 +86,8 @@ type standing struct {
 // record says, at times in order and never after the present; every
 // rating is the Elo of the finished games taken in the order of their
 // ends (K 40 for the first 10 games, 20 after); and the running games and
-// those that ended within 30 days have their reply tokens, no other game.
+// those that ended within 30 days have the reply tokens of all their
+// board mails, no other game.
 func TestGenerateValid(t *testing.T) {
 	db, sum := build(t, 200, 42)
 	var recs []record
@@ -157,9 +163,17 @@ func TestGenerateValid(t *testing.T) {
 		replay(t, r)
 		hows[r.Status+" "+r.How]++
 		kept := r.Status == "playing" || now.Sub(r.Ended) < engine.TokenKeep
-		if kept != (tokens[r.Board] > 0) {
-			t.Errorf("board %d (%s, ended %v): %d tokens", r.Board, r.Status, r.Ended, tokens[r.Board])
+		// A token for each player of every board mail: the new game's,
+		// and one after each change.
+		if want := 2 * (1 + r.Changes); kept && tokens[r.Board] != want || !kept && tokens[r.Board] != 0 {
+			t.Errorf("board %d (%s, ended %v, %d changes): %d tokens", r.Board, r.Status, r.Ended, r.Changes, tokens[r.Board])
 		}
+		if kept && slices.Contains(r.Moves, games.Pass) {
+			hows["passes"]++
+		}
+	}
+	if hows["passes"] == 0 {
+		t.Errorf("no game with a pass and its tokens among %v", hows)
 	}
 	for _, k := range []string{"won ", "won resign", "won forfeit", "cancelled timeout", "cancelled declined", "playing "} {
 		if hows[k] == 0 {
