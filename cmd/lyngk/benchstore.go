@@ -56,9 +56,14 @@ func runBenchStore(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	began := time.Now()
+	said := began
 	sum, err := writeBenchStore(*dbPath, benchstore.Options{Games: *nGames, Players: *players, Running: *running,
 		Seed: *seed, Now: now, Progress: func(done int) {
-			fmt.Fprintf(stderr, "bench-store: %d of %d games started (%s)\n", done, *nGames, time.Since(began).Round(time.Second))
+			// Every 10 s: a million games take minutes.
+			if time.Since(said) >= 10*time.Second {
+				said = time.Now()
+				fmt.Fprintf(stderr, "bench-store: %d of %d games started (%s)\n", done, *nGames, time.Since(began).Round(time.Second))
+			}
 		}})
 	if err != nil {
 		os.Remove(*dbPath)
