@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/store"
 )
@@ -55,7 +56,7 @@ func TestBulkAsCommands(t *testing.T) {
 		t.Helper()
 		v.cmd(addr("alice"), "lyngk challenge alice bob")
 		pos := lyngk.New(board, lyngk.Standard)
-		for i := 0; (moves < 0 || i < moves) && pos.Status() == lyngk.Playing && pos.Turn() != 0; i++ {
+		for i := 0; (moves < 0 || i < moves) && pos.Status() == games.Playing && pos.Turn() != 0; i++ {
 			move(board, &pos)
 		}
 		return &pos
