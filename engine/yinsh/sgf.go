@@ -195,4 +195,3 @@ func (rules) BoardspaceMove(steps []string, player int) (string, error) {
 	}
 	return strings.Join(parts, ";"), nil
 }
-
