@@ -16,7 +16,8 @@ import (
 // `id "NAME"`), then one node per step, `; P0[7 place wr  G 11]`: the
 // player (P0 first, P1 second), a running number and the step; a "Done"
 // node after each step, "Start White" (LYNGK "Start P0") first, "Resign"
-// for a resignation, a "Done" alone for a pass. Readers skip properties they do not know; this
+// for a resignation (by the loser, in turn or not: read back, it is the
+// record's last entry), a "Done" alone for a pass. Readers skip properties they do not know; this
 // server adds two of its own to the root: BN, the board number (LYNGK's
 // start depends on it), and EN, how the game ended when not by the rules
 // (the Termination of a text record).
@@ -84,10 +85,6 @@ func writeTree(b *bytes.Buffer, r Record, bs games.Boardspace) error {
 	player := 1
 	for i, m := range r.Moves {
 		if m == Resign || m == Forfeit {
-			if m == Resign {
-				node(player, "Resign ")
-				node(player, "Done ")
-			}
 			break
 		}
 		steps, err := bs.BoardspaceSteps(m, player)
@@ -102,6 +99,15 @@ func writeTree(b *bytes.Buffer, r Record, bs games.Boardspace) error {
 			node(player, "Done ")
 		}
 		player = 3 - player
+	}
+	if r.Termination == "resign" {
+		// By the loser, who may have resigned out of turn (the
+		// record then has no entry of it).
+		if w := r.Winner(); w > 0 {
+			player = 3 - w
+		}
+		node(player, "Resign ")
+		node(player, "Done ")
 	}
 	b.WriteString(")\n")
 	return nil

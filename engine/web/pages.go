@@ -401,6 +401,12 @@ func (h *Handler) game(w http.ResponseWriter, r *http.Request) {
 		h.gameJSON(w, r, num)
 		return
 	}
+	for _, ext := range []string{"txt", "sgf"} {
+		if num, ok := strings.CutSuffix(n, "."+ext); ok {
+			h.gameRecord(w, r, num, ext)
+			return
+		}
+	}
 	ref, ok := h.readGame(w, r, n)
 	if !ok {
 		return

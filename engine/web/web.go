@@ -151,6 +151,7 @@ func New(cfg Config) (*Handler, error) {
 		h.mux.HandleFunc("GET /games", h.games)
 		h.mux.HandleFunc("GET /standings", h.standings)
 		h.mux.HandleFunc("GET /player/{id}", h.player)
+		h.mux.HandleFunc("GET /player/{id}/games.sgf", h.playerSGF)
 		// {n} is "12" or "12.json": a pattern segment is a whole segment.
 		h.mux.HandleFunc("GET /game/{n}", h.game)
 		h.mux.HandleFunc("GET /game/{n}/board.svg", h.boardSVG)
