@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strings"
 
 	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/record"
@@ -65,4 +66,49 @@ func (e *Engine) Collection(tx Tx, user string) ([]byte, error) {
 		}
 	}
 	return record.WriteCollection(rs, e.cfg.Games)
+}
+
+// recordView is the data of the record mail.
+type recordView struct {
+	Title   string
+	Board   int
+	Players [2]string
+	Text    string // the text record
+	SGF     string // the attached file's name, "" for none
+	Web     string // the web pages' URL (Config.WebURL), "" for none
+}
+
+// recordCommand: `GAME record BOARD` mails the game's text record in the
+// body and its SGF attached (when its game offers boardspace's records
+// and the file fits a mail: it always does, a game of either being a few
+// hundred steps). Anybody may ask, as for show.
+func (r *request) recordCommand(c Command) error {
+	g, err := r.game(c.Args[0])
+	if err != nil {
+		return err
+	}
+	var pos games.Position
+	if !g.over() {
+		if pos, err = r.e.position(g, -1); err != nil {
+			return err
+		}
+	}
+	s := r.e.summary(g, pos)
+	rec := s.record(g.Moves)
+	v := recordView{Title: s.Title, Board: s.Board, Players: s.Players, Text: string(record.WriteText(rec, s.Title)),
+		Web: strings.TrimSuffix(r.e.cfg.WebURL, "/")}
+	e := envelope{to: []string{r.in.From}, board: g.Board}
+	if gm, ok := r.e.games[g.Game]; ok {
+		if bs, ok := gm.Rules.(games.Boardspace); ok {
+			data, err := record.WriteSGF(rec, bs)
+			if err != nil {
+				return err
+			}
+			a := Attachment{Filename: fmt.Sprintf("%s-%d.sgf", g.Game, g.Board), ContentType: "application/x-go-sgf; charset=utf-8", Data: data}
+			if attachmentCost(Mail{Attachments: []Attachment{a}}) < MaxReply/2 {
+				v.SGF, e.attach = a.Filename, []Attachment{a}
+			}
+		}
+	}
+	return r.mailAbout("record", v, e)
 }
