@@ -254,11 +254,15 @@ func parseSGF(data []byte) ([][]node, error) {
 
 func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\r' || c == '\t' }
 
-// playerID reads `id "NAME"`.
+// playerID reads `id "NAME"`: the name is between the first and the last
+// quote (boardspace escapes none in it).
 func playerID(v string) string {
 	v = strings.TrimSpace(v)
 	if rest, ok := strings.CutPrefix(v, "id"); ok {
-		v = strings.Trim(strings.TrimSpace(rest), `"`)
+		v = strings.TrimSpace(rest)
+		if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
+			v = v[1 : len(v)-1]
+		}
 	}
 	return v
 }
@@ -341,6 +345,9 @@ func readTree(nodes []node, gs []games.Game) (Record, error) {
 					// A Done alone: the other player passed.
 					if err := flush(); err != nil {
 						return r, err
+					}
+					if len(r.Moves) == MaxMoves {
+						return r, fmt.Errorf("%w: more than %d moves", ErrFormat, MaxMoves)
 					}
 					r.Moves = append(r.Moves, games.Pass)
 					r.Steps = append(r.Steps, step)
