@@ -1,16 +1,21 @@
 package engine_test
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/golden"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/engine/record"
 	"lyngk.example/lyngk/engine/yinsh"
+	"lyngk.example/lyngk/store"
 )
 
 // TestRecordByMail: `yinsh record 101` answers anybody
@@ -67,5 +72,113 @@ func TestRecordByMail(t *testing.T) {
 		if len(out) != 1 || len(out[0].Attachments) != 0 || !strings.Contains(out[0].Body, want) {
 			t.Errorf("yinsh record %s:\n%s", arg, format(out))
 		}
+	}
+}
+
+// TestRecordsOfAStore exports every game of a store of both games, played
+// by mail and ended every way (LYNGK and YINSH to their ends by the rules,
+// YINSH's blitz, LYNGK's stack6 resigned, an agreed draw, a forfeit on
+// time, a game cancelled by the timer, one still running; the random
+// YINSH game happens to end in a tie by the rules), in both
+// formats, and reads each back: the same moves (passes and the terminal
+// entry included), players, variant, board, result and ending.
+func TestRecordsOfAStore(t *testing.T) {
+	v := newEnv(t, withYinsh)
+	v.signup("alice", "bob")
+	gs := v.e.Games()
+	rng := rand.New(rand.NewPCG(34, 2))
+	names := [2]string{"alice", "bob"}
+	type plan struct {
+		game, option string
+		moves        int // -1: to the end
+		then         string
+	}
+	plans := []plan{
+		{"lyngk", "", -1, ""}, {"yinsh", "", -1, ""}, {"yinsh", "-blitz", -1, ""},
+		{"lyngk", "-stack6", 9, "resign"}, {"yinsh", "", 14, "draw"},
+		{"lyngk", "", 6, "forfeit"}, {"yinsh", "", 1, "timeout"},
+	}
+	for i, p := range plans {
+		board := 101 + i
+		if out := v.cmd(addr("bob"), strings.Join(strings.Fields(p.game+" challenge "+p.option+" alice bob"), " ")); len(out) == 0 || !strings.HasPrefix(out[0].Subject, "New ") {
+			t.Fatalf("challenge %d: %s", board, format(out))
+		}
+		g, _ := record.Find(gs, p.game)
+		variant, _ := g.Variant(p.option)
+		pos, err := g.New(board, variant)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := 0; pos.Turn() != 0 && k != p.moves; k++ {
+			legal := pos.Legal()
+			m, _, err := pos.Parse(legal[rng.IntN(len(legal))])
+			if err != nil {
+				t.Fatal(err)
+			}
+			user := names[pos.Turn()-1]
+			if out := v.cmd(addr(user), fmt.Sprintf("%s move %d %s pw-%s %s", p.game, board, user, user, m)); len(out) == 0 || strings.Contains(out[0].Subject, "error") {
+				t.Fatalf("board %d, %s: %s", board, m, format(out))
+			}
+			if err := pos.Play(m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if pos.Turn() == 0 {
+			continue
+		}
+		user, other := names[pos.Turn()-1], names[2-pos.Turn()]
+		switch p.then {
+		case "resign":
+			v.cmd(addr(user), fmt.Sprintf("%s resign %d %s pw-%s", p.game, board, user, user))
+		case "draw":
+			v.cmd(addr(user), fmt.Sprintf("%s move %d %s pw-%s propose", p.game, board, user, user))
+			v.cmd(addr(other), fmt.Sprintf("%s move %d %s pw-%s accept", p.game, board, other, other))
+		}
+	}
+	v.now = v.now.Add(engine.DefaultForfeitAfter + time.Hour)
+	v.tick()
+	// One still running.
+	v.cmd(addr("bob"), "yinsh challenge alice bob")
+	v.cmd(addr("alice"), fmt.Sprintf("yinsh move %d alice pw-alice e5", 101+len(plans)))
+
+	var ends []string
+	for i := range len(plans) + 1 {
+		var d *engine.GameDetail
+		if err := v.db.View(func(tx *store.Tx) error {
+			var err error
+			d, err = v.e.ReadGame(tx, 101+i)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		ends = append(ends, fmt.Sprintf("%s %s %s/%s", d.Game, d.Variant, d.Status, d.How))
+		g, _ := record.Find(gs, d.Game)
+		sgf, err := d.SGF()
+		if err != nil {
+			t.Fatal(err)
+		}
+		fromSGF, err := record.ReadSGF(sgf, gs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fromText, err := record.ReadText(d.TextRecord(), gs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := d.Record()
+		for format, r := range map[string]record.Record{"text": fromText, "SGF": fromSGF[0]} {
+			_, moves, err := record.Replay(g.Rules, r)
+			if err != nil || !slices.Equal(moves, d.MoveList) || r.Players != want.Players || r.Variant != want.Variant ||
+				r.Board != want.Board || r.Result != want.Result || r.Termination != want.Termination {
+				t.Errorf("board %d (%s) from %s: %v\n%v %s %d %s %q %v\nwant\n%v %s %d %s %q %v", d.Board, ends[i], format, err,
+					r.Players, r.Variant, r.Board, r.Result, r.Termination, moves,
+					want.Players, want.Variant, want.Board, want.Result, want.Termination, d.MoveList)
+			}
+		}
+	}
+	wantEnds := []string{"lyngk standard won/", "yinsh normal tie/", "yinsh blitz won/", "lyngk stack6 resigned/resign",
+		"yinsh normal tie/draw", "lyngk standard forfeit/forfeit", "yinsh normal cancelled/timeout", "yinsh normal playing/"}
+	if !slices.Equal(ends, wantEnds) {
+		t.Errorf("the games ended\n%v\nwant\n%v", ends, wantEnds)
 	}
 }

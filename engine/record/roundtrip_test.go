@@ -26,6 +26,7 @@ const (
 	resigned
 	forfeit
 	agreedDraw
+	timedOut // cancelled: a player never moved in time (no entry)
 	running
 )
 
@@ -64,6 +65,8 @@ func randomGame(t testing.TB, g games.Game, variant string, board int, e ending,
 		r.Moves, r.Termination, r.Result = append(r.Moves, record.Forfeit), "forfeit", record.ResultOf(3-loser, false)
 	case e == agreedDraw:
 		r.Termination, r.Result = "draw", record.Tie
+	case e == timedOut:
+		r.Moves, r.Termination = r.Moves[:min(len(r.Moves), 1)], "timeout"
 	}
 	return r
 }
@@ -75,7 +78,7 @@ func variants(g games.Game) []string {
 
 // TestRoundTrip exports random games of both games, every variant (LYNGK's
 // stack6, YINSH's blitz), ended every way (by the rules, resigned,
-// forfeit on time, an agreed draw, still running), in both formats, and
+// forfeit on time, an agreed draw, cancelled by the timer, still running), in both formats, and
 // reads each back: the same game, and its replay ends where the game did.
 func TestRoundTrip(t *testing.T) {
 	rng := rand.New(rand.NewPCG(34, 1))
