@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -39,7 +40,7 @@ func (d *GameDetail) SGF() ([]byte, error) {
 }
 
 // ErrNoSGF is a game whose rules offer no boardspace records.
-var ErrNoSGF = fmt.Errorf("engine: the game has no SGF records")
+var ErrNoSGF = errors.New("engine: the game has no SGF records")
 
 // MaxCollection bounds a player's SGF collection (/player/NAME/games.sgf):
 // his newest finished games, as many as a page of games lists.

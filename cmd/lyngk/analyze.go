@@ -361,6 +361,9 @@ func replayRecord(gm games.Game, all []games.Game, withBoard bool, file string, 
 		}
 		return r, 0, nil, fmt.Errorf("%s is a game of %s, not of %s", file, r.Game, gm.Name())
 	}
+	if withBoard && seed != nil && *seed > 0 && r.Board != 0 && r.Board != *seed {
+		return r, 0, nil, fmt.Errorf("%s says its board, %d: no -seed %d", file, r.Board, *seed)
+	}
 	if withBoard && r.Board == 0 {
 		if seed == nil || *seed < 1 {
 			return r, 0, nil, fmt.Errorf("%s does not say its board, whose start it is: give -seed N", file)

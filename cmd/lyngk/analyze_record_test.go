@@ -34,6 +34,7 @@ func TestAnalyzeRecordGolden(t *testing.T) {
 		{"lyngk-text-json", "-json -record " + f("lyngk.txt") + " -at 5"},
 		{"lyngk-no-board", "-record " + f("lyngk-no-board.sgf")},
 		{"lyngk-no-board-seed", "-record " + f("lyngk-no-board.sgf") + " -seed 101 -json"},
+		{"lyngk-seed-disagrees", "-record " + f("lyngk.txt") + " -seed 102"},
 		{"at-past-end", "-game yinsh -record " + f("yinsh.txt") + " -at 500"},
 		{"usage-at-without-record", "-game yinsh -at 3"},
 		{"usage-record-position", "-record " + f("lyngk.txt") + " -position x.txt"},

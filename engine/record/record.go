@@ -107,7 +107,7 @@ func Find(gs []games.Game, name string) (games.Game, bool) {
 func Replay(rules games.Rules, r Record) (games.Position, []string, error) {
 	pos, err := rules.New(r.Board, r.Variant)
 	if err != nil {
-		return nil, nil, fmt.Errorf("record: %s has no variant %q", rules.Name(), r.Variant)
+		return nil, nil, fmt.Errorf("record: no start of %s board %d, variant %q: %w", rules.Name(), r.Board, r.Variant, err)
 	}
 	for i, m := range r.Moves {
 		if m == Resign || m == Forfeit {
