@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime"
 	"slices"
@@ -19,6 +20,7 @@ import (
 	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/engine/record"
+	"lyngk.example/lyngk/engine/review"
 )
 
 // robotThink is the robot's default think time; robotSeed makes a
@@ -33,7 +35,7 @@ const (
 const (
 	analyzeUsage       = "usage: lyngk analyze (-seed N | -position FILE) [-stack6] [-turn 1|2] [-players A,B] [-json] [MOVE…]"
 	analyzeGameUsage   = "usage: lyngk analyze -game GAME [OPTION] [-players A,B] [-json] [-robot [-think D | -playouts N]] [MOVE…]"
-	analyzeRecordUsage = "usage: lyngk analyze -game GAME -record FILE [-at N] [-seed N] [-players A,B] [-json] [-robot [-think D | -playouts N]] [MOVE…]"
+	analyzeRecordUsage = "usage: lyngk analyze -game GAME -record FILE [-at N] [-seed N] [-review] [-players A,B] [-json] [-robot [-think D | -playouts N]] [MOVE…]"
 )
 
 // runAnalyze is `lyngk analyze` (SPEC §5), one path for every game, through
@@ -70,7 +72,10 @@ const (
 // that does not say its board (boardspace's own) takes -seed N. -record
 // and -at are read apart from the other flags, so that the usage and
 // the flags' list of SPEC §5 stay as they are; without -record, every
-// output is as before.
+// output is as before. -review adds the robot's review of the record
+// (package review): player 1's chance after each move and each player's
+// three worst moves with the robot's move instead, after the verdicts, or
+// with -json the field review.
 func runAnalyze(args []string, stdout, stderr io.Writer) int {
 	all := offered()
 	word := lyngk.Rules.Name()
@@ -80,6 +85,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 	}
 	recordFile, args, recordSet := flagArg(args, "record")
 	atArg, args, atSet := flagArg(args, "at")
+	args, reviewSet := boolArg(args, "review")
 	i := slices.IndexFunc(all, func(g games.Game) bool { return g.Name() == word })
 	if i < 0 {
 		fmt.Fprintf(stderr, "lyngk analyze: no game %q (the games: %s)\n%s\n", word, gameNames(all), analyzeGameUsage)
@@ -91,7 +97,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 	if setup != nil {
 		usage = analyzeUsage
 	}
-	if recordSet || atSet {
+	if recordSet || atSet || reviewSet {
 		usage = analyzeRecordUsage
 	}
 	usageErr := func(format string, a ...any) int {
@@ -183,6 +189,9 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 		}
 		at = n
 	}
+	if reviewSet && (!recordSet || gm.Robot == nil) {
+		return usageErr("-review goes with -record, for a game with a robot")
+	}
 	if recordSet {
 		switch {
 		case recordFile == "":
@@ -223,14 +232,14 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 
 	var pos games.Position
 	var rec *record.Record
-	var recMoves int
+	var recMoves []string
 	if recordSet {
-		r, n, p, err := replayRecord(gm, all, setup != nil, recordFile, seed, at, gameSet)
+		r, ms, p, err := replayRecord(gm, all, setup != nil, recordFile, seed, at, gameSet)
 		if err != nil {
 			fmt.Fprintf(stderr, "lyngk analyze: %v\n", err)
 			return 1
 		}
-		rec, recMoves, pos = &r, n, p
+		rec, recMoves, pos = &r, ms, p
 		if !set["players"] && r.Players[0] != "" && r.Players[1] != "" {
 			names = r.Players
 		}
@@ -286,10 +295,22 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 	}
+	var rev *reviewed
+	if reviewSet {
+		r, err := reviewRecord(gm, *rec, recMoves)
+		if err != nil {
+			fmt.Fprintf(stderr, "lyngk analyze: %v\n", err)
+			return 1
+		}
+		rev = r
+	}
 	if !*asJSON {
 		fmt.Fprint(stdout, pos.Board(names))
 		if rec != nil {
 			fmt.Fprintln(stdout, verdicts(*rec, pos, names))
+		}
+		if rev != nil {
+			fmt.Fprint(stdout, rev.text(names))
 		}
 		return 0
 	}
@@ -312,7 +333,10 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 		if rec.Termination != "" {
 			fields = append(fields, games.Field{Name: "record_termination", Value: rec.Termination})
 		}
-		fields = append(fields, games.Field{Name: "record_moves", Value: recMoves})
+		fields = append(fields, games.Field{Name: "record_moves", Value: len(recMoves)})
+	}
+	if rev != nil {
+		fields = append(fields, games.Field{Name: "review", Value: rev.json()})
 	}
 	out, err := jsonObject(fields)
 	if err == nil {
@@ -332,56 +356,134 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 // with the set-up add-on) takes seed's when the record does not say its
 // own. gameSet says -game was given, for the error of a record of another
 // game.
-func replayRecord(gm games.Game, all []games.Game, withBoard bool, file string, seed *int, at int, gameSet bool) (record.Record, int, games.Position, error) {
+func replayRecord(gm games.Game, all []games.Game, withBoard bool, file string, seed *int, at int, gameSet bool) (record.Record, []string, games.Position, error) {
 	var r record.Record
 	f, err := os.Open(file)
 	if err != nil {
-		return r, 0, nil, err
+		return r, nil, nil, err
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, record.MaxBytes+1))
 	if err != nil {
-		return r, 0, nil, err
+		return r, nil, nil, err
 	}
 	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '(' {
 		rs, err := record.ReadSGF(data, all)
 		if err != nil {
-			return r, 0, nil, fmt.Errorf("%s: %w", file, err)
+			return r, nil, nil, fmt.Errorf("%s: %w", file, err)
 		}
 		if len(rs) != 1 {
-			return r, 0, nil, fmt.Errorf("%s holds %d games; analyze reads one", file, len(rs))
+			return r, nil, nil, fmt.Errorf("%s holds %d games; analyze reads one", file, len(rs))
 		}
 		r = rs[0]
 	} else if r, err = record.ReadText(data, all); err != nil {
-		return r, 0, nil, fmt.Errorf("%s: %w", file, err)
+		return r, nil, nil, fmt.Errorf("%s: %w", file, err)
 	}
 	if r.Game != gm.Name() {
 		if !gameSet {
-			return r, 0, nil, fmt.Errorf("%s is a game of %s: give -game %s", file, r.Game, r.Game)
+			return r, nil, nil, fmt.Errorf("%s is a game of %s: give -game %s", file, r.Game, r.Game)
 		}
-		return r, 0, nil, fmt.Errorf("%s is a game of %s, not of %s", file, r.Game, gm.Name())
+		return r, nil, nil, fmt.Errorf("%s is a game of %s, not of %s", file, r.Game, gm.Name())
 	}
 	if withBoard && seed != nil && *seed > 0 && r.Board != 0 && r.Board != *seed {
-		return r, 0, nil, fmt.Errorf("%s says its board, %d: no -seed %d", file, r.Board, *seed)
+		return r, nil, nil, fmt.Errorf("%s says its board, %d: no -seed %d", file, r.Board, *seed)
 	}
 	if withBoard && r.Board == 0 {
 		if seed == nil || *seed < 1 {
-			return r, 0, nil, fmt.Errorf("%s does not say its board, whose start it is: give -seed N", file)
+			return r, nil, nil, fmt.Errorf("%s does not say its board, whose start it is: give -seed N", file)
 		}
 		r.Board = *seed
 	}
 	_, moves, err := record.Replay(gm.Rules, r)
 	if err != nil {
-		return r, 0, nil, fmt.Errorf("%s: %w", file, err)
+		return r, nil, nil, fmt.Errorf("%s: %w", file, err)
 	}
 	if at > len(moves) {
-		return r, 0, nil, fmt.Errorf("%s has %d moves, not %d", file, len(moves), at)
+		return r, nil, nil, fmt.Errorf("%s has %d moves, not %d", file, len(moves), at)
 	}
 	pos, err := record.At(gm.Rules, r, moves, at)
 	if err != nil {
-		return r, 0, nil, fmt.Errorf("%s: %w", file, err)
+		return r, nil, nil, fmt.Errorf("%s: %w", file, err)
 	}
-	return r, len(moves), pos, nil
+	return r, moves, pos, nil
+}
+
+// reviewed is the robot's review of a record (package review).
+type reviewed struct {
+	points []review.Point
+	worst  [2][]review.Drop
+}
+
+// reviewRecord reviews the record r, moves as the game keeps them, at
+// review.Playouts a position.
+func reviewRecord(gm games.Game, r record.Record, moves []string) (*reviewed, error) {
+	if n := len(moves); n > 0 && (moves[n-1] == record.Resign || moves[n-1] == record.Forfeit) {
+		moves = moves[:n-1]
+	}
+	start, err := gm.New(r.Board, r.Variant)
+	if err != nil {
+		return nil, err
+	}
+	points, err := review.Review(context.Background(), gm.Robot, start, moves, review.Playouts)
+	if err != nil {
+		return nil, err
+	}
+	rv := &reviewed{points: points}
+	for p := range 2 {
+		rv.worst[p] = review.Worst(points, moves, p+1, 3)
+	}
+	return rv, nil
+}
+
+// text is the review as analyze prints it after the board: player 1's
+// chance after each move, then each player's three worst moves.
+func (rv *reviewed) text(names [2]string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "review: %s's chance after each move (the robot, %d playouts a position)\n", names[0], review.Playouts)
+	for _, p := range rv.points {
+		fmt.Fprintf(&b, "%4d %.2f\n", p.K, p.Chance)
+	}
+	for i, ds := range rv.worst {
+		fmt.Fprintf(&b, "the worst moves of %s:", names[i])
+		if len(ds) == 0 {
+			b.WriteString(" none")
+		}
+		b.WriteString("\n")
+		for _, d := range ds {
+			fmt.Fprintf(&b, "  move %d %s: %.2f to %.2f (the robot: %s)\n", d.K, d.Move, d.Before, d.After, d.Best)
+		}
+	}
+	return b.String()
+}
+
+// json is the review as the object's "review": the budget, player 1's
+// chance after each move (index K: after move K) and each player's worst
+// moves, the chances to three decimals.
+func (rv *reviewed) json() any {
+	type drop struct {
+		Move   int     `json:"move"`
+		Played string  `json:"played"`
+		Before float64 `json:"before"`
+		After  float64 `json:"after"`
+		Robot  string  `json:"robot"`
+	}
+	round := func(x float64) float64 { return math.Round(x*1000) / 1000 }
+	chances := []float64{}
+	for _, p := range rv.points {
+		chances = append(chances, round(p.Chance))
+	}
+	var worst [2][]drop
+	for i, ds := range rv.worst {
+		worst[i] = []drop{}
+		for _, d := range ds {
+			worst[i] = append(worst[i], drop{d.K, d.Move, round(d.Before), round(d.After), d.Best})
+		}
+	}
+	return struct {
+		Playouts int       `json:"playouts"`
+		Chances  []float64 `json:"chances"`
+		Worst    [2][]drop `json:"worst"`
+	}{review.Playouts, chances, worst}
 }
 
 // verdicts is the line that sets the record's result beside the rules'
@@ -469,6 +571,19 @@ func gameNames(all []games.Game) string {
 		names = append(names, g.Name())
 	}
 	return strings.Join(names, ", ")
+}
+
+// boolArg finds the flag -NAME (or --NAME) among args and returns args
+// without it.
+func boolArg(args []string, flag string) (rest []string, found bool) {
+	for _, a := range args {
+		if a == "-"+flag || a == "--"+flag {
+			found = true
+			continue
+		}
+		rest = append(rest, a)
+	}
+	return rest, found
 }
 
 // flagArg finds the flag -NAME among args (-game, -record, -at: "-game

@@ -15,7 +15,8 @@ import (
 // real boardspace game to its end, won by the rules as its record says,
 // and at its tenth move; the text records; a step that is not legal; a
 // record of the other game; a LYNGK SGF that does not say its board, with
-// and without -seed; moves after the record's position; the usage errors.
+// and without -seed; moves after the record's position; the robot's
+// review of a record (-review), in text and JSON; the usage errors.
 func TestAnalyzeRecordGolden(t *testing.T) {
 	dir := filepath.Join("testdata", "analyze", "records")
 	f := func(name string) string { return filepath.Join(dir, name) }
@@ -40,6 +41,9 @@ func TestAnalyzeRecordGolden(t *testing.T) {
 		{"usage-record-position", "-record " + f("lyngk.txt") + " -position x.txt"},
 		{"usage-record-variant", "-game yinsh -blitz -record " + f("yinsh.txt")},
 		{"missing-file", "-game yinsh -record " + f("none.sgf")},
+		{"review", "-game yinsh -review -record " + f("yinsh-boardspace.sgf")},
+		{"review-json", "-json -record " + f("lyngk.txt") + " -at 0 --review"},
+		{"usage-review-without-record", "-game yinsh -review"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
