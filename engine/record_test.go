@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
@@ -180,5 +181,45 @@ func TestRecordsOfAStore(t *testing.T) {
 		"yinsh normal tie/draw", "lyngk standard forfeit/forfeit", "yinsh normal cancelled/timeout", "yinsh normal playing/"}
 	if !slices.Equal(ends, wantEnds) {
 		t.Errorf("the games ended\n%v\nwant\n%v", ends, wantEnds)
+	}
+}
+
+// TestCollectionBounded: a player's SGF collection holds his newest
+// MaxCollection finished games, the last ended first, whatever his
+// history; an unknown player is ErrNoUser.
+func TestCollectionBounded(t *testing.T) {
+	v := newEnv(t, withYinsh)
+	v.signup("alice", "bob")
+	n := engine.MaxCollection + 3
+	for i := range n {
+		board := 101 + i
+		v.now = v.now.Add(6 * time.Hour) // alice's unasked mails stay under their day's bound
+		if out := v.cmd(addr("bob"), "yinsh challenge alice bob"); len(out) == 0 || !strings.HasPrefix(out[0].Subject, "New ") {
+			t.Fatalf("challenge %d: %s", board, format(out))
+		}
+		if out := v.cmd(addr("bob"), fmt.Sprintf("yinsh resign %d bob pw-bob", board)); len(out) == 0 {
+			t.Fatalf("resign %d: no mail", board)
+		}
+	}
+	var data []byte
+	if err := v.db.View(func(tx *store.Tx) error {
+		var err error
+		data, err = v.e.Collection(tx, "Alice")
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := record.ReadSGF(data, v.e.Games())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != engine.MaxCollection || rs[0].Board != 100+n || rs[len(rs)-1].Board != 104 {
+		t.Errorf("%d games, boards %d ... %d", len(rs), rs[0].Board, rs[len(rs)-1].Board)
+	}
+	if err := v.db.View(func(tx *store.Tx) error {
+		_, err := v.e.Collection(tx, "nobody")
+		return err
+	}); !errors.Is(err, engine.ErrNoUser) {
+		t.Errorf("an unknown player: %v", err)
 	}
 }
