@@ -303,6 +303,9 @@ type gameView struct {
 	Cols        int // Block's widest line, in characters
 	// Position says who is to move in the position shown.
 	Position string
+	// SGF says the game offers boardspace's records (games.Boardspace):
+	// the page links /game/N.sgf beside the text record.
+	SGF bool
 }
 
 // playerLine is a player of the game page with what they have beside the
@@ -441,6 +444,7 @@ func (h *Handler) game(w http.ResponseWriter, r *http.Request) {
 		sides = pic.Sides(ref.pos)
 	}
 	v.ClaimsTitle = sides[0].LabelsTitle
+	_, v.SGF = ref.game.Rules.(games.Boardspace)
 	for i, name := range d.Players {
 		v.Players = append(v.Players, playerLine{Name: name, ToMove: ref.pos.Turn() == i+1 && !(v.Latest && d.Over()),
 			Winner: d.Winner == i+1 && v.Latest, Claims: sides[i].Labels, Removed: sides[i].Count})
