@@ -306,6 +306,10 @@ type gameView struct {
 	// SGF says the game offers boardspace's records (games.Boardspace):
 	// the page links /game/N.sgf beside the text record.
 	SGF bool
+	// Review is the robot's review of a finished game (review.go), nil
+	// when there is none (yet: Reviewing says it is being made).
+	Review    *gameReview
+	Reviewing bool
 }
 
 // playerLine is a player of the game page with what they have beside the
@@ -445,6 +449,12 @@ func (h *Handler) game(w http.ResponseWriter, r *http.Request) {
 	}
 	v.ClaimsTitle = sides[0].LabelsTitle
 	_, v.SGF = ref.game.Rules.(games.Boardspace)
+	if h.reviews != nil && d.Over() && ref.game.Robot != nil && d.Status != engine.StatusCancelled {
+		if v.Review = h.reviews.get(d.Board); v.Review != nil && v.Review.Chart == "" {
+			v.Review = nil // none could be made
+		}
+		v.Reviewing = v.Review == nil && !h.reviews.failed(d.Board)
+	}
 	for i, name := range d.Players {
 		v.Players = append(v.Players, playerLine{Name: name, ToMove: ref.pos.Turn() == i+1 && !(v.Latest && d.Over()),
 			Winner: d.Winner == i+1 && v.Latest, Claims: sides[i].Labels, Removed: sides[i].Count})
