@@ -453,7 +453,7 @@ func (h *Handler) game(w http.ResponseWriter, r *http.Request) {
 		if v.Review = h.reviews.get(d.Board); v.Review != nil && v.Review.Chart == "" {
 			v.Review = nil // none could be made
 		}
-		v.Reviewing = v.Review == nil && !h.reviews.failed(d.Board)
+		v.Reviewing = v.Review == nil && h.reviews.queued(d.Board)
 	}
 	for i, name := range d.Players {
 		v.Players = append(v.Players, playerLine{Name: name, ToMove: ref.pos.Turn() == i+1 && !(v.Latest && d.Over()),

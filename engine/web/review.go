@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/record"
@@ -25,11 +26,14 @@ import (
 // being made, and shows it once it is. Reviews are kept in memory, the
 // last maxReviews; a server restart makes them again when asked.
 
-// maxReviews bounds the reviews kept, and maxQueue the games waiting for
-// theirs: a visitor opening many finished games queues no more.
+// maxReviews bounds the reviews kept, maxQueue the games waiting for
+// theirs, and maxPerHour the reviews begun in an hour (a window that opens
+// with the first): a visitor or a crawler opening many finished games
+// takes no more than a minute or two of one core an hour from the mail.
 const (
 	maxReviews = 256
 	maxQueue   = 16
+	maxPerHour = 60
 )
 
 // gameReview is what the game page shows of a review.
@@ -57,18 +61,25 @@ type reviewer struct {
 	order   []int // boards of done, oldest first
 	queue   []int
 	running bool
+	// window and begun count the reviews queued in the hour from window.
+	window time.Time
+	begun  int
 }
 
 // get returns board's review, or nil after queueing it (when there is
-// room).
+// room, and the hour's reviews are not all begun).
 func (rv *reviewer) get(board int) *gameReview {
 	rv.mu.Lock()
 	defer rv.mu.Unlock()
 	if r, ok := rv.done[board]; ok {
 		return r
 	}
-	if len(rv.queue) < maxQueue && !slices.Contains(rv.queue, board) {
+	if now := time.Now(); now.Sub(rv.window) >= time.Hour {
+		rv.window, rv.begun = now, 0
+	}
+	if len(rv.queue) < maxQueue && rv.begun < maxPerHour && !slices.Contains(rv.queue, board) {
 		rv.queue = append(rv.queue, board)
+		rv.begun++
 		if !rv.running {
 			rv.running = true
 			go rv.work()
@@ -77,12 +88,11 @@ func (rv *reviewer) get(board int) *gameReview {
 	return nil
 }
 
-// failed reports whether board's review was tried and none could be made.
-func (rv *reviewer) failed(board int) bool {
+// queued reports whether board's review is being made.
+func (rv *reviewer) queued(board int) bool {
 	rv.mu.Lock()
 	defer rv.mu.Unlock()
-	r, ok := rv.done[board]
-	return ok && r.Chart == ""
+	return slices.Contains(rv.queue, board)
 }
 
 // work makes the queued reviews, then ends.
