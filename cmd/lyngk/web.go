@@ -53,7 +53,8 @@ var _ web.Mover = (*daemon.Daemon)(nil)
 // daemon makes the moves of the play pages.
 func serveWeb(ctx context.Context, ln net.Listener, d *daemon.Daemon, eng *engine.Engine, cfg config, m *metrics, log *slog.Logger) (func(), error) {
 	h, err := web.New(web.Config{Store: d, Engine: eng, Public: cfg.WebPublic, Log: log, Observe: m.web, Mover: d,
-		PostsPerGameHour: cfg.WebPostsPerGameHour, StreamsPerClient: cfg.WebStreamsPerClient, Base: cfg.webBase()})
+		PostsPerGameHour: cfg.WebPostsPerGameHour, StreamsPerClient: cfg.WebStreamsPerClient, Base: cfg.webBase(),
+		Review: true})
 	if err != nil {
 		return nil, err
 	}
