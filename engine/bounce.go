@@ -19,7 +19,7 @@ import (
 // stranger who forges a delivery report cannot stop a player's mail:
 //
 //   - the caller keeps, for every copy of a mail queued to a confirmed
-//     address, its Message-ID and the address (cmd/lyngk, in the store's
+//     address, its Message-ID and the address (engine/daemon, in the store's
 //     sent records, 14 days), and hands Bounce, in Bounce.Sent, the
 //     addresses each Message-ID the report names was sent to. The report
 //     must name one of them as a failed recipient (Final-Recipient, or
@@ -193,7 +193,7 @@ func (e *Engine) BounceToken(tx Tx, addr string) (string, error) {
 }
 
 // Tracked reports whether mail to addr is recorded for its bounces: it is
-// some account's confirmed address (cmd/lyngk records the copies of mails
+// some account's confirmed address (engine/daemon records the copies of mails
 // to such addresses only, so strangers cannot fill the records).
 func (e *Engine) Tracked(tx Tx, addr string) (bool, error) {
 	return confirmed(tx, strings.ToLower(addr))

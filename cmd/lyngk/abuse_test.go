@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/daemon"
 	"lyngk.example/lyngk/engine/golden"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/mailer"
@@ -78,7 +79,7 @@ func TestProcessLoopRules(t *testing.T) {
 			if r := process(t, db, c.m); len(r) != 0 {
 				t.Fatalf("answered with %d mails: %q", len(r), r[0].Subject)
 			}
-			res, err := a.apply(context.Background(), c.m.bytes(), enqueue)
+			res, err := a.apply(context.Background(), c.m.bytes(), daemon.Enqueue)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -349,7 +350,7 @@ func TestProcessShowManyGames(t *testing.T) {
 				raws = append(raws, rawMail{from: fmt.Sprintf("fan%d@example.com", i), subject: "lyngk challenge alice bob",
 					id: fmt.Sprintf("ch%d@test.example", i)}.bytes())
 			}
-			res, err := a.applyBatch(context.Background(), raws, func(*store.Tx, composed, time.Time) error { return nil })
+			res, err := a.applyBatch(context.Background(), raws, func(*store.Tx, daemon.Outgoing, time.Time) error { return nil })
 			if err != nil || res[len(res)-1] != outcomeApplied {
 				t.Fatalf("setup: %v %v", err, res)
 			}
@@ -498,7 +499,7 @@ func TestProcessManySubscribers(t *testing.T) {
 		for i := range engine.MaxSubscribers {
 			add(fmt.Sprintf("w%d@example.com", i), fmt.Sprintf("lyngk subscribe 101 w%d pw", i))
 		}
-		if _, err := a.applyBatch(context.Background(), raws, func(*store.Tx, composed, time.Time) error { return nil }); err != nil {
+		if _, err := a.applyBatch(context.Background(), raws, func(*store.Tx, daemon.Outgoing, time.Time) error { return nil }); err != nil {
 			t.Fatal(err)
 		}
 		a.db.Close()

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/daemon"
 	"lyngk.example/lyngk/store"
 )
 
@@ -50,7 +52,7 @@ func runAdmin(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	err := withStore(*dbPath, "admin "+strings.Join(fs.Args(), " "), nil, lim, stdout, func(db *store.DB) error {
-		return admin(db, fs.Args(), *cfgPath != "", stdout)
+		return admin(db, daemon.New(daemon.Config{DB: db}), fs.Args(), *cfgPath != "", stdout)
 	})
 	if errors.Is(err, errUsage) {
 		fmt.Fprintln(stderr, adminUsage)
@@ -96,15 +98,15 @@ func adminLimits(path string) (store.Limits, error) {
 	return c.Store, err
 }
 
-// admin writes the listing that args ask for. limits says whether db was
-// opened with the daemon's limits (the daemon's own store, or -config), so
-// that the outbox listing can tell the caps.
-func admin(db *store.DB, args []string, limits bool, w io.Writer) error {
+// admin writes the listing that args ask for; d makes its one change.
+// limits says whether db was opened with the daemon's limits (the daemon's
+// own store, or -config), so that the outbox listing can tell the caps.
+func admin(db *store.DB, d *daemon.Daemon, args []string, limits bool, w io.Writer) error {
 	if !adminArgs(args) {
 		return errUsage
 	}
 	if args[0] == "broadcast" {
-		return adminBroadcast(db, args[1:], w)
+		return adminBroadcast(db, d, args[1:], w)
 	}
 	return db.View(func(tx *store.Tx) error {
 		switch {
@@ -200,9 +202,11 @@ func admin(db *store.DB, args []string, limits bool, w io.Writer) error {
 // adminBroadcast is `lyngk admin broadcast [USERID on|off]`: the operator's
 // allow-list of the broadcast command, listed, or changed for one userid
 // (the one thing admin writes).
-func adminBroadcast(db *store.DB, args []string, w io.Writer) error {
+func adminBroadcast(db *store.DB, d *daemon.Daemon, args []string, w io.Writer) error {
 	if len(args) == 2 {
-		err := db.Update(func(tx *store.Tx) error { return engine.SetBroadcaster(tx, args[0], args[1] == "on") })
+		err := d.Update(context.Background(), "admin", func(tx *store.Tx) error {
+			return engine.SetBroadcaster(tx, args[0], args[1] == "on")
+		})
 		if err != nil {
 			return err
 		}

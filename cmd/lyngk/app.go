@@ -8,12 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/mail"
 	"runtime/debug"
-	"strings"
+	"sync"
 	"time"
 
 	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/daemon"
 	"lyngk.example/lyngk/mailer"
 	"lyngk.example/lyngk/store"
 )
@@ -22,15 +22,15 @@ import (
 const maxMailSize = 1 << 20
 
 // app applies incoming mail to the store: the one place where mailer,
-// engine and store meet. Every mail is applied in ONE bbolt transaction:
-// the dedupe record, the game change and the outgoing mails commit
-// together or not at all, so a crash at any point loses nothing and
-// applies nothing twice.
+// engine and store meet for mail. Every batch of mails is one unit of work
+// of the daemon (engine/daemon, its one write path): the dedupe record,
+// the game change and the outgoing mails commit together or not at all, so
+// a crash at any point loses nothing and applies nothing twice.
 type app struct {
 	db      *store.DB
 	eng     *engine.Engine
 	robot   string
-	verp    bool // bounce_verp: envelope senders robot+b-TOKEN@domain (bounce.go)
+	verp    bool // bounce_verp: envelope senders robot+b-TOKEN@domain (engine/daemon)
 	log     *slog.Logger
 	metrics *metrics // nil when metrics are off
 	now     func() time.Time
@@ -44,6 +44,23 @@ type app struct {
 	// lane, in the daemon, applies the mails that need password checks
 	// apart from the others (see handle); nil applies every mail in line.
 	lane *lane
+
+	// d writes the store; made from the fields above at its first use
+	// (daemon), so that an app built by hand (lyngk process, the tests)
+	// writes through it too.
+	d    *daemon.Daemon
+	once sync.Once
+}
+
+// daemon is the app's writer of the store.
+func (a *app) daemon() *daemon.Daemon {
+	a.once.Do(func() {
+		if a.d == nil {
+			a.d = daemon.New(daemon.Config{DB: a.db, Engine: a.eng, Server: a.robot, VERP: a.verp, Log: a.log,
+				Now: func() time.Time { return a.now() }})
+		}
+	})
+	return a.d
 }
 
 // outcome says what became of one incoming mail.
@@ -57,41 +74,8 @@ const (
 	outcomeFailed    outcome = "failed"    // failed inside the server: internal-error answer, set aside
 )
 
-// composed is one reply ready for the wire.
-type composed struct {
-	from    string
-	to      []string
-	data    []byte
-	unasked bool // engine.Mail.Unasked: the outbox serves it after the recipient's other mail
-	// stranger puts it in the outbox's strangers' lane (store.OutMail.Stranger):
-	// no recipient is a confirmed address.
-	stranger bool
-}
-
-// deliverFunc puts composed replies somewhere inside the transaction: the
-// outbox for the daemon, a list for `process -mbox`.
-type deliverFunc func(tx *store.Tx, m composed, now time.Time) error
-
-func enqueue(tx *store.Tx, m composed, now time.Time) error {
-	_, err := enqueueMail(tx, m, now)
-	return err
-}
-
-// enqueueMail queues m in the outbox: a stranger's mail in the strangers'
-// lane (store.Tx.EnqueueStranger), an unasked mail behind its recipients'
-// other mail (store.Tx.EnqueueUnasked).
-func enqueueMail(tx *store.Tx, m composed, now time.Time) (uint64, error) {
-	switch {
-	case m.stranger:
-		return tx.EnqueueStranger(m.from, m.to, m.data, now)
-	case m.unasked:
-		return tx.EnqueueUnasked(m.from, m.to, m.data, now)
-	}
-	return tx.Enqueue(m.from, m.to, m.data, now)
-}
-
 // apply parses one raw mail and applies it (see applyBatch).
-func (a *app) apply(ctx context.Context, raw []byte, deliver deliverFunc) (outcome, error) {
+func (a *app) apply(ctx context.Context, raw []byte, deliver daemon.Deliver) (outcome, error) {
 	res, err := a.applyBatch(ctx, [][]byte{raw}, deliver)
 	if err != nil {
 		return "", err
@@ -106,9 +90,8 @@ type parsed struct {
 	size    int    // of the raw mail
 	res     outcome
 	replies int
-	bad     error    // unreadable: rejected without a transaction
-	failed  error    // failed inside the server: answered and set aside
-	dropped []string // replies that could not be composed
+	bad     error // unreadable: rejected without a transaction
+	failed  error // failed inside the server: answered and set aside
 	// bounce is set when the mail is a bounce; bounced is what became of it.
 	bounce  *mailer.Bounce
 	bounced engine.BounceOutcome
@@ -167,8 +150,9 @@ func dedupeKey(in mailer.Inbound, raw []byte) string {
 // subject or body, where commands carry passwords.
 //
 // Before that transaction, the mails' password checks run (verify, in
-// passwords.go), so that bcrypt never holds the store's write lock.
-func (a *app) applyBatch(ctx context.Context, raws [][]byte, deliver deliverFunc) ([]outcome, error) {
+// passwords.go), so that bcrypt never holds the store's write lock, and
+// their pictures are drawn (forecast).
+func (a *app) applyBatch(ctx context.Context, raws [][]byte, deliver daemon.Deliver) ([]outcome, error) {
 	start := time.Now()
 	ms := parse(raws)
 	if err := a.verify(ctx, ms); err != nil {
@@ -203,13 +187,17 @@ func parse(raws [][]byte) []parsed {
 
 // applyParsed is applyBatch after parsing and password checks; start is
 // when the mails were taken in hand, for the log and the metrics.
-func (a *app) applyParsed(ctx context.Context, ms []parsed, deliver deliverFunc, start time.Time) ([]outcome, error) {
+func (a *app) applyParsed(ctx context.Context, ms []parsed, deliver daemon.Deliver, start time.Time) ([]outcome, error) {
 	now := a.now()
-	a.foresee(ctx, ms, now)
+	// The pictures are forecast and drawn before the first transaction
+	// only: a mail applied again alone finds them drawn.
+	forecast := a.forecast(ms)
 	done := len(ms)
 	err := errMailFailed // a lone mail goes straight to commitAlone
 	if len(ms) > 1 {
-		if err = a.commit(ms, deliver, now); err != nil {
+		err = a.commit(ctx, ms, deliver, now, forecast)
+		forecast = nil
+		if err != nil {
 			a.log.LogAttrs(ctx, slog.LevelWarn, "batch not applied: applying its mails one at a time",
 				slog.Int("mails", len(ms)), slog.String("error", err.Error()))
 		}
@@ -217,7 +205,9 @@ func (a *app) applyParsed(ctx context.Context, ms []parsed, deliver deliverFunc,
 	if err != nil {
 		err = nil
 		for i := range ms {
-			if err = a.commitAlone(&ms[i], deliver, now); err != nil {
+			err = a.commitAlone(ctx, &ms[i], deliver, now, forecast)
+			forecast = nil
+			if err != nil {
 				done = i
 				break
 			}
@@ -232,9 +222,6 @@ func (a *app) applyParsed(ctx context.Context, ms []parsed, deliver deliverFunc,
 	for i, m := range ms[:done] {
 		out[i] = m.res
 		a.metrics.mail(m.res, d)
-		for _, r := range m.dropped {
-			a.log.LogAttrs(ctx, slog.LevelWarn, "reply dropped", slog.String("reply", r))
-		}
 		switch {
 		case m.bad != nil:
 			a.log.LogAttrs(ctx, slog.LevelWarn, "mail", slog.String("outcome", string(m.res)),
@@ -255,74 +242,78 @@ func (a *app) applyParsed(ctx context.Context, ms []parsed, deliver deliverFunc,
 	return out, err
 }
 
-// commit applies ms in one transaction. It returns errMailFailed (wrapped)
-// when one of them failed outside the engine, or the store's error.
-func (a *app) commit(ms []parsed, deliver deliverFunc, now time.Time) error {
+// commit applies ms in one transaction, the daemon's unit of work "mail".
+// It returns errMailFailed (wrapped) when one of them failed outside the
+// engine, or the store's error.
+func (a *app) commit(ctx context.Context, ms []parsed, deliver daemon.Deliver, now time.Time, forecast forecastFunc) error {
 	for i := range ms {
-		ms[i].res, ms[i].replies, ms[i].failed, ms[i].dropped = "", 0, nil, nil
+		ms[i].res, ms[i].replies, ms[i].failed = "", 0, nil
 		if ms[i].bad != nil {
 			ms[i].res = outcomeRejected
 		}
 	}
-	return a.db.Update(func(tx *store.Tx) error {
-		for i := range ms {
-			m := &ms[i]
-			if m.bad != nil {
-				continue
+	return a.daemon().Commit(ctx, daemon.Work{Name: "mail", Now: now, Forecast: forecast, Deliver: deliver,
+		Apply: func(tx *daemon.Tx) error {
+			for i := range ms {
+				m := &ms[i]
+				if m.bad != nil {
+					continue
+				}
+				var storeErr error
+				if err := guard(func() error { storeErr = a.applyOne(tx, m); return nil }); err != nil {
+					m.failed = err
+					return fmt.Errorf("%w: %s: %v", errMailFailed, m.id, err)
+				}
+				if storeErr != nil {
+					return storeErr
+				}
 			}
-			var storeErr error
-			if err := guard(func() error { storeErr = a.applyOne(tx, m, deliver, now); return nil }); err != nil {
-				m.failed = err
-				return fmt.Errorf("%w: %s: %v", errMailFailed, m.id, err)
-			}
-			if storeErr != nil {
-				return storeErr
-			}
-		}
-		return nil
-	})
+			return nil
+		}})
 }
 
 // commitAlone applies one mail in its own transaction. A mail that fails
 // there for a reason of its own is set aside: in a new transaction its
 // Message-ID is recorded and its sender answered with the internal error;
 // if even that answer fails, the Message-ID alone.
-func (a *app) commitAlone(m *parsed, deliver deliverFunc, now time.Time) error {
+func (a *app) commitAlone(ctx context.Context, m *parsed, deliver daemon.Deliver, now time.Time, forecast forecastFunc) error {
 	ms := []parsed{*m}
-	err := a.commit(ms, deliver, now)
+	err := a.commit(ctx, ms, deliver, now, forecast)
 	*m = ms[0]
 	if !errors.Is(err, errMailFailed) {
 		return err
 	}
 	failed := m.failed
-	err = a.db.Update(func(tx *store.Tx) error {
-		if err := tx.MarkSeen(m.id, now); err != nil {
-			return err
-		}
-		var storeErr error
-		if err := guard(func() error {
-			mails, err := a.eng.InternalError(tx, a.toEngine(m.in), now)
-			if err != nil {
-				storeErr = err
-				return nil
+	err = a.daemon().Commit(ctx, daemon.Work{Name: "mail", Now: now, Deliver: deliver,
+		Apply: func(tx *daemon.Tx) error {
+			if err := tx.MarkSeen(m.id, now); err != nil {
+				return err
 			}
-			storeErr = a.queue(tx, m, mails, deliver, now)
-			return nil
-		}); err != nil {
-			return errMailFailed
-		}
-		return storeErr
-	})
+			var storeErr error
+			if err := guard(func() error {
+				mails, err := a.eng.InternalError(tx.Tx, a.toEngine(m.in), now)
+				if err != nil {
+					storeErr = err
+					return nil
+				}
+				storeErr = a.queue(tx, m, mails)
+				return nil
+			}); err != nil {
+				return errMailFailed
+			}
+			return storeErr
+		}})
 	if errors.Is(err, errMailFailed) {
 		m.replies = 0
-		err = a.db.Update(func(tx *store.Tx) error { return tx.MarkSeen(m.id, now) })
+		err = a.daemon().Commit(ctx, daemon.Work{Name: "mail", Now: now,
+			Apply: func(tx *daemon.Tx) error { return tx.MarkSeen(m.id, now) }})
 	}
 	m.res, m.failed = outcomeFailed, failed
 	return err
 }
 
 // applyOne applies one mail inside tx; the error is the store's.
-func (a *app) applyOne(tx *store.Tx, m *parsed, deliver deliverFunc, now time.Time) error {
+func (a *app) applyOne(tx *daemon.Tx, m *parsed) error {
 	seen, err := tx.Seen(m.id)
 	if err != nil {
 		return err
@@ -331,13 +322,13 @@ func (a *app) applyOne(tx *store.Tx, m *parsed, deliver deliverFunc, now time.Ti
 		m.res = outcomeDuplicate
 		return nil
 	}
-	if err := tx.MarkSeen(m.id, now); err != nil {
+	if err := tx.MarkSeen(m.id, tx.Now); err != nil {
 		return err
 	}
 	if m.bounce != nil {
-		return a.applyBounce(tx, m, now)
+		return a.applyBounce(tx.Tx, m, tx.Now)
 	}
-	mails, failed, err := a.eng.Handle(tx, a.toEngine(m.in), now)
+	mails, failed, err := a.eng.Handle(tx.Tx, a.toEngine(m.in), tx.Now)
 	if err != nil {
 		return err
 	}
@@ -348,27 +339,15 @@ func (a *app) applyOne(tx *store.Tx, m *parsed, deliver deliverFunc, now time.Ti
 	case mails == nil:
 		m.res = outcomeIgnored
 	}
-	return a.queue(tx, m, mails, deliver, now)
+	return a.queue(tx, m, mails)
 }
 
-// queue composes the replies to m and delivers them inside tx.
-func (a *app) queue(tx *store.Tx, m *parsed, mails []engine.Mail, deliver deliverFunc, now time.Time) error {
+// queue composes the replies to m and delivers them inside tx (a reply
+// that cannot be composed is dropped and logged: daemon.Tx.Send).
+func (a *app) queue(tx *daemon.Tx, m *parsed, mails []engine.Mail) error {
 	m.replies = len(mails)
-	for _, r := range mails {
-		data, err := a.compose(r, now)
-		if err != nil {
-			// A reply that cannot be composed (say, to an address a
-			// player typed wrongly) must not wedge this mail into an
-			// endless retry: the state change stands, the reply is
-			// dropped and logged.
-			m.dropped = append(m.dropped, fmt.Sprintf("%s to %v: %v", m.id, r.To, err))
-			continue
-		}
-		if err := a.enqueue(tx, r.To, data, r.Unasked, deliver, now); err != nil {
-			return err
-		}
-	}
-	return nil
+	_, err := tx.Send(mails)
+	return err
 }
 
 // guard runs f and turns a panic into an error that carries the stack.
@@ -379,37 +358,6 @@ func guard(f func() error) (err error) {
 		}
 	}()
 	return f()
-}
-
-// compose turns one of the engine's mails into RFC 5322 bytes from us.
-func (a *app) compose(m engine.Mail, now time.Time) ([]byte, error) {
-	var inline []mailer.InlinePart
-	if m.Picture != nil {
-		name, _, _ := strings.Cut(m.PictureID, "@")
-		inline = append(inline, mailer.InlinePart{ContentID: m.PictureID, ContentType: "image/png", Filename: name + ".png", Data: m.Picture})
-	}
-	var files []mailer.Attachment
-	for _, f := range m.Attachments {
-		files = append(files, mailer.Attachment{Filename: f.Filename, ContentType: f.ContentType, Data: f.Data})
-	}
-	id, err := copyID(m.MessageID)
-	if err != nil {
-		return nil, err
-	}
-	return mailer.Compose(mailer.Outgoing{
-		From:          (&mail.Address{Name: a.eng.ServerName(), Address: a.robot}).String(),
-		To:            m.To,
-		Subject:       m.Subject,
-		Body:          m.Body,
-		MessageID:     id,
-		InReplyTo:     m.InReplyTo,
-		References:    m.References,
-		AutoSubmitted: m.AutoSubmitted,
-		Date:          now,
-		HTML:          m.HTML,
-		Inline:        inline,
-		Attachments:   files,
-	})
 }
 
 // toEngine converts the mailer's view of a mail into the engine's.

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"lyngk.example/lyngk/engine/daemon"
 	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/store"
@@ -35,7 +36,7 @@ func BenchmarkApplyMove(b *testing.B) {
 	send := func(from, subject string) {
 		n++
 		m := rawMail{from: from, subject: subject, id: fmt.Sprintf("b%d@bench", n)}
-		if _, err := a.apply(ctx, m.bytes(), enqueue); err != nil {
+		if _, err := a.apply(ctx, m.bytes(), daemon.Enqueue); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -45,7 +46,7 @@ func BenchmarkApplyMove(b *testing.B) {
 		send(from, fmt.Sprintf("signup p%d pw", i))
 		n++
 		m := confirmReply(from, queuedConfirm(b, db, from), fmt.Sprintf("b%d@bench", n))
-		if _, err := a.apply(ctx, m.bytes(), enqueue); err != nil {
+		if _, err := a.apply(ctx, m.bytes(), daemon.Enqueue); err != nil {
 			b.Fatal(err)
 		}
 	}

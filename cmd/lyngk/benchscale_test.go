@@ -113,14 +113,14 @@ func TestBenchScale(t *testing.T) {
 	}
 }
 
-// daemon is a running lyngk serve on a bench store.
-type daemon struct {
+// benchDaemon is a running lyngk serve on a bench store.
+type benchDaemon struct {
 	cmd  *exec.Cmd
 	web  string
 	done chan error
 }
 
-func startDaemon(t *testing.T, bin, data string) *daemon {
+func startDaemon(t *testing.T, bin, data string) *benchDaemon {
 	t.Helper()
 	cmd := exec.Command(bin, "serve", "-data", data, "-local-web", "127.0.0.1:0",
 		"-local-smtp", "127.0.0.1:0", "-local-imap", "127.0.0.1:0")
@@ -132,7 +132,7 @@ func startDaemon(t *testing.T, bin, data string) *daemon {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	d := &daemon{cmd: cmd, done: make(chan error, 1)}
+	d := &benchDaemon{cmd: cmd, done: make(chan error, 1)}
 	lines := bufio.NewScanner(stdout)
 	for lines.Scan() {
 		if addr, ok := strings.CutPrefix(lines.Text(), "listening web "); ok {
@@ -159,7 +159,7 @@ func startDaemon(t *testing.T, bin, data string) *daemon {
 
 // idle waits until the daemon has done its start (the first timer run
 // included): its CPU time grows by less than 5 % over half a second.
-func (d *daemon) idle(t *testing.T) {
+func (d *benchDaemon) idle(t *testing.T) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Minute)
 	last := d.cpu(t)
@@ -175,7 +175,7 @@ func (d *daemon) idle(t *testing.T) {
 }
 
 // cpu is the daemon's CPU time so far (user and system, /proc).
-func (d *daemon) cpu(t *testing.T) time.Duration {
+func (d *benchDaemon) cpu(t *testing.T) time.Duration {
 	t.Helper()
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", d.cmd.Process.Pid))
 	if err != nil {
@@ -191,7 +191,7 @@ func (d *daemon) cpu(t *testing.T) time.Duration {
 }
 
 // rss is the daemon's resident memory (VmRSS).
-func (d *daemon) rss(t *testing.T) int64 {
+func (d *benchDaemon) rss(t *testing.T) int64 {
 	t.Helper()
 	return procStatus(t, d.cmd.Process.Pid, "VmRSS:")
 }
@@ -212,7 +212,7 @@ func procStatus(t *testing.T, pid int, field string) int64 {
 	return 0
 }
 
-func (d *daemon) stop(t *testing.T) {
+func (d *benchDaemon) stop(t *testing.T) {
 	t.Helper()
 	d.cmd.Process.Signal(syscall.SIGTERM)
 	<-d.done
@@ -239,7 +239,7 @@ func measure(t *testing.T, op string, cpu func() time.Duration, f func(i int) in
 
 // mails runs each mail command through the daemon's control socket, each
 // sample from another player (no sender's hourly allowance runs out).
-func (d *daemon) mails(t *testing.T, path string) []sample {
+func (d *benchDaemon) mails(t *testing.T, path string) []sample {
 	t.Helper()
 	var out []sample
 	for k, command := range benchMail {
@@ -263,7 +263,7 @@ func (d *daemon) mails(t *testing.T, path string) []sample {
 }
 
 // pages loads each page from the daemon's web listener.
-func (d *daemon) pages(t *testing.T) []sample {
+func (d *benchDaemon) pages(t *testing.T) []sample {
 	t.Helper()
 	client := &http.Client{Timeout: 5 * time.Minute}
 	var out []sample

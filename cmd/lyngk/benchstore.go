@@ -14,6 +14,7 @@ import (
 
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/benchstore"
+	"lyngk.example/lyngk/engine/daemon"
 	"lyngk.example/lyngk/store"
 	"lyngk.example/lyngk/templates"
 )
@@ -98,8 +99,11 @@ func writeBenchStore(path string, o benchstore.Options) (benchstore.Summary, err
 	if err != nil {
 		return benchstore.Summary{}, err
 	}
+	// Written through the daemon, the one writer of a store, as the
+	// server's own changes are.
+	d := daemon.New(daemon.Config{DB: db, Engine: eng})
 	sum, err := benchstore.Generate(context.Background(), eng, func(fn func(engine.Tx) error) error {
-		return db.Update(func(tx *store.Tx) error { return fn(tx) })
+		return d.Update(context.Background(), "bench-store", func(tx *store.Tx) error { return fn(tx) })
 	}, o)
 	if cerr := db.Close(); err == nil {
 		err = cerr

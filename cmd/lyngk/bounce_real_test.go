@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/daemon"
 	"lyngk.example/lyngk/store"
 )
 
@@ -199,8 +200,8 @@ func TestBouncePauses(t *testing.T) {
 func TestBounceVERPTag(t *testing.T) {
 	a := testApp(t, filepath.Join(t.TempDir(), "lyngk.db"))
 	a.verp = true
-	var sent []composed
-	deliver := func(tx *store.Tx, m composed, now time.Time) error { sent = append(sent, m); return nil }
+	var sent []daemon.Outgoing
+	deliver := func(tx *store.Tx, m daemon.Outgoing, now time.Time) error { sent = append(sent, m); return nil }
 	apply := func(raw []byte) {
 		t.Helper()
 		if _, err := a.apply(context.Background(), raw, deliver); err != nil {
@@ -209,14 +210,14 @@ func TestBounceVERPTag(t *testing.T) {
 	}
 	alice := "alice@example.com"
 	apply(rawMail{from: alice, subject: "signup alice secret1", id: "s1@test.example"}.bytes())
-	if len(sent) != 1 || sent[0].from != "lyngk@localhost" {
+	if len(sent) != 1 || sent[0].From != "lyngk@localhost" {
 		t.Fatalf("confirmation mail to a stranger: %+v", sent)
 	}
-	apply(confirmReply(alice, composedID(sent[0].data), "s1c@test.example").bytes())
-	if len(sent) != 2 || !strings.HasPrefix(sent[1].from, "lyngk+b-") {
+	apply(confirmReply(alice, daemon.MessageIDOf(sent[0].Data), "s1c@test.example").bytes())
+	if len(sent) != 2 || !strings.HasPrefix(sent[1].From, "lyngk+b-") {
 		t.Fatalf("welcome mail: %+v", sent)
 	}
-	verp := sent[1].from
+	verp := sent[1].From
 	tag := strings.TrimSuffix(strings.TrimPrefix(verp, "lyngk+b-"), "@localhost")
 	forged := []string{"lyngk+b-" + strings.Repeat("a", len(tag)) + "@localhost", "lyngk+b-" + tag[:len(tag)-1] + "x@localhost"}
 	if strings.HasSuffix(tag, "x") {

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"lyngk.example/lyngk/engine/daemon"
 	"lyngk.example/lyngk/mailer"
 	"lyngk.example/lyngk/store"
 )
@@ -41,9 +42,10 @@ const maxControlRequest = maxReadSize + 4096
 
 func controlPath(dbPath string) string { return filepath.Join(filepath.Dir(dbPath), controlName) }
 
-// listenControl starts the control socket of the daemon; wake kicks the
-// sender after a mail handed over by `lyngk process`.
-func listenControl(ctx context.Context, a *app, wake func()) (io.Closer, error) {
+// listenControl starts the control socket of the daemon. A mail handed
+// over by `lyngk process` is applied as the poller's are; its commit wakes
+// the sender.
+func listenControl(ctx context.Context, a *app) (io.Closer, error) {
 	path := controlPath(a.db.Path())
 	_ = os.Remove(path) // left over from a killed daemon; the store lock proves we are the only one
 	ln, err := net.Listen("unix", path)
@@ -67,13 +69,13 @@ func listenControl(ctx context.Context, a *app, wake func()) (io.Closer, error) 
 				time.Sleep(100 * time.Millisecond)
 				continue
 			}
-			go a.serveControl(ctx, c, wake)
+			go a.serveControl(ctx, c)
 		}
 	}()
 	return ln, nil
 }
 
-func (a *app) serveControl(ctx context.Context, c net.Conn, wake func()) {
+func (a *app) serveControl(ctx context.Context, c net.Conn) {
 	defer c.Close()
 	_ = c.SetDeadline(time.Now().Add(time.Minute))
 	r := bufio.NewReader(io.LimitReader(c, maxControlRequest+1))
@@ -109,12 +111,12 @@ func (a *app) serveControl(ctx context.Context, c net.Conn, wake func()) {
 			fmt.Fprintf(&out, "backup of %s written to %s\n", a.db.Path(), path)
 		}
 	case "admin":
-		cerr = admin(a.db, fields[1:], true, &out) // the daemon's store knows its limits
+		cerr = admin(a.db, a.daemon(), fields[1:], true, &out) // the daemon's store knows its limits
 	case "process":
 		if len(fields) > 1 && fields[1] == "mbox" {
 			cerr = a.processMbox(ctx, body, &out)
-		} else if _, cerr = a.apply(ctx, body, enqueue); cerr == nil {
-			wake()
+		} else {
+			_, cerr = a.apply(ctx, body, daemon.Enqueue)
 		}
 	default:
 		cerr = fmt.Errorf("unknown request %q", fields[0])
@@ -131,8 +133,8 @@ func (a *app) serveControl(ctx context.Context, c net.Conn, wake func()) {
 // processMbox applies one mail and writes its replies as an mbox, after the
 // commit (`lyngk process -mbox`).
 func (a *app) processMbox(ctx context.Context, raw []byte, w io.Writer) error {
-	var out []composed
-	_, err := a.apply(ctx, raw, func(_ *store.Tx, m composed, _ time.Time) error {
+	var out []daemon.Outgoing
+	_, err := a.apply(ctx, raw, func(_ *store.Tx, m daemon.Outgoing, _ time.Time) error {
 		out = append(out, m)
 		return nil
 	})
@@ -141,7 +143,7 @@ func (a *app) processMbox(ctx context.Context, raw []byte, w io.Writer) error {
 	}
 	now := a.now()
 	for _, m := range out {
-		if err := mailer.WriteMbox(w, m.from, now, m.data); err != nil {
+		if err := mailer.WriteMbox(w, m.From, now, m.Data); err != nil {
 			return err
 		}
 	}

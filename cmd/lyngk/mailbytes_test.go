@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"lyngk.example/lyngk/engine/daemon"
 	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/store"
@@ -30,7 +31,7 @@ func TestBoardMailBytes(t *testing.T) {
 	n := 0
 	apply := func(m rawMail) {
 		t.Helper()
-		if _, err := a.apply(ctx, m.bytes(), enqueue); err != nil {
+		if _, err := a.apply(ctx, m.bytes(), daemon.Enqueue); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/daemon"
 	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/engine/web"
@@ -115,7 +116,7 @@ func pagesSite(t *testing.T) string {
 		move("yinsh", 104, [2]string{"bob", "carol"}[i%2], turn)
 	}
 	made := make(chan int, 2)
-	h, err := web.New(web.Config{DB: db, Engine: e, Public: true, Log: slog.New(slog.DiscardHandler),
+	h, err := web.New(web.Config{Store: daemon.New(daemon.Config{DB: db}), Engine: e, Public: true, Log: slog.New(slog.DiscardHandler),
 		Review: true, Reviewed: func(board int) { made <- board }})
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/daemon"
 	"lyngk.example/lyngk/mailer"
 	"lyngk.example/lyngk/store"
 )
@@ -136,9 +137,9 @@ const outcomeDeferred outcome = "deferred"
 // lane applies, one by one, the mails that need password checks.
 type lane struct {
 	queue chan parsed
-	// recheck asks the poller to hand over the deferred mails again; wake
-	// wakes the sender. Both are set before the lane runs.
-	recheck, wake func()
+	// recheck asks the poller to hand over the deferred mails again; it
+	// is set before the lane runs.
+	recheck func()
 
 	mu       sync.Mutex
 	inflight map[string]bool      // dedupe keys in the queue or in hand
@@ -281,7 +282,7 @@ func (a *app) handle(ctx context.Context, raws [][]byte) ([]outcome, error) {
 		}
 	}
 	if len(fast) > 0 {
-		res, err := a.applyParsed(ctx, fast, enqueue, start)
+		res, err := a.applyParsed(ctx, fast, daemon.Enqueue, start)
 		for j, r := range res {
 			out[at[j]] = r
 		}
@@ -368,7 +369,7 @@ func (a *app) runLane(ctx context.Context) error {
 		var res []outcome
 		err := a.verify(ctx, ms)
 		if err == nil {
-			res, err = a.applyParsed(ctx, ms, enqueue, start)
+			res, err = a.applyParsed(ctx, ms, daemon.Enqueue, start)
 		}
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -387,7 +388,6 @@ func (a *app) runLane(ctx context.Context) error {
 		l.settled[m.id] = res[0]
 		report := len(l.settled) >= laneDepth
 		l.mu.Unlock()
-		l.wake()
 		// Each recheck fetches every unseen mail again: ask for one when
 		// the lane has run dry, or has a lane's worth to report.
 		if report || len(l.queue) == 0 {

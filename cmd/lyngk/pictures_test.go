@@ -7,53 +7,71 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
+	"lyngk.example/lyngk/engine/daemon"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/store"
 )
+
+// pictureGame applies, mail by mail, the signups of alice and bob, their
+// confirmations and "lyngk challenge alice bob" (board 101) to a new store,
+// and returns the app, its engine's game and send, which applies one more
+// mail. verp sets bounce_verp.
+func pictureGame(t *testing.T, verp bool) (a *app, g lyngk.Game, send func(from, subject string) []byte) {
+	t.Helper()
+	db, err := store.Open(filepath.Join(t.TempDir(), "lyngk.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	cfg := defaultConfig()
+	eng, err := newEngine(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a = &app{db: db, eng: eng, robot: cfg.Server, verp: verp, log: slog.New(slog.NewTextHandler(io.Discard, nil)), now: time.Now}
+	n := 0
+	apply := func(m rawMail) []byte {
+		t.Helper()
+		if _, err := a.apply(context.Background(), m.bytes(), daemon.Enqueue); err != nil {
+			t.Fatal(err)
+		}
+		return m.bytes()
+	}
+	send = func(from, subject string) []byte {
+		t.Helper()
+		n++
+		return apply(rawMail{from: from, subject: subject, id: fmt.Sprintf("t%d@test", n)})
+	}
+	for _, p := range []string{"alice", "bob"} {
+		from := p + "@example.com"
+		send(from, "signup "+p+" pw")
+		n++
+		apply(confirmReply(from, queuedConfirm(t, db, from), fmt.Sprintf("t%d@test", n)))
+	}
+	send("alice@example.com", "lyngk challenge alice bob")
+	return a, lyngk.New(101, lyngk.Standard), send
+}
+
+// moveMail is the mail of the next player of g playing mv in board 101.
+func moveMail(g *lyngk.Game, mv lyngk.Move) (from, subject string) {
+	p := [2]string{"alice", "bob"}[g.Turn()-1]
+	return p + "@example.com", fmt.Sprintf("lyngk move 101 %s pw %s", p, mv)
+}
 
 // TestPicturesBeforeTransaction: applying mails (applyBatch, as the
 // daemon and `lyngk apply` do) draws every board picture before the write
 // transaction: a new game and four moves, five positions, five pictures
 // drawn before, none inside; the old main drew all five inside.
 func TestPicturesBeforeTransaction(t *testing.T) {
-	db, err := store.Open(filepath.Join(t.TempDir(), "lyngk.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	cfg := defaultConfig()
-	eng, err := newEngine(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := &app{db: db, eng: eng, robot: cfg.Server, log: slog.New(slog.NewTextHandler(io.Discard, nil)), now: time.Now}
-	n := 0
-	send := func(from, subject string) {
-		t.Helper()
-		n++
-		m := rawMail{from: from, subject: subject, id: fmt.Sprintf("t%d@test", n)}
-		if _, err := a.apply(context.Background(), m.bytes(), enqueue); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, p := range []string{"alice", "bob"} {
-		from := p + "@example.com"
-		send(from, "signup "+p+" pw")
-		n++
-		m := confirmReply(from, queuedConfirm(t, db, from), fmt.Sprintf("t%d@test", n))
-		if _, err := a.apply(context.Background(), m.bytes(), enqueue); err != nil {
-			t.Fatal(err)
-		}
-	}
-	send("alice@example.com", "lyngk challenge alice bob")
-	g := lyngk.New(101, lyngk.Standard)
+	a, g, send := pictureGame(t, false)
+	db, eng := a.db, a.eng
 	for range 4 {
 		mv := g.Legal(nil)[0]
-		p := [2]string{"alice", "bob"}[g.Turn()-1]
-		send(p+"@example.com", fmt.Sprintf("lyngk move 101 %s pw %s", p, mv))
+		send(moveMail(&g, mv))
 		if err := g.Apply(mv); err != nil {
 			t.Fatal(err)
 		}
@@ -64,7 +82,7 @@ func TestPicturesBeforeTransaction(t *testing.T) {
 	}
 	// The board mails carry them: 2 a move, 2 for the new game.
 	var withPicture int
-	err = db.View(func(tx *store.Tx) error {
+	err := db.View(func(tx *store.Tx) error {
 		out, err := tx.Outbox()
 		for _, m := range out {
 			if bytes.Contains(m.Data, []byte("Content-Type: image/png")) {
@@ -75,5 +93,32 @@ func TestPicturesBeforeTransaction(t *testing.T) {
 	})
 	if err != nil || withPicture != 10 {
 		t.Errorf("%d mails in the outbox with a picture, want 10 (%v)", withPicture, err)
+	}
+}
+
+// TestPicturesAfterDuplicate: in a batch whose first mail is a duplicate
+// (a mail applied before, fetched again), the later mails' pictures are
+// still forecast and drawn before the transaction. The forecast stopped
+// at the first duplicate before, and the move's two board mails had their
+// picture drawn inside (inside 1, not 0).
+func TestPicturesAfterDuplicate(t *testing.T) {
+	a, g, send := pictureGame(t, false)
+	again := send(moveMail(&g, g.Legal(nil)[0])) // the first move, applied
+	if err := g.Apply(g.Legal(nil)[0]); err != nil {
+		t.Fatal(err)
+	}
+	from, subject := moveMail(&g, g.Legal(nil)[0])
+	next := rawMail{from: from, subject: subject, id: "next@test"}.bytes()
+	before0, _, _ := a.eng.PicturesDrawn()
+	res, err := a.applyBatch(context.Background(), [][]byte{again, next}, daemon.Enqueue)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []outcome{outcomeDuplicate, outcomeApplied}; !slices.Equal(res, want) {
+		t.Fatalf("outcomes %v, want %v", res, want)
+	}
+	before, inside, _ := a.eng.PicturesDrawn()
+	if before != before0+1 || inside != 0 {
+		t.Errorf("the second move's picture: drawn before the transaction %d, inside %d; want 1 and 0", before-before0, inside)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"io"
 	"net/http"
 	"net/url"
@@ -11,6 +12,7 @@ import (
 
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/mailer"
+	"lyngk.example/lyngk/store"
 )
 
 // webGame is a `lyngk serve` in local mode with its web listener on a
@@ -127,5 +129,55 @@ func TestServeLocalWebPlay(t *testing.T) {
 	}
 	if strings.Contains(g.s.logs.String(), strings.TrimPrefix(link, g.web+"/play/")) {
 		t.Errorf("the token reached the daemon's log")
+	}
+}
+
+// TestWebMoveVERP: with bounce_verp, the board mails of a move made on a
+// play page leave as a mail's move's do, one envelope per recipient from
+// robot+b-TOKEN@domain, so that a bounce of them is matched too. The web
+// move's mails went out from the robot's plain address before.
+func TestWebMoveVERP(t *testing.T) {
+	a, g, _ := pictureGame(t, true)
+	var tok string
+	var last uint64
+	err := a.db.View(func(tx *store.Tx) error {
+		out, err := tx.Outbox()
+		for _, m := range out {
+			last = max(last, m.ID)
+			in, perr := mailer.Parse(bytes.NewReader(m.Data), maxMailSize)
+			if perr != nil {
+				return perr
+			}
+			if m.To[0] == "alice@example.com" && strings.HasPrefix(in.Subject, "New Lyngk Board 101") {
+				// lyngk.TOKEN.MARK@domain: the token, without the copy's mark.
+				tok = strings.Split(strings.TrimPrefix(in.MessageID, "lyngk."), ".")[0]
+			}
+		}
+		return err
+	})
+	if err != nil || tok == "" {
+		t.Fatalf("alice's board mail (token %q): %v", tok, err)
+	}
+	if _, sent, err := a.daemon().PlayToken(tok, g.Legal(nil)[0].String()); err != nil || sent != 2 {
+		t.Fatalf("PlayToken: %d mails, %v", sent, err)
+	}
+	var got []string
+	err = a.db.View(func(tx *store.Tx) error {
+		out, err := tx.Outbox()
+		for _, m := range out {
+			if m.ID > last {
+				got = append(got, m.From+" "+strings.Join(m.To, ","))
+			}
+		}
+		return err
+	})
+	if err != nil || len(got) != 2 {
+		t.Fatalf("the web move's mails: %q (%v)", got, err)
+	}
+	for _, e := range got {
+		from, to, _ := strings.Cut(e, " ")
+		if !strings.HasPrefix(from, "lyngk+b-") || strings.Contains(to, ",") {
+			t.Errorf("envelope %q: want the sender lyngk+b-TOKEN@localhost and one recipient", e)
+		}
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/emersion/go-smtp"
 
+	"lyngk.example/lyngk/engine/daemon"
 	"lyngk.example/lyngk/mailer"
 	"lyngk.example/lyngk/mailer/localmail"
 	"lyngk.example/lyngk/store"
@@ -78,9 +79,9 @@ func TestApplyBatchPoison(t *testing.T) {
 		rawMail{from: "fay@example.com", subject: "help", id: "g2@test.example"}.bytes(),
 	}
 	var to []string
-	got, err := a.applyBatch(context.Background(), raws, func(tx *store.Tx, m composed, now time.Time) error {
-		in, err := mailer.Parse(bytes.NewReader(m.data), maxMailSize)
-		to = append(to, m.to[0]+" "+in.Subject)
+	got, err := a.applyBatch(context.Background(), raws, func(tx *store.Tx, m daemon.Outgoing, now time.Time) error {
+		in, err := mailer.Parse(bytes.NewReader(m.Data), maxMailSize)
+		to = append(to, m.To[0]+" "+in.Subject)
 		return err
 	})
 	if err != nil {
@@ -115,14 +116,14 @@ func TestApplyBatchOneByOne(t *testing.T) {
 	raws := [][]byte{mail(1, "dora@example.com"), mail(2, "panic@example.com"), mail(3, "fay@example.com"),
 		mail(4, "full@example.com"), mail(5, "gus@example.com")}
 	var delivered []string
-	deliver := func(tx *store.Tx, m composed, now time.Time) error {
-		switch m.to[0] {
+	deliver := func(tx *store.Tx, m daemon.Outgoing, now time.Time) error {
+		switch m.To[0] {
 		case "panic@example.com":
 			panic("composing went wrong")
 		case "full@example.com":
 			return errDisk
 		}
-		delivered = append(delivered, m.to[0])
+		delivered = append(delivered, m.To[0])
 		return nil
 	}
 	got, err := a.applyBatch(context.Background(), raws, deliver)

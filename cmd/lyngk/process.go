@@ -10,6 +10,7 @@ import (
 	"os"
 	"time"
 
+	"lyngk.example/lyngk/engine/daemon"
 	"lyngk.example/lyngk/store"
 )
 
@@ -62,7 +63,7 @@ func runProcess(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if *mbox != "" {
 			return a.processMbox(context.Background(), raw, &out)
 		}
-		_, err = a.apply(context.Background(), raw, enqueue)
+		_, err = a.apply(context.Background(), raw, daemon.Enqueue)
 		return err
 	})
 	if err != nil {

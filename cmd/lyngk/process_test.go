@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/daemon"
 	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/mailer"
@@ -361,13 +362,13 @@ func TestApplyBatch(t *testing.T) {
 	}
 	raws[5] = []byte(strings.Replace(string(raws[5]), "MIME-Version", "Auto-Submitted: auto-replied\r\nMIME-Version", 1))
 	var subjects, bodies []string
-	got, err := a.applyBatch(context.Background(), raws, func(tx *store.Tx, m composed, now time.Time) error {
-		in, err := mailer.Parse(bytes.NewReader(m.data), maxMailSize)
+	got, err := a.applyBatch(context.Background(), raws, func(tx *store.Tx, m daemon.Outgoing, now time.Time) error {
+		in, err := mailer.Parse(bytes.NewReader(m.Data), maxMailSize)
 		if err != nil {
 			return err
 		}
 		subjects, bodies = append(subjects, in.Subject), append(bodies, in.Body)
-		return enqueue(tx, m, now)
+		return daemon.Enqueue(tx, m, now)
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"path/filepath"
 	"testing"
@@ -10,6 +11,8 @@ import (
 	"github.com/emersion/go-message"
 
 	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/daemon"
+	"lyngk.example/lyngk/store"
 )
 
 // TestComposeAttachments: the engine's attachments (the SGF of `GAME
@@ -18,9 +21,16 @@ import (
 func TestComposeAttachments(t *testing.T) {
 	a := testApp(t, filepath.Join(t.TempDir(), "lyngk.db"))
 	sgf := []byte("(;\nGM[24]\nSU[Yinsh]\n)\n")
-	raw, err := a.compose(engine.Mail{To: []string{"alice@example.com"}, Subject: "Yinsh Board 101 record", Body: "The record.\n",
-		Attachments: []engine.Attachment{{Filename: "yinsh-101.sgf", ContentType: "application/x-go-sgf; charset=utf-8", Data: sgf}}}, time.Now())
-	if err != nil {
+	mail := engine.Mail{To: []string{"alice@example.com"}, Subject: "Yinsh Board 101 record", Body: "The record.\n",
+		Attachments: []engine.Attachment{{Filename: "yinsh-101.sgf", ContentType: "application/x-go-sgf; charset=utf-8", Data: sgf}}}
+	var raw []byte
+	err := a.daemon().Commit(context.Background(), daemon.Work{Name: "test",
+		Deliver: func(_ *store.Tx, m daemon.Outgoing, _ time.Time) error { raw = m.Data; return nil },
+		Apply: func(tx *daemon.Tx) error {
+			_, err := tx.Send([]engine.Mail{mail})
+			return err
+		}})
+	if err != nil || raw == nil {
 		t.Fatal(err)
 	}
 	e, err := message.Read(bytes.NewReader(raw))

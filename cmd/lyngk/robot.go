@@ -2,14 +2,15 @@ package main
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"runtime"
 	"sync"
 	"time"
 
 	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/daemon"
 	"lyngk.example/lyngk/engine/games"
-	"lyngk.example/lyngk/store"
 )
 
 // robotPlayer thinks and moves for the built-in robot player
@@ -24,7 +25,6 @@ import (
 type robotPlayer struct {
 	a     *app
 	think time.Duration
-	moved func() // wakes the sender
 	wake  chan struct{}
 	// slots holds one token per core: at most one search per core runs;
 	// further games wait their turn.
@@ -46,8 +46,8 @@ type robotPlayer struct {
 	unmovedTimer   *time.Timer
 }
 
-func newRobotPlayer(a *app, think time.Duration, unmovedPerHour int, moved func()) *robotPlayer {
-	return &robotPlayer{a: a, think: think, moved: moved, wake: make(chan struct{}, 1),
+func newRobotPlayer(a *app, think time.Duration, unmovedPerHour int) *robotPlayer {
+	return &robotPlayer{a: a, think: think, wake: make(chan struct{}, 1),
 		slots: make(chan struct{}, runtime.NumCPU()), busy: map[int]bool{}, unmovedPerHour: unmovedPerHour}
 }
 
@@ -81,13 +81,16 @@ func (p *robotPlayer) Wake() {
 	}
 }
 
-// run starts a search for every game waiting for the robot, at start and
-// after each Wake, until ctx ends; then it waits for the searches to stop.
+// run starts a search for every game waiting for the robot, at start,
+// after each commit (the daemon's change signal) and after each Wake,
+// until ctx ends; then it waits for the searches to stop.
 func (p *robotPlayer) run(ctx context.Context) error {
 	defer p.wg.Wait()
 	for {
+		// Taken before the reading: a commit after it closes it.
+		changed := p.a.daemon().Changed()
 		var turns []engine.RobotTurn
-		err := p.a.db.View(func(tx *store.Tx) (err error) {
+		err := p.a.daemon().View(func(tx engine.Tx) (err error) {
 			turns, err = p.a.eng.RobotTurns(tx)
 			return err
 		})
@@ -111,6 +114,7 @@ func (p *robotPlayer) run(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
+		case <-changed:
 		case <-p.wake:
 		}
 	}
@@ -145,43 +149,18 @@ func (p *robotPlayer) play(ctx context.Context, t engine.RobotTurn) {
 		// Stopped by a shutdown: the game still waits for the next start.
 		return
 	}
-	now := p.a.now()
-	var ds []engine.Drawing
-	if p.a.db.View(func(tx *store.Tx) error {
-		ds = p.a.eng.ForecastRobot(tx, t, res.Move, now)
-		return nil
-	}) == nil {
-		p.a.draw(ctx, ds)
-	}
-	var played bool
-	err = p.a.db.Update(func(tx *store.Tx) error {
-		mails, err := p.a.eng.RobotMove(tx, t, res.Move, now)
-		if err != nil {
-			return err
-		}
-		played = len(mails) > 0
-		for _, m := range mails {
-			data, err := p.a.compose(m, now)
-			if err != nil {
-				p.a.log.Warn("robot: board mail dropped", "to", m.To, "error", err)
-				continue
-			}
-			if err := p.a.enqueue(tx, m.To, data, m.Unasked, enqueue, now); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		p.a.log.Error("robot: move not played", "board", t.Board, "error", err)
+	// The move is played with its board mails (engine/daemon), unless the
+	// game changed meanwhile; the commit wakes the sender and the web.
+	err = p.a.daemon().RobotMove(ctx, t, res.Move)
+	if errors.Is(err, daemon.ErrMoveDropped) {
+		p.a.log.Info("robot: game changed while it thought; move dropped", "board", t.Board)
 		return
 	}
-	if !played {
-		p.a.log.Info("robot: game changed while it thought; move dropped", "board", t.Board)
+	if err != nil {
+		p.a.log.Error("robot: move not played", "board", t.Board, "error", err)
 		return
 	}
 	p.a.log.LogAttrs(ctx, slog.LevelInfo, "robot moved", slog.Int("board", t.Board),
 		slog.String("move", res.Move.String()), slog.Int("playouts", res.Playouts),
 		slog.Duration("waited", started.Sub(queued)), slog.Duration("thought", time.Since(started)))
-	p.moved()
 }

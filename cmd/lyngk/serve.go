@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/daemon"
 	"lyngk.example/lyngk/mailer"
 	"lyngk.example/lyngk/mailer/localmail"
 	"lyngk.example/lyngk/store"
@@ -205,7 +206,11 @@ func domainOf(addr string) string {
 	return "localhost"
 }
 
-// serve runs the daemon until ctx is cancelled.
+// serve runs the daemon until ctx is cancelled: wiring only. The store,
+// the engine and the daemon (engine/daemon, the one writer) are made
+// here; then the parts that feed it work (the poller, the password lane,
+// the control socket, the timers, the robot, the web) and the parts that
+// wait on its change signal (the sender, the web's live pages, the robot).
 func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout io.Writer, log *slog.Logger) error {
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return err
@@ -215,88 +220,139 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 		return err
 	}
 	defer db.Close()
-	// The web listener is opened first: in local mode its address is the
-	// base URL of the links in the mails.
-	var webLn net.Listener
-	if cfg.WebAddr != "" {
-		if webLn, err = listenWeb(cfg.WebAddr, cfg.local()); err != nil {
-			return err
-		}
-		defer webLn.Close()
-		printListening(stdout, "web", webLn.Addr().String())
-		if cfg.local() && cfg.WebURL == "" {
-			cfg.WebURL = "http://" + webLn.Addr().String()
-		}
+	var stops stack
+	defer stops.run()
+	webLn, err := openWeb(&cfg, stdout, &stops)
+	if err != nil {
+		return err
 	}
 	eng, err := newEngine(cfg)
 	if err != nil {
 		return err
 	}
-	imapCfg, smtpCfg := cfg.IMAP, cfg.SMTP
-	smtpCfg.HeloName = cfg.Domain
-	if cfg.local() {
-		local, err := localmail.StartLocal(ctx, localmail.LocalConfig{SMTPAddr: localSMTP, IMAPAddr: localIMAP,
-			Server: cfg.Server, Dir: cfg.DataDir}, log)
-		if err != nil {
-			return err
-		}
-		defer local.Close()
-		printListening(stdout, "smtp", local.SMTPAddr())
-		printListening(stdout, "imap", local.IMAPAddr())
-		imapCfg.Addr, imapCfg.Username, imapCfg.Password, imapCfg.TLS = local.IMAPAddr(), cfg.Server, local.RobotPassword(), mailer.TLSNone
-		smtpCfg.Addr, smtpCfg.TLS = local.SMTPAddr(), mailer.TLSNone
-		printLocalHelp(stdout, eng, cfg, local.SMTPAddr(), local.IMAPAddr(), local.RobotPassword(), cfg.WebURL)
+	imapCfg, smtpCfg, err := mailServers(ctx, cfg, eng, localSMTP, localIMAP, stdout, log, &stops)
+	if err != nil {
+		return err
 	}
-
-	var m *metrics
-	if cfg.MetricsAddr != "" {
-		m = newMetrics(db)
-		srv, addr, err := m.serve(cfg.MetricsAddr, log)
-		if err != nil {
-			return err
-		}
-		defer srv.Close()
-		printListening(stdout, "metrics", addr.String())
-		log.Info("metrics listening", "addr", addr.String())
+	m, err := startMetrics(cfg, db, stdout, log, &stops)
+	if err != nil {
+		return err
 	}
-
 	a := &app{db: db, eng: eng, robot: cfg.Server, verp: cfg.VERP, log: log, metrics: m, now: time.Now, authservID: cfg.AuthservID,
 		checks: newCheckPool(checkWorkers()), lane: newLane()}
+	d := a.daemon()
 	m.passwordChecks(a.checks, eng)
 	m.pictures(eng)
-	sender := mailer.NewSender(smtpCfg, &outboxQueue{db: db, log: log, metrics: m}, log)
-	// The web part tells its open game pages of every change.
-	webChanged := func() {}
-	robot := newRobotPlayer(a, cfg.RobotThink, cfg.RobotUnmovedPerHour, func() {
-		sender.Wake()
-		webChanged()
-	})
+	sender := newSender(smtpCfg, d, m, log)
+	robot := newRobotPlayer(a, cfg.RobotThink, cfg.RobotUnmovedPerHour)
 	if webLn != nil {
-		// A move on a play page wakes the sender and the robot; the
-		// handler tells its game pages itself.
-		mover := webMover{a: a, wake: func() {
-			sender.Wake()
-			robot.Wake()
-		}}
-		h, stop, err := serveWeb(ctx, webLn, db, eng, cfg, m, mover, log)
+		stop, err := serveWeb(ctx, webLn, d, eng, cfg, m, log)
 		if err != nil {
 			return err
 		}
-		defer stop()
-		webChanged = h.Changed
+		stops.push(stop)
 		log.Info("web listening", "addr", webLn.Addr().String(), "url", cfg.WebURL, "public", cfg.WebPublic)
 	}
-	// Whatever changed the store may have made a game wait for the robot.
-	changed := func() {
-		sender.Wake()
-		robot.Wake()
-		webChanged()
-	}
-	ctl, err := listenControl(ctx, a, changed)
+	ctl, err := listenControl(ctx, a)
 	if err != nil {
 		return err
 	}
 	defer ctl.Close()
+	poller := newPoller(imapCfg, a, m, log)
+	tasks := []task{{"password lane", a.runLane}, {"timers", func(ctx context.Context) error { return a.timers(ctx, tickEvery) }},
+		// Every commit wakes the sender (the robot and the web's live
+		// pages wait on the change signal themselves).
+		{"changes", func(ctx context.Context) error { d.Watch(ctx, sender.Wake); return nil }}}
+	if imapCfg.Addr != "" {
+		tasks = append(tasks, task{"poller", poller.Run})
+	} else {
+		log.Info("no imap_addr: mail comes in through lyngk process", "socket", controlPath(db.Path()))
+	}
+	if cfg.RobotPlayer {
+		log.Info("robot player on", "think", cfg.RobotThink, "searches_at_once", cap(robot.slots))
+		tasks = append(tasks, task{"robot", robot.run})
+	}
+	log.Info("lyngk serving", "server", cfg.Server, "name", eng.ServerName(), "data", cfg.DataDir, "local", cfg.local())
+	if err := runTasks(ctx, sender, d.Outbox(nil), tasks); err != nil {
+		return err
+	}
+	log.Info("stopped cleanly")
+	return nil
+}
+
+// stack is what serve stops on its way out, the last started first.
+type stack []func()
+
+func (s *stack) push(f func()) { *s = append(*s, f) }
+
+func (s *stack) run() {
+	for i := len(*s) - 1; i >= 0; i-- {
+		(*s)[i]()
+	}
+}
+
+// openWeb opens the web listener, if web_addr says so. It is opened
+// before anything else: in local mode its address is the base URL of the
+// links in the mails (cfg.WebURL).
+func openWeb(cfg *config, stdout io.Writer, stops *stack) (net.Listener, error) {
+	if cfg.WebAddr == "" {
+		return nil, nil
+	}
+	ln, err := listenWeb(cfg.WebAddr, cfg.local())
+	if err != nil {
+		return nil, err
+	}
+	stops.push(func() { ln.Close() })
+	printListening(stdout, "web", ln.Addr().String())
+	if cfg.local() && cfg.WebURL == "" {
+		cfg.WebURL = "http://" + ln.Addr().String()
+	}
+	return ln, nil
+}
+
+// mailServers returns the IMAP and SMTP servers the daemon talks to: the
+// configured ones, or in local mode its own (mailer/localmail), started
+// here, with the help printed on stdout.
+func mailServers(ctx context.Context, cfg config, eng *engine.Engine, localSMTP, localIMAP string, stdout io.Writer, log *slog.Logger, stops *stack) (mailer.IMAPConfig, mailer.SMTPConfig, error) {
+	imapCfg, smtpCfg := cfg.IMAP, cfg.SMTP
+	smtpCfg.HeloName = cfg.Domain
+	if !cfg.local() {
+		return imapCfg, smtpCfg, nil
+	}
+	local, err := localmail.StartLocal(ctx, localmail.LocalConfig{SMTPAddr: localSMTP, IMAPAddr: localIMAP,
+		Server: cfg.Server, Dir: cfg.DataDir}, log)
+	if err != nil {
+		return imapCfg, smtpCfg, err
+	}
+	stops.push(func() { local.Close() })
+	printListening(stdout, "smtp", local.SMTPAddr())
+	printListening(stdout, "imap", local.IMAPAddr())
+	imapCfg.Addr, imapCfg.Username, imapCfg.Password, imapCfg.TLS = local.IMAPAddr(), cfg.Server, local.RobotPassword(), mailer.TLSNone
+	smtpCfg.Addr, smtpCfg.TLS = local.SMTPAddr(), mailer.TLSNone
+	printLocalHelp(stdout, eng, cfg, local.SMTPAddr(), local.IMAPAddr(), local.RobotPassword(), cfg.WebURL)
+	return imapCfg, smtpCfg, nil
+}
+
+// startMetrics serves the metrics, if metrics_addr says so; nil metrics
+// (every method a no-op) when not.
+func startMetrics(cfg config, db *store.DB, stdout io.Writer, log *slog.Logger, stops *stack) (*metrics, error) {
+	if cfg.MetricsAddr == "" {
+		return nil, nil
+	}
+	m := newMetrics(db)
+	srv, addr, err := m.serve(cfg.MetricsAddr, log)
+	if err != nil {
+		return nil, err
+	}
+	stops.push(func() { srv.Close() })
+	printListening(stdout, "metrics", addr.String())
+	log.Info("metrics listening", "addr", addr.String())
+	return m, nil
+}
+
+// newSender is the SMTP sender draining the daemon's outbox.
+func newSender(smtpCfg mailer.SMTPConfig, d *daemon.Daemon, m *metrics, log *slog.Logger) *mailer.Sender {
+	sender := mailer.NewSender(smtpCfg, d.Outbox(m.strangerDrops), log)
 	// A reply is queued with the time its mail was taken in hand (the batch
 	// start), so from then to the SMTP server's acceptance is the server's
 	// own share of it.
@@ -305,64 +361,56 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 		m.reply(d)
 		log.Debug("reply accepted", "id", q.ID, "server_share", d)
 	}
+	return sender
+}
+
+// newPoller is the IMAP poller handing each batch of mails to the app
+// (its password lane asks it to look again).
+func newPoller(imapCfg mailer.IMAPConfig, a *app, m *metrics, log *slog.Logger) *mailer.Poller {
 	poller := mailer.NewPoller(imapCfg, func(ctx context.Context, raws [][]byte) ([]mailer.Outcome, error) {
 		res, err := a.handle(ctx, raws)
-		changed()
 		out := make([]mailer.Outcome, len(res))
 		for i, r := range res {
 			out[i] = mailerOutcome(r)
 		}
 		return out, err
 	}, log)
-	a.lane.recheck, a.lane.wake = poller.Recheck, changed
+	a.lane.recheck = poller.Recheck
 	if m != nil {
 		poller.OnReconnect = m.imapReconnects.Inc
 		poller.OnMail = m.inbox
 	}
+	return poller
+}
 
-	log.Info("lyngk serving", "server", cfg.Server, "name", eng.ServerName(), "data", cfg.DataDir, "local", cfg.local())
-	// A failing task stops the others too.
+// task is one of the daemon's goroutines.
+type task struct {
+	name string
+	run  func(context.Context) error
+}
+
+// runTasks runs the sender and tasks until ctx is done or one fails,
+// which stops the others too. The tasks stop first (the poller finishing
+// the mail in hand); the sender gets shutdownGrace to flush what was just
+// queued (outbox.Flush).
+func runTasks(ctx context.Context, sender *mailer.Sender, outbox daemon.Outbox, tasks []task) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var wg sync.WaitGroup
-	errs := make(chan error, 4)
-	runTask := func(name string, f func(context.Context) error) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := f(ctx); err != nil && !errors.Is(err, context.Canceled) {
-				errs <- fmt.Errorf("%s: %w", name, err)
-			}
-		}()
-	}
-	// The poller stops first (finishing the mail in hand); the sender gets
-	// a short grace period to flush what was just queued.
 	senderCtx, stopSender := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopSender()
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		if err := sender.Run(senderCtx); err != nil && !errors.Is(err, context.Canceled) {
-			errs <- fmt.Errorf("sender: %w", err)
-		}
-	}()
-	if imapCfg.Addr != "" {
-		runTask("poller", poller.Run)
-	} else {
-		log.Info("no imap_addr: mail comes in through lyngk process", "socket", controlPath(db.Path()))
-	}
-	runTask("password lane", a.runLane)
-	runTask("timers", func(ctx context.Context) error {
-		return a.timers(ctx, tickEvery, func() {
-			sender.Wake()
-			webChanged()
+	var wg sync.WaitGroup
+	errs := make(chan error, len(tasks)+1)
+	start := func(ctx context.Context, t task) {
+		wg.Go(func() {
+			if err := t.run(ctx); err != nil && !errors.Is(err, context.Canceled) {
+				errs <- fmt.Errorf("%s: %w", t.name, err)
+			}
 		})
-	})
-	if cfg.RobotPlayer {
-		log.Info("robot player on", "think", cfg.RobotThink, "searches_at_once", cap(robot.slots))
-		runTask("robot", robot.run)
 	}
-
+	start(senderCtx, task{"sender", sender.Run})
+	for _, t := range tasks {
+		start(ctx, t)
+	}
 	select {
 	case <-ctx.Done():
 	case err := <-errs:
@@ -372,33 +420,14 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 		return err
 	}
 	sender.Wake()
-	flush(db, shutdownGrace)
+	outbox.Flush(shutdownGrace)
 	stopSender()
 	wg.Wait()
-	log.Info("stopped cleanly")
 	return nil
 }
 
 // shutdownGrace is how long the sender may go on flushing after a signal.
 const shutdownGrace = 5 * time.Second
-
-// flush waits until nothing in the outbox is due any more, or grace has
-// passed. Mail left over stays queued for the next start.
-func flush(db *store.DB, grace time.Duration) {
-	deadline := time.Now().Add(grace)
-	for time.Now().Before(deadline) {
-		var due int
-		err := db.View(func(tx *store.Tx) error {
-			ms, _, err := tx.Due(time.Now(), 1)
-			due = len(ms)
-			return err
-		})
-		if err != nil || due == 0 {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
 
 // printListening writes the line that tells where a listener of the
 // daemon is: "listening NAME HOST:PORT" (NAME web, smtp, imap, metrics),
@@ -454,15 +483,13 @@ func robotHelp(cfg config) string {
 }
 
 // timers runs the engine's timers (reminders, forfeits) every period, each
-// run in one transaction like a mail.
-func (a *app) timers(ctx context.Context, every time.Duration, wake func()) error {
+// run one unit of work of the daemon, like a mail.
+func (a *app) timers(ctx context.Context, every time.Duration) error {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
 		if err := a.tick(); err != nil {
 			a.log.Error("timers", "error", err)
-		} else {
-			wake()
 		}
 		select {
 		case <-ctx.Done():
@@ -473,115 +500,11 @@ func (a *app) timers(ctx context.Context, every time.Duration, wake func()) erro
 }
 
 func (a *app) tick() error {
-	now := a.now()
-	return a.db.Update(func(tx *store.Tx) error {
-		if _, err := tx.Expire(now); err != nil {
-			return err
-		}
-		mails, failed, err := a.eng.Tick(tx, now)
-		if err != nil {
-			return err
-		}
-		if failed != nil {
-			// The other games' timers ran; these are tried again at the
-			// next tick.
-			a.log.Error("timers failed for some games", "error", failed.Error())
-		}
-		for _, m := range mails {
-			data, err := a.compose(m, now)
-			if err != nil {
-				a.log.Warn("reminder dropped", "to", m.To, "error", err)
-				continue
-			}
-			if err := a.enqueue(tx, m.To, data, m.Unasked, enqueue, now); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-}
-
-// outboxQueue lets the mailer's sender drain the store's outbox.
-type outboxQueue struct {
-	db      *store.DB
-	log     *slog.Logger
-	metrics *metrics // nil when metrics are off
-}
-
-var _ mailer.Queue = (*outboxQueue)(nil)
-
-// Due reads the due mails; the strangers' mails past their share, which
-// the store names with them, are dropped in a transaction of their own
-// (rare: a flood of strangers), so a round that drops nothing writes
-// nothing.
-func (q *outboxQueue) Due(now time.Time, max int) ([]mailer.QueuedMail, error) {
-	var out []mailer.QueuedMail
-	var drop []uint64
-	err := q.db.View(func(tx *store.Tx) error {
-		ms, d, err := tx.Due(now, max)
-		for _, m := range ms {
-			out = append(out, mailer.QueuedMail{ID: m.ID, From: m.From, To: m.To, Data: m.Data, Attempts: m.Attempts,
-				Queued: m.Queued})
-		}
-		drop = d
-		return err
-	})
-	if err != nil || len(drop) == 0 {
-		return out, err
+	failed, err := a.daemon().Tick(context.Background(), a.now())
+	if failed != nil {
+		// The other games' timers ran; these are tried again at the
+		// next tick.
+		a.log.Error("timers failed for some games", "error", failed.Error())
 	}
-	dropped := 0
-	err = q.db.Update(func(tx *store.Tx) error {
-		dropped = 0
-		for _, id := range drop {
-			// Gone already (an operator's hand, say) is as good as done.
-			switch err := tx.Drop(id, now); {
-			case err == nil:
-				dropped++
-			case !errors.Is(err, store.ErrNotFound):
-				return err
-			}
-		}
-		return nil
-	})
-	if err == nil {
-		q.metrics.strangerDrops(dropped)
-		q.log.Info("strangers' mails dropped past their share of mails_per_day", "mails", dropped)
-	}
-	return out, err
-}
-
-// Begin and Finish each write a whole round in one transaction: one fsync
-// for all its mails rather than one per mail.
-func (q *outboxQueue) Begin(as []mailer.Attempt) error {
-	return q.db.Update(func(tx *store.Tx) error {
-		for _, a := range as {
-			if err := tx.RecordAttempt(a.ID, a.Next); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-}
-
-func (q *outboxQueue) Finish(now time.Time, rs []mailer.Result) error {
-	return q.db.Update(func(tx *store.Tx) error {
-		for _, r := range rs {
-			var err error
-			switch r.Status {
-			case mailer.Accepted:
-				err = tx.Sent(r.ID, now)
-			case mailer.Deferred:
-				err = tx.Failed(r.ID, r.Err)
-			case mailer.Refused:
-				err = tx.Dead(r.ID, r.Err, now)
-			case mailer.RelayDown:
-				err = tx.RelayFailed(r.ID, r.Err, now)
-			}
-			// Gone already (an operator's hand, say) is as good as done.
-			if err != nil && !errors.Is(err, store.ErrNotFound) {
-				return err
-			}
-		}
-		return nil
-	})
+	return err
 }

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/daemon"
 	"lyngk.example/lyngk/engine/web"
-	"lyngk.example/lyngk/store"
 )
 
 // The web listener's limits. A request (headers and body) must arrive
@@ -44,15 +44,19 @@ func listenWeb(addr string, local bool) (net.Listener, error) {
 	return ln, nil
 }
 
+// The daemon moves for the play pages (engine/web, /play/TOKEN).
+var _ web.Mover = (*daemon.Daemon)(nil)
+
 // serveWeb serves the web part on ln until ctx is done: every request's
 // context ends with ctx too, so the open event streams close and Shutdown
-// returns at once.
-func serveWeb(ctx context.Context, ln net.Listener, db *store.DB, eng *engine.Engine, cfg config, m *metrics, mover web.Mover, log *slog.Logger) (*web.Handler, func(), error) {
-	h, err := web.New(web.Config{DB: db, Engine: eng, Public: cfg.WebPublic, Log: log, Observe: m.web, Mover: mover,
+// returns at once. The pages read through the daemon's view, and the
+// daemon makes the moves of the play pages.
+func serveWeb(ctx context.Context, ln net.Listener, d *daemon.Daemon, eng *engine.Engine, cfg config, m *metrics, log *slog.Logger) (func(), error) {
+	h, err := web.New(web.Config{Store: d, Engine: eng, Public: cfg.WebPublic, Log: log, Observe: m.web, Mover: d,
 		PostsPerGameHour: cfg.WebPostsPerGameHour, StreamsPerClient: cfg.WebStreamsPerClient, Base: cfg.webBase(),
 		Review: true})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	srv := &http.Server{
 		Handler:           http.MaxBytesHandler(h, webMaxBody),
@@ -79,5 +83,5 @@ func serveWeb(ctx context.Context, ln net.Listener, db *store.DB, eng *engine.En
 		}
 		<-done
 	}
-	return h, stop, nil
+	return stop, nil
 }

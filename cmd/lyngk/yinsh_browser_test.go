@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/daemon"
 	"lyngk.example/lyngk/engine/web"
 	"lyngk.example/lyngk/engine/yinsh"
 	"lyngk.example/lyngk/store"
@@ -222,7 +223,7 @@ func TestBrowserYinshRowChoice(t *testing.T) {
 	defer sdb.Close()
 	v := &engine.TokenView{Board: 101, Game: offered()[1], User: "alice", Players: [2]string{"alice", "bob"},
 		Position: pos, YourTurn: true, Legal: pos.Legal()}
-	h, err := web.New(web.Config{DB: sdb, Engine: reader(t), Mover: tokenOf{v}, Log: slog.New(slog.DiscardHandler)})
+	h, err := web.New(web.Config{Store: daemon.New(daemon.Config{DB: sdb}), Engine: reader(t), Mover: tokenOf{v}, Log: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}

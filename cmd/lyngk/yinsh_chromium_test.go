@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"lyngk.example/lyngk/engine/daemon"
 	"lyngk.example/lyngk/engine/web"
 	"lyngk.example/lyngk/engine/yinsh"
 	"lyngk.example/lyngk/engine/yinshpicture"
@@ -153,7 +154,7 @@ func TestChromiumYinsh(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sdb.Close()
-	h, err := web.New(web.Config{DB: sdb, Engine: reader(t), Public: true, Log: slog.New(slog.DiscardHandler)})
+	h, err := web.New(web.Config{Store: daemon.New(daemon.Config{DB: sdb}), Engine: reader(t), Public: true, Log: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}

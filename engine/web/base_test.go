@@ -18,7 +18,7 @@ func TestBase(t *testing.T) {
 	s := newSite(t, true)
 	s.games()
 	var err error
-	s.h, err = web.New(web.Config{DB: s.db, Engine: s.e, Public: true, Observe: s.obs.add, Base: "/lyngk",
+	s.h, err = web.New(web.Config{Store: s.d, Engine: s.e, Public: true, Observe: s.obs.add, Base: "/lyngk",
 		Log: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
@@ -55,7 +55,7 @@ func TestBase(t *testing.T) {
 	if res, _ := s.get(http.MethodGet, "/lyngk"); res.StatusCode != http.StatusMovedPermanently || res.Header.Get("Location") != "/lyngk/" {
 		t.Errorf("GET /lyngk: %d to %q, want 301 to /lyngk/", res.StatusCode, res.Header.Get("Location"))
 	}
-	if _, err := web.New(web.Config{DB: s.db, Engine: s.e, Base: "/lyngk/"}); err == nil {
+	if _, err := web.New(web.Config{Store: s.d, Engine: s.e, Base: "/lyngk/"}); err == nil {
 		t.Error("a base with a trailing slash was taken")
 	}
 }

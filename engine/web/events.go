@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"lyngk.example/lyngk/engine"
-	"lyngk.example/lyngk/store"
 )
 
 // The event stream's timing: a comment line every streamPing keeps proxies
@@ -33,7 +32,7 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	version := func() (v uint64, err error) {
-		err = h.cfg.DB.View(func(tx *store.Tx) error {
+		err = h.cfg.Store.View(func(tx engine.Tx) error {
 			v, err = engine.GameVersion(tx, board)
 			return err
 		})
@@ -41,7 +40,7 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 	}
 	// The channel is taken before the version is read: a change committed
 	// after the reading closes it.
-	changed := h.waitChange()
+	changed := h.cfg.Store.Changed()
 	v, err := version()
 	switch {
 	case errors.Is(err, engine.ErrNoGame):
@@ -97,7 +96,7 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		}
-		changed = h.waitChange()
+		changed = h.cfg.Store.Changed()
 		now, err := version()
 		if err != nil {
 			h.log.Error("web: event stream", "route", routeOf(r), "error", err)

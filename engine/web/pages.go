@@ -11,7 +11,6 @@ import (
 
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/games"
-	"lyngk.example/lyngk/store"
 )
 
 // recentFinished is how many finished games the front page lists, and
@@ -100,7 +99,7 @@ type indexView struct {
 
 func (h *Handler) index(w http.ResponseWriter, r *http.Request) {
 	var v indexView
-	err := h.cfg.DB.View(func(tx *store.Tx) error {
+	err := h.cfg.Store.View(func(tx engine.Tx) error {
 		running, err := h.cfg.Engine.ListGames(tx, engine.GameFilter{State: engine.StateActive})
 		if err != nil {
 			return err
@@ -155,7 +154,7 @@ func (h *Handler) games(w http.ResponseWriter, r *http.Request) {
 		f.Users = []string{v.User}
 	}
 	var gs []engine.GameSummary
-	err := h.cfg.DB.View(func(tx *store.Tx) (err error) {
+	err := h.cfg.Store.View(func(tx engine.Tx) (err error) {
 		gs, err = h.cfg.Engine.ListGames(tx, f)
 		return err
 	})
@@ -194,7 +193,7 @@ func (h *Handler) standings(w http.ResponseWriter, r *http.Request) {
 	if here == "" {
 		here = h.cfg.Engine.Games()[0].Name()
 	}
-	err := h.cfg.DB.View(func(tx *store.Tx) (err error) {
+	err := h.cfg.Store.View(func(tx engine.Tx) (err error) {
 		st, err = h.cfg.Engine.Standings(tx, here)
 		return err
 	})
@@ -250,7 +249,7 @@ type playerView struct {
 func (h *Handler) player(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	var v playerView
-	err := h.cfg.DB.View(func(tx *store.Tx) error {
+	err := h.cfg.Store.View(func(tx engine.Tx) error {
 		// The player, with the rating of the one game the server
 		// offers; with several, Ratings has each game's.
 		p, err := h.cfg.Engine.ReadPlayer(tx, id, h.cfg.Engine.Games()[0].Name())
@@ -356,7 +355,7 @@ func (h *Handler) readGame(w http.ResponseWriter, r *http.Request, n string) (*g
 		}
 	}
 	ref := &gameRef{k: k}
-	err := h.cfg.DB.View(func(tx *store.Tx) error {
+	err := h.cfg.Store.View(func(tx engine.Tx) error {
 		d, err := h.cfg.Engine.ReadGame(tx, board)
 		if err != nil {
 			return err

@@ -43,9 +43,10 @@ import (
 // (web_posts_per_game_hour), with Retry-After.
 
 // Mover moves for the play pages: engine.TokenGame and engine.PlayToken,
-// each in one store transaction of the daemon, the mails of a move queued
-// in the transaction of the move (cmd/lyngk). Errors of a refused token or
-// move are *engine.Refusal.
+// each in one store transaction, the mails of a move queued in the
+// transaction of the move (engine/daemon's Daemon in the server), whose
+// commit closes the Store's change signal, so the game's open pages show
+// the move. Errors of a refused token or move are *engine.Refusal.
 type Mover interface {
 	TokenGame(token string) (*engine.TokenView, error)
 	// PlayToken returns the game after the move and how many mails went
@@ -152,7 +153,6 @@ func (h *Handler) playMove(w http.ResponseWriter, r *http.Request) {
 		h.playRefused(w, r, err, func() (*engine.TokenView, error) { return h.cfg.Mover.TokenGame(tok) }, move)
 		return
 	}
-	h.Changed()
 	h.renderPlay(w, r, http.StatusOK, v, "", "", &doneView{Move: move, Mails: mails}, "")
 }
 

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"bytes"
+	"context"
 	"html"
 	"io"
 	"log/slog"
@@ -40,7 +41,7 @@ func (m *mover) TokenGame(tok string) (*engine.TokenView, error) {
 func (m *mover) PlayToken(tok, move string) (*engine.TokenView, int, error) {
 	var v *engine.TokenView
 	var out []engine.Mail
-	err := m.s.db.Update(func(tx *store.Tx) error {
+	err := m.s.d.Update(context.Background(), "web move", func(tx *store.Tx) error {
 		var err error
 		v, out, err = m.s.e.PlayToken(tx, tok, move, m.s.now)
 		return err
@@ -62,7 +63,7 @@ func playSite(t *testing.T) (*site, *mover, *bytes.Buffer) {
 	s.games()
 	m := &mover{s: s}
 	var logs bytes.Buffer
-	h, err := web.New(web.Config{DB: s.db, Engine: s.e, Public: true, Observe: s.obs.add, Mover: m,
+	h, err := web.New(web.Config{Store: s.d, Engine: s.e, Public: true, Observe: s.obs.add, Mover: m,
 		Log: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	if err != nil {
 		t.Fatal(err)
@@ -337,7 +338,7 @@ func TestPlayTokenSpentByProposal(t *testing.T) {
 // with 429 and Retry-After, and changes nothing.
 func TestPlayPostsPerGameHour(t *testing.T) {
 	s, m, _ := playSite(t)
-	h, err := web.New(web.Config{DB: s.db, Engine: s.e, Public: true, Mover: m, PostsPerGameHour: 2})
+	h, err := web.New(web.Config{Store: s.d, Engine: s.e, Public: true, Mover: m, PostsPerGameHour: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 	"strconv"
 
 	"lyngk.example/lyngk/engine"
-	"lyngk.example/lyngk/store"
 )
 
 // The game records (package record): /game/N.txt, the plain text record,
@@ -50,7 +49,7 @@ func (h *Handler) gameRecord(w http.ResponseWriter, r *http.Request, n, ext stri
 func (h *Handler) playerSGF(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	var data []byte
-	err := h.cfg.DB.View(func(tx *store.Tx) error {
+	err := h.cfg.Store.View(func(tx engine.Tx) error {
 		var err error
 		data, err = h.cfg.Engine.Collection(tx, id)
 		return err

@@ -21,7 +21,7 @@ import (
 func TestRecords(t *testing.T) {
 	gs := append(offered(), games.Game{Rules: yinsh.Rules})
 	s := newSiteOf(t, true, gs)
-	h, err := web.New(web.Config{DB: s.db, Engine: s.e, Public: true, Log: slog.New(slog.DiscardHandler)})
+	h, err := web.New(web.Config{Store: s.d, Engine: s.e, Public: true, Log: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,6 @@ import (
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/record"
 	"lyngk.example/lyngk/engine/review"
-	"lyngk.example/lyngk/store"
 )
 
 // The robot's review of a finished game on its page (package review):
@@ -129,7 +128,7 @@ func (rv *reviewer) work() {
 // make reviews board, a finished game of a game with a robot.
 func (rv *reviewer) make(board int) (*gameReview, error) {
 	var d *engine.GameDetail
-	if err := rv.h.cfg.DB.View(func(tx *store.Tx) error {
+	if err := rv.h.cfg.Store.View(func(tx engine.Tx) error {
 		var err error
 		d, err = rv.h.cfg.Engine.ReadGame(tx, board)
 		return err

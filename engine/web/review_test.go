@@ -22,7 +22,7 @@ func TestReviewPage(t *testing.T) {
 	gs := append(offered(), games.Game{Rules: yinsh.Rules, Robot: yinshsearch.Robot})
 	s := newSiteOf(t, true, gs)
 	made := make(chan int, 4)
-	h, err := web.New(web.Config{DB: s.db, Engine: s.e, Public: true, Log: slog.New(slog.DiscardHandler), Review: true,
+	h, err := web.New(web.Config{Store: s.d, Engine: s.e, Public: true, Log: slog.New(slog.DiscardHandler), Review: true,
 		Reviewed: func(board int) { made <- board }})
 	if err != nil {
 		t.Fatal(err)

@@ -28,7 +28,7 @@ func TestTestGameWeb(t *testing.T) {
 	s.cmd("alice", "tictactoe move 101 alice pw-alice b2")
 	s.cmd("bob", "tictactoe move 101 bob pw-bob a1")
 	m := &mover{s: s}
-	h, err := web.New(web.Config{DB: s.db, Engine: s.e, Public: true, Mover: m})
+	h, err := web.New(web.Config{Store: s.d, Engine: s.e, Public: true, Mover: m})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,9 @@
 // play.go).
 //
 // It reads the store through the engine's read API only (engine/read.go),
-// each request in one read transaction, and opens no socket: cmd/lyngk
+// each request in one read transaction of a Store it is given (the
+// daemon's view, engine/daemon): it imports no store and writes nothing
+// itself; a move on a play page is the Mover's. It opens no socket: cmd/lyngk
 // makes the listener and the http.Server (timeouts, size limits) and hands
 // requests to Handler. It sits under engine/ because it is a view of the
 // engine's games, like the mail templates, and imports nothing of cmd/.
@@ -38,13 +40,23 @@ import (
 
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/games"
-	"lyngk.example/lyngk/store"
 	"lyngk.example/lyngk/templates"
 )
 
+// Store is the store as the web part reads it (engine/daemon's Daemon):
+// each View call one read transaction, the engine's Tx, and the change
+// signal the event streams of the game pages wait on.
+type Store interface {
+	View(fn func(tx engine.Tx) error) error
+	// Changed returns a channel closed at the next change of the store
+	// (a commit): taken before a reading, a change after it closes it.
+	Changed() <-chan struct{}
+}
+
 // Config configures a Handler.
 type Config struct {
-	DB *store.DB
+	// Store is read by every page.
+	Store Store
 	// Engine reads the games (and knows the games the server offers).
 	Engine *engine.Engine
 	// Public serves the games, the players and the standings to anybody
@@ -96,10 +108,7 @@ type Handler struct {
 	// server offers more than one game.
 	offered []gameLink
 
-	// changed is closed (and replaced) by Changed: the event streams
-	// wait on it.
-	mu      sync.Mutex
-	changed chan struct{}
+	mu sync.Mutex // guards posts and clients
 	// streams bounds the event streams open at once (maxStreams).
 	streams chan struct{}
 	// posts counts the POSTs to /play/ per game (Config.PostsPerGameHour).
@@ -127,7 +136,7 @@ func displayName(title string) string { return strings.ToUpper(title) }
 
 // New parses the page templates and builds the routes.
 func New(cfg Config) (*Handler, error) {
-	if cfg.DB == nil {
+	if cfg.Store == nil {
 		return nil, errors.New("web: no store")
 	}
 	if cfg.Engine == nil {
@@ -148,8 +157,8 @@ func New(cfg Config) (*Handler, error) {
 		site = cfg.Engine.ServerName()
 	}
 	h := &Handler{cfg: cfg, log: cfg.Log, pages: pages, mux: http.NewServeMux(), site: site,
-		changed: make(chan struct{}), streams: make(chan struct{}, maxStreams),
-		posts: map[int]postWindow{}, clients: map[string]int{}}
+		streams: make(chan struct{}, maxStreams),
+		posts:   map[int]postWindow{}, clients: map[string]int{}}
 	if cfg.Review {
 		h.reviews = &reviewer{h: h, done: map[int]*gameReview{}}
 	}
@@ -321,22 +330,6 @@ func (r *recorder) Flush() {
 }
 
 func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
-
-// Changed tells the event streams that the store changed: each looks
-// whether its game did. cmd/lyngk calls it after every committed change.
-func (h *Handler) Changed() {
-	h.mu.Lock()
-	close(h.changed)
-	h.changed = make(chan struct{})
-	h.mu.Unlock()
-}
-
-// waitChange returns a channel closed at the next Changed.
-func (h *Handler) waitChange() <-chan struct{} {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.changed
-}
 
 // page is what layout.html draws: the title, the heading, whether the
 // public pages are there to link to, and the page's own data.

@@ -39,7 +39,7 @@ func TestYinshWeb(t *testing.T) {
 	gs := append(offered(), games.Game{Rules: yinsh.Rules, Picture: yinshpicture.Pictures, Input: yinshpicture.Pictures, Robot: yinshsearch.Robot})
 	s := newSiteOf(t, true, gs)
 	m := &mover{s: s}
-	h, err := web.New(web.Config{DB: s.db, Engine: s.e, Public: true, Mover: m, Log: slog.New(slog.DiscardHandler)})
+	h, err := web.New(web.Config{Store: s.d, Engine: s.e, Public: true, Mover: m, Log: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
