@@ -26,6 +26,9 @@ type Tx interface {
 	// strangers' counts of past hours, bounds.go).
 	Delete(bucket, key string) error
 	ForEach(bucket string, fn func(key string, val []byte) error) error
+	// Scan is ForEach from the first key at or after from: the indexes
+	// (index.go) are read by range, never whole.
+	Scan(bucket, from string, fn func(key string, val []byte) error) error
 }
 
 // Inbound is an incoming mail, reduced to what the engine needs (a subset of

@@ -26,7 +26,8 @@
 //	strangers  address that is no account's      hourly count of mails sent to it         engine (JSON)
 //	meta       "nextboard"                        next board number                        engine (JSON)
 //	           "verp"                             the VERP secret (32 random bytes)        engine (JSON)
-//	           "schema"                           schema version, decimal ASCII ("3")      store
+//	           "pruned"                           the prune's pass: started, where it is   engine (JSON)
+//	           "schema"                           schema version, decimal ASCII ("4")      store
 //	robot      board number, "%08d"               a game waiting for the robot player's    engine (JSON)
 //	                                              move: the number of moves then
 //	addresses  lower-cased address                address record (confirmed for whom,     engine (JSON)
@@ -35,6 +36,21 @@
 //	bounces    lower-cased address                bounce record (hard bounces, soft count, engine (JSON)
 //	                                              bouncing since, retry)
 //	           "verp " + VERP tag                 the address the tag is the HMAC of       engine (JSON)
+//	byplayer   lower-cased userid, 0x00, "0"      empty: the index of a player's games:    engine
+//	           (running) "1" (finished) or "2"    running first, then finished, newest
+//	           (subscribed), then 99999999 minus  first, then the subscribed ones
+//	           the board number, "%08d"
+//	running    board number, "%08d"               empty: the running games                 engine
+//	deadlines  when the timer looks at the game   empty: the timer's queue of the running  engine
+//	           next (game.Due), Unix nanoseconds  games, the earliest due first
+//	           in 16 hex digits, then the board
+//	           number, "%08d"
+//	ended      MaxInt64 minus the end's Unix      empty: the finished games, the last      engine
+//	           nanoseconds, 16 hex digits, then   ended first
+//	           the board number, "%08d"
+//	counts     "games", "running", "finished",    the number of game records of the kind,  engine
+//	           "cancelled"; "player " + userid    decimal ASCII (absent: none)
+//	           + " running" or " finished"
 //	seen       dedupe key of a processed mail     time processed, 8-byte big-endian        store
 //	           (Message-ID and a digest of        int64 Unix nanoseconds
 //	           sender and text, cmd/lyngk)
@@ -107,5 +123,8 @@
 // Versions: 1, the first; 2 adds the buckets addresses and confirms
 // (confirmed addresses); 3 changes no bucket but the engine's records:
 // every game record names its game, and a user's rating and record are
-// kept per game (LYNGK's were the user record's own fields).
+// kept per game (LYNGK's were the user record's own fields); 4 adds the
+// indexes of the game records (byplayer, running, deadlines, ended,
+// counts), which the engine writes in the transaction of the record they
+// index and builds from the records on an older file.
 package store

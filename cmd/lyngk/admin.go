@@ -15,10 +15,12 @@ import (
 	"lyngk.example/lyngk/store"
 )
 
-const adminUsage = "usage: lyngk admin -db FILE [-config FILE] users | games | game N | outbox | bounces | broadcast [USERID on|off]"
+const adminUsage = "usage: lyngk admin -db FILE [-config FILE] users | games | game N | outbox | bounces | check | broadcast [USERID on|off]"
 
-// runAdmin is `lyngk admin -db FILE users|games|game N|outbox|bounces`: a
-// look into the store for an operator at the console; it reads only, but
+// runAdmin is `lyngk admin -db FILE users|games|game N|outbox|bounces|check`:
+// a look into the store for an operator at the console (check compares the
+// indexes of the games with a full scan, and fails when they differ); it
+// reads only, but
 // for `broadcast USERID on|off`, which sets the allow-list of broadcast. When the
 // daemon holds the store, the daemon answers through its control socket.
 // Otherwise -config names the daemon's configuration, whose mails_per_day
@@ -67,7 +69,8 @@ func runAdmin(args []string, stdout, stderr io.Writer) int {
 func adminArgs(args []string) bool {
 	switch len(args) {
 	case 1:
-		return args[0] == "users" || args[0] == "games" || args[0] == "outbox" || args[0] == "bounces" || args[0] == "broadcast"
+		return args[0] == "users" || args[0] == "games" || args[0] == "outbox" || args[0] == "bounces" || args[0] == "broadcast" ||
+			args[0] == "check"
 	case 2:
 		_, err := strconv.Atoi(args[1])
 		return args[0] == "game" && err == nil
@@ -153,6 +156,23 @@ func admin(db *store.DB, args []string, limits bool, w io.Writer) error {
 				fmt.Fprintf(w, "%3d %s\n", i+1, m)
 			}
 			fmt.Fprint(w, "\n", board)
+			return nil
+		case args[0] == "check":
+			diffs, err := engine.CheckIndexes(tx)
+			if err != nil {
+				return err
+			}
+			for _, d := range diffs {
+				fmt.Fprintln(w, d)
+			}
+			c, err := engine.Counts(tx)
+			if err != nil {
+				return err
+			}
+			if len(diffs) > 0 {
+				return fmt.Errorf("check: %d differences between the indexes and the %d game records", len(diffs), c.Games)
+			}
+			fmt.Fprintf(w, "the indexes agree with the %d game records\n", c.Games)
 			return nil
 		case args[0] == "bounces":
 			bs, err := engine.Bounces(tx)

@@ -1,0 +1,371 @@
+package engine
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The indexes of the game records (store schema version 4). Each is a
+// function of the game records alone: writeGame keeps them in the
+// transaction that writes the record, Upgrade builds them on an older
+// store, and CheckIndexes compares them with a full scan. store/doc.go's table
+// gives the layout; what they are for:
+//
+//   - byplayer: a player's games, running first, newest first, then the
+//     finished ones, newest first, then the games the user subscribes to
+//     (listings of a player, the player page, signoff and delete);
+//   - running: the running games by board (the listings of everybody);
+//   - deadlines: the running games by the time the timer looks at them
+//     next (game.Due), the timer's queue;
+//   - ended: the finished games, the last ended first;
+//   - counts: the number of games by state, of everybody and of each
+//     player (metrics, and the "how many more" line of the listings).
+const (
+	bucketByPlayer  = "byplayer"
+	bucketRunning   = "running"
+	bucketDeadlines = "deadlines"
+	bucketEnded     = "ended"
+	bucketCounts    = "counts"
+)
+
+// The marks of byplayer's keys after the userid: they order a player's
+// games running first, then finished, then subscribed.
+const (
+	markRunning    = "0"
+	markFinished   = "1"
+	markSubscribed = "2"
+)
+
+// indexBuckets are the buckets CheckIndexes compares, in the order it reports.
+var indexBuckets = []string{bucketByPlayer, bucketRunning, bucketDeadlines, bucketEnded, bucketCounts}
+
+// The count keys of everybody's games (countKeys).
+const (
+	countGames     = "games"
+	countRunning   = "running"
+	countFinished  = "finished" // won or tied
+	countCancelled = "cancelled"
+)
+
+// invBoard orders boards newest first: 99999999 - board, eight digits.
+func invBoard(board int) string { return fmt.Sprintf("%08d", 99999999-board) }
+
+// boardOfInv reads invBoard back.
+func boardOfInv(s string) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil || len(s) != 8 {
+		return 0, fmt.Errorf("engine: index key %q: not a board", s)
+	}
+	return 99999999 - n, nil
+}
+
+// timeKey orders times: 16 hex digits of the Unix nanoseconds, zero for
+// the zero time or one before 1970.
+func timeKey(t time.Time) string {
+	n := int64(0)
+	if !t.IsZero() && t.Unix() > 0 {
+		n = t.UnixNano()
+	}
+	return fmt.Sprintf("%016x", n)
+}
+
+// invTimeKey orders times newest first.
+func invTimeKey(t time.Time) string {
+	n, _ := strconv.ParseInt(timeKey(t), 16, 64)
+	return fmt.Sprintf("%016x", math.MaxInt64-n)
+}
+
+// playerPrefix starts the byplayer keys of userid key.
+func playerPrefix(key string) string { return key + "\x00" }
+
+// ended is when g ended: its Ended, else its last move, else its start.
+func (g *game) ended() time.Time {
+	switch {
+	case !g.Ended.IsZero():
+		return g.Ended
+	case !g.LastMove.IsZero():
+		return g.LastMove
+	}
+	return g.Started
+}
+
+// indexKeys are the keys g puts into each index but counts; their values
+// are empty.
+func indexKeys(g *game) map[string][]string {
+	out := map[string][]string{}
+	mark := markRunning
+	if g.over() {
+		mark = markFinished
+	}
+	inv := invBoard(g.Board)
+	var players []string
+	for _, p := range g.Players {
+		key := strings.ToLower(p)
+		if !slices.Contains(players, key) {
+			players = append(players, key)
+			out[bucketByPlayer] = append(out[bucketByPlayer], playerPrefix(key)+mark+inv)
+		}
+	}
+	for _, s := range g.Subscribers {
+		k := playerPrefix(s) + markSubscribed + inv
+		if !slices.Contains(out[bucketByPlayer], k) {
+			out[bucketByPlayer] = append(out[bucketByPlayer], k)
+		}
+	}
+	if g.over() {
+		out[bucketEnded] = []string{invTimeKey(g.ended()) + gameKey(g.Board)}
+	} else {
+		out[bucketRunning] = []string{gameKey(g.Board)}
+		out[bucketDeadlines] = []string{timeKey(g.Due) + gameKey(g.Board)}
+	}
+	return out
+}
+
+// countKeys are the counts g adds one to: every game; its state; and its
+// state for each player ("player KEY running", "player KEY finished",
+// cancelled games among the finished).
+func countKeys(g *game) []string {
+	out := []string{countGames}
+	state := countRunning
+	switch {
+	case g.Status == StatusCancelled:
+		out = append(out, countCancelled)
+	case g.over():
+		out = append(out, countFinished)
+	default:
+		out = append(out, countRunning)
+	}
+	if g.over() {
+		state = countFinished
+	}
+	var seen []string
+	for _, p := range g.Players {
+		key := strings.ToLower(p)
+		if !slices.Contains(seen, key) {
+			seen = append(seen, key)
+			out = append(out, playerCount(key, state))
+		}
+	}
+	return out
+}
+
+// playerCount is the count key of a player's games in state (countRunning
+// or countFinished).
+func playerCount(key, state string) string { return "player " + key + " " + state }
+
+// indexGame moves g's index entries from those of old (nil: a new record)
+// to its own, writing only what changed.
+func indexGame(tx Tx, old, g *game) error {
+	var was map[string][]string
+	var wasCounts []string
+	if old != nil {
+		was, wasCounts = indexKeys(old), countKeys(old)
+	}
+	now := indexKeys(g)
+	for _, bucket := range indexBuckets[:len(indexBuckets)-1] {
+		for _, k := range was[bucket] {
+			if !slices.Contains(now[bucket], k) {
+				if err := tx.Delete(bucket, k); err != nil {
+					return err
+				}
+			}
+		}
+		for _, k := range now[bucket] {
+			if !slices.Contains(was[bucket], k) {
+				if err := tx.Put(bucket, k, nil); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	delta := map[string]int{}
+	for _, k := range wasCounts {
+		delta[k]--
+	}
+	for _, k := range countKeys(g) {
+		delta[k]++
+	}
+	for _, k := range slices.Sorted(maps.Keys(delta)) {
+		if delta[k] == 0 {
+			continue
+		}
+		n, err := count(tx, k)
+		if err != nil {
+			return err
+		}
+		if err := putCount(tx, k, n+delta[k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// count reads a count; an absent one is zero.
+func count(tx Tx, key string) (int, error) {
+	b, err := tx.Get(bucketCounts, key)
+	if err != nil || b == nil {
+		return 0, err
+	}
+	n, err := strconv.Atoi(string(b))
+	if err != nil {
+		return 0, fmt.Errorf("engine: counts/%s: %q is no count", key, b)
+	}
+	return n, nil
+}
+
+// putCount writes a count in decimal ASCII; zero deletes it, so that a
+// player without games leaves no count behind.
+func putCount(tx Tx, key string, n int) error {
+	if n == 0 {
+		return tx.Delete(bucketCounts, key)
+	}
+	return tx.Put(bucketCounts, key, []byte(strconv.Itoa(n)))
+}
+
+// errEnough ends a scan of an index that has found what it looks for.
+var errEnough = errors.New("engine: enough")
+
+// scanPrefix calls fn with the rest of each key of bucket that starts with
+// prefix, in key order, until fn returns errEnough (not an error) or
+// another error (returned).
+func scanPrefix(tx Tx, bucket, prefix string, fn func(rest string) error) error {
+	err := tx.Scan(bucket, prefix, func(key string, _ []byte) error {
+		rest, ok := strings.CutPrefix(key, prefix)
+		if !ok {
+			return errEnough
+		}
+		return fn(rest)
+	})
+	if errors.Is(err, errEnough) {
+		return nil
+	}
+	return err
+}
+
+// GameCounts are the numbers of game records by state (the metrics).
+type GameCounts struct {
+	Games     int // every game record
+	Running   int
+	Finished  int // won or tied
+	Cancelled int
+}
+
+// Counts reads the counts of every game, without reading a game.
+func Counts(tx Tx) (GameCounts, error) {
+	var c GameCounts
+	for _, f := range []struct {
+		key string
+		n   *int
+	}{{countGames, &c.Games}, {countRunning, &c.Running}, {countFinished, &c.Finished}, {countCancelled, &c.Cancelled}} {
+		n, err := count(tx, f.key)
+		if err != nil {
+			return c, err
+		}
+		*f.n = n
+	}
+	return c, nil
+}
+
+// wantIndexes computes every index and count from a full scan of the game
+// records: what CheckIndexes compares with and Upgrade writes.
+func wantIndexes(tx Tx, logf func(format string, args ...any)) (map[string]map[string]string, error) {
+	want := map[string]map[string]string{}
+	for _, b := range indexBuckets {
+		want[b] = map[string]string{}
+	}
+	counts := map[string]int{}
+	n := 0
+	err := tx.ForEach(bucketGames, func(key string, val []byte) error {
+		g := new(game)
+		if err := json.Unmarshal(val, g); err != nil {
+			return fmt.Errorf("engine: games/%s: %w", key, err)
+		}
+		for bucket, keys := range indexKeys(g) {
+			for _, k := range keys {
+				want[bucket][k] = ""
+			}
+		}
+		for _, k := range countKeys(g) {
+			counts[k]++
+		}
+		if n++; logf != nil && n%100000 == 0 {
+			logf("engine: indexes: %d games read", n)
+		}
+		return nil
+	})
+	for k, c := range counts {
+		want[bucketCounts][k] = strconv.Itoa(c)
+	}
+	return want, err
+}
+
+// CheckIndexes compares every index and count with a full scan of the game
+// records (lyngk admin check: the one full scan left, for operators). It
+// returns one line for each difference, none when the indexes are right.
+func CheckIndexes(tx Tx) ([]string, error) {
+	want, err := wantIndexes(tx, nil)
+	if err != nil {
+		return nil, err
+	}
+	var diffs []string
+	for _, bucket := range indexBuckets {
+		got := map[string]string{}
+		err := tx.ForEach(bucket, func(key string, val []byte) error {
+			got[key] = string(val)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		for _, k := range slices.Sorted(maps.Keys(want[bucket])) {
+			switch v, ok := got[k]; {
+			case !ok:
+				diffs = append(diffs, fmt.Sprintf("%s: missing %q", bucket, k))
+			case v != want[bucket][k]:
+				diffs = append(diffs, fmt.Sprintf("%s: %q is %q, the games say %q", bucket, k, v, want[bucket][k]))
+			}
+		}
+		for _, k := range slices.Sorted(maps.Keys(got)) {
+			if _, ok := want[bucket][k]; !ok {
+				diffs = append(diffs, fmt.Sprintf("%s: %q is of no game", bucket, k))
+			}
+		}
+	}
+	return diffs, nil
+}
+
+// buildIndexes writes every index and count from a full scan of the game
+// records, into empty index buckets (Upgrade). The keys are written in
+// key order, bucket by bucket, which is what bbolt writes fastest.
+func buildIndexes(tx Tx, logf func(format string, args ...any)) error {
+	want, err := wantIndexes(tx, logf)
+	if err != nil {
+		return err
+	}
+	for _, bucket := range indexBuckets {
+		keys := slices.Sorted(maps.Keys(want[bucket]))
+		for i, k := range keys {
+			var v []byte
+			if bucket == bucketCounts {
+				v = []byte(want[bucket][k])
+			}
+			if err := tx.Put(bucket, k, v); err != nil {
+				return err
+			}
+			if logf != nil && (i+1)%500000 == 0 {
+				logf("engine: indexes: %s: %d of %d keys written", bucket, i+1, len(keys))
+			}
+		}
+	}
+	if logf != nil {
+		logf("engine: indexes built: %d games", len(want[bucketRunning])+len(want[bucketEnded]))
+	}
+	return nil
+}

@@ -1,0 +1,145 @@
+package engine_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/games"
+	"lyngk.example/lyngk/store"
+)
+
+// checkIndexes fails the test when an index of the games differs from a
+// full scan of the records (what lyngk admin check reports).
+func (v *env) checkIndexes() {
+	v.t.Helper()
+	err := v.db.View(func(tx *store.Tx) error {
+		diffs, err := engine.CheckIndexes(tx)
+		if len(diffs) > 0 {
+			v.t.Errorf("the indexes differ from the games:\n%s", strings.Join(diffs, "\n"))
+		}
+		return err
+	})
+	if err != nil {
+		v.t.Fatal(err)
+	}
+}
+
+// running reads board's record and replays it: its game word, players
+// and position, ok false when the game is over.
+func (v *env) running(board int) (word string, players [2]string, pos games.Position, ok bool) {
+	v.t.Helper()
+	var info engine.GameInfo
+	err := v.db.View(func(tx *store.Tx) error {
+		var err error
+		info, _, err = engine.GameRecord(tx, v.cfg.Games, board)
+		return err
+	})
+	if err != nil {
+		v.t.Fatal(err)
+	}
+	if info.Status != engine.StatusPlaying {
+		return "", info.Players, nil, false
+	}
+	gm, _ := v.e.Game(info.Game)
+	pos, err = gm.New(board, info.Variant)
+	if err != nil {
+		v.t.Fatal(err)
+	}
+	for _, s := range info.Moves {
+		if s == games.Pass {
+			continue
+		}
+		m, _, err := pos.Parse(s)
+		if err == nil {
+			err = pos.Play(m)
+		}
+		if err != nil {
+			v.t.Fatalf("board %d: replay %q: %v", board, s, err)
+		}
+	}
+	return info.Game, info.Players, pos, true
+}
+
+// TestIndexesRandomPlay plays random mails (challenges of both games,
+// moves, declines, resignations, subscriptions, vacations, a signoff and
+// a delete) and timer runs days apart (reminders, forfeits, cancelled
+// games, the prune, vacations' rechecks: six weeks after the last
+// vacation no game runs), and finds after every tenth step and at the end
+// every index equal to a full scan of the games: every write of a game
+// keeps its indexes in its transaction.
+func TestIndexesRandomPlay(t *testing.T) {
+	v := newEnv(t, withYinsh)
+	names := []string{"alice", "bob", "carol", "dave", "erin", "frank"}
+	v.signup(names...)
+	rnd := rand.New(rand.NewPCG(7, 32))
+	pick := func() string { return names[rnd.IntN(len(names))] }
+	boards := 0
+	for step := range 400 {
+		switch k := rnd.IntN(20); {
+		case k < 3 || boards == 0:
+			a, b := pick(), pick()
+			if a == b {
+				continue
+			}
+			word := []string{"lyngk", "yinsh"}[rnd.IntN(2)]
+			if out := v.cmd(addr(a), fmt.Sprintf("%s challenge %s %s", word, a, b)); len(out) == 2 {
+				boards++
+			}
+		case k < 14:
+			board := 101 + rnd.IntN(boards)
+			word, players, pos, ok := v.running(board)
+			if !ok {
+				continue
+			}
+			name := players[pos.Turn()-1]
+			legal := pos.Legal()
+			v.cmd(addr(name), fmt.Sprintf("%s move %d %s pw-%s %s", word, board, name, name, legal[rnd.IntN(len(legal))]))
+		case k < 15:
+			board := 101 + rnd.IntN(boards)
+			if word, players, _, ok := v.running(board); ok {
+				p := players[rnd.IntN(2)]
+				verb := []string{"resign", "decline"}[rnd.IntN(2)]
+				v.cmd(addr(p), fmt.Sprintf("%s %s %d %s pw-%s", word, verb, board, p, p))
+			}
+		case k < 16:
+			board, n := 101+rnd.IntN(boards), pick()
+			v.cmd(addr(n), fmt.Sprintf("lyngk subscribe %d %s pw-%s", board, n, n))
+			v.cmd(addr(n), fmt.Sprintf("yinsh subscribe %d %s pw-%s", board, n, n))
+		case k < 17:
+			n := pick()
+			v.cmd(addr(n), fmt.Sprintf("vacation %s pw-%s %s", n, n, []string{"on", "off"}[rnd.IntN(2)]))
+		default:
+			v.now = v.now.Add(time.Duration(rnd.IntN(10*24)) * time.Hour)
+			v.tick()
+		}
+		if step%10 == 9 {
+			v.checkIndexes()
+		}
+	}
+	v.cmd(addr("carol"), "signoff carol pw-carol")
+	v.cmd(addr("dave"), "delete dave pw-dave")
+	for _, n := range names {
+		v.cmd(addr(n), fmt.Sprintf("vacation %s pw-%s off", n, n))
+	}
+	for range 8 {
+		v.now = v.now.Add(5 * 24 * time.Hour)
+		v.tick()
+	}
+	v.checkIndexes()
+	var c engine.GameCounts
+	err := v.db.View(func(tx *store.Tx) error {
+		var err error
+		c, err = engine.Counts(tx)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Games != boards || c.Running != 0 || c.Finished == 0 || c.Cancelled == 0 {
+		t.Errorf("counts %+v after %d challenges and six weeks of timers: want every game over, some finished, some cancelled", c, boards)
+	}
+}
