@@ -143,3 +143,92 @@ func TestIndexesRandomPlay(t *testing.T) {
 		t.Errorf("counts %+v after %d challenges and six weeks of timers: want every game over, some finished, some cancelled", c, boards)
 	}
 }
+
+// challenges makes n games of alice and bob that nobody moves in, over
+// days: bob takes MaxUnasked challenges a day.
+func (v *env) challenges(n int) {
+	v.t.Helper()
+	v.signup("alice", "bob")
+	for i := range n {
+		if i%engine.MaxUnasked == 0 {
+			v.now = v.now.Add(25 * time.Hour)
+		}
+		if out := v.cmd(addr("alice"), "lyngk challenge alice bob"); len(out) != 2 {
+			v.t.Fatalf("challenge: %s", format(out))
+		}
+	}
+}
+
+// keys counts the records of bucket.
+func (v *env) keys(bucket string) int {
+	v.t.Helper()
+	n := 0
+	err := v.db.View(func(tx *store.Tx) error {
+		return tx.ForEach(bucket, func(string, []byte) error { n++; return nil })
+	})
+	if err != nil {
+		v.t.Fatal(err)
+	}
+	return n
+}
+
+// TestPruneBatch: a tick reads PruneBatch tokens and accounts at most,
+// and the pass goes on at the next tick where it stopped: the tokens of
+// games over for TokenKeep go over two ticks. The old prune read every
+// token and account in one transaction.
+func TestPruneBatch(t *testing.T) {
+	v := newEnv(t)
+	v.challenges(engine.TickBatch + 5)
+	v.now = v.now.Add(22 * 24 * time.Hour)
+	v.tick() // cancels them in two ticks
+	v.now = v.now.Add(time.Minute)
+	v.tick()
+	tokens := v.keys(store.BucketTokens)
+	if tokens <= engine.PruneBatch {
+		t.Fatalf("%d tokens: the test needs more than PruneBatch", tokens)
+	}
+	v.now = v.now.Add(engine.TokenKeep + time.Hour)
+	v.tick()
+	if n := v.keys(store.BucketTokens); n != tokens-engine.PruneBatch {
+		t.Fatalf("%d tokens left after the first tick, want %d", n, tokens-engine.PruneBatch)
+	}
+	v.now = v.now.Add(time.Minute)
+	v.tick()
+	if n := v.keys(store.BucketTokens); n != 0 {
+		t.Fatalf("%d tokens left after the second tick, want none", n)
+	}
+}
+
+// TestTimerBatch: a tick looks at TickBatch games at most, the earliest
+// due first, and the next tick at the rest: with TickBatch+5 games whose
+// players never moved, the first tick after 21 days cancels TickBatch of
+// them, the second the other five. The old timer read every game in one
+// transaction.
+func TestTimerBatch(t *testing.T) {
+	v := newEnv(t)
+	v.challenges(engine.TickBatch + 5)
+	running := func() int {
+		t.Helper()
+		var c engine.GameCounts
+		err := v.db.View(func(tx *store.Tx) error {
+			var err error
+			c, err = engine.Counts(tx)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.Running
+	}
+	v.now = v.now.Add(22 * 24 * time.Hour)
+	v.tick()
+	if n := running(); n != 5 {
+		t.Fatalf("%d games running after the first tick, want 5", n)
+	}
+	v.now = v.now.Add(time.Minute)
+	v.tick()
+	if n := running(); n != 0 {
+		t.Fatalf("%d games running after the second tick, want none", n)
+	}
+	v.checkIndexes()
+}
