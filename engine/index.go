@@ -82,8 +82,8 @@ func invTimeKey(t time.Time) string {
 	return fmt.Sprintf("%016x", math.MaxInt64-n)
 }
 
-// playerPrefix starts the byplayer keys of userid key.
-func playerPrefix(key string) string { return key + "\x00" }
+// playerPrefix starts the byplayer keys of userid key in scope.
+func playerPrefix(key, scope string) string { return key + "\x00" + scope + "\x00" }
 
 // ended is when g ended: its Ended, else its last move, else its start.
 func (g *game) ended() time.Time {
@@ -96,8 +96,16 @@ func (g *game) ended() time.Time {
 	return g.Started
 }
 
+// allGames is the scope of the index keys and counts of every game; a
+// game word (letters) is that game's scope.
+const allScope = "*"
+
+// scopes are the scopes of g: every game's, and its game's.
+func (g *game) scopes() []string { return []string{allScope, g.Game} }
+
 // indexKeys are the keys g puts into each index but counts; their values
-// are empty.
+// are empty. Each listing's order is a key range: byplayer USERID 0x00
+// SCOPE 0x00 MARK, running SCOPE 0x00, ended SCOPE 0x00.
 func indexKeys(g *game) map[string][]string {
 	out := map[string][]string{}
 	mark := markRunning
@@ -105,35 +113,36 @@ func indexKeys(g *game) map[string][]string {
 		mark = markFinished
 	}
 	inv := invBoard(g.Board)
-	var players []string
-	for _, p := range g.Players {
-		key := strings.ToLower(p)
-		if !slices.Contains(players, key) {
-			players = append(players, key)
-			out[bucketByPlayer] = append(out[bucketByPlayer], playerPrefix(key)+mark+inv)
+	add := func(bucket, key string) {
+		if !slices.Contains(out[bucket], key) {
+			out[bucket] = append(out[bucket], key)
 		}
 	}
-	for _, s := range g.Subscribers {
-		k := playerPrefix(s) + markSubscribed + inv
-		if !slices.Contains(out[bucketByPlayer], k) {
-			out[bucketByPlayer] = append(out[bucketByPlayer], k)
+	for _, scope := range g.scopes() {
+		for _, p := range g.Players {
+			add(bucketByPlayer, playerPrefix(strings.ToLower(p), scope)+mark+inv)
+		}
+		for _, s := range g.Subscribers {
+			add(bucketByPlayer, playerPrefix(s, scope)+markSubscribed+inv)
+		}
+		if g.over() {
+			add(bucketEnded, scope+"\x00"+invTimeKey(g.ended())+gameKey(g.Board))
+		} else {
+			add(bucketRunning, scope+"\x00"+inv)
 		}
 	}
-	if g.over() {
-		out[bucketEnded] = []string{invTimeKey(g.ended()) + gameKey(g.Board)}
-	} else {
-		out[bucketRunning] = []string{gameKey(g.Board)}
-		out[bucketDeadlines] = []string{timeKey(g.Due) + gameKey(g.Board)}
+	if !g.over() {
+		add(bucketDeadlines, timeKey(g.Due)+gameKey(g.Board))
 	}
 	return out
 }
 
-// countKeys are the counts g adds one to: every game; its state; and its
-// state for each player ("player KEY running", "player KEY finished",
-// cancelled games among the finished).
+// countKeys are the counts g adds one to: every game and its state (the
+// metrics); then in each scope its state, of everybody and of each
+// player (countRunning or countFinished, cancelled games among the
+// finished).
 func countKeys(g *game) []string {
 	out := []string{countGames}
-	state := countRunning
 	switch {
 	case g.Status == StatusCancelled:
 		out = append(out, countCancelled)
@@ -142,23 +151,29 @@ func countKeys(g *game) []string {
 	default:
 		out = append(out, countRunning)
 	}
+	state := countRunning
 	if g.over() {
 		state = countFinished
 	}
-	var seen []string
-	for _, p := range g.Players {
-		key := strings.ToLower(p)
-		if !slices.Contains(seen, key) {
-			seen = append(seen, key)
-			out = append(out, playerCount(key, state))
+	for _, scope := range g.scopes() {
+		out = append(out, scopeCount("", scope, state))
+		for _, p := range g.Players {
+			if k := scopeCount(strings.ToLower(p), scope, state); !slices.Contains(out, k) {
+				out = append(out, k)
+			}
 		}
 	}
 	return out
 }
 
-// playerCount is the count key of a player's games in state (countRunning
-// or countFinished).
-func playerCount(key, state string) string { return "player " + key + " " + state }
+// scopeCount is the count key of the games in scope and state (countRunning
+// or countFinished) of player key, of everybody for "".
+func scopeCount(key, scope, state string) string {
+	if key == "" {
+		return "scope " + scope + " " + state
+	}
+	return "player " + key + " " + scope + " " + state
+}
 
 // indexGame moves g's index entries from those of old (nil: a new record)
 // to its own, writing only what changed.

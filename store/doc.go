@@ -36,20 +36,24 @@
 //	bounces    lower-cased address                bounce record (hard bounces, soft count, engine (JSON)
 //	                                              bouncing since, retry)
 //	           "verp " + VERP tag                 the address the tag is the HMAC of       engine (JSON)
-//	byplayer   lower-cased userid, 0x00, "0"      empty: the index of a player's games:    engine
-//	           (running) "1" (finished) or "2"    running first, then finished, newest
-//	           (subscribed), then 99999999 minus  first, then the subscribed ones
-//	           the board number, "%08d"
-//	running    board number, "%08d"               empty: the running games                 engine
+//	byplayer   lower-cased userid, 0x00, scope    empty: the index of a player's games:    engine
+//	           ("*" every game, else the game's   running first, then finished, newest
+//	           word), 0x00, "0" (running) "1"     first, then the subscribed ones
+//	           (finished) or "2" (subscribed),
+//	           99999999 minus the board, "%08d"
+//	running    scope, 0x00, 99999999 minus the    empty: the running games, newest first   engine
+//	           board number, "%08d"
 //	deadlines  when the timer looks at the game   empty: the timer's queue of the running  engine
 //	           next (game.Due), Unix nanoseconds  games, the earliest due first
 //	           in 16 hex digits, then the board
 //	           number, "%08d"
-//	ended      MaxInt64 minus the end's Unix      empty: the finished games, the last      engine
-//	           nanoseconds, 16 hex digits, then   ended first
-//	           the board number, "%08d"
+//	ended      scope, 0x00, MaxInt64 minus the    empty: the finished games, the last      engine
+//	           end's Unix nanoseconds in 16 hex   ended first
+//	           digits, then the board, "%08d"
 //	counts     "games", "running", "finished",    the number of game records of the kind,  engine
-//	           "cancelled"; "player " + userid    decimal ASCII (absent: none)
+//	           "cancelled"; "scope " + scope +    decimal ASCII (absent: none)
+//	           " running" or " finished";
+//	           "player " + userid + " " + scope
 //	           + " running" or " finished"
 //	seen       dedupe key of a processed mail     time processed, 8-byte big-endian        store
 //	           (Message-ID and a digest of        int64 Unix nanoseconds

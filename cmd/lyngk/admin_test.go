@@ -81,7 +81,7 @@ func TestAdminCheck(t *testing.T) {
 	}
 	withDB(t, db, func(db *store.DB) {
 		err := db.Update(func(tx *store.Tx) error {
-			if err := tx.Delete(store.BucketRunning, "00000101"); err != nil {
+			if err := tx.Delete(store.BucketRunning, "lyngk\x0099999898"); err != nil {
 				return err
 			}
 			return tx.Put(store.BucketEnded, "x", nil)
@@ -91,7 +91,7 @@ func TestAdminCheck(t *testing.T) {
 		}
 	})
 	code, got := check()
-	want := "running: missing \"00000101\"\nended: \"x\" is of no game\nlyngk: admin: check: 2 differences between the indexes and the 1 game records\n"
+	want := "running: missing \"lyngk\\x0099999898\"\nended: \"x\" is of no game\nlyngk: admin: check: 2 differences between the indexes and the 1 game records\n"
 	if code != 1 || got != want {
 		t.Errorf("check of a broken index: exit %d, want 1:\n%s\nwant:\n%s", code, got, want)
 	}
