@@ -94,6 +94,10 @@ type Config struct {
 	// NagAfter and ForfeitAfter are the timer periods; zero means the
 	// defaults of SPEC §3 (7 and 21 days).
 	NagAfter, ForfeitAfter time.Duration
+	// Listed is the number of games a listing by mail shows at most
+	// (games, history, show USERID, all show); 0 = MaxListed, which keeps
+	// the mail within MaxReply. Tests of the cut set fewer.
+	Listed int
 	// BcryptCost is the cost of new password hashes; 0 = bcrypt.DefaultCost.
 	BcryptCost int
 	// RobotPlayer makes the built-in account RobotID play (robot.go).
@@ -184,6 +188,9 @@ func New(cfg Config) (*Engine, error) {
 	}
 	if cfg.ForfeitAfter == 0 {
 		cfg.ForfeitAfter = DefaultForfeitAfter
+	}
+	if cfg.Listed <= 0 || cfg.Listed > MaxListed {
+		cfg.Listed = MaxListed
 	}
 	cfg.WebURL = strings.TrimRight(cfg.WebURL, "/")
 	if cfg.BcryptCost == 0 {

@@ -96,7 +96,7 @@ func (g *game) ended() time.Time {
 	return g.Started
 }
 
-// allGames is the scope of the index keys and counts of every game; a
+// allScope is the scope of the index keys and counts of every game; a
 // game word (letters) is that game's scope.
 const allScope = "*"
 
@@ -383,4 +383,33 @@ func buildIndexes(tx Tx, logf func(format string, args ...any)) error {
 		logf("engine: indexes built: %d games", len(want[bucketRunning])+len(want[bucketEnded]))
 	}
 	return nil
+}
+
+// ownGames reads the games user key plays while they run and those he
+// subscribes to (signoff and delete), by board: what the user's byplayer
+// keys name, not every game.
+func (r *request) ownGames(key string) ([]*game, error) {
+	var boards []int
+	for _, mark := range []string{markRunning, markSubscribed} {
+		err := scanPrefix(r.tx, bucketByPlayer, playerPrefix(key, allScope)+mark, func(rest string) error {
+			n, err := boardOfInv(rest)
+			boards = append(boards, n)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	slices.Sort(boards)
+	var gs []*game
+	for _, b := range slices.Compact(boards) {
+		g, ok, err := r.loadGame(b)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			gs = append(gs, g)
+		}
+	}
+	return gs, nil
 }

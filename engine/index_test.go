@@ -232,3 +232,52 @@ func TestTimerBatch(t *testing.T) {
 	}
 	v.checkIndexes()
 }
+
+// TestListingCut: a listing by mail shows the running games first, then
+// the finished ones, newest first, at most Config.Listed (here 3), says
+// how many more there are and the command that lists them, and that
+// command lists the rest (testdata/listing-cut.golden). The old listing
+// showed every game oldest first and was cut at 64 KB, the running games
+// of a busy player out of sight.
+func TestListingCut(t *testing.T) {
+	v := newEnv(t, func(c *engine.Config) { c.Listed = 3 })
+	v.signup("alice", "bob")
+	for i := range 5 {
+		v.cmd(addr("alice"), "lyngk challenge alice bob")
+		if i == 0 || i == 2 {
+			v.firstMoves(101+i, [2]string{"alice", "bob"})
+			v.cmd(addr("bob"), fmt.Sprintf("lyngk resign %d bob pw-bob", 101+i))
+		}
+	}
+	var b strings.Builder
+	for _, c := range []string{"lyngk games alice", "lyngk games alice all after 102", "lyngk games", "lyngk games after 101",
+		"lyngk history", "lyngk history alice bob", "lyngk games alice inactive", "lyngk games alice active after 104"} {
+		out := v.cmd(addr("bob"), c)
+		if len(out) != 1 {
+			t.Fatalf("%s:\n%s", c, format(out))
+		}
+		fmt.Fprintf(&b, "===== %s\n%s", c, out[0].Body)
+	}
+	checkGolden(t, "listing-cut", b.String())
+}
+
+// TestStrangerListingNotRead: a listing a stranger asks for is answered to
+// nobody, and not read at all: with a game record that does not decode,
+// the stranger's "games alice" fails nothing, where a player's fails.
+func TestStrangerListingNotRead(t *testing.T) {
+	v := newEnv(t)
+	v.signup("alice", "bob")
+	v.cmd(addr("alice"), "lyngk challenge alice bob")
+	err := v.db.Update(func(tx *store.Tx) error { return tx.Put(store.BucketGames, "00000101", []byte("{")) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []string{"lyngk games alice", "lyngk history alice", "lyngk show alice", "all show alice"} {
+		if out, failed := v.mailFailing(engine.Inbound{From: "stranger@elsewhere.example", Subject: c, MessageID: "s-" + c}); failed != nil || len(out) != 0 {
+			t.Errorf("a stranger's %q: failed %v, answered:\n%s", c, failed, format(out))
+		}
+	}
+	if _, failed := v.mailFailing(engine.Inbound{From: addr("bob"), Subject: "lyngk games alice", MessageID: "p"}); failed == nil {
+		t.Error("a player's listing of an undecodable game did not fail: the test shows nothing")
+	}
+}

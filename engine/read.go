@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -247,18 +248,22 @@ func keysOf(tx Tx, ids []string) ([]string, error) {
 // ListGames returns the games that pass f, in board order. An unknown
 // userid in f.Users is ErrNoUser, an unknown state ErrBadState.
 func (e *Engine) ListGames(tx Tx, f GameFilter) ([]GameSummary, error) {
-	gs, err := e.filterGames(tx, f)
+	gs, err := e.filterGames(tx, f, math.MaxInt)
 	if err != nil {
 		return nil, err
 	}
+	slices.SortFunc(gs, func(a, b *game) int { return cmp.Compare(a.Board, b.Board) })
+	return e.summaries(gs)
+}
+
+// summaries are the listing's summaries of gs.
+func (e *Engine) summaries(gs []*game) ([]GameSummary, error) {
 	out := make([]GameSummary, 0, len(gs))
 	for _, g := range gs {
-		if f.Game != "" && g.Game != f.Game {
-			continue
-		}
 		var pos games.Position
 		if !g.over() {
 			// Only a running game's summary needs its position (ToMove).
+			var err error
 			if pos, err = e.position(g, -1); err != nil {
 				return nil, err
 			}
@@ -282,7 +287,9 @@ func (e *Engine) History(tx Tx, game string, users ...string) ([]GameSummary, er
 	return out, nil
 }
 
-func (e *Engine) filterGames(tx Tx, f GameFilter) ([]*game, error) {
+// filterGames reads the games that pass f, in the listings' order, at most
+// limit (selectGames).
+func (e *Engine) filterGames(tx Tx, f GameFilter, limit int) ([]*game, error) {
 	state := f.State
 	switch state {
 	case "":
@@ -295,7 +302,7 @@ func (e *Engine) filterGames(tx Tx, f GameFilter) ([]*game, error) {
 	if err != nil {
 		return nil, err
 	}
-	return (&request{e: e, tx: tx}).selectGames(keys, state)
+	return (&request{e: e, tx: tx}).selectGames(keys, scopeOf(f.Game), state, limit)
 }
 
 // ReadGame returns game board; ErrNoGame when there is none.
@@ -422,4 +429,12 @@ func GameVersion(tx Tx, board int) (uint64, error) {
 		fmt.Fprintf(h, "\x00%s", g.Moves[n-1])
 	}
 	return h.Sum64(), nil
+}
+
+// scopeOf is the index scope of a game word, allScope for "".
+func scopeOf(word string) string {
+	if word == "" {
+		return allScope
+	}
+	return word
 }
