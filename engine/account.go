@@ -416,7 +416,7 @@ func (r *request) changeSetting(c Command) error {
 		v.Title = r.e.cfg.Games[0].Title()
 		last := 0
 		for _, state := range []string{StateActive, StateFinished} {
-			gs, err := r.selectGames([]string{strings.ToLower(u.ID)}, allScope, state, 1)
+			gs, _, err := r.listing([]string{strings.ToLower(u.ID)}, allScope, state, 0, 0, 1)
 			if err != nil {
 				return err
 			}

@@ -310,7 +310,7 @@ const summaryBoards = 500
 func (r *request) summarize() error {
 	v := summaryView{Mails: MaxMails, MB: MaxBytes >> 20, Other: r.leftOther, NotRun: r.notRun, MaxShowArgs: maxArgs}
 	listed := r.left[:min(len(r.left), summaryBoards)]
-	v.MoreBoards = len(r.left) - len(listed)
+	v.MoreBoards = len(r.left) - len(listed) + r.unlisted
 	line := ""
 	for _, n := range listed {
 		if len(line) > 0 && len(line)+1+len(strconv.Itoa(n)) > 72 {

@@ -297,6 +297,10 @@ type request struct {
 	// this mail (MaxConfirmsPerMail). plain: the line run is a plain
 	// reply, not a command.
 	stranger bool
+	// unlisted counts the games a listing of boards (show USERID, all
+	// show) did not read, beyond Config.Listed: the summary counts them
+	// among the boards left out.
+	unlisted int
 	asked    int
 	plain    bool
 	// silent: the line run is a stranger's command that gets no answer

@@ -41,9 +41,11 @@ func (r *request) known(ids []string) error {
 // empty) of game word scope (allScope: every game) that pass state (a
 // StateX of read.go), in the listings' order (running first, then
 // finished, newest first), at most limit. It reads the games it returns
-// (listing).
+// (listing); the games beyond limit count in r.unlisted, for the summary
+// of what one mail's answers left out.
 func (r *request) selectGames(keys []string, scope, state string, limit int) ([]*game, error) {
-	gs, _, err := r.listing(keys, scope, state, 0, 0, limit)
+	gs, more, err := r.listing(keys, scope, state, 0, 0, limit)
+	r.unlisted += more
 	return gs, err
 }
 
@@ -80,7 +82,7 @@ func (r *request) show(c Command) error {
 		list = append(list, s)
 	}
 	if len(ids) > 0 {
-		gs, err := r.e.filterGames(r.tx, GameFilter{Users: ids, State: apiState(filter), Game: c.Game}, r.e.cfg.Listed)
+		gs, err := r.e.selectFor(r, GameFilter{Users: ids, State: apiState(filter), Game: c.Game}, r.e.cfg.Listed)
 		if err != nil {
 			return err
 		}

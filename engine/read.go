@@ -273,6 +273,25 @@ func (e *Engine) summaries(gs []*game) ([]GameSummary, error) {
 	return out, nil
 }
 
+// Page returns one page of the listing of the games that pass f, in the
+// listings' order: running first, then finished, newest first (of
+// everybody's finished games the last ended first). It leaves out the
+// first skip games, reading their index keys but not their records, and
+// returns at most limit; more counts the games after the page. An
+// unknown userid in f.Users is ErrNoUser, an unknown state ErrBadState.
+func (e *Engine) Page(tx Tx, f GameFilter, skip, limit int) (_ []GameSummary, more int, err error) {
+	state, keys, err := e.selection(tx, f)
+	if err != nil {
+		return nil, 0, err
+	}
+	gs, more, err := (&request{e: e, tx: tx}).listing(keys, scopeOf(f.Game), state, 0, max(skip, 0), max(limit, 0))
+	if err != nil {
+		return nil, 0, err
+	}
+	out, err := e.summaries(gs)
+	return out, more, err
+}
+
 // History returns the finished games of game (a game word; "" for every
 // game) of the users (of everybody when none is named), the last ended
 // first. An unknown userid is ErrNoUser.
@@ -290,19 +309,30 @@ func (e *Engine) History(tx Tx, game string, users ...string) ([]GameSummary, er
 // filterGames reads the games that pass f, in the listings' order, at most
 // limit (selectGames).
 func (e *Engine) filterGames(tx Tx, f GameFilter, limit int) ([]*game, error) {
-	state := f.State
+	return e.selectFor(&request{e: e, tx: tx}, f, limit)
+}
+
+// selectFor is filterGames in request r (selectGames).
+func (e *Engine) selectFor(r *request, f GameFilter, limit int) ([]*game, error) {
+	state, keys, err := e.selection(r.tx, f)
+	if err != nil {
+		return nil, err
+	}
+	return r.selectGames(keys, scopeOf(f.Game), state, limit)
+}
+
+// selection checks f: its state (StateAll for "") and its users' keys.
+func (e *Engine) selection(tx Tx, f GameFilter) (state string, keys []string, err error) {
+	state = f.State
 	switch state {
 	case "":
 		state = StateAll
 	case StateActive, StateFinished, StateAll, StateNext:
 	default:
-		return nil, fmt.Errorf("%w %q", ErrBadState, f.State)
+		return "", nil, fmt.Errorf("%w %q", ErrBadState, f.State)
 	}
-	keys, err := keysOf(tx, f.Users)
-	if err != nil {
-		return nil, err
-	}
-	return (&request{e: e, tx: tx}).selectGames(keys, scopeOf(f.Game), state, limit)
+	keys, err = keysOf(tx, f.Users)
+	return state, keys, err
 }
 
 // ReadGame returns game board; ErrNoGame when there is none.

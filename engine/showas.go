@@ -21,7 +21,7 @@ func (r *request) allShow(c Command) error {
 	if err := r.known(args); err != nil {
 		return err
 	}
-	gs, err := r.e.filterGames(r.tx, GameFilter{Users: args, State: apiState(filter)}, r.e.cfg.Listed)
+	gs, err := r.e.selectFor(r, GameFilter{Users: args, State: apiState(filter)}, r.e.cfg.Listed)
 	if err != nil {
 		return err
 	}
