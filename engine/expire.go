@@ -34,7 +34,8 @@ const keyPruned = "pruned"
 const PruneBatch = 200
 
 // pruneState is the record of meta/"pruned": when the last pass started,
-// and where a pass under way goes on (the bucket, tokens then users, and
+// and where a pass under way goes on (the bucket, tokens, users, then
+// addresses, and
 // the key after the last one read). A record written before passes were
 // split has Start alone: no pass under way.
 type pruneState struct {
@@ -47,8 +48,11 @@ type pruneState struct {
 func (p *pruneState) version() int { return p.V }
 
 // pruneStale deletes the tokens of games over for TokenKeep (and of games
-// that no longer exist), and the accounts that never confirmed an address
-// within SignupKeep, at most PruneBatch records read a call.
+// that no longer exist), the accounts that never confirmed an address
+// within SignupKeep, and the records of addresses confirmed for nobody
+// whose day of confirmation mails is over (nothing of such an address is
+// kept: a deleted account's, one a signup named and never confirmed), at
+// most PruneBatch records read a call.
 func pruneStale(tx Tx, now time.Time) error {
 	var st pruneState
 	if _, err := load(tx, bucketMeta, keyPruned, &st); err != nil {
@@ -88,7 +92,7 @@ func pruneStale(tx Tx, now time.Time) error {
 		}
 		if done {
 			st.Next = ""
-			st.Bucket = map[string]string{bucketTokens: bucketUsers}[st.Bucket]
+			st.Bucket = map[string]string{bucketTokens: bucketUsers, bucketUsers: bucketAddresses}[st.Bucket]
 		}
 	}
 	st.V = recordVersion
@@ -100,6 +104,10 @@ func pruneStale(tx Tx, now time.Time) error {
 // within SignupKeep. A record that does not decode is not the prune's to
 // judge (tokenGame refuses such a token). games caches the games read.
 func isStale(tx Tx, bucket string, val []byte, now time.Time, games map[int]*game) (bool, error) {
+	if bucket == bucketAddresses {
+		var a address
+		return json.Unmarshal(val, &a) == nil && len(a.Users) == 0 && now.Sub(a.Start) >= confirmWindow, nil
+	}
 	if bucket == bucketUsers {
 		var u user
 		if json.Unmarshal(val, &u) != nil {
