@@ -269,7 +269,6 @@ func pruneConfirms(tx Tx, now time.Time) error {
 	return nil
 }
 
-
 // summaryView is the data of the summary mail (templates/lists.tmpl).
 type summaryView struct {
 	Mails, MB   int

@@ -217,7 +217,6 @@ func cmpOr(errs ...error) error {
 	return nil
 }
 
-
 // BenchmarkUpgradeIndexes measures the schema 4 upgrade's work on a store
 // of 100,000 games: one scan of the games and every index key written in
 // key order (buildIndexes), in a transaction rolled back.
