@@ -84,8 +84,8 @@
 // lost, tied), every game record gets its game and that standing moves
 // into games; the engine then knows no first game. From version 3, which
 // had no index, the indexes are built from a full scan (a running game's
-// due is then zero: the timer looks at each once, TickBatch a minute, and
-// sets it).
+// due is then zero: the first ticks set it, firstLooks times TickBatch a
+// minute, reading the record alone unless the game is due).
 //
 // A position is never stored: it is the replay of the moves on the start
 // position of the board number (the game's Rules.New, then Parse and Play

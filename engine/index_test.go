@@ -178,11 +178,12 @@ func (v *env) keys(bucket string) int {
 // token and account in one transaction.
 func TestPruneBatch(t *testing.T) {
 	v := newEnv(t)
-	v.challenges(engine.TickBatch + 5)
+	v.challenges(engine.PruneBatch/4 + 5) // four tokens a game
 	v.now = v.now.Add(22 * 24 * time.Hour)
-	v.tick() // cancels them in two ticks
-	v.now = v.now.Add(time.Minute)
-	v.tick()
+	for range engine.PruneBatch/4/engine.TickBatch + 1 { // cancels them, TickBatch a tick
+		v.tick()
+		v.now = v.now.Add(time.Minute)
+	}
 	tokens := v.keys(store.BucketTokens)
 	if tokens <= engine.PruneBatch {
 		t.Fatalf("%d tokens: the test needs more than PruneBatch", tokens)

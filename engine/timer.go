@@ -35,19 +35,30 @@ func (e *Engine) Tick(tx Tx, now time.Time) (mails []Mail, failed, err error) {
 	if err := pruneStale(tx, now); err != nil {
 		return nil, nil, err
 	}
-	boards, err := dueBoards(tx, now)
+	boards, err := dueBoards(tx, now, TickBatch*firstLooks)
 	if err != nil {
 		return nil, nil, err
 	}
 	var fails []error
+	looked := 0
 	for _, board := range boards {
+		if looked == TickBatch {
+			break
+		}
 		p := newPending(tx)
 		r := &request{e: e, tx: p, now: now}
 		ferr := guard(func() error {
 			g, ok, err := r.loadGame(board)
 			if err != nil || !ok || g.over() {
+				looked++
 				return err // an index of no running game: admin check says so
 			}
+			if d := e.deadline(g); g.Due.IsZero() && d.After(now) {
+				// Its first look since the upgrade, and nothing due yet:
+				// no replay, no user read.
+				return r.recheck(g, d)
+			}
+			looked++
 			return r.tick(g)
 		})
 		switch {
@@ -66,20 +77,29 @@ func (e *Engine) Tick(tx Tx, now time.Time) (mails []Mail, failed, err error) {
 }
 
 // TickBatch bounds the games one Tick looks at, so that the timer's
-// transaction is short whatever the store holds: the games due beyond it
+// transaction is short whatever the store holds (on a 2-core machine 50
+// reminders took 22 ms, 50 games cancelled with their mails 79 ms, fsync
+// included: 10 stay within 20 ms): the games due beyond it
 // wait for the next tick, a minute later, in the order they fell due. A
 // game whose timer fails stays due and counts in the batch: TickBatch
 // broken games would stop the timer, and each is named in every Tick's
 // failed.
-const TickBatch = 50
+const TickBatch = 10
+
+// firstLooks: besides its TickBatch games, a Tick gives their deadline
+// to up to firstLooks times as many games that have none yet (the
+// running games of a store upgraded to schema 4, all due at once) and
+// are not due: a record read and written each, so that the first ticks
+// after the upgrade catch up in minutes.
+const firstLooks = 30
 
 // dueBoards reads the timer's queue (the deadlines index): the boards of
-// the running games due at now, the earliest first, at most TickBatch.
-func dueBoards(tx Tx, now time.Time) ([]int, error) {
+// the running games due at now, the earliest first, at most n.
+func dueBoards(tx Tx, now time.Time, n int) ([]int, error) {
 	limit := timeKey(now)
 	var boards []int
 	err := scanPrefix(tx, bucketDeadlines, "", func(key string) error {
-		if len(key) != 24 || key[:16] > limit || len(boards) == TickBatch {
+		if len(key) != 24 || key[:16] > limit || len(boards) == n {
 			return errEnough
 		}
 		n, err := strconv.Atoi(key[16:])
