@@ -74,6 +74,9 @@
 //	                            the one write of a game record, in its
 //	                            transaction; empty values but the counts
 //	                            (decimal ASCII)
+//	ratings                     each game's standings (index.go), kept
+//	                            by saveUser, the one write of a user
+//	                            record, with the count "standings GAME"
 //
 // Schema upgrades ([Upgrade], run by store.Open in its upgrade
 // transaction): from version 1, which had no confirmation, the addresses of

@@ -15,7 +15,8 @@ import (
 // The indexes of the game records (store schema version 4). Each is a
 // function of the game records alone: writeGame keeps them in the
 // transaction that writes the record, Upgrade builds them on an older
-// store, and CheckIndexes compares them with a full scan. store/doc.go's table
+// store, and CheckIndexes compares them with a full scan. The standings
+// (ratings) are an index of the user records, kept likewise by saveUser. store/doc.go's table
 // gives the layout; what they are for:
 //
 //   - byplayer: a player's games, running first, newest first, then the
@@ -33,6 +34,10 @@ const (
 	bucketDeadlines = "deadlines"
 	bucketEnded     = "ended"
 	bucketCounts    = "counts"
+	// bucketRatings holds the standings of each game: a key for each
+	// player with a finished game of it who has not signed off, the best
+	// rating first (ratingKey), and the count "standings GAME" of them.
+	bucketRatings = "ratings"
 )
 
 // The marks of byplayer's keys after the userid: they order a player's
@@ -43,8 +48,11 @@ const (
 	markSubscribed = "2"
 )
 
+// gameIndexes are the indexes of the game records with empty values.
+var gameIndexes = []string{bucketByPlayer, bucketRunning, bucketDeadlines, bucketEnded}
+
 // indexBuckets are the buckets CheckIndexes compares, in the order it reports.
-var indexBuckets = []string{bucketByPlayer, bucketRunning, bucketDeadlines, bucketEnded, bucketCounts}
+var indexBuckets = []string{bucketByPlayer, bucketRunning, bucketDeadlines, bucketEnded, bucketCounts, bucketRatings}
 
 // The count keys of everybody's games (countKeys).
 const (
@@ -184,7 +192,7 @@ func indexGame(tx Tx, old, g *game) error {
 		was, wasCounts = indexKeys(old), countKeys(old)
 	}
 	now := indexKeys(g)
-	for _, bucket := range indexBuckets[:len(indexBuckets)-1] {
+	for _, bucket := range gameIndexes {
 		for _, k := range was[bucket] {
 			if !slices.Contains(now[bucket], k) {
 				if err := tx.Delete(bucket, k); err != nil {
@@ -315,6 +323,20 @@ func wantIndexes(tx Tx, logf func(format string, args ...any)) (map[string]map[s
 		}
 		return nil
 	})
+	if err != nil {
+		return nil, err
+	}
+	err = tx.ForEach(bucketUsers, func(key string, val []byte) error {
+		u := new(user)
+		if err := json.Unmarshal(val, u); err != nil {
+			return fmt.Errorf("engine: users/%s: %w", key, err)
+		}
+		for _, k := range ratingKeys(u) {
+			want[bucketRatings][k] = ""
+			counts[standingsCount(k[:strings.IndexByte(k, 0)])]++
+		}
+		return nil
+	})
 	for k, c := range counts {
 		want[bucketCounts][k] = strconv.Itoa(c)
 	}
@@ -412,4 +434,77 @@ func (r *request) ownGames(key string) ([]*game, error) {
 		}
 	}
 	return gs, nil
+}
+
+// ratingKey orders a game's standings: the game's word, 0x00, the rating
+// inverted (the best first; 16 hex digits of its float64 bits made to sort
+// as numbers), then the lower-cased userid (the first in order among
+// equal ratings).
+func ratingKey(word string, rating float64, key string) string {
+	bits := math.Float64bits(rating)
+	if rating >= 0 {
+		bits ^= 1 << 63
+	} else {
+		bits = ^bits
+	}
+	return fmt.Sprintf("%s\x00%016x%s", word, ^bits, key)
+}
+
+// ratingKeys are u's lines of the standings: one for each game of which u
+// has a finished game, unless u signed off.
+func ratingKeys(u *user) []string {
+	if u == nil || !u.Left.IsZero() {
+		return nil
+	}
+	var out []string
+	for word, s := range u.Games {
+		if s.rated() > 0 {
+			out = append(out, ratingKey(word, s.Rating, strings.ToLower(u.ID)))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// standingsCount is the count key of game word's standings.
+func standingsCount(word string) string { return "standings " + word }
+
+// indexUser moves u's lines of the standings from those of old (nil: a
+// new record) to its own.
+func indexUser(tx Tx, old, u *user) error {
+	was, now := ratingKeys(old), ratingKeys(u)
+	for _, k := range was {
+		if !slices.Contains(now, k) {
+			if err := tx.Delete(bucketRatings, k); err != nil {
+				return err
+			}
+		}
+	}
+	for _, k := range now {
+		if !slices.Contains(was, k) {
+			if err := tx.Put(bucketRatings, k, nil); err != nil {
+				return err
+			}
+		}
+	}
+	delta := map[string]int{}
+	for _, k := range was {
+		delta[standingsCount(k[:strings.IndexByte(k, 0)])]--
+	}
+	for _, k := range now {
+		delta[standingsCount(k[:strings.IndexByte(k, 0)])]++
+	}
+	for _, k := range slices.Sorted(maps.Keys(delta)) {
+		if delta[k] == 0 {
+			continue
+		}
+		n, err := count(tx, k)
+		if err != nil {
+			return err
+		}
+		if err := putCount(tx, k, n+delta[k]); err != nil {
+			return err
+		}
+	}
+	return nil
 }

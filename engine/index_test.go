@@ -237,7 +237,9 @@ func TestTimerBatch(t *testing.T) {
 // TestListingCut: a listing by mail shows the running games first, then
 // the finished ones, newest first, at most Config.Listed (here 3), says
 // how many more there are and the command that lists them, and that
-// command lists the rest (testdata/listing-cut.golden). The old listing
+// command lists the rest, and the standings and ratings show the best
+// three of five players and how many more (testdata/listing-cut.golden).
+// The old listing
 // showed every game oldest first and was cut at 64 KB, the running games
 // of a busy player out of sight.
 func TestListingCut(t *testing.T) {
@@ -250,9 +252,16 @@ func TestListingCut(t *testing.T) {
 			v.cmd(addr("bob"), fmt.Sprintf("lyngk resign %d bob pw-bob", 101+i))
 		}
 	}
+	v.signup("carol", "dave", "erin")
+	for i, p := range [][2]string{{"carol", "dave"}, {"erin", "dave"}} {
+		v.cmd(addr(p[0]), fmt.Sprintf("lyngk challenge %s %s", p[0], p[1]))
+		v.firstMoves(106+i, p)
+		v.cmd(addr(p[1]), fmt.Sprintf("lyngk resign %d %s pw-%s", 106+i, p[1], p[1]))
+	}
 	var b strings.Builder
 	for _, c := range []string{"lyngk games alice", "lyngk games alice all after 102", "lyngk games", "lyngk games after 101",
-		"lyngk history", "lyngk history alice bob", "lyngk games alice inactive", "lyngk games alice active after 104"} {
+		"lyngk history", "lyngk history alice bob", "lyngk games alice inactive", "lyngk games alice active after 104",
+		"lyngk standings", "lyngk ratings"} {
 		out := v.cmd(addr("bob"), c)
 		if len(out) != 1 {
 			t.Fatalf("%s:\n%s", c, format(out))

@@ -271,16 +271,17 @@ type standingsView struct {
 	Title       string
 	Provisional int
 	Rows        []Standing
+	More        int // players after those listed (Config.Listed)
 }
 
-// standings: every player with a finished game of c's game, best rating
-// first.
+// standings: the players with a finished game of c's game, best rating
+// first, at most Config.Listed, and how many more.
 func (r *request) standings(c Command) error {
-	rows, err := r.e.Standings(r.tx, c.Game)
+	rows, more, err := r.e.StandingsPage(r.tx, c.Game, 0, r.e.cfg.Listed)
 	if err != nil {
 		return err
 	}
-	return r.mail("standings", []string{r.in.From}, standingsView{Title: r.title(c.Game), Provisional: ProvisionalGames, Rows: rows})
+	return r.mail("standings", []string{r.in.From}, standingsView{Title: r.title(c.Game), Provisional: ProvisionalGames, Rows: rows, More: more})
 }
 
 // helpView is the data of the help mails.

@@ -193,7 +193,6 @@ const ProvisionalGames = provisionalGames
 type Standing struct {
 	Rank int // 1 for the best rating
 	Player
-	rating float64 // unrounded, for the order
 }
 
 // publicStatus is the read API's status of g.
@@ -413,31 +412,41 @@ func player(u *user, s standing) Player {
 // and has a finished game of it, best rating first (ties by userid),
 // ranked from 1.
 func (e *Engine) Standings(tx Tx, game string) ([]Standing, error) {
+	out, _, err := e.StandingsPage(tx, game, 0, math.MaxInt)
+	return out, err
+}
+
+// StandingsPage is one page of game's standings: it leaves out the first
+// skip players (reading their index keys, not their records) and returns
+// at most limit, ranked from skip+1; more counts the players after the
+// page.
+func (e *Engine) StandingsPage(tx Tx, game string, skip, limit int) (_ []Standing, more int, err error) {
 	if _, ok := e.games[game]; !ok {
-		return nil, fmt.Errorf("%w: no game %q", ErrNoGame, game)
+		return nil, 0, fmt.Errorf("%w: no game %q", ErrNoGame, game)
 	}
+	skip, limit = max(skip, 0), max(limit, 0)
 	r := &request{e: e, tx: tx}
 	var out []Standing
-	err := tx.ForEach(bucketUsers, func(key string, _ []byte) error {
-		u, _, err := r.loadUser(key)
-		if err != nil {
-			return err
+	passed := 0
+	err = scanPrefix(tx, bucketRatings, game+"\x00", func(rest string) error {
+		if passed++; passed <= skip {
+			return nil
 		}
-		if s := u.in(game); u.Left.IsZero() && s.rated() > 0 {
-			out = append(out, Standing{Player: player(u, s), rating: s.Rating})
+		if len(out) == limit || len(rest) <= 16 {
+			return errEnough
 		}
+		u, ok, err := r.loadUser(rest[16:])
+		if err != nil || !ok {
+			return cmp.Or(err, fmt.Errorf("engine: ratings/%q: no user", rest))
+		}
+		out = append(out, Standing{Rank: skip + len(out) + 1, Player: player(u, u.in(game))})
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	slices.SortStableFunc(out, func(a, b Standing) int {
-		return cmp.Or(cmp.Compare(b.rating, a.rating), cmp.Compare(strings.ToLower(a.ID), strings.ToLower(b.ID)))
-	})
-	for i := range out {
-		out[i].Rank = i + 1
-	}
-	return out, nil
+	total, err := count(tx, standingsCount(game))
+	return out, max(total-skip-len(out), 0), err
 }
 
 // GameVersion returns a number that changes with every change of game

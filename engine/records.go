@@ -335,9 +335,23 @@ func (r *request) loadUser(id string) (*user, bool, error) {
 	return u, ok, err
 }
 
+// saveUser is every write of a user record: the record and its lines of
+// the standings (index.go), in the caller's transaction.
 func (r *request) saveUser(u *user) error {
 	u.V = recordVersion
-	return save(r.tx, bucketUsers, strings.ToLower(u.ID), u)
+	key := strings.ToLower(u.ID)
+	old := new(user)
+	found, err := load(r.tx, bucketUsers, key, old)
+	if err != nil {
+		return err
+	}
+	if !found {
+		old = nil
+	}
+	if err := save(r.tx, bucketUsers, key, u); err != nil {
+		return err
+	}
+	return indexUser(r.tx, old, u)
 }
 
 func (r *request) loadGame(board int) (*game, bool, error) {

@@ -54,7 +54,12 @@
 //	           "cancelled"; "scope " + scope +    decimal ASCII (absent: none)
 //	           " running" or " finished";
 //	           "player " + userid + " " + scope
-//	           + " running" or " finished"
+//	           + " running" or " finished";
+//	           "standings " + game word           the players in its standings
+//	ratings    game word, 0x00, the rating        empty: a game's standings, the best      engine
+//	           inverted (16 hex digits of its     first, of the players with a finished
+//	           float64 bits, sortable), then the  game of it who have not signed off
+//	           lower-cased userid
 //	seen       dedupe key of a processed mail     time processed, 8-byte big-endian        store
 //	           (Message-ID and a digest of        int64 Unix nanoseconds
 //	           sender and text, cmd/lyngk)
@@ -128,7 +133,7 @@
 // (confirmed addresses); 3 changes no bucket but the engine's records:
 // every game record names its game, and a user's rating and record are
 // kept per game (LYNGK's were the user record's own fields); 4 adds the
-// indexes of the game records (byplayer, running, deadlines, ended,
-// counts), which the engine writes in the transaction of the record they
-// index and builds from the records on an older file.
+// indexes of the game and user records (byplayer, running, deadlines,
+// ended, counts, ratings), which the engine writes in the transaction of
+// the record they index and builds from the records on an older file.
 package store

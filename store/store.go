@@ -32,6 +32,7 @@ const (
 	BucketDeadlines = "deadlines"
 	BucketEnded     = "ended"
 	BucketCounts    = "counts"
+	BucketRatings   = "ratings"
 )
 
 // Store-owned buckets, reachable only through the typed methods.
@@ -66,6 +67,7 @@ var buckets = []struct {
 	{BucketDeadlines, true},
 	{BucketEnded, true},
 	{BucketCounts, true},
+	{BucketRatings, true},
 	{bucketSeen, false},
 	{bucketOutbox, false},
 	{bucketDead, false},

@@ -165,8 +165,9 @@ func validState(s string) bool {
 	return s == engine.StateActive || s == engine.StateFinished || s == engine.StateAll
 }
 
-// standings is /standings[?game=WORD]: the standings of one game, the
-// first the server offers by default. The page names its game, also when
+// standings is /standings[?game=WORD][&page=N]: the standings of one
+// game, the first the server offers by default, maxListed players a page
+// (page N reads the index keys of the pages before, not their players). The page names its game, also when
 // the server offers one game only.
 func (h *Handler) standings(w http.ResponseWriter, r *http.Request) {
 	var st []engine.Standing
@@ -179,15 +180,24 @@ func (h *Handler) standings(w http.ResponseWriter, r *http.Request) {
 	if here == "" {
 		here = h.cfg.Engine.Games()[0].Name()
 	}
+	v := standingsView{Provisional: engine.ProvisionalGames, Page: 1, Word: here}
+	if p := r.URL.Query().Get("page"); p != "" {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 1 || n > 1<<20 {
+			h.fail(w, r, http.StatusBadRequest, "page is a whole number from 1.")
+			return
+		}
+		v.Page = n
+	}
 	err := h.cfg.DB.View(func(tx *store.Tx) (err error) {
-		st, err = h.cfg.Engine.Standings(tx, here)
+		st, v.More, err = h.cfg.Engine.StandingsPage(tx, here, (v.Page-1)*maxListed, maxListed)
 		return err
 	})
 	if err != nil {
 		h.serverError(w, r, err)
 		return
 	}
-	v := standingsView{Rows: st, Provisional: engine.ProvisionalGames}
+	v.Rows = st
 	gs := h.cfg.Engine.Games()
 	for _, g := range gs {
 		if g.Name() == here {
@@ -205,6 +215,9 @@ func (h *Handler) standings(w http.ResponseWriter, r *http.Request) {
 // games a rating is provisional.
 type standingsView struct {
 	Rows        []engine.Standing
+	More        int    // players on later pages (maxListed a page)
+	Page        int    // from 1 (?page=N)
+	Word        string // the game's word, for the link to the next page
 	Provisional int
 	Title       string     // the game's (gameName)
 	Games       []gameLink // each game's standings, when more than one
