@@ -90,6 +90,9 @@ func newScaleStore(b *testing.B, n int) *scaleStore {
 				if i%50 != 49 {
 					g.Moves, g.MoveTimes = []string{moveResign}, []time.Time{at}
 					g.Status, g.Winner, g.How, g.LastMove, g.Ended = StatusWon, 2, EndResign, at, at
+					if err := r.updateRatings(g); err != nil {
+						return err
+					}
 				}
 				if err := r.saveGame(g); err != nil {
 					return err
@@ -148,6 +151,7 @@ func BenchmarkScale(b *testing.B) {
 			{"games-busy", func() { s.handle(b, "lyngk games busy") }},
 			{"history-busy", func() { s.handle(b, "lyngk history busy") }},
 			{"games-player", func() { s.handle(b, "lyngk games p1") }},
+			{"standings", func() { s.handle(b, "lyngk standings") }},
 			{"show-busy", func() { s.handle(b, "lyngk show busy all") }},
 			{"games-stranger", func() {
 				err := s.db.Update(func(tx *store.Tx) error {
