@@ -6,7 +6,7 @@ GO       ?= go
 BIN      ?= bin/lyngk
 FUZZTIME ?= 20s
 
-.PHONY: run build test unit e2e bench bench-abuse fuzz lint clean
+.PHONY: run build test unit e2e bench bench-abuse bench-scale fuzz lint clean
 
 # make run ARGS="-local-smtp 127.0.0.1:3525": flags for lyngk serve.
 run: build
@@ -34,6 +34,14 @@ bench:
 # second for 2 s).
 bench-abuse:
 	LYNGK_ABUSE_RATE=100 LYNGK_ABUSE_SECONDS=30 $(GO) test -count=1 -timeout 30m -run '^TestServeAbuseFloods$$' -v ./cmd/lyngk
+
+# The store-size benchmark: stores of 1k, 10k and 100k games written by
+# lyngk bench-store (SCALE_MAX=1000000 adds 1M), and on each the mail
+# commands and web pages through lyngk serve, the minute timer and the
+# hourly prune; it prints the table of deploy/BENCHMARKS.md ("Store size").
+SCALE_MAX ?= 100000
+bench-scale:
+	LYNGK_BENCH_SCALE_MAX=$(SCALE_MAX) $(GO) test -count=1 -timeout 4h -run '^TestBenchScale$$' -v ./cmd/lyngk
 
 # Each fuzz target runs for FUZZTIME; go test -fuzz takes one target at a time.
 fuzz:

@@ -393,7 +393,7 @@ const cutNote = "\n[The rest of this mail was cut: a mail from this server is at
 // cutBody returns m's body cut at a line end so that m fits limit bytes on
 // the wire, with cutNote after the cut.
 func cutBody(m Mail, limit int) string {
-	room := limit - headerCost(m)
+	room := limit - headerCost(m) - attachmentCost(m)
 	if bodyCost(m.Body) <= room {
 		return m.Body
 	}
@@ -424,9 +424,20 @@ func cutBody(m Mail, limit int) string {
 // mailCost is m's size on the wire, plus its HTML part and picture, if
 // any.
 func mailCost(m Mail) int {
-	n := headerCost(m) + bodyCost(m.Body)
+	n := headerCost(m) + bodyCost(m.Body) + attachmentCost(m)
 	if m.HTML != "" {
 		n += PictureAllowance
+	}
+	return n
+}
+
+// attachmentCost bounds the size of m's attachments as the mailer writes
+// them: base64 (4 bytes for 3, a CRLF every 76) and a part header each.
+func attachmentCost(m Mail) int {
+	n := 0
+	for _, a := range m.Attachments {
+		b64 := (len(a.Data) + 2) / 3 * 4
+		n += 300 + len(a.Filename) + len(a.ContentType) + b64 + b64/76*2
 	}
 	return n
 }

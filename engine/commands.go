@@ -154,6 +154,9 @@ forfeit time), it is cancelled the same way.`}}},
 			forms: []form{
 				{"show BOARD[#N]...", "Mail the board(s); BOARD#N shows the position after move N."},
 				{"show USERID... [all|active|inactive|next]", "Mail the boards of these players (default: active)."}}},
+		{name: "record", game: true, min: 1, max: 1, run: (*request).recordCommand,
+			forms: []form{{"record BOARD", `Mail the game's record: the moves as text in the mail, and the game in
+boardspace.net's SGF attached, which other programs read.`}}},
 		{name: "showas", game: true, min: 2, max: -1, roles: []role{userArg, passwordArg}, run: (*request).showAs,
 			forms: []form{{"showas USERID PASSWORD [BOARD...|all|active|inactive|next]", `Mail USERID its boards again as its board mails, each with a new reply
 token (for a lost mail; default: active).`}}},

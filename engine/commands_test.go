@@ -136,6 +136,7 @@ func TestRefusals(t *testing.T) {
 		"Other": "bob", "Reason": "There is no stack on b1", "Sent": 4, "Topic": "x", "Topics": "commands, notation, rules", "Until": "23:52 UTC",
 		"Usage": "lyngk move BOARD USERID PASSWORD MOVE[#N]", "User": "alice", "Want": 13, "Word": "frobnicate",
 		"ToMove": "bob", "YourTurn": false, "Title": "Lyngk", "GameWord": "lyngk", "Notation": "Write a move as FROM-TO.",
+		"Examples": []kv{{"Title": "Lyngk", "Move": "G,c1-d1"}},
 	}
 	for _, w := range whys {
 		if text, err := set.Render("err."+w, data); err != nil || strings.TrimSpace(text) == "" {

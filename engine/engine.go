@@ -66,12 +66,23 @@ type Mail struct {
 	HTML      string
 	Picture   []byte
 	PictureID string
+	// Attachments are files the mail carries after its text: the SGF of
+	// a game (`GAME record BOARD`). TextOnly keeps them: they are text,
+	// and MaxReply bounds them with the body.
+	Attachments []Attachment
 	// Unasked marks a board mail of a game its recipient has not moved in
 	// and did not ask for (MaxUnasked): the outbox's hourly cap serves the
 	// recipient's other mail first.
 	Unasked bool
 
 	board int // the board the mail shows, for the summary of mails left out
+}
+
+// Attachment is a file a mail carries (Mail.Attachments).
+type Attachment struct {
+	Filename    string // "yinsh-101.sgf"
+	ContentType string // "application/x-go-sgf; charset=utf-8"
+	Data        []byte
 }
 
 // Config configures an Engine.
@@ -143,7 +154,7 @@ func New(cfg Config) (*Engine, error) {
 		return nil, errors.New("engine: no templates")
 	}
 	if cfg.Robot == "" {
-		return nil, errors.New("engine: no robot address")
+		return nil, errors.New("engine: no server address")
 	}
 	if len(cfg.Games) == 0 {
 		return nil, errors.New("engine: no games")
@@ -165,7 +176,7 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.Domain == "" {
 		_, d, ok := strings.Cut(cfg.Robot, "@")
 		if !ok || d == "" {
-			return nil, fmt.Errorf("engine: no domain for Message-IDs and none in robot address %q", cfg.Robot)
+			return nil, fmt.Errorf("engine: no domain for Message-IDs and none in the server address %q", cfg.Robot)
 		}
 		cfg.Domain = d
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
 )
 
@@ -46,7 +47,7 @@ func checkBoardMails(t *testing.T, out []engine.Mail, board int, names [2]string
 // replies in turn, and checks every mail against the rules package.
 func TestFullGame(t *testing.T) {
 	for _, variant := range []lyngk.Variant{lyngk.Standard, lyngk.Stack6} {
-		t.Run(variant.String(), func(t *testing.T) {
+		t.Run(lyngk.Rules.Variants[variant], func(t *testing.T) {
 			v := newEnv(t)
 			v.signup("alice", "bob")
 			names := [2]string{"alice", "bob"}
@@ -59,7 +60,7 @@ func TestFullGame(t *testing.T) {
 			checkBoardMails(t, out, 101, names, &pos, "New Lyngk Board 101 alice")
 			latest := map[string]engine.Mail{"alice": out[0], "bob": out[1]}
 			rng := rand.New(rand.NewPCG(7, uint64(variant)))
-			for i := 0; pos.Status() == lyngk.Playing; i++ {
+			for i := 0; pos.Status() == games.Playing; i++ {
 				name := names[pos.Turn()-1]
 				m := pick(rng, &pos)
 				if i%2 == 0 {
@@ -71,7 +72,7 @@ func TestFullGame(t *testing.T) {
 					t.Fatal(err)
 				}
 				want := "Lyngk Board 101"
-				if pos.Status() == lyngk.Playing {
+				if pos.Status() == games.Playing {
 					want += " " + names[pos.Turn()-1]
 				}
 				checkBoardMails(t, out, 101, names, &pos, want)
@@ -106,7 +107,7 @@ func TestFullGame(t *testing.T) {
 					t.Errorf("final mail lacks the timing block:\n%s", m.Body)
 				}
 			}
-			t.Logf("%s: %d moves, %s", variant, pos.MoveCount(), result)
+			t.Logf("%s: %d moves, %s", lyngk.Rules.Variants[variant], pos.MoveCount(), result)
 		})
 	}
 }

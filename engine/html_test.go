@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/draw"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/engine/lyngkpicture"
 )
@@ -258,11 +259,11 @@ func TestHTMLPartEnded(t *testing.T) {
 			if m.HTML == "" || !strings.Contains(m.HTML, tc.result) || strings.Contains(m.HTML, "to move") {
 				t.Errorf("%s: HTML to %s lacks %q or says who is to move:\n%s", tc.name, m.To[0], tc.result, m.HTML)
 			}
-			want, err := lyngkpicture.PNG(tc.pos, names, lyngkpicture.Over(tc.marks))
+			want, err := lyngkpicture.Drawing.PNG(tc.pos, names, draw.Over(tc.marks))
 			if err != nil {
 				t.Fatal(err)
 			}
-			running, err := lyngkpicture.PNG(tc.pos, names)
+			running, err := lyngkpicture.Drawing.PNG(tc.pos, names)
 			if err != nil {
 				t.Fatal(err)
 			}

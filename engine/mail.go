@@ -318,6 +318,8 @@ type envelope struct {
 	quote []string
 	// unasked marks a board mail the recipient did not ask for (Mail.Unasked).
 	unasked bool
+	// attach are the mail's attachments (Mail.Attachments).
+	attach []Attachment
 }
 
 // mail renders KIND.subject and KIND.body with data and sends it to to.
@@ -353,7 +355,7 @@ func (r *request) mailAbout(kind string, data any, e envelope) error {
 	if subject, body, err = r.oneSubject(e, subject, body); err != nil {
 		return err
 	}
-	m := Mail{To: slices.Clone(e.to), Subject: subject, Body: body, MessageID: e.id, Unasked: e.unasked}
+	m := Mail{To: slices.Clone(e.to), Subject: subject, Body: body, MessageID: e.id, Unasked: e.unasked, Attachments: e.attach}
 	if e.game != nil {
 		m.board = e.game.Board
 		if e.html {
@@ -381,7 +383,7 @@ func (r *request) mailAbout(kind string, data any, e envelope) error {
 // still holds, so a forecast lists no more pictures than the mails of one
 // incoming mail may carry (and the one of the mail that found no room).
 func (r *request) forecastMail(e envelope) error {
-	m := Mail{To: slices.Clone(e.to), MessageID: e.id, Unasked: e.unasked}
+	m := Mail{To: slices.Clone(e.to), MessageID: e.id, Unasked: e.unasked, Attachments: e.attach}
 	if e.game != nil {
 		m.board = e.game.Board
 		if e.html {
@@ -600,6 +602,13 @@ func (r *request) refusalText(ref *refusal) (string, error) {
 			}
 		}
 		data[k] = v
+	}
+	if ref.key == whyNoCommand {
+		ex, err := r.moveExamples()
+		if err != nil {
+			return "", err
+		}
+		data["Examples"] = ex
 	}
 	text, err := r.e.cfg.Templates.Render("err."+string(ref.key), data)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
 )
 
@@ -68,7 +69,7 @@ func (v *env) playOut(board int, names [2]string, seed uint64) []engine.Mail {
 	pos := lyngk.New(board, lyngk.Standard)
 	rng := rand.New(rand.NewPCG(seed, 0))
 	var out []engine.Mail
-	for pos.Status() == lyngk.Playing {
+	for pos.Status() == games.Playing {
 		name := names[pos.Turn()-1]
 		m := pick(rng, &pos)
 		out = v.cmd(addr(name), fmt.Sprintf("lyngk move %d %s pw-%s %s", board, name, name, m))

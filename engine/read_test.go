@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/store"
 )
@@ -43,7 +44,7 @@ func readWorld(t *testing.T) *env {
 	ok(v.cmd(addr("alice"), "lyngk challenge alice bob"), "challenge 101")
 	pos := lyngk.New(101, lyngk.Standard)
 	rng := rand.New(rand.NewPCG(3, 4))
-	for pos.Status() == lyngk.Playing {
+	for pos.Status() == games.Playing {
 		m := pick(rng, &pos)
 		move(101, [2]string{"alice", "bob"}[pos.Turn()-1], m.String())
 		if err := pos.Apply(m); err != nil {

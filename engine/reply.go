@@ -78,7 +78,76 @@ func (r *request) replyExpected() (*refusal, error) {
 	}
 	toMove := g.Players[pos.Turn()-1]
 	return refuse(whyReplyEmpty, kv{"Board": g.Board, "ToMove": toMove, "YourTurn": strings.EqualFold(toMove, rec.User),
-		"Example": r.e.gameText(g.Game, "example")}), nil
+		"Example": r.e.example(g.Game, len(pos.Moves())+1)}), nil
+}
+
+// moveExamples are the moves the answer to a mail without a command gives
+// as examples of a reply (err.no-command), each with its game's Title: the
+// move that fits the phase of the game whose thread the mail answers
+// (threadBoard); else, when the running games of the sender's accounts
+// are all of one game, the move of the newest where he is to move (else his
+// newest); else, for a sender with games of several kinds or none, and
+// for a stranger (his answer names no game his mail chose), each game's
+// first move.
+func (r *request) moveExamples() ([]kv, error) {
+	var g *game
+	if !r.stranger {
+		var err error
+		if g, err = r.senderGame(); err != nil {
+			return nil, err
+		}
+	}
+	if g != nil {
+		if gm, ok := r.e.games[g.Game]; ok {
+			pos, err := r.e.position(g, -1)
+			if err != nil {
+				return nil, err
+			}
+			return []kv{{"Title": gm.Title(), "Move": r.e.example(g.Game, len(pos.Moves())+1)}}, nil
+		}
+	}
+	var out []kv
+	for _, gm := range r.e.cfg.Games {
+		out = append(out, kv{"Title": gm.Title(), "Move": r.e.example(gm.Name(), 1)})
+	}
+	return out, nil
+}
+
+// senderGame is the game a mail without a command is about (see
+// moveExamples), or nil.
+func (r *request) senderGame() (*game, error) {
+	if board, ok := r.threadBoard(); ok {
+		g, _, err := r.loadGame(board)
+		return g, err
+	}
+	var a address
+	if _, err := load(r.tx, bucketAddresses, strings.ToLower(strings.TrimSpace(r.in.From)), &a); err != nil || len(a.Users) == 0 {
+		return nil, err
+	}
+	// The newest running game; the counts say whether every running game
+	// of the users is of its game.
+	gs, _, err := r.listing(a.Users, allScope, StateActive, 0, 0, 1)
+	if err != nil || len(gs) == 0 {
+		return nil, err
+	}
+	for _, k := range a.Users {
+		all, err := count(r.tx, scopeCount(k, allScope, countRunning))
+		if err != nil {
+			return nil, err
+		}
+		one, err := count(r.tx, scopeCount(k, gs[0].Game, countRunning))
+		if err != nil || one != all {
+			return nil, err
+		}
+	}
+	next, _, err := r.listing(a.Users, gs[0].Game, StateNext, 0, 0, 1)
+	if err != nil {
+		return nil, err
+	}
+	if len(next) > 0 {
+		return next[0], nil
+	}
+	return gs[0], nil
 }
 
 // threadBoard finds the board of the game whose thread the mail answers:

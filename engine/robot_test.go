@@ -56,7 +56,7 @@ func TestRobotWholeGame(t *testing.T) {
 		t.Fatalf("robot to move at alice's turn: %+v", ts)
 	}
 	pos := lyngk.New(101, lyngk.Standard)
-	for moves := 0; pos.Status() == lyngk.Playing; moves++ {
+	for moves := 0; pos.Status() == games.Playing; moves++ {
 		m := pos.Legal(nil)[0]
 		if pos.Turn() == 1 {
 			out = v.cmd(addr("alice"), "lyngk move 101 alice pw-alice "+m.String())

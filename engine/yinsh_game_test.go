@@ -87,7 +87,7 @@ func TestYinshGameByMail(t *testing.T) {
 			last[strings.TrimSuffix(m.To[0], "@players.example")] = m
 		}
 	}
-	if pos.Status() != yinsh.Won || pos.Winner() != 1 {
+	if pos.Status() != games.Won || pos.Winner() != 1 {
 		t.Fatalf("the game did not end: %v", pos.Status())
 	}
 	if !strings.Contains(out[0].Body, "alice") || !strings.Contains(strings.ToLower(out[0].Body), "won") {
@@ -122,7 +122,7 @@ func TestYinshRobot(t *testing.T) {
 		t.Fatalf("new game mails:\n%s", format(out))
 	}
 	pos := yinsh.New(yinsh.Blitz)
-	for turns := 0; pos.Status() == yinsh.Playing; turns++ {
+	for turns := 0; pos.Status() == games.Playing; turns++ {
 		if turns > 200 {
 			t.Fatal("no end")
 		}

@@ -174,3 +174,60 @@ func TestServerTexts(t *testing.T) {
 	checkParts(t, "yinsh/welcome", v.confirm(ask[0]))
 	checkParts(t, "yinsh/list", v.cmd(addr("alice"), "list"))
 }
+
+// TestYinshNoCommand: the answer to a mail that holds no command gives as
+// its example the move of the game the mail is about, fit for its phase
+// (YINSH's ring placement e3, then a ring move h7-g7), never LYNGK's
+// alone: for a player whose only games are YINSH, and for a reply in the
+// thread of a YINSH game whose board mail is not known (its token gone);
+// and an empty reply to his board mail is told the move it takes, with
+// YINSH's example.
+// A player with games of both kinds, or none, is given each game's.
+func TestYinshNoCommand(t *testing.T) {
+	v := newEnv(t, withYinsh)
+	v.signup("alice", "bob", "carol")
+	check := checkYinsh(t)
+	out := v.cmd(addr("alice"), "yinsh challenge alice bob")
+	board := out[0] // to alice
+	nothing := func(from, subject string) []engine.Mail {
+		t.Helper()
+		return v.mail(engine.Inbound{From: addr(from), Subject: subject, Body: "\n> quoted only\n"})
+	}
+	want := func(name, example string, out []engine.Mail) {
+		t.Helper()
+		if len(out) != 1 || !strings.Contains(strings.Join(strings.Fields(out[0].Body), " "), "write the move (like "+example+") above") {
+			t.Errorf("%s: want the example %q:\n%s", name, example, format(out))
+		}
+	}
+	out = nothing("bob", "")
+	want("placement", "e3", out)
+	check("no-command-placement", out)
+	var latest engine.Mail
+	for i := range 11 {
+		user := [2]string{"alice", "bob"}[i%2]
+		for _, m := range v.cmd(addr(user), "yinsh move 101 "+user+" pw-"+user+" "+yinshGame[i]) {
+			if m.To[0] == addr("bob") {
+				latest = m
+			}
+		}
+	}
+	out = nothing("bob", "Thanks")
+	want("movement", "h7-g7", out)
+	check("no-command-movement", out)
+	// A reply to his board mail with nothing written in it is told the
+	// move it takes, with an example that fits the phase too.
+	out = v.reply(latest, addr("bob"), "")
+	if len(out) != 1 || !strings.Contains(strings.Join(strings.Fields(out[0].Body), " "), "with your move on the first line, like h7-g7.") {
+		t.Errorf("an empty reply: want the example h7-g7:\n%s", format(out))
+	}
+
+	// alice has a LYNGK game too: alone, her mail is given both games'
+	// examples; in the thread of the YINSH game, YINSH's.
+	v.cmd(addr("alice"), "lyngk challenge alice carol")
+	want("both games", "G,c1-d1 in Lyngk, e3 in Yinsh", nothing("alice", "Thanks"))
+	gone := board
+	gone.MessageID = "unknown@example.net"
+	out = v.reply(gone, addr("alice"), "")
+	want("thread", "h7-g7", out)
+	check("no-command-thread", out)
+}

@@ -27,7 +27,7 @@ func TestParseBounce(t *testing.T) {
 			[]string{"lyngk-3TQ7ZV2C4N@e2e.test"}, []string{"lyngk+b-k7q2m4x9wz@e2e.test"}},
 		{"gmail-dsn.eml", true, "dsn", []BounceRecipient{hard("dave.gone@gmail.com", "5.1.1")},
 			[]string{"lyngk-AB12CD34EF@example.org"}, []string{"lyngk@example.org"}},
-		// The original recipient, as the robot addressed it, not the one
+		// The original recipient, as the server addressed it, not the one
 		// it was forwarded to.
 		// Final-Recipient is the address; an Original-Recipient that
 		// differs but in case is no other.

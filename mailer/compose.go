@@ -21,7 +21,7 @@ import (
 
 // Outgoing is one reply mail to compose.
 type Outgoing struct {
-	From    string   // robot address, bare or with a display name
+	From    string   // the server's address, bare or with a display name
 	To      []string // bare or with display names
 	Subject string
 	// Body is UTF-8 text with LF line ends. It is sent quoted-printable,
@@ -38,6 +38,17 @@ type Outgoing struct {
 	// the HTML and the Inline parts it shows by cid: URLs.
 	HTML   string
 	Inline []InlinePart
+	// Attachments are files the mail carries after its text (and HTML):
+	// the mail becomes multipart/mixed, the text or the alternative part
+	// first, then each file in base64 as an attachment.
+	Attachments []Attachment
+}
+
+// Attachment is a file attached to a mail (a game's SGF record).
+type Attachment struct {
+	Filename    string // plain ASCII, no quote: "yinsh-101.sgf"
+	ContentType string // "application/x-go-sgf"
+	Data        []byte
 }
 
 // InlinePart is a picture an HTML part shows as "cid:" + ContentID.
@@ -96,11 +107,16 @@ func Compose(m Outgoing) ([]byte, error) {
 			return nil, fmt.Errorf("mailer: compose: bad inline part %q (%s)", p.ContentID, p.ContentType)
 		}
 	}
+	for _, a := range m.Attachments {
+		if _, _, err := mime.ParseMediaType(a.ContentType); err != nil || a.Filename == "" || strings.ContainsAny(a.Filename, "\"/\r\n") {
+			return nil, fmt.Errorf("mailer: compose: bad attachment %q (%s)", a.Filename, a.ContentType)
+		}
+	}
 
 	// go-message writes header fields in the reverse order of insertion, so
 	// they are added bottom-up.
 	var h mail.Header
-	if m.HTML == "" {
+	if m.HTML == "" && len(m.Attachments) == 0 {
 		h.Set("Content-Transfer-Encoding", "quoted-printable")
 		h.SetContentType("text/plain", map[string]string{"charset": "utf-8"})
 	}
@@ -133,6 +149,12 @@ func Compose(m Outgoing) ([]byte, error) {
 	// end like the LF it usually stands next to.
 	body := normalizeNewlines(strings.ToValidUTF8(m.Body, "\uFFFD"))
 	var buf bytes.Buffer
+	if len(m.Attachments) > 0 {
+		if err := composeMixed(&buf, h, id, body, m); err != nil {
+			return nil, fmt.Errorf("mailer: compose: %w", err)
+		}
+		return buf.Bytes(), nil
+	}
 	if m.HTML == "" {
 		w, err := mail.CreateSingleInlineWriter(&buf, h)
 		if err != nil {
@@ -158,27 +180,83 @@ func Compose(m Outgoing) ([]byte, error) {
 // pictures in a multipart/related part (RFC 2387), which every client
 // resolves cid: URLs in.
 func composeAlternative(buf *bytes.Buffer, h mail.Header, id, body string, m Outgoing) error {
-	sum := sha256.Sum256([]byte(id))
-	boundary := "=_" + hex.EncodeToString(sum[:12])
+	boundary := boundaryOf(id)
 	h.SetContentType("multipart/alternative", map[string]string{"boundary": boundary + "_a"})
 	root, err := message.CreateWriter(buf, h.Header)
 	if err != nil {
 		return err
 	}
-	write := func(parent *message.Writer, h message.Header, data string) error {
-		w, err := parent.CreatePart(h)
-		if err != nil {
-			return err
-		}
-		if _, err := io.WriteString(w, data); err != nil {
-			return err
-		}
-		return w.Close()
+	return writeAlternative(root, boundary, body, m)
+}
+
+// boundaryOf derives the MIME boundaries of a mail from its Message-ID.
+func boundaryOf(id string) string {
+	sum := sha256.Sum256([]byte(id))
+	return "=_" + hex.EncodeToString(sum[:12])
+}
+
+// writePart writes one part of data under parent.
+func writePart(parent *message.Writer, h message.Header, data []byte) error {
+	w, err := parent.CreatePart(h)
+	if err != nil {
+		return err
 	}
+	if _, err := w.Write(data); err != nil {
+		return err
+	}
+	return w.Close()
+}
+
+// textPart is the header of the text part.
+func textPart() message.Header {
 	var text message.Header
 	text.Set("Content-Transfer-Encoding", "quoted-printable")
 	text.SetContentType("text/plain", map[string]string{"charset": "utf-8"})
-	if err := write(root, text, body); err != nil {
+	return text
+}
+
+// composeMixed writes a mail with attachments (RFC 2046 §5.1.3,
+// multipart/mixed): its text, or the alternative of text and HTML, then
+// each attachment, base64, with its file name (RFC 2183).
+func composeMixed(buf *bytes.Buffer, h mail.Header, id, body string, m Outgoing) error {
+	boundary := boundaryOf(id)
+	h.SetContentType("multipart/mixed", map[string]string{"boundary": boundary + "_m"})
+	root, err := message.CreateWriter(buf, h.Header)
+	if err != nil {
+		return err
+	}
+	if m.HTML == "" {
+		if err := writePart(root, textPart(), []byte(body)); err != nil {
+			return err
+		}
+	} else {
+		var ah message.Header
+		ah.SetContentType("multipart/alternative", map[string]string{"boundary": boundary + "_a"})
+		alt, err := root.CreatePart(ah)
+		if err != nil {
+			return err
+		}
+		if err := writeAlternative(alt, boundary, body, m); err != nil {
+			return err
+		}
+	}
+	for _, a := range m.Attachments {
+		var ph message.Header
+		ph.Set("Content-Transfer-Encoding", "base64")
+		ph.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": a.Filename}))
+		t, params, _ := mime.ParseMediaType(a.ContentType)
+		ph.SetContentType(t, params)
+		if err := writePart(root, ph, a.Data); err != nil {
+			return err
+		}
+	}
+	return root.Close()
+}
+
+// writeAlternative writes the parts of the multipart/alternative root
+// (the text, then the related HTML and pictures) and closes it.
+func writeAlternative(root *message.Writer, boundary, body string, m Outgoing) error {
+	if err := writePart(root, textPart(), []byte(body)); err != nil {
 		return err
 	}
 	var rel message.Header
@@ -190,7 +268,7 @@ func composeAlternative(buf *bytes.Buffer, h mail.Header, id, body string, m Out
 	var html message.Header
 	html.Set("Content-Transfer-Encoding", "quoted-printable")
 	html.SetContentType("text/html", map[string]string{"charset": "utf-8"})
-	if err := write(related, html, normalizeNewlines(strings.ToValidUTF8(m.HTML, "\uFFFD"))); err != nil {
+	if err := writePart(related, html, []byte(normalizeNewlines(strings.ToValidUTF8(m.HTML, "\uFFFD")))); err != nil {
 		return err
 	}
 	for _, p := range m.Inline {

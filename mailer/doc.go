@@ -1,4 +1,4 @@
-// Package mailer moves mail in and out of the LYNGK server, and turns it into
+// Package mailer moves mail in and out of the game server, and turns it into
 // plain values and back. It knows nothing of games: the engine reads an
 // [Inbound] and answers with texts that [Compose] turns into mails.
 //

@@ -8,15 +8,19 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
+	"lyngk.example/lyngk/engine/record"
+	"lyngk.example/lyngk/engine/review"
 )
 
 // robotThink is the robot's default think time; robotSeed makes a
@@ -29,8 +33,9 @@ const (
 // The usage lines: SPEC §5's, of a game with the set-up add-on
 // (games.Setup: LYNGK), and that of any other game.
 const (
-	analyzeUsage     = "usage: lyngk analyze (-seed N | -position FILE) [-stack6] [-turn 1|2] [-players A,B] [-json] [MOVE…]"
-	analyzeGameUsage = "usage: lyngk analyze -game GAME [OPTION] [-players A,B] [-json] [-robot [-think D | -playouts N]] [MOVE…]"
+	analyzeUsage       = "usage: lyngk analyze (-seed N | -position FILE) [-stack6] [-turn 1|2] [-players A,B] [-json] [MOVE…]"
+	analyzeGameUsage   = "usage: lyngk analyze -game GAME [OPTION] [-players A,B] [-json] [-robot [-think D | -playouts N]] [MOVE…]"
+	analyzeRecordUsage = "usage: lyngk analyze -game GAME -record FILE [-at N] [-seed N] [-review] [-players A,B] [-json] [-robot [-think D | -playouts N]] [MOVE…]"
 )
 
 // runAnalyze is `lyngk analyze` (SPEC §5), one path for every game, through
@@ -53,12 +58,34 @@ const (
 // the game, counting the recorded passes, so K matches the "moves" list and
 // a "#n" suffix; a "#n" that differs from K is refused likewise. Bad usage
 // exits 2; an unreadable or malformed position file exits 1.
+//
+// With -record FILE, the game in FILE (the server's text record or
+// boardspace's SGF, of GAME; package record) is the start: its players,
+// variant and board, replayed to its end or to move N (-at N, the
+// numbering of the server's record, passes counted), and the MOVE
+// arguments go on from there. A step of it that is not legal exits 1 with
+// "FILE: record: move K (MOVE[, from the steps STEPS]) by PLAYER: REASON".
+// The record's result is printed beside the rules' verdict of the
+// position: a last line "record: RESULT[ (how)]; rules: STATUS" after the
+// board, or with -json the fields record_result, record_termination
+// (when it says one) and record_moves after the others. A LYNGK record
+// that does not say its board (boardspace's own) takes -seed N. -record
+// and -at are read apart from the other flags, so that the usage and
+// the flags' list of SPEC §5 stay as they are; without -record, every
+// output is as before. -review adds the robot's review of the record
+// (package review): player 1's chance after each move and each player's
+// three worst moves with the robot's move instead, after the verdicts, or
+// with -json the field review.
 func runAnalyze(args []string, stdout, stderr io.Writer) int {
 	all := offered()
 	word := lyngk.Rules.Name()
-	if name, rest, ok := gameArg(args); ok {
-		word, args = strings.ToLower(name), rest
+	gameSet := false
+	if name, rest, ok := flagArg(args, "game"); ok {
+		word, args, gameSet = strings.ToLower(name), rest, true
 	}
+	recordFile, args, recordSet := flagArg(args, "record")
+	atArg, args, atSet := flagArg(args, "at")
+	args, reviewSet := boolArg(args, "review")
 	i := slices.IndexFunc(all, func(g games.Game) bool { return g.Name() == word })
 	if i < 0 {
 		fmt.Fprintf(stderr, "lyngk analyze: no game %q (the games: %s)\n%s\n", word, gameNames(all), analyzeGameUsage)
@@ -69,6 +96,9 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 	usage := analyzeGameUsage
 	if setup != nil {
 		usage = analyzeUsage
+	}
+	if recordSet || atSet || reviewSet {
+		usage = analyzeRecordUsage
 	}
 	usageErr := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "lyngk analyze: %s\n%s\n", fmt.Sprintf(format, a...), usage)
@@ -91,6 +121,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 	think := fs.Duration("think", robotThink, "the robot's think time")
 	playouts := fs.Int("playouts", 0, "let the robot think `N` playouts instead of a time, which makes its move reproducible")
 	variant, _ := gm.Variant("")
+	defaultVariant := variant
 	var seed, turn *int
 	var position *string
 	var variants []*bool
@@ -150,8 +181,29 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	at := -1
+	if atSet {
+		n, err := strconv.Atoi(atArg)
+		if err != nil || n < 0 || !recordSet {
+			return usageErr("-at wants a move number, 0 or more, and goes with -record")
+		}
+		at = n
+	}
+	if reviewSet && (!recordSet || gm.Robot == nil) {
+		return usageErr("-review goes with -record, for a game with a robot")
+	}
+	if recordSet {
+		switch {
+		case recordFile == "":
+			return usageErr("-record wants a file")
+		case set["position"] || set["turn"]:
+			return usageErr("-record sets up the position: no -position, no -turn")
+		case slices.ContainsFunc(variants, func(b *bool) bool { return *b }) || variant != defaultVariant:
+			return usageErr("the record says its variant")
+		}
+	}
 	switch {
-	case setup != nil && set["seed"] == set["position"]:
+	case setup != nil && !recordSet && set["seed"] == set["position"]:
 		return usageErr("give exactly one of -seed and -position")
 	case setup != nil && set["seed"] && *seed < 1:
 		return usageErr("-seed wants a board number, 1 or more")
@@ -178,18 +230,34 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 
-	pos, fileNames, err := start(gm, setup, variant, seed, position)
-	if err != nil {
-		fmt.Fprintf(stderr, "lyngk analyze: %v\n", err)
-		return 1
-	}
-	if setup != nil {
-		if set["position"] && !set["players"] {
-			names = fileNames
-		}
-		if err := setup.SetTurn(pos, *turn); err != nil {
+	var pos games.Position
+	var rec *record.Record
+	var recMoves []string
+	if recordSet {
+		r, ms, p, err := replayRecord(gm, all, setup != nil, recordFile, seed, at, gameSet)
+		if err != nil {
 			fmt.Fprintf(stderr, "lyngk analyze: %v\n", err)
 			return 1
+		}
+		rec, recMoves, pos = &r, ms, p
+		if !set["players"] && r.Players[0] != "" && r.Players[1] != "" {
+			names = r.Players
+		}
+	} else {
+		p, fileNames, err := start(gm, setup, variant, seed, position)
+		if err != nil {
+			fmt.Fprintf(stderr, "lyngk analyze: %v\n", err)
+			return 1
+		}
+		pos = p
+		if setup != nil {
+			if set["position"] && !set["players"] {
+				names = fileNames
+			}
+			if err := setup.SetTurn(pos, *turn); err != nil {
+				fmt.Fprintf(stderr, "lyngk analyze: %v\n", err)
+				return 1
+			}
 		}
 	}
 	for _, arg := range moves {
@@ -227,13 +295,31 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 	}
+	var rev *reviewed
+	if reviewSet {
+		r, err := reviewRecord(gm, *rec, recMoves)
+		if err != nil {
+			fmt.Fprintf(stderr, "lyngk analyze: %v\n", err)
+			return 1
+		}
+		rev = r
+	}
 	if !*asJSON {
 		fmt.Fprint(stdout, pos.Board(names))
+		if rec != nil {
+			fmt.Fprintln(stdout, verdicts(*rec, pos, names))
+		}
+		if rev != nil {
+			fmt.Fprint(stdout, rev.text(names))
+		}
 		return 0
 	}
 	a := engine.Analyze(pos, names)
 	var fields []games.Field
 	if setup == nil {
+		if rec != nil {
+			variant = rec.Variant
+		}
 		fields = []games.Field{{Name: "game", Value: gm.Name()}, {Name: "variant", Value: variant}}
 	}
 	fields = append(fields, games.Field{Name: "board", Value: a.Board}, games.Field{Name: "moves", Value: a.Moves},
@@ -241,6 +327,16 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 	fields = append(append(fields, a.Fields...), games.Field{Name: "legal", Value: a.Legal})
 	if robotMove != "" {
 		fields = append(fields, games.Field{Name: "robot", Value: robotMove})
+	}
+	if rec != nil {
+		fields = append(fields, games.Field{Name: "record_result", Value: rec.Result})
+		if rec.Termination != "" {
+			fields = append(fields, games.Field{Name: "record_termination", Value: rec.Termination})
+		}
+		fields = append(fields, games.Field{Name: "record_moves", Value: len(recMoves)})
+	}
+	if rev != nil {
+		fields = append(fields, games.Field{Name: "review", Value: rev.json()})
 	}
 	out, err := jsonObject(fields)
 	if err == nil {
@@ -251,6 +347,157 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// replayRecord reads the record in file, a game of gm (one of all),
+// replays it, and returns it with the number of entries of its record as
+// the server keeps it (passes counted) and the position after at of them
+// (at < 0: all). A game whose start depends on its board (withBoard: one
+// with the set-up add-on) takes seed's when the record does not say its
+// own. gameSet says -game was given, for the error of a record of another
+// game.
+func replayRecord(gm games.Game, all []games.Game, withBoard bool, file string, seed *int, at int, gameSet bool) (record.Record, []string, games.Position, error) {
+	var r record.Record
+	f, err := os.Open(file)
+	if err != nil {
+		return r, nil, nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, record.MaxBytes+1))
+	if err != nil {
+		return r, nil, nil, err
+	}
+	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '(' {
+		rs, err := record.ReadSGF(data, all)
+		if err != nil {
+			return r, nil, nil, fmt.Errorf("%s: %w", file, err)
+		}
+		if len(rs) != 1 {
+			return r, nil, nil, fmt.Errorf("%s holds %d games; analyze reads one", file, len(rs))
+		}
+		r = rs[0]
+	} else if r, err = record.ReadText(data, all); err != nil {
+		return r, nil, nil, fmt.Errorf("%s: %w", file, err)
+	}
+	if r.Game != gm.Name() {
+		if !gameSet {
+			return r, nil, nil, fmt.Errorf("%s is a game of %s: give -game %s", file, r.Game, r.Game)
+		}
+		return r, nil, nil, fmt.Errorf("%s is a game of %s, not of %s", file, r.Game, gm.Name())
+	}
+	if withBoard && seed != nil && *seed > 0 && r.Board != 0 && r.Board != *seed {
+		return r, nil, nil, fmt.Errorf("%s says its board, %d: no -seed %d", file, r.Board, *seed)
+	}
+	if withBoard && r.Board == 0 {
+		if seed == nil || *seed < 1 {
+			return r, nil, nil, fmt.Errorf("%s does not say its board, whose start it is: give -seed N", file)
+		}
+		r.Board = *seed
+	}
+	_, moves, err := record.Replay(gm.Rules, r)
+	if err != nil {
+		return r, nil, nil, fmt.Errorf("%s: %w", file, err)
+	}
+	if at > len(moves) {
+		return r, nil, nil, fmt.Errorf("%s has %d moves, not %d", file, len(moves), at)
+	}
+	pos, err := record.At(gm.Rules, r, moves, at)
+	if err != nil {
+		return r, nil, nil, fmt.Errorf("%s: %w", file, err)
+	}
+	return r, moves, pos, nil
+}
+
+// reviewed is the robot's review of a record (package review).
+type reviewed struct {
+	points []review.Point
+	worst  [2][]review.Drop
+}
+
+// reviewRecord reviews the record r, moves as the game keeps them, at
+// review.Playouts a position.
+func reviewRecord(gm games.Game, r record.Record, moves []string) (*reviewed, error) {
+	if n := len(moves); n > 0 && (moves[n-1] == record.Resign || moves[n-1] == record.Forfeit) {
+		moves = moves[:n-1]
+	}
+	start, err := gm.New(r.Board, r.Variant)
+	if err != nil {
+		return nil, err
+	}
+	points, err := review.Review(context.Background(), gm.Robot, start, moves, review.Playouts)
+	if err != nil {
+		return nil, err
+	}
+	rv := &reviewed{points: points}
+	for p := range 2 {
+		rv.worst[p] = review.Worst(points, moves, p+1, 3)
+	}
+	return rv, nil
+}
+
+// text is the review as analyze prints it after the board: player 1's
+// chance after each move, then each player's three worst moves.
+func (rv *reviewed) text(names [2]string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "review: %s's chance after each move (the robot, %d playouts a position)\n", names[0], review.Playouts)
+	for _, p := range rv.points {
+		fmt.Fprintf(&b, "%4d %.2f\n", p.K, p.Chance)
+	}
+	for i, ds := range rv.worst {
+		fmt.Fprintf(&b, "the worst moves of %s:", names[i])
+		if len(ds) == 0 {
+			b.WriteString(" none")
+		}
+		b.WriteString("\n")
+		for _, d := range ds {
+			fmt.Fprintf(&b, "  move %d %s: %.2f to %.2f (the robot: %s)\n", d.K, d.Move, d.Before, d.After, d.Best)
+		}
+	}
+	return b.String()
+}
+
+// json is the review as the object's "review": the budget, player 1's
+// chance after each move (index K: after move K) and each player's worst
+// moves, the chances to three decimals.
+func (rv *reviewed) json() any {
+	type drop struct {
+		Move   int     `json:"move"`
+		Played string  `json:"played"`
+		Before float64 `json:"before"`
+		After  float64 `json:"after"`
+		Robot  string  `json:"robot"`
+	}
+	round := func(x float64) float64 { return math.Round(x*1000) / 1000 }
+	chances := []float64{}
+	for _, p := range rv.points {
+		chances = append(chances, round(p.Chance))
+	}
+	var worst [2][]drop
+	for i, ds := range rv.worst {
+		worst[i] = []drop{}
+		for _, d := range ds {
+			worst[i] = append(worst[i], drop{d.K, d.Move, round(d.Before), round(d.After), d.Best})
+		}
+	}
+	return struct {
+		Playouts int       `json:"playouts"`
+		Chances  []float64 `json:"chances"`
+		Worst    [2][]drop `json:"worst"`
+	}{review.Playouts, chances, worst}
+}
+
+// verdicts is the line that sets the record's result beside the rules'
+// verdict of pos: "record: 0-1 (resign); rules: playing".
+func verdicts(r record.Record, pos games.Position, names [2]string) string {
+	line := "record: " + r.Result
+	if r.Termination != "" {
+		line += " (" + r.Termination + ")"
+	}
+	rules := pos.Outcome().String()
+	if w := pos.Winner(); pos.Outcome() == games.Won && (w == 1 || w == 2) {
+		rules += " by " + names[w-1]
+	}
+	return line + "; rules: " + rules
 }
 
 // start is the position analyze sets up: with the set-up add-on board
@@ -326,14 +573,28 @@ func gameNames(all []games.Game) string {
 	return strings.Join(names, ", ")
 }
 
-// gameArg finds a -game flag among args ("-game NAME", "-game=NAME", with
-// one or two dashes, before or after the moves) and returns its value and
-// args without it; found is false when there is none, and a -game without
-// a value is left in args for the flag parser to refuse.
-func gameArg(args []string) (name string, rest []string, found bool) {
+// boolArg finds the flag -NAME (or --NAME) among args and returns args
+// without it.
+func boolArg(args []string, flag string) (rest []string, found bool) {
+	for _, a := range args {
+		if a == "-"+flag || a == "--"+flag {
+			found = true
+			continue
+		}
+		rest = append(rest, a)
+	}
+	return rest, found
+}
+
+// flagArg finds the flag -NAME among args (-game, -record, -at: "-game
+// NAME", "-game=NAME", with one or two dashes, before or after the moves)
+// and returns its value and args without it; found is false when there is
+// none, and a flag without a value is left in args for the flag parser to
+// refuse.
+func flagArg(args []string, flag string) (value string, rest []string, found bool) {
 	for i, a := range args {
 		flagName, value, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
-		if !strings.HasPrefix(a, "-") || flagName != "game" {
+		if !strings.HasPrefix(a, "-") || flagName != flag {
 			continue
 		}
 		rest = append(rest, args[:i]...)

@@ -388,6 +388,10 @@ func (a *app) compose(m engine.Mail, now time.Time) ([]byte, error) {
 		name, _, _ := strings.Cut(m.PictureID, "@")
 		inline = append(inline, mailer.InlinePart{ContentID: m.PictureID, ContentType: "image/png", Filename: name + ".png", Data: m.Picture})
 	}
+	var files []mailer.Attachment
+	for _, f := range m.Attachments {
+		files = append(files, mailer.Attachment{Filename: f.Filename, ContentType: f.ContentType, Data: f.Data})
+	}
 	id, err := copyID(m.MessageID)
 	if err != nil {
 		return nil, err
@@ -404,6 +408,7 @@ func (a *app) compose(m engine.Mail, now time.Time) ([]byte, error) {
 		Date:          now,
 		HTML:          m.HTML,
 		Inline:        inline,
+		Attachments:   files,
 	})
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/store"
 )
@@ -38,8 +39,8 @@ func BenchmarkApplyMove(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	const games = 100
-	for i := range 2 * games {
+	const nGames = 100
+	for i := range 2 * nGames {
 		from := fmt.Sprintf("p%d@example.com", i)
 		send(from, fmt.Sprintf("signup p%d pw", i))
 		n++
@@ -48,8 +49,8 @@ func BenchmarkApplyMove(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	pos := make([]lyngk.Game, games)
-	for i := range games {
+	pos := make([]lyngk.Game, nGames)
+	for i := range nGames {
 		send("p0@example.com", fmt.Sprintf("lyngk challenge p%d p%d", 2*i, 2*i+1))
 		pos[i] = lyngk.New(101+i, lyngk.Standard)
 	}
@@ -75,11 +76,11 @@ func BenchmarkApplyMove(b *testing.B) {
 	var buf []lyngk.Move
 	i := 0
 	move := func() {
-		g := &pos[i%games]
+		g := &pos[i%nGames]
 		buf = g.Legal(buf[:0])
 		mv := buf[0]
-		p := 2*(i%games) + g.Turn() - 1
-		send(fmt.Sprintf("p%d@example.com", p), fmt.Sprintf("lyngk move %d p%d pw %s", 101+i%games, p, mv))
+		p := 2*(i%nGames) + g.Turn() - 1
+		send(fmt.Sprintf("p%d@example.com", p), fmt.Sprintf("lyngk move %d p%d pw %s", 101+i%nGames, p, mv))
 		if err := g.Apply(mv); err != nil {
 			b.Fatal(err)
 		}
@@ -87,17 +88,17 @@ func BenchmarkApplyMove(b *testing.B) {
 	}
 	// Two moves in each game first: every player's password has then been
 	// through bcrypt once, as on a server that has run for a while.
-	for range 2 * games {
+	for range 2 * nGames {
 		move()
 	}
 	drain()
 	mails, size = 0, 0
 	for b.Loop() {
-		g := &pos[i%games]
-		if g.Status() != lyngk.Playing {
-			*g = lyngk.New(101+i%games, lyngk.Standard)
+		g := &pos[i%nGames]
+		if g.Status() != games.Playing {
+			*g = lyngk.New(101+i%nGames, lyngk.Standard)
 			b.StopTimer()
-			send("p0@example.com", fmt.Sprintf("lyngk challenge p%d p%d", 2*(i%games), 2*(i%games)+1))
+			send("p0@example.com", fmt.Sprintf("lyngk challenge p%d p%d", 2*(i%nGames), 2*(i%nGames)+1))
 			b.StartTimer()
 		}
 		move()

@@ -4,12 +4,13 @@ import (
 	"path/filepath"
 	"strings"
 
-	"lyngk.example/lyngk/engine"
 	"testing"
+
+	"lyngk.example/lyngk/engine"
 )
 
-// TestProcessCommands plays the rest of pbmserv's common commands (issue
-// 25: list, all show, GAME ratings, showas, preview, submit, confirm, add,
+// TestProcessCommands plays the rest of pbmserv's common commands (list,
+// all show, GAME ratings, showas, preview, submit, confirm, add,
 // delete, message, change messages, broadcast with lyngk admin broadcast,
 // queue)
 // through `lyngk process`, mail in and mails out, against

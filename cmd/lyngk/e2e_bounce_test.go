@@ -65,7 +65,7 @@ func TestE2EBounce(t *testing.T) {
 	e2eAwaitUser(t, e, dave.addr, true)
 	e2eSubmit(t, e, &e2eOut{From: dave.addr, To: e.robot(), Subject: "change address dave dave-pw " + dave.addr, Body: "\n"})
 	if _, err := dave.box.find(e2eMoveWait, func(m *e2eMail) (bool, error) {
-		return m.To == dave.addr && strings.HasPrefix(m.Subject, "Lyngk account"), nil
+		return m.To == dave.addr && strings.HasPrefix(m.Subject, "PBeM Server account"), nil
 	}); err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
 )
 
@@ -123,9 +124,9 @@ func (gm *e2eGame) names() [2]string { return [2]string{gm.players[0].user, gm.p
 func (gm *e2eGame) wantStatus() string {
 	names := gm.names()
 	switch gm.g.Status() {
-	case lyngk.Won:
+	case games.Won:
 		return "Game won by " + names[gm.g.Winner()-1] + "."
-	case lyngk.Tie:
+	case games.Tie:
 		return "Game was a tie."
 	}
 	if gm.g.MoveCount() == 0 {
@@ -158,7 +159,7 @@ func (gm *e2eGame) check(m *e2eMail) error {
 		errs = append(errs, fmt.Errorf("move list from %d: %q, want %q", b.First, b.Moves, want))
 	case !slices.Equal(b.Moves, want[b.First-1:]):
 		errs = append(errs, fmt.Errorf("move list from %d: %q, want %q", b.First, b.Moves, want[b.First-1:]))
-	case gm.g.Status() != lyngk.Playing && b.First != 1:
+	case gm.g.Status() != games.Playing && b.First != 1:
 		errs = append(errs, fmt.Errorf("the final mail lists the moves from %d on, want the whole game", b.First))
 	}
 	if want := gm.wantStatus(); b.Status != want {
@@ -261,7 +262,7 @@ func (gm *e2eGame) played(mv lyngk.Move) ([]*e2ePlayer, error) {
 		return nil, fmt.Errorf("e2e: the test's own copy of board %d refuses %v: %w", gm.board, mv, err)
 	}
 	gm.sent = append(gm.sent, mv.String())
-	if gm.g.Status() != lyngk.Playing {
+	if gm.g.Status() != games.Playing {
 		return gm.players[:], nil
 	}
 	return []*e2ePlayer{gm.players[gm.g.Turn()-1]}, nil

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"lyngk.example/lyngk/engine/lyngk"
+	"lyngk.example/lyngk/engine/games"
 )
 
 // e2eLoad is many games played at once. The players share the mailboxes
@@ -135,7 +135,7 @@ func (l *e2eLoad) play(moves int) (e2eLoadResult, error) {
 	err := e2eEach(len(l.games), func(i int) error {
 		for range moves {
 			gm := l.games[i]
-			if gm.g.Status() != lyngk.Playing {
+			if gm.g.Status() != games.Playing {
 				next, err := l.env.challenge(gm.players[0], gm.players[1], uint64(i), gm.board, e2eWait)
 				if err != nil {
 					return err

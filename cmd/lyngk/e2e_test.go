@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
 )
 
@@ -59,7 +60,7 @@ func TestE2EGame(t *testing.T) {
 	// The robot's Processed folder shows when a mail has been applied.
 	processed := e.watch(t, "lyngk", "Processed", 25*time.Millisecond)
 
-	for k := 1; gm.g.Status() == lyngk.Playing; k++ {
+	for k := 1; gm.g.Status() == games.Playing; k++ {
 		srv.checkRunning()
 		mv := gm.pick()
 		style := e2eStyle((k - 1) % 3)
@@ -223,7 +224,7 @@ func BenchmarkE2ELatency(b *testing.B) {
 	k := 0
 	logFrom := e2eLogSize(b, srv.logPath) // the server's share is measured on moves only
 	for b.Loop() {
-		if gm.g.Status() != lyngk.Playing {
+		if gm.g.Status() != games.Playing {
 			if gm, err = e.challenge(alice, bob, 2, gm.board, e2eMoveWait); err != nil {
 				b.Fatal(err)
 			}

@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
 )
 
@@ -99,7 +100,7 @@ func TestServeAbuseFloods(t *testing.T) {
 			var lat []time.Duration
 			have := [2]int{0, 0}
 			deadline := time.Now().Add(time.Duration(seconds) * time.Second)
-			for time.Now().Before(deadline) && g.Status() == lyngk.Playing && len(lat) < 24 { // the opening: no passes yet
+			for time.Now().Before(deadline) && g.Status() == games.Playing && len(lat) < 24 { // the opening: no passes yet
 				p := g.Turn() - 1
 				mv := g.Legal(nil)[0]
 				start := time.Now()

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/store"
 	"lyngk.example/lyngk/templates"
@@ -49,7 +50,7 @@ func TestGameJSONMatchesAnalyze(t *testing.T) {
 		keep(out)
 		pos := lyngk.New(board, variant)
 		rng := rand.New(rand.NewPCG(uint64(board), 1))
-		for i := 0; i < max && pos.Status() == lyngk.Playing; i++ {
+		for i := 0; i < max && pos.Status() == games.Playing; i++ {
 			legal := pos.Legal(nil)
 			slices.SortFunc(legal, func(a, b lyngk.Move) int { return strings.Compare(a.String(), b.String()) })
 			m := legal[rng.IntN(len(legal))]

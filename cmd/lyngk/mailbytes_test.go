@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/store"
 )
@@ -73,7 +74,7 @@ func TestBoardMailBytes(t *testing.T) {
 		send("p0@example.com", "lyngk challenge p0 p1")
 		g := lyngk.New(board, lyngk.Standard)
 		mails := drain()
-		for g.Status() == lyngk.Playing {
+		for g.Status() == games.Playing {
 			buf = g.Legal(buf[:0])
 			mv := buf[rng.IntN(len(buf))]
 			p := g.Turn() - 1

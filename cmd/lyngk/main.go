@@ -7,6 +7,7 @@
 //	lyngk backup -db FILE OUT                consistent online copy of the store
 //	lyngk admin -db FILE [-config FILE] users|games|game N|outbox|bounces   look into the store
 //	lyngk oauth2 login -config FILE          the mailbox's OAuth2 refresh token
+//	lyngk bench-store -db FILE -games N      a synthetic store for sizing and benchmarks
 //
 // This package only wires the others together: flags, configuration,
 // logging and signals; and it decides how mail meets the store (app.go:
@@ -32,6 +33,8 @@ commands:
   admin    -db FILE [-config FILE] users | games | game N | outbox | bounces | broadcast [USERID on|off]
   oauth2   login -config FILE [-data DIR] [-browser [-listen ADDR]]
            get the mailbox's OAuth2 refresh token (device grant, or a browser)
+  bench-store -db FILE -games N [-players M] [-running R] [-seed S] [-now TIME]
+           write a new synthetic store of N games for sizing and benchmarks
 
 Run "lyngk COMMAND -h" for the flags of one command.
 `
@@ -61,6 +64,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runAdmin(rest, stdout, stderr)
 	case "oauth2":
 		return runOAuth2(rest, stdout, stderr)
+	case "bench-store":
+		return runBenchStore(rest, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/engine/web"
 	"lyngk.example/lyngk/store"
@@ -29,7 +31,8 @@ const longTurnGame = "f7 c8 b5 j11 e6 e4 h8 i5 i10 j7 e6-e5 e4-e1 e5-e3 j11-i11 
 	"b3-b1 a5-b6 g8-d8 h7-h9 h3-a3 h9-j9 d8-f8 j9-k10 h5-d5 k10-i8"
 
 // pagesSite is a store with both games in it, served by the web part on a
-// loopback port: 101 a LYNGK game played out, 102 the YINSH game of
+// loopback port, the robot's reviews of its finished games made: 101 a
+// LYNGK game played out, 102 the YINSH game of
 // yinshGame played out (its long turns, a row and a ring removed after a
 // move, in the move list), 103 a LYNGK game and 104 a YINSH game (longTurnGame) running,
 // between alice, bob and carol. It returns the server's URL.
@@ -91,7 +94,7 @@ func pagesSite(t *testing.T) string {
 	cmd("alice", "lyngk challenge alice bob")
 	pos := lyngk.New(101, lyngk.Standard)
 	rng := rand.New(rand.NewPCG(5, 0))
-	for pos.Status() == lyngk.Playing {
+	for pos.Status() == games.Playing {
 		legal := pos.Legal(nil)
 		slices.SortFunc(legal, func(a, b lyngk.Move) int { return strings.Compare(a.String(), b.String()) })
 		m := legal[rng.IntN(len(legal))]
@@ -111,12 +114,30 @@ func pagesSite(t *testing.T) string {
 	for i, turn := range strings.Fields(longTurnGame) {
 		move("yinsh", 104, [2]string{"bob", "carol"}[i%2], turn)
 	}
-	h, err := web.New(web.Config{DB: db, Engine: e, Public: true, Log: slog.New(slog.DiscardHandler)})
+	made := make(chan int, 2)
+	h, err := web.New(web.Config{DB: db, Engine: e, Public: true, Log: slog.New(slog.DiscardHandler),
+		Review: true, Reviewed: func(board int) { made <- board }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
+	// The robot's reviews of the two finished games, made before the
+	// pages are looked at, so that their charts are on them.
+	for _, board := range []int{101, 102} {
+		res, err := http.Get(fmt.Sprintf("%s/game/%d", srv.URL, board))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+	}
+	for range 2 {
+		select {
+		case <-made:
+		case <-time.After(patience):
+			t.Fatal("the reviews were not made")
+		}
+	}
 	return srv.URL
 }
 
@@ -154,7 +175,9 @@ return {vw:vw, sw:document.documentElement.scrollWidth, bad:bad.slice(0,8)};`
 // no wider than the window), and no element scrolls sideways inside or
 // has content running out of its box: long turns wrap inside their
 // column, the players table shows whole, the board as in the mails fits
-// a phone. Each page names its game; the header names the server.
+// a phone, the robot's review of a finished game (its chart and the
+// loser's costliest moves) fits too. Each page names its game; the header
+// names the server.
 // LYNGK_PAGES_SCREENSHOTS=DIR keeps the screenshots (WIDTH-NAME.png). On
 // the main before, the game page was wider than 900 px (its players
 // table cut off), the text board scrolled sideways on a phone, and a

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/mailer"
 	"lyngk.example/lyngk/store"
@@ -135,7 +136,7 @@ func TestProcessWholeGame(t *testing.T) {
 
 	rng := rand.New(rand.NewPCG(1, 2))
 	var buf []lyngk.Move
-	for i := 0; g.Status() == lyngk.Playing; i++ {
+	for i := 0; g.Status() == games.Playing; i++ {
 		buf = g.Legal(buf[:0])
 		slices.SortFunc(buf, func(a, b lyngk.Move) int { return strings.Compare(a.String(), b.String()) })
 		mv := buf[rng.IntN(len(buf))]
@@ -151,7 +152,7 @@ func TestProcessWholeGame(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := "Lyngk Board 101 " + names[max(g.Turn(), 1)-1]
-		if g.Status() != lyngk.Playing {
+		if g.Status() != games.Playing {
 			// gamerz wrote "Lyngk Board 101 " for a finished game; ours
 			// ends with the board number.
 			want = "Lyngk Board 101"
@@ -167,7 +168,7 @@ func TestProcessWholeGame(t *testing.T) {
 		t.Fatalf("show: %d mails", len(final))
 	}
 	result := "Game was a tie."
-	if g.Status() == lyngk.Won {
+	if g.Status() == games.Won {
 		result = "Game won by " + names[g.Winner()-1] + "."
 	}
 	if !strings.Contains(final[0].Body, "\n"+result+"\n") || !strings.Contains(final[0].Body, g.Board(names)) {

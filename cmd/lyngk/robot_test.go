@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/mailer"
 )
@@ -228,7 +229,7 @@ func TestServeLocalRobotGame(t *testing.T) {
 		t.Fatalf("lyngk serve after SIGTERM: %v\n%s", err, d.log.String())
 	}
 	moves := adminMoves(t, db, 101)
-	if pos := replay(t, moves); pos.Status() == lyngk.Playing || len(moves) < 3 || moves[1] == "--" || moves[0] != first.String() {
+	if pos := replay(t, moves); pos.Status() == games.Playing || len(moves) < 3 || moves[1] == "--" || moves[0] != first.String() {
 		t.Fatalf("the game does not go on from alice's first move and the robot's answer to its end: %v", moves)
 	}
 

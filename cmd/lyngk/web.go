@@ -49,7 +49,8 @@ func listenWeb(addr string, local bool) (net.Listener, error) {
 // returns at once.
 func serveWeb(ctx context.Context, ln net.Listener, db *store.DB, eng *engine.Engine, cfg config, m *metrics, mover web.Mover, log *slog.Logger) (*web.Handler, func(), error) {
 	h, err := web.New(web.Config{DB: db, Engine: eng, Public: cfg.WebPublic, Log: log, Observe: m.web, Mover: mover,
-		PostsPerGameHour: cfg.WebPostsPerGameHour, StreamsPerClient: cfg.WebStreamsPerClient, Base: cfg.webBase()})
+		PostsPerGameHour: cfg.WebPostsPerGameHour, StreamsPerClient: cfg.WebStreamsPerClient, Base: cfg.webBase(),
+		Review: true})
 	if err != nil {
 		return nil, nil, err
 	}

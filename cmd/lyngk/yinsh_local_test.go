@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/yinsh"
 )
 
@@ -69,7 +70,7 @@ func TestServeLocalYinsh(t *testing.T) {
 			last[k], subjects[k] = m.MessageID, m.Subject
 		}
 	}
-	if g.Status() != yinsh.Won || g.Winner() != 1 {
+	if g.Status() != games.Won || g.Winner() != 1 {
 		t.Fatalf("game not over: %v", g.Status())
 	}
 
@@ -78,7 +79,7 @@ func TestServeLocalYinsh(t *testing.T) {
 	count[0]++
 	m := alice.await(count[0])
 	r := yinsh.New(yinsh.Blitz)
-	for turns := 0; r.Status() == yinsh.Playing; turns++ {
+	for turns := 0; r.Status() == games.Playing; turns++ {
 		if turns > 300 {
 			t.Fatal("the robot game does not end")
 		}

@@ -14,9 +14,11 @@
 // them onto the background's palette indices (the PNG). The same drawing
 // code thus makes both formats, and a PNG costs little more than copying
 // its pieces and compressing the bands that changed. A game describes its
-// picture once as a [Scene] (size, board, palette reference, caches); a
-// [Renderer] holds what all its PNGs share, and [SVG] makes the vector
-// form. The small pieces both games draw (an arrow, a word, a name cut to
+// picture once as a [Scene] (size, board, palette reference, caches) and
+// a function that paints a position's pieces and legend; [NewPicture]
+// makes of them its [Picture]: the PNG, the SVG and the painting on any
+// canvas, and the legend's options ([Over]), which both games share. A
+// [Renderer] holds what all its PNGs share. The small pieces both games draw (an arrow, a word, a name cut to
 // fit) are here too.
 package draw
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	flate "github.com/klauspost/compress/flate"
 	"hash/adler32"
 	"hash/crc32"
 	"hash/maphash"
@@ -12,6 +11,8 @@ import (
 	"image/color"
 	"slices"
 	"sync"
+
+	flate "github.com/klauspost/compress/flate"
 
 	"lyngk.example/lyngk/engine/bounded"
 )

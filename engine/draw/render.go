@@ -20,11 +20,11 @@ import (
 type Scene struct {
 	Width, Height int
 	Background    color.RGBA
-	// Board paints what every picture has; a PNG starts from its
-	// palette indices.
+	// Board paints what every picture has on the Background; a PNG
+	// starts from its palette indices.
 	Board func(c vg.Canvas)
 	// Reference paints a typical whole picture (a middle game), whose
-	// commonest blends the palette takes after Must.
+	// commonest blends the palette takes after Must (NewPicture sets it).
 	Reference func(c vg.Canvas) error
 	// Must are the colours the palette holds exactly; Colors is the most
 	// colours it has (see NewPalette).

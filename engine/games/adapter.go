@@ -3,6 +3,7 @@ package games
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // The default adapter. A game's rules keep a position as a value of the
@@ -48,7 +49,7 @@ var ErrNotOurs = errors.New("games: a position of another game")
 
 // Entry is a game's entry in the contract (Rules), from what the game
 // says of itself, and the maker of its positions.
-type Entry[G any, M Move, P Playable[G, M], V fmt.Stringer] struct {
+type Entry[G any, M Move, P Playable[G, M], V ~uint8] struct {
 	Word, Heading string // Name and Title
 	Variants      Variants[V]
 	// Start is the start of board number board in variant v.
@@ -81,13 +82,7 @@ func (e *Entry[G, M, P, V]) New(board int, variant string) (Position, error) {
 }
 
 // VariantNames are the names of Variants, the default first.
-func (e *Entry[G, M, P, V]) VariantNames() []string {
-	var out []string
-	for _, v := range e.Variants {
-		out = append(out, v.String())
-	}
-	return out
-}
+func (e *Entry[G, M, P, V]) VariantNames() []string { return slices.Clone(e.Variants) }
 
 // MoveWords is Words.
 func (e *Entry[G, M, P, V]) MoveWords(words []string) int { return e.Words(words) }
@@ -96,6 +91,23 @@ func (e *Entry[G, M, P, V]) MoveWords(words []string) int { return e.Words(words
 func (e *Entry[G, M, P, V]) LooksLikeMove(s string) bool {
 	_, _, err := e.ParseMove(s)
 	return err == nil
+}
+
+// Replay is the start of board in variant v after moves, written as
+// players write them, each played by the rules: a fixed position for a
+// picture's palette or a test.
+func (e *Entry[G, M, P, V]) Replay(board int, v V, moves ...string) (G, error) {
+	g := e.Start(board, v)
+	for _, s := range moves {
+		m, _, err := e.ParseMove(s)
+		if err == nil {
+			err = P(&g).Apply(m)
+		}
+		if err != nil {
+			return g, fmt.Errorf("games: %s move %q: %w", e.Word, s, err)
+		}
+	}
+	return g, nil
 }
 
 // Position returns g as the contract's Position.
@@ -112,7 +124,7 @@ func Unwrap[G any](p Position) (*G, bool) {
 }
 
 // adapted is the default Position.
-type adapted[G any, M Move, P Playable[G, M], V fmt.Stringer] struct {
+type adapted[G any, M Move, P Playable[G, M], V ~uint8] struct {
 	g G
 	e *Entry[G, M, P, V]
 }

@@ -2,6 +2,7 @@ package games
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,9 +15,7 @@ type count struct {
 	moves               []move
 }
 
-type countVariant int
-
-func (v countVariant) String() string { return [...]string{"small", "big"}[v] }
+type countVariant uint8
 
 type tooMuch struct{ m move }
 
@@ -58,7 +57,7 @@ func (c *count) Apply(m move) error {
 }
 
 var counting = &Entry[count, move, *count, countVariant]{Word: "count", Heading: "Count",
-	Variants: Variants[countVariant]{0, 1},
+	Variants: Variants[countVariant]{"small", "big"},
 	Start: func(board int, v countVariant) count {
 		c := count{turn: 1}
 		if v == 1 {
@@ -143,5 +142,19 @@ func TestPicturesOtherGame(t *testing.T) {
 	}
 	if s := ps.Sides(p); s[0].Labels != nil || s[1].Count != 0 || ps.Spots(p) != nil {
 		t.Error("sides or spots of another game")
+	}
+}
+
+// TestReplay: the start of a board after moves as players write them; a
+// move the notation or the rules refuse is an error that names it.
+func TestReplay(t *testing.T) {
+	g, err := counting.Replay(8, 1, "1", "1")
+	if err != nil || g.total != 5 || g.Winner() != 2 || len(g.moves) != 2 {
+		t.Errorf("Replay(8, big, 1 1) = %+v, %v; want 3 + 1 + 1, won by player 2", g, err)
+	}
+	for _, moves := range [][]string{{"1", "3"}, {"2", "2", "2"}} {
+		if _, err := counting.Replay(1, 0, moves...); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("count move %q", moves[len(moves)-1])) {
+			t.Errorf("Replay(%q): %v, want the error of its last move", moves, err)
+		}
 	}
 }

@@ -275,20 +275,22 @@ type Game struct {
 	Robot   Robot
 }
 
-// Variants are a game's variants, the default first, each named by its
-// String: what a game's Variant and New read (Rules.Variant, Rules.New).
-type Variants[V fmt.Stringer] []V
+// Variants are the names of a game's variants, the default first: the
+// variant numbered v, of the game's own type V, is named Variants[v], as
+// the challenge option, the records and the JSON write it. They are what a
+// game's Variant and New read (Rules.Variant, Rules.New).
+type Variants[V ~uint8] []string
 
 // Choose reads a challenge option as Rules.Variant does: "" is the
 // default variant; "-" and the name of another variant, or a prefix of it
 // down to two characters ("-s" for "-stack6"), in any case, is that one.
 func (vs Variants[V]) Choose(option string) (string, bool) {
 	if option == "" && len(vs) > 0 {
-		return vs[0].String(), true
+		return vs[0], true
 	}
-	for _, v := range vs[min(len(vs), 1):] {
-		if len(option) >= 2 && strings.HasPrefix("-"+v.String(), strings.ToLower(option)) {
-			return v.String(), true
+	for _, name := range vs[min(len(vs), 1):] {
+		if len(option) >= 2 && strings.HasPrefix("-"+name, strings.ToLower(option)) {
+			return name, true
 		}
 	}
 	return "", false
@@ -296,11 +298,10 @@ func (vs Variants[V]) Choose(option string) (string, bool) {
 
 // Named returns the variant named name, one Choose returned.
 func (vs Variants[V]) Named(name string) (V, error) {
-	for _, v := range vs {
-		if v.String() == name {
-			return v, nil
+	for i, n := range vs {
+		if n == name {
+			return V(i), nil
 		}
 	}
-	var none V
-	return none, fmt.Errorf("games: no variant %q", name)
+	return 0, fmt.Errorf("games: no variant %q", name)
 }

@@ -3,6 +3,8 @@ package lyngk
 import (
 	"slices"
 	"testing"
+
+	"lyngk.example/lyngk/engine/games"
 )
 
 // TestAccessors checks Height, Top and Owner against Stack and Claims along
@@ -34,7 +36,7 @@ func TestAccessors(t *testing.T) {
 					t.Fatalf("board %d after %v: Owner(%d) = %d, want %d", board, g.Moves(), c, g.Owner(c), want)
 				}
 			}
-			if g.Status() != Playing {
+			if g.Status() != games.Playing {
 				break
 			}
 			buf = g.Legal(buf[:0])

@@ -3,6 +3,7 @@ package lyngk
 import (
 	"testing"
 
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/internal/cputime"
 )
 
@@ -62,7 +63,7 @@ func BenchmarkRandomGame(b *testing.B) {
 	for b.Loop() {
 		g := starts[i%len(starts)]
 		i++
-		for g.status == Playing {
+		for g.status == games.Playing {
 			buf = g.Legal(buf[:0])
 			if err := g.Apply(buf[r.intn(len(buf))]); err != nil {
 				b.Fatal(err)
@@ -87,7 +88,7 @@ func BenchmarkRandomGameStack6(b *testing.B) {
 	for b.Loop() {
 		g := starts[i%len(starts)]
 		i++
-		for g.status == Playing {
+		for g.status == games.Playing {
 			buf = g.Legal(buf[:0])
 			if err := g.Apply(buf[r.intn(len(buf))]); err != nil {
 				b.Fatal(err)

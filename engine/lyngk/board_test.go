@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"lyngk.example/lyngk/engine/games"
 )
 
 // randomGame plays board n to the end, choosing uniformly among the sorted
@@ -15,7 +17,7 @@ func randomGame(t *testing.T, n int, v Variant) Game {
 	t.Helper()
 	r := rng(n)
 	g := New(n, v)
-	for g.Status() == Playing {
+	for g.Status() == games.Playing {
 		legal := legalStrings(&g)
 		if err := g.Apply(mustMove(t, legal[r.intn(len(legal))])); err != nil {
 			t.Fatal(err)
@@ -180,7 +182,7 @@ func FuzzParseBoard(f *testing.F) {
 		}
 		// Whatever parses can be played from.
 		g.SetTurn(1)
-		for g.Status() == Playing && g.MoveCount() < maxHistory-2 {
+		for g.Status() == games.Playing && g.MoveCount() < maxHistory-2 {
 			legal := g.Legal(nil)
 			if len(legal) == 0 {
 				t.Fatal("no legal move while playing")
@@ -189,7 +191,7 @@ func FuzzParseBoard(f *testing.F) {
 				t.Fatalf("legal %s: %v", legal[0], err)
 			}
 		}
-		if g.Status() == Playing {
+		if g.Status() == games.Playing {
 			t.Fatal("the game did not end")
 		}
 	})

@@ -12,7 +12,7 @@ import (
 // variants standard and stack6 (the challenge option -stack6, any prefix
 // down to "-s"), with the add-on games.Setup.
 var Rules = rules{&games.Entry[Game, Move, *Game, Variant]{Word: "lyngk", Heading: "Lyngk", // as the gamerz subjects write it
-	Variants: games.Variants[Variant]{Standard, Stack6}, Start: New, ParseMove: ParseMove, Explain: notationReason, Words: moveWords}}
+	Variants: games.Variants[Variant]{Standard: "standard", Stack6: "stack6"}, Start: New, ParseMove: ParseMove, Explain: notationReason, Words: moveWords}}
 
 // rules is the default entry of package games with LYNGK's set-up.
 type rules struct {
@@ -24,7 +24,7 @@ var _ games.Setup = Rules
 // ReadBoard is ParseBoard; in variant stack6 a block without its "Stack6
 // Mode" line is read as one with it.
 func (r rules) ReadBoard(block, variant string) (games.Position, [2]string, error) {
-	if variant == Stack6.String() && !strings.HasPrefix(strings.TrimLeft(block, "\r\n"), "Stack6 Mode") {
+	if variant == r.Variants[Stack6] && !strings.HasPrefix(strings.TrimLeft(block, "\r\n"), "Stack6 Mode") {
 		block = "Stack6 Mode\n" + block
 	}
 	g, names, err := ParseBoard(block)

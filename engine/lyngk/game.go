@@ -6,32 +6,14 @@ import (
 	"lyngk.example/lyngk/engine/games"
 )
 
-// Variant selects the standard game or the stack6 variant (rulebook H).
+// Variant is the standard game or the stack6 variant (rulebook H), named
+// by Rules' Variants.
 type Variant uint8
 
 // The variants.
 const (
 	Standard Variant = iota
 	Stack6
-)
-
-// String returns "standard" or "stack6".
-func (v Variant) String() string {
-	if v == Stack6 {
-		return "stack6"
-	}
-	return "standard"
-}
-
-// Status is the state of a game: the contract's Outcome, whose String is
-// "playing", "won" or "tie".
-type Status = games.Outcome
-
-// The statuses.
-const (
-	Playing = games.Playing
-	Won     = games.Won
-	Tie     = games.Tie
 )
 
 // maxHistory bounds the move record. Every real move merges two stacks, so a
@@ -67,7 +49,7 @@ type Game struct {
 	removed [2]uint8
 
 	variant Variant
-	status  Status
+	status  games.Outcome
 	turn    uint8 // 1 or 2; 0 when over
 	winner  uint8
 
@@ -241,7 +223,7 @@ func (g *Game) maxHeight() uint8 {
 // Errors wrap ErrIllegalMove (a *MoveError naming the squares and the
 // rulebook reason) or ErrGameOver; on error g is unchanged.
 func (g *Game) Apply(m Move) error {
-	if g.status != Playing || g.turn == 0 {
+	if g.status != games.Playing || g.turn == 0 {
 		return ErrGameOver
 	}
 	if err := g.check(m); err != nil {
@@ -276,7 +258,7 @@ func (g *Game) play(m Move) {
 	case g.variant == Stack6 && h == 6 && own:
 		// Rulebook H4: sudden death.
 		g.setStack(q, pcs, h)
-		g.status, g.winner, g.turn = Won, me, 0
+		g.status, g.winner, g.turn = games.Won, me, 0
 		return
 	default:
 		g.setStack(q, pcs, h)
@@ -311,11 +293,11 @@ func (g *Game) finish() {
 	}
 	switch {
 	case d > 0:
-		g.status, g.winner = Won, 1
+		g.status, g.winner = games.Won, 1
 	case d < 0:
-		g.status, g.winner = Won, 2
+		g.status, g.winner = games.Won, 2
 	default:
-		g.status, g.winner = Tie, 0
+		g.status, g.winner = games.Tie, 0
 	}
 }
 
@@ -337,7 +319,7 @@ func (g *Game) SetTurn(player int) {
 		return
 	}
 	g.nhist = 0
-	g.status, g.winner = Playing, 0
+	g.status, g.winner = games.Playing, 0
 	g.settle(uint8(player))
 }
 
@@ -345,7 +327,7 @@ func (g *Game) SetTurn(player int) {
 func (g *Game) Turn() int { return int(g.turn) }
 
 // Status returns whether the game goes on, was won, or was a tie.
-func (g *Game) Status() Status { return g.status }
+func (g *Game) Status() games.Outcome { return g.status }
 
 // Winner returns 1 or 2 when the game was won, else 0.
 func (g *Game) Winner() int { return int(g.winner) }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
+
+	"lyngk.example/lyngk/engine/games"
 )
 
 // MoveError is the error of an illegal move: the move and the reason, which
@@ -136,7 +138,7 @@ func (g *Game) Legal(buf []Move) []Move { return g.legal(buf, true) }
 func (g *Game) LegalPlain(buf []Move) []Move { return g.legal(buf, false) }
 
 func (g *Game) legal(buf []Move, claims bool) []Move {
-	if g.status != Playing || g.turn == 0 {
+	if g.status != games.Playing || g.turn == 0 {
 		return buf
 	}
 	me := g.turn

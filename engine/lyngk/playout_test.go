@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"lyngk.example/lyngk/engine/games"
 )
 
 // rng is splitmix64: a deterministic generator, so that playouts in tests
@@ -146,16 +148,16 @@ func samePosition(a, b *Game) bool {
 // the stacks obey the rules; the board block parses back to the same
 // position; the game ends; replaying the record gives the same game.
 func TestRandomPlayouts(t *testing.T) {
-	games := 60
+	nGames := 60
 	if testing.Short() {
-		games = 8
+		nGames = 8
 	}
 	names := [2]string{"alice", "bob"}
 	for _, v := range []Variant{Standard, Stack6} {
-		for board := 101; board < 101+games; board++ {
+		for board := 101; board < 101+nGames; board++ {
 			r := rng(board)
 			g := New(board, v)
-			for g.Status() == Playing {
+			for g.Status() == games.Playing {
 				legal := legalStrings(&g)
 				if len(legal) == 0 {
 					t.Fatalf("board %d %v move %d: player %d to move has no move", board, v, g.MoveCount()+1, g.Turn())
@@ -249,7 +251,7 @@ func checkResult(t *testing.T, g *Game) {
 	case c < 0:
 		want = 2
 	}
-	if g.Winner() != want || (want == 0) != (g.Status() == Tie) {
+	if g.Winner() != want || (want == 0) != (g.Status() == games.Tie) {
 		t.Fatalf("scores %v: status %v winner %d, want winner %d", score, g.Status(), g.Winner(), want)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"os"
 	"slices"
 	"testing"
+
+	"lyngk.example/lyngk/engine/games"
 )
 
 // TestApply checks every move rule of SPEC §1 and the rulebook sections
@@ -18,7 +20,7 @@ func TestApply(t *testing.T) {
 		reason  string            // "" = legal
 		after   map[string]string // stacks afterwards ("" = empty)
 		removed [2]int
-		status  Status
+		status  games.Outcome
 	}{
 		{
 			name:  "neutral single onto adjacent single",
@@ -183,7 +185,7 @@ func TestApply(t *testing.T) {
 			setup:  setup{variant: Stack6, stacks: map[string]string{"e4": "R", "e5": "BGIKJ", "a1": "K", "b2": "G"}, claims: [2]string{"R", ""}},
 			move:   "e4-e5",
 			after:  map[string]string{"e5": "RBGIKJ"},
-			status: Won,
+			status: games.Won,
 		},
 		{
 			name:  "stack6: a neutral 6-stack wins nothing",
@@ -305,7 +307,7 @@ func TestApply(t *testing.T) {
 			if g.Status() != tt.status {
 				t.Errorf("status %v, want %v", g.Status(), tt.status)
 			}
-			if tt.status == Won && (g.Winner() != int(before.turn) || g.Turn() != 0) {
+			if tt.status == games.Won && (g.Winner() != int(before.turn) || g.Turn() != 0) {
 				t.Errorf("winner %d turn %d, want %d and 0", g.Winner(), g.Turn(), before.turn)
 			}
 		})
@@ -428,7 +430,7 @@ func TestPassAndEnd(t *testing.T) {
 		if got, want := moveStrings(g.Moves()), []string{"c1-c2", "--", "g1-g2"}; !slices.Equal(got, want) {
 			t.Errorf("moves %v, want %v", got, want)
 		}
-		if g.Status() != Won || g.Winner() != 1 || g.Turn() != 0 || g.MoveCount() != 3 {
+		if g.Status() != games.Won || g.Winner() != 1 || g.Turn() != 0 || g.MoveCount() != 3 {
 			t.Errorf("status %v winner %d turn %d count %d, want won 1 0 3", g.Status(), g.Winner(), g.Turn(), g.MoveCount())
 		}
 		if l := g.Legal(nil); len(l) != 0 {
@@ -466,7 +468,7 @@ func TestPassAndEnd(t *testing.T) {
 	t.Run("SetTurn ends a game nobody can move in", func(t *testing.T) {
 		g := build(t, setup{stacks: map[string]string{"c1": "J", "c2": "J"}})
 		g.SetTurn(2)
-		if g.Status() != Tie || g.Turn() != 0 || g.MoveCount() != 0 {
+		if g.Status() != games.Tie || g.Turn() != 0 || g.MoveCount() != 0 {
 			t.Errorf("status %v turn %d moves %d, want tie 0 0", g.Status(), g.Turn(), g.MoveCount())
 		}
 	})
@@ -525,9 +527,9 @@ func TestResult(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			g := build(t, tt.setup)
 			g.SetTurn(1)
-			want := Won
+			want := games.Won
 			if tt.winner == 0 {
-				want = Tie
+				want = games.Tie
 			}
 			if g.Status() != want || g.Winner() != tt.winner || g.Turn() != 0 {
 				t.Errorf("status %v winner %d turn %d, want %v %d 0", g.Status(), g.Winner(), g.Turn(), want, tt.winner)

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"lyngk.example/lyngk/engine/games"
 )
 
 // TestGlibcRandom pins the generator to glibc: srandom(1) then random().
@@ -101,7 +103,7 @@ func TestStartPositions(t *testing.T) {
 			if got := lines[7:20]; !slices.Equal(got, rows) {
 				t.Errorf("board %d %v rows:\n%s\nwant\n%s", n, v, strings.Join(got, "\n"), strings.Join(rows, "\n"))
 			}
-			if g.Turn() != 1 || g.Status() != Playing || g.MoveCount() != 0 || g.Variant() != v {
+			if g.Turn() != 1 || g.Status() != games.Playing || g.MoveCount() != 0 || g.Variant() != v {
 				t.Errorf("board %d: turn %d status %v moves %d variant %v", n, g.Turn(), g.Status(), g.MoveCount(), g.Variant())
 			}
 		}

@@ -3,6 +3,7 @@ package lyngkpicture
 import (
 	"fmt"
 
+	"lyngk.example/lyngk/engine/draw"
 	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
 )
@@ -60,6 +61,6 @@ func clicks(_ *lyngk.Game, move string) (games.Click, error) {
 
 // Pictures is LYNGK's picture in the game contract (games.Picture) and its
 // clicks on the play page (games.Input): the default adapter of package
-// games around PNG, SVG and the functions below.
-var Pictures = games.Pictures[lyngk.Game, Option]{Width: Width, Height: Height, DrawPNG: PNG, DrawSVG: SVG, Over: Over,
+// games around Drawing and the functions below.
+var Pictures = games.Pictures[lyngk.Game, draw.Option]{Width: Width, Height: Height, DrawPNG: Drawing.PNG, DrawSVG: Drawing.SVG, Over: draw.Over,
 	SidesOf: sides, SpotsOf: spots, ClicksOf: clicks}

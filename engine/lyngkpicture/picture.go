@@ -1,8 +1,8 @@
 // Package lyngkpicture draws a LYNGK position as a picture: the 43 points on the
 // board's real geometry, every stack with its pieces, the claims of both
 // players and the last move. One drawing routine paints on any gonum
-// vg.Canvas through engine/draw, so the mails' PNG ([PNG]) and a web page's
-// SVG ([SVG]) are the same picture; this package holds only LYNGK's
+// vg.Canvas through engine/draw, so the mails' PNG and a web page's SVG
+// ([Drawing]) are the same picture; this package holds only LYNGK's
 // policy (the layout and what to draw), engine/draw the machinery.
 //
 // The picture is Width×Height pixels (1 pt = 1 px). A stack is seen from
@@ -16,7 +16,7 @@
 // its name on its left, and the legend under the board gives each player's
 // claimed colours and removed stacks.
 //
-// Every text is at least textSize pixels (its font size), so that a
+// Every text is at least draw.TextSize pixels (its font size), so that a
 // picture shown 360 CSS px wide on a phone still has text of 11 CSS px.
 //
 // A PNG is composed, not drawn: the empty board (background, hexagon,
@@ -34,7 +34,6 @@ import (
 	"image/color"
 	"math"
 	"strings"
-	"sync"
 
 	"gonum.org/v1/plot/vg"
 
@@ -42,15 +41,8 @@ import (
 	"lyngk.example/lyngk/engine/lyngk"
 )
 
-// The picture's size in pixels.
-const (
-	Width  = 600
-	Height = 600
-)
-
-// textSize is the font size of the smallest text: 11 CSS px when the
-// picture is shown 360 px wide (600 × 11 / 360 = 18.3).
-const textSize = 19
+// The picture's size in pixels, every game's.
+const Width, Height = draw.Size, draw.Size
 
 // Layout: half the distance between two neighbours of a column is unit;
 // columns are colDX apart (unit·√3 = 58.9, rounded so that every point
@@ -65,7 +57,8 @@ const (
 	ring    = 5.0                   // width of each piece below it
 )
 
-// Colours of the pieces by board letter, and of the drawing.
+// Colours of the pieces by board letter, and of the board (the others
+// are engine/draw's).
 var (
 	pieceColor = map[byte]color.RGBA{
 		'I': {0xF0, 0xE2, 0xB6, 0xFF}, // ivory
@@ -75,13 +68,8 @@ var (
 		'K': {0x22, 0x22, 0x22, 0xFF}, // black
 		'J': {0xE8, 0xB9, 0x23, 0xFF}, // joker: gold
 	}
-	background = color.RGBA{0xFF, 0xFF, 0xFF, 0xFF}
-	boardFill  = color.RGBA{0xE6, 0xEC, 0xF2, 0xFF}
-	lineColor  = color.RGBA{0xA8, 0xB4, 0xC0, 0xFF}
-	labelColor = color.RGBA{0x5A, 0x66, 0x72, 0xFF}
-	edgeColor  = color.RGBA{0x33, 0x33, 0x33, 0xFF}
-	moveColor  = color.RGBA{0xFF, 0x7A, 0x00, 0xFF}
-	textColor  = color.RGBA{0x11, 0x11, 0x11, 0xFF}
+	boardFill = color.RGBA{0xE6, 0xEC, 0xF2, 0xFF}
+	lineColor = color.RGBA{0xA8, 0xB4, 0xC0, 0xFF}
 )
 
 // Color returns the colour a piece of board letter c ('I', 'B', 'R', 'G',
@@ -106,32 +94,6 @@ func center(p lyngk.Point) vg.Point {
 // Radius returns the radius in pixels of a stack of height h (the top
 // piece's disc and one ring per piece below it).
 func Radius(h int) float64 { return inner + float64(max(h-1, 0))*ring }
-
-// An Option changes what the legend of a picture says.
-type Option func(*legend)
-
-// legend is what the legend says beyond the position.
-type legend struct {
-	over  bool
-	marks [2]string // by each player's name when over
-}
-
-// Over says the game is over: the legend writes marks[i] by the name of
-// player i+1 (e.g. "resigned" and "won", or "cancelled" for both) instead
-// of whose turn it is. The position alone cannot tell a game ended by a
-// resignation, a forfeit, an agreed draw or a cancellation: its rules
-// status still says the game goes on, and a player is to move.
-func Over(marks [2]string) Option {
-	return func(l *legend) { l.over, l.marks = true, marks }
-}
-
-func legendOf(opts []Option) legend {
-	var l legend
-	for _, o := range opts {
-		o(&l)
-	}
-	return l
-}
 
 // paletteSize is the most colours the PNGs have: 16, four bits a pixel.
 // The drawing's eleven flat colours are exact; then come the commonest
@@ -165,77 +127,39 @@ const (
 // level 1 (before) made 21.1 KB for the same CPU as level 6 here.
 const compression = 6
 
-// shared is the renderer of every PNG.
-var shared = sync.OnceValues(newRenderer)
+// Drawing is the picture of LYNGK positions: PNG for the mails, SVG for
+// the web pages, Draw on any vg canvas. Its palette is that of a middle
+// game: the flat colours first, then the commonest blends of the middle
+// game of board 102 (both players' claims, a 5-stack, jokers, the last
+// move).
+var Drawing = draw.NewPicture(draw.Scene{
+	Width: Width, Height: Height, Background: draw.Background,
+	Board: drawBoard,
+	// Black is not among the pieces: it is the edges' near twin, and
+	// text's.
+	Must:    append([]color.RGBA{draw.Background, boardFill, lineColor, draw.LabelColor, draw.EdgeColor, draw.MoveColor}, pieces("IBRGJ")...),
+	Colors:  paletteSize,
+	Sprites: spriteBudget, Bands: bandBudget,
+	BandFirst: bandFirst, BandRows: bandRows, Level: compression,
+}, func() (lyngk.Game, error) {
+	return lyngk.Rules.Replay(102, lyngk.Standard, strings.Fields("g5-g6 d5-d4 I,d3-e3 K,d2-d4 G,g1-g3 c3-e2 c5-c6 R,b3-b2 f2-h1 d6-e7 c2-b1 d1-b2 g2-e2 f4-f5")...)
+}, drawPosition)
 
-// newRenderer makes the renderer of the board, with the palette of a
-// middle game: the flat colours first, then the commonest blends of the
-// middle game of board 102 (both players' claims, a 5-stack, jokers, the
-// last move).
-func newRenderer() (*draw.Renderer, error) {
-	g := lyngk.New(102, lyngk.Standard)
-	for _, s := range strings.Fields("g5-g6 d5-d4 I,d3-e3 K,d2-d4 G,g1-g3 c3-e2 c5-c6 R,b3-b2 f2-h1 d6-e7 c2-b1 d1-b2 g2-e2 f4-f5") {
-		m, _, err := lyngk.ParseMove(s)
-		if err == nil {
-			err = g.Apply(m)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("lyngkpicture: palette: %w", err)
-		}
+// pieces are the colours of the pieces of board letters ls.
+func pieces(ls string) []color.RGBA {
+	var out []color.RGBA
+	for _, l := range []byte(ls) {
+		out = append(out, pieceColor[l])
 	}
-	must := []color.RGBA{background, boardFill, lineColor, labelColor, edgeColor, moveColor}
-	for _, l := range "IBRGJ" { // black is edgeColor's near twin, and text's
-		must = append(must, pieceColor[byte(l)])
-	}
-	return draw.NewRenderer(draw.Scene{
-		Width: Width, Height: Height, Background: background,
-		Board:     drawBoard,
-		Reference: func(c vg.Canvas) error { return Draw(c, &g, [2]string{"alice", "bob"}) },
-		Must:      must, Colors: paletteSize,
-		Sprites: spriteBudget, Bands: bandBudget,
-		BandFirst: bandFirst, BandRows: bandRows, Level: compression,
-	})
+	return out
 }
 
-// PNG returns the picture of g as a PNG image; names are the players, names[0]
-// player 1.
-func PNG(g *lyngk.Game, names [2]string, opts ...Option) ([]byte, error) {
-	r, err := shared()
-	if err != nil {
-		return nil, err
-	}
-	l := legendOf(opts)
-	return r.PNG(func(pt draw.Painter) { drawPosition(pt, g, names, l) })
-}
-
-// SVG returns the picture of g as an SVG document (Width×Height pt).
-func SVG(g *lyngk.Game, names [2]string, opts ...Option) ([]byte, error) {
-	return draw.SVG(Width, Height, func(c vg.Canvas) error { return Draw(c, g, names, opts...) })
-}
-
-// Draw paints the picture of g on c, which must be Width×Height points with
-// its origin at the bottom left (every vg canvas is).
-func Draw(c vg.Canvas, g *lyngk.Game, names [2]string, opts ...Option) error {
-	if err := draw.Fonts(); err != nil {
-		return err
-	}
-	drawBoard(c)
-	drawPosition(draw.VG{C: c}, g, names, legendOf(opts))
-	return nil
-}
-
-// drawBoard paints what every picture has: the background, the board's
+// drawBoard paints what every picture has on its background: the board's
 // hexagon, the lines between neighbours, a dot on every point, the column
 // letters above and below each column and the name of every point on its
 // left.
 func drawBoard(c vg.Canvas) {
-	c.SetColor(background)
-	c.Fill(draw.Rect(0, 0, Width, Height))
-	c.SetColor(boardFill)
-	c.Fill(draw.Polygon(hexagon()))
-
-	c.SetColor(lineColor)
-	c.SetLineWidth(1.5)
+	draw.Board(c, hexagon(), boardFill, lineColor)
 	for p := range lyngk.Point(lyngk.NumPoints) {
 		px, py := p.Lattice()
 		for _, d := range [][2]int{{0, 2}, {1, 1}, {1, -1}} {
@@ -248,9 +172,9 @@ func drawBoard(c vg.Canvas) {
 		c.Fill(draw.Circle(center(p), 3))
 	}
 
-	big := draw.Face("bold", textSize+1)
-	small := draw.Face("regular", textSize)
-	c.SetColor(labelColor)
+	big := draw.Face("bold", draw.TextSize+1)
+	small := draw.Face("regular", draw.TextSize)
+	c.SetColor(draw.LabelColor)
 	// Column letters stand outside the hexagon, above and below their
 	// column.
 	for col := range 9 {
@@ -314,7 +238,7 @@ func at(x, y int) (lyngk.Point, bool) {
 }
 
 // drawPosition paints the stacks, the last move and the legend of g.
-func drawPosition(pt draw.Painter, g *lyngk.Game, names [2]string, l legend) {
+func drawPosition(pt draw.Painter, g *lyngk.Game, names [2]string, l draw.Legend) {
 	for p := range lyngk.Point(lyngk.NumPoints) {
 		if s := g.Stack(p); s != "" {
 			drawStack(pt, center(p), s)
@@ -335,7 +259,7 @@ func drawStack(pt draw.Painter, at vg.Point, s string) {
 		pt.Piece(fmt.Sprintf("disc %c %d", col, i), at, draw.Square(r+2), func(c vg.Canvas) {
 			c.SetColor(pieceColor[col])
 			c.Fill(draw.Circle(vg.Point{}, r))
-			c.SetColor(edgeColor)
+			c.SetColor(draw.EdgeColor)
 			c.SetLineWidth(0.8)
 			c.Stroke(draw.Circle(vg.Point{}, r))
 		})
@@ -343,11 +267,11 @@ func drawStack(pt draw.Painter, at vg.Point, s string) {
 	if h > 1 {
 		ink := color.RGBA{0xFF, 0xFF, 0xFF, 0xFF}
 		if s[0] == 'I' || s[0] == 'J' {
-			ink = textColor
+			ink = draw.TextColor
 		}
 		digit := fmt.Sprint(h)
-		f := draw.Face("bold", textSize)
-		pt.Piece(fmt.Sprintf("height %s %v", digit, ink == textColor), at, draw.Square(inner), func(c vg.Canvas) {
+		f := draw.Face("bold", draw.TextSize)
+		pt.Piece(fmt.Sprintf("height %s %v", digit, ink == draw.TextColor), at, draw.Square(inner), func(c vg.Canvas) {
 			c.SetColor(ink)
 			draw.Centred(c, f, vg.Point{Y: -7}, digit)
 		})
@@ -359,15 +283,8 @@ func drawStack(pt draw.Painter, at vg.Point, s string) {
 // Each is a piece of its own: the arrow one per direction and length, the
 // ring one per height.
 func drawLastMove(pt draw.Painter, g *lyngk.Game) {
-	moves := g.Moves()
-	var m lyngk.Move
-	for i := len(moves) - 1; i >= 0; i-- {
-		if !moves[i].IsPass() {
-			m = moves[i]
-			break
-		}
-	}
-	if m.From == m.To {
+	m, ok := draw.LastPlayed(g.Moves())
+	if !ok || m.From == m.To {
 		return
 	}
 	from, to := center(m.From), center(m.To)
@@ -375,7 +292,7 @@ func drawLastMove(pt draw.Painter, g *lyngk.Game) {
 	h := len(g.Stack(m.To))
 	rTo := vg.Length(Radius(h) + 4)
 	pt.Piece("left", from, draw.Square(inner+3), func(c vg.Canvas) {
-		c.SetColor(moveColor)
+		c.SetColor(draw.MoveColor)
 		c.SetLineWidth(2.5)
 		c.SetLineDash([]vg.Length{5, 4}, 0)
 		c.Stroke(draw.Circle(vg.Point{}, inner))
@@ -385,69 +302,54 @@ func drawLastMove(pt draw.Painter, g *lyngk.Game) {
 		Max: vg.Point{X: max(0, d.X) + 10, Y: max(0, d.Y) + 10},
 	}
 	pt.Piece(fmt.Sprintf("arrow %v %v %v", d.X, d.Y, rTo), from, box, func(c vg.Canvas) {
-		c.SetColor(moveColor)
+		c.SetColor(draw.MoveColor)
 		draw.Arrow(c, d, inner+3, rTo+1, 12)
 	})
 	pt.Piece(fmt.Sprintf("made %v", rTo), to, draw.Square(rTo+3), func(c vg.Canvas) {
-		c.SetColor(moveColor)
+		c.SetColor(draw.MoveColor)
 		c.SetLineWidth(3)
 		c.Stroke(draw.Circle(vg.Point{}, rTo))
 	})
 }
 
-// maxName is the widest a player's name is written: longer names are cut
-// and end in "…", so that the two players' columns never meet.
-const maxName = 150
-
 // drawLegend writes, under the board, each player's claimed colours and
 // removed stacks, who is to move or how each ended, and, above it, the
 // colours still free.
-func drawLegend(pt draw.Painter, g *lyngk.Game, names [2]string, l legend) {
-	const regular, bold = "regular", "bold"
-	f := draw.Face(regular, textSize)
-	b := draw.Face(bold, textSize)
+func drawLegend(pt draw.Painter, g *lyngk.Game, names [2]string, l draw.Legend) {
+	const regular = "regular"
+	f := draw.Face(regular, draw.TextSize)
 	y := vg.Length(54)
 	for i, name := range names {
-		x := vg.Length(16)
-		if i == 1 {
-			x = Width/2 + 8
-		}
-		name = draw.Fit(b, name, maxName)
-		draw.Word(pt, bold, textSize, textColor, vg.Point{X: x, Y: y}, name)
-		switch {
-		case l.over:
-			draw.Word(pt, regular, textSize, labelColor, vg.Point{X: x + b.Width(name) + 8, Y: y}, l.marks[i])
-		case g.Turn() == i+1:
-			draw.Word(pt, regular, textSize, labelColor, vg.Point{X: x + b.Width(name) + 8, Y: y}, "to move")
-		}
+		x := draw.Column(Width, i)
+		draw.Player(pt, vg.Point{X: x, Y: y}, name, i, g.Turn(), l)
 		claims := g.Claims(i + 1)
 		cx := x + 4
 		if len(claims) == 0 {
-			draw.Word(pt, regular, textSize, labelColor, vg.Point{X: cx, Y: y - 24}, "no colour claimed")
+			draw.Word(pt, regular, draw.TextSize, draw.LabelColor, vg.Point{X: cx, Y: y - 24}, "no colour claimed")
 		}
 		for _, col := range claims {
 			swatch(pt, vg.Point{X: cx + 8, Y: y - 18}, col.Letter())
-			draw.Word(pt, regular, textSize, textColor, vg.Point{X: cx + 20, Y: y - 24}, col.Name())
+			draw.Word(pt, regular, draw.TextSize, draw.TextColor, vg.Point{X: cx + 20, Y: y - 24}, col.Name())
 			cx += 20 + f.Width(col.Name()) + 10
 		}
 		stacks := "stacks"
 		if g.Removed(i+1) == 1 {
 			stacks = "stack"
 		}
-		draw.Word(pt, regular, textSize, textColor, vg.Point{X: x + 4, Y: y - 48}, fmt.Sprintf("%d %s removed", g.Removed(i+1), stacks))
+		draw.Word(pt, regular, draw.TextSize, draw.TextColor, vg.Point{X: x + 4, Y: y - 48}, fmt.Sprintf("%d %s removed", g.Removed(i+1), stacks))
 	}
 	if free := g.Free(); len(free) > 0 {
 		var s []string
 		for _, col := range free {
 			s = append(s, string(col.Letter()))
 		}
-		draw.Word(pt, regular, textSize, labelColor, vg.Point{X: 12, Y: Height - 24}, "Free: "+strings.Join(s, " "))
+		draw.Word(pt, regular, draw.TextSize, draw.LabelColor, vg.Point{X: 12, Y: Height - 24}, "Free: "+strings.Join(s, " "))
 	}
 	swatch(pt, vg.Point{X: Width - 78, Y: 16}, 'J')
-	draw.Word(pt, regular, textSize, textColor, vg.Point{X: Width - 66, Y: 10}, "Joker")
+	draw.Word(pt, regular, draw.TextSize, draw.TextColor, vg.Point{X: Width - 66, Y: 10}, "Joker")
 	if g.Variant() == lyngk.Stack6 {
 		s := "Stack6"
-		draw.Word(pt, regular, textSize, labelColor, vg.Point{X: Width - 12 - f.Width(s), Y: Height - 24}, s)
+		draw.Word(pt, regular, draw.TextSize, draw.LabelColor, vg.Point{X: Width - 12 - f.Width(s), Y: Height - 24}, s)
 	}
 }
 
@@ -456,7 +358,7 @@ func swatch(pt draw.Painter, at vg.Point, l byte) {
 	pt.Piece("swatch "+string(l), at, draw.Square(10), func(c vg.Canvas) {
 		c.SetColor(pieceColor[l])
 		c.Fill(draw.Circle(vg.Point{}, 8))
-		c.SetColor(edgeColor)
+		c.SetColor(draw.EdgeColor)
 		c.SetLineWidth(0.8)
 		c.Stroke(draw.Circle(vg.Point{}, 8))
 	})

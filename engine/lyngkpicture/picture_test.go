@@ -14,6 +14,7 @@ import (
 
 	"lyngk.example/lyngk/engine/draw"
 	"lyngk.example/lyngk/engine/draw/drawtest"
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/internal/cputime"
 	"lyngk.example/lyngk/engine/lyngk"
 )
@@ -62,7 +63,7 @@ func TestPNGGolden(t *testing.T) {
 	for _, tc := range positions {
 		t.Run(tc.name, func(t *testing.T) {
 			g := play(t, tc.board, tc.variant, tc.moves)
-			b, err := PNG(&g, names)
+			b, err := Drawing.PNG(&g, names)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -79,7 +80,7 @@ func TestPNGFigures(t *testing.T) {
 	for _, tc := range positions {
 		t.Run(tc.name, func(t *testing.T) {
 			g := play(t, tc.board, tc.variant, tc.moves)
-			b, err := PNG(&g, names)
+			b, err := Drawing.PNG(&g, names)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -123,7 +124,7 @@ func TestPNGFigures(t *testing.T) {
 // the picture's size, with every stack's pieces and the labels in it.
 func TestSVG(t *testing.T) {
 	g := play(t, 102, lyngk.Standard, positions[1].moves)
-	b, err := SVG(&g, names)
+	b, err := Drawing.SVG(&g, names)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,11 +163,11 @@ func BenchmarkPNG(b *testing.B) {
 		for b.Loop() {
 			if i%len(seq) == 0 {
 				var err error
-				if r, err = newRenderer(); err != nil {
+				if r, err = Drawing.NewRenderer(); err != nil {
 					b.Fatal(err)
 				}
 			}
-			png, err := r.PNG(func(pt draw.Painter) { drawPosition(pt, &seq[i%len(seq)], names, legend{}) })
+			png, err := r.PNG(func(pt draw.Painter) { drawPosition(pt, &seq[i%len(seq)], names, draw.Legend{}) })
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -182,7 +183,7 @@ func BenchmarkPNG(b *testing.B) {
 			var size int
 			start := cputime.Now()
 			for b.Loop() {
-				png, err := PNG(&g, names)
+				png, err := Drawing.PNG(&g, names)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -198,23 +199,23 @@ func BenchmarkPNG(b *testing.B) {
 // (boards 200, 201...), their first moves first, then their second...
 func serverPositions(t testing.TB, n int) []lyngk.Game {
 	rng := rand.New(rand.NewPCG(1, 2))
-	games := make([]lyngk.Game, n)
-	for i := range games {
-		games[i] = lyngk.New(200+i, lyngk.Standard)
+	gs := make([]lyngk.Game, n)
+	for i := range gs {
+		gs[i] = lyngk.New(200+i, lyngk.Standard)
 	}
 	var seq []lyngk.Game
 	var buf []lyngk.Move
 	for moved := true; moved; {
 		moved = false
-		for i := range games {
-			buf = games[i].Legal(buf[:0])
-			if games[i].Status() != lyngk.Playing || len(buf) == 0 {
+		for i := range gs {
+			buf = gs[i].Legal(buf[:0])
+			if gs[i].Status() != games.Playing || len(buf) == 0 {
 				continue
 			}
-			if err := games[i].Apply(buf[rng.IntN(len(buf))]); err != nil {
+			if err := gs[i].Apply(buf[rng.IntN(len(buf))]); err != nil {
 				t.Fatal(err)
 			}
-			seq = append(seq, games[i])
+			seq = append(seq, gs[i])
 			moved = true
 		}
 	}
@@ -226,7 +227,7 @@ func BenchmarkSVG(b *testing.B) {
 	start := cputime.Now()
 	defer cputime.Report(b, start)
 	for b.Loop() {
-		if _, err := SVG(&g, names); err != nil {
+		if _, err := Drawing.SVG(&g, names); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -241,13 +242,13 @@ func BenchmarkSVG(b *testing.B) {
 func TestPNGLikeDraw(t *testing.T) {
 	for _, tc := range positions {
 		g := play(t, tc.board, tc.variant, tc.moves)
-		b, err := PNG(&g, names)
+		b, err := Drawing.PNG(&g, names)
 		if err != nil {
 			t.Fatal(err)
 		}
 		got := drawtest.Decode(t, b)
-		c := draw.Canvas(Width, Height, background)
-		if err := Draw(c, &g, names); err != nil {
+		c := draw.Canvas(Width, Height, draw.Background)
+		if err := Drawing.Draw(c, &g, names); err != nil {
 			t.Fatal(err)
 		}
 		want := c.Image()
@@ -281,7 +282,7 @@ func TestPNGBytes(t *testing.T) {
 	before := map[string]int{"start-101": 24303, "mid-102": 26343, "over-106": 26495, "stack6-104": 27607}
 	for _, tc := range positions {
 		g := play(t, tc.board, tc.variant, tc.moves)
-		b, err := PNG(&g, names)
+		b, err := Drawing.PNG(&g, names)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -290,14 +291,14 @@ func TestPNGBytes(t *testing.T) {
 		}
 	}
 	const maxPNG, avgPNG = 21000, 19000
-	r, err := newRenderer()
+	r, err := Drawing.NewRenderer()
 	if err != nil {
 		t.Fatal(err)
 	}
 	seq := serverPositions(t, 20)
 	sum, most := 0, 0
 	for i := range seq {
-		b, err := r.PNG(func(pt draw.Painter) { drawPosition(pt, &seq[i], names, legend{}) })
+		b, err := r.PNG(func(pt draw.Painter) { drawPosition(pt, &seq[i], names, draw.Legend{}) })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -316,21 +317,21 @@ func TestPNGBytes(t *testing.T) {
 // 11 × 600/360 = 18.3 picture pixels). Before, the names were a 10 px
 // font, 7 px of ink: 4 CSS px.
 func TestTextSize(t *testing.T) {
-	c := draw.Canvas(Width, Height, background)
+	c := draw.Canvas(Width, Height, draw.Background)
 	drawBoard(c)
 	e4, _ := lyngk.ParsePoint("e4")
 	x, y := Center(e4)
 	// The name is on the left of its point, half a column away.
 	got := inkHeight(c.Image(), int(x)-55, int(y)-30, int(x)-20, int(y)+30)
 
-	ref := draw.Canvas(Width, Height, background)
-	ref.SetColor(labelColor)
+	ref := draw.Canvas(Width, Height, draw.Background)
+	ref.SetColor(draw.LabelColor)
 	draw.Left(ref, draw.Face("regular", 11.0*Width/360), vg.Point{X: 100, Y: 300}, "e4")
 	want := inkHeight(ref.Image(), 90, 270, 160, 320)
 	if got < want || want < 12 {
 		t.Errorf("the name of e4 is %d px tall, want ≥ %d (the ink of an 11 CSS px font at 360 px wide)", got, want)
 	}
-	t.Logf("point names: font %d px (%.1f CSS px at 360 px wide), ink %d px (%d px at 11 CSS px)", textSize, float64(textSize)*360/Width, got, want)
+	t.Logf("point names: font %d px (%.1f CSS px at 360 px wide), ink %d px (%d px at 11 CSS px)", draw.TextSize, float64(draw.TextSize)*360/Width, got, want)
 }
 
 // inkHeight is the number of rows between the first and the last that
@@ -356,10 +357,10 @@ func inkHeight(img image.Image, x0, y0, x1, y1 int) int {
 // byte for byte the one drawn alone.
 func TestPNGConcurrent(t *testing.T) {
 	want := make([][]byte, len(positions))
-	games := make([]lyngk.Game, len(positions))
+	gs := make([]lyngk.Game, len(positions))
 	for i, tc := range positions {
-		games[i] = play(t, tc.board, tc.variant, tc.moves)
-		b, err := PNG(&games[i], names)
+		gs[i] = play(t, tc.board, tc.variant, tc.moves)
+		b, err := Drawing.PNG(&gs[i], names)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -369,7 +370,7 @@ func TestPNGConcurrent(t *testing.T) {
 	for range 4 {
 		for i := range positions {
 			go func() {
-				b, err := PNG(&games[i], names)
+				b, err := Drawing.PNG(&gs[i], names)
 				if err == nil && !bytes.Equal(b, want[i]) {
 					err = fmt.Errorf("%s: concurrent picture differs", positions[i].name)
 				}

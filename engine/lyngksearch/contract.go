@@ -5,6 +5,11 @@ import (
 	"lyngk.example/lyngk/engine/mcts"
 )
 
+// config is LYNGK's tuning (mcts.Tuned): an arena of 2^20 nodes, and room
+// for the legal moves of any position (about 1,100 at the start, claim
+// variants included; Legal grows the buffer if ever needed).
+var config = mcts.Tuned(1<<20, 2048)
+
 // Robot is LYNGK's robot player in the game contract (games.Robot): the
 // search with LYNGK's policy and tuning.
 var Robot = mcts.Robot[lyngk.Game, lyngk.Move, policy]{Config: config, Draw: acceptDraw}

@@ -1,14 +1,10 @@
 package lyngksearch
 
 import (
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/engine/mcts"
 )
-
-// config is LYNGK's tuning (mcts.Tuned): an arena of 2^20 nodes, and room
-// for the legal moves of any position (about 1,100 at the start, claim
-// variants included; Legal grows the buffer if ever needed).
-var config = mcts.Tuned(1<<20, 2048)
 
 // policy is LYNGK's part of the search: its move classes and playout
 // (see the package comment); the rules are the position's own.
@@ -49,7 +45,7 @@ func maxHeight(g *lyngk.Game) int {
 // winner, 0 for a tie, and the scratch buffer buf.
 func (policy) Playout(g *lyngk.Game, r *mcts.RNG, buf []lyngk.Move) (int, []lyngk.Move) {
 	maxH := maxHeight(g)
-	for g.Status() == lyngk.Playing {
+	for g.Status() == games.Playing {
 		me := g.Turn()
 		claims := 0
 		for c := lyngk.Ivory; c <= lyngk.Black; c++ {

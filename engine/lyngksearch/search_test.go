@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/engine/mcts"
 )
@@ -73,7 +74,7 @@ func TestGameOverAndBudget(t *testing.T) {
 	if _, err := Robot.Search(context.Background(), &g, mcts.Options{}); err == nil {
 		t.Error("a search without a budget ran")
 	}
-	for g.Status() == lyngk.Playing {
+	for g.Status() == games.Playing {
 		if err := g.Apply(g.Legal(nil)[0]); err != nil {
 			t.Fatal(err)
 		}
@@ -111,7 +112,7 @@ func TestPlayoutsLegal(t *testing.T) {
 	for i := range 400 {
 		g := lyngk.New(1+i, lyngk.Variant(i%2))
 		var w int
-		if w, buf = (policy{}).Playout(&g, &r, buf); g.Status() == lyngk.Playing || w != g.Winner() {
+		if w, buf = (policy{}).Playout(&g, &r, buf); g.Status() == games.Playing || w != g.Winner() {
 			t.Fatalf("board %d: playout ended %v, winner %d", 1+i, g.Status(), w)
 		}
 	}

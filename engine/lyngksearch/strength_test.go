@@ -4,11 +4,13 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"lyngk.example/lyngk/engine/mcts"
 	"sync"
 	"testing"
 	"time"
 
+	"lyngk.example/lyngk/engine/mcts"
+
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
 )
 
@@ -116,7 +118,7 @@ func TestStrength(t *testing.T) {
 			g := lyngk.New(*strengthB+i, lyngk.Standard)
 			side := 1 + i%2
 			r := rng(uint64(i) + 1)
-			for g.Status() == lyngk.Playing {
+			for g.Status() == games.Playing {
 				next := opp
 				if g.Turn() == side {
 					next = robot

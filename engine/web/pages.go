@@ -300,6 +300,13 @@ type gameView struct {
 	Cols        int // Block's widest line, in characters
 	// Position says who is to move in the position shown.
 	Position string
+	// SGF says the game offers boardspace's records (games.Boardspace):
+	// the page links /game/N.sgf beside the text record.
+	SGF bool
+	// Review is the robot's review of a finished game (review.go), nil
+	// when there is none (yet: Reviewing says it is being made).
+	Review    *gameReview
+	Reviewing bool
 }
 
 // playerLine is a player of the game page with what they have beside the
@@ -398,6 +405,12 @@ func (h *Handler) game(w http.ResponseWriter, r *http.Request) {
 		h.gameJSON(w, r, num)
 		return
 	}
+	for _, ext := range []string{"txt", "sgf"} {
+		if num, ok := strings.CutSuffix(n, "."+ext); ok {
+			h.gameRecord(w, r, num, ext)
+			return
+		}
+	}
 	ref, ok := h.readGame(w, r, n)
 	if !ok {
 		return
@@ -432,6 +445,13 @@ func (h *Handler) game(w http.ResponseWriter, r *http.Request) {
 		sides = pic.Sides(ref.pos)
 	}
 	v.ClaimsTitle = sides[0].LabelsTitle
+	_, v.SGF = ref.game.Rules.(games.Boardspace)
+	if h.reviews != nil && d.Over() && ref.game.Robot != nil && d.Status != engine.StatusCancelled {
+		if v.Review = h.reviews.get(d.Board); v.Review != nil && v.Review.Chart == "" {
+			v.Review = nil // none could be made
+		}
+		v.Reviewing = v.Review == nil && h.reviews.queued(d.Board)
+	}
 	for i, name := range d.Players {
 		v.Players = append(v.Players, playerLine{Name: name, ToMove: ref.pos.Turn() == i+1 && !(v.Latest && d.Over()),
 			Winner: d.Winner == i+1 && v.Latest, Claims: sides[i].Labels, Removed: sides[i].Count})

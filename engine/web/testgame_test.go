@@ -14,7 +14,8 @@ import (
 // TestTestGameWeb: the web part serves a game that exists only in the
 // tests (tic-tac-toe, engine/games/gamestest) beside LYNGK through the
 // contract alone: its game page with its picture, JSON with its own field,
-// SVG and PNG, the list of games, its standings, and /play/TOKEN (the page
+// SVG and PNG, its text record (and no SGF), the list of games, its
+// standings, and /play/TOKEN (the page
 // with its cells to click, a move by POST, a refused one).
 func TestTestGameWeb(t *testing.T) {
 	s := newSiteOf(t, true, append(offered(), gamestest.TicTacToe))
@@ -52,6 +53,17 @@ func TestTestGameWeb(t *testing.T) {
 	if err := json.Unmarshal([]byte(body), &j); res.StatusCode != 200 || err != nil || j.Turn != 1 ||
 		j.Game != "tictactoe" || len(j.Legal) != 7 || j.Field("cells") == nil || !strings.Contains(body, `"winner":0,"cells":`) {
 		t.Errorf("/game/101.json: %d %v %+v\n%s", res.StatusCode, err, j, body)
+	}
+	// Its text record; no SGF, which it does not offer, nor a link to one.
+	if res, body := s.get("GET", "/game/101.txt"); res.StatusCode != 200 || !strings.Contains(body, "[Game \"TICTACTOE\"]\n") ||
+		!strings.Contains(body, "\n1. b2\n2. a1\n") {
+		t.Errorf("/game/101.txt: %d\n%s", res.StatusCode, body)
+	}
+	if res, body := s.get("GET", "/game/101.sgf"); res.StatusCode != 404 || !strings.Contains(body, "There is no SGF record of") {
+		t.Errorf("/game/101.sgf: %d\n%.300s", res.StatusCode, body)
+	}
+	if _, body := s.get("GET", "/game/101"); strings.Contains(body, ".sgf") || !strings.Contains(body, "/game/101.txt") {
+		t.Error("the test game's page links an SGF record, or no text record")
 	}
 	if res, _ := s.get("GET", "/standings?game=chess"); res.StatusCode != 404 {
 		t.Errorf("/standings?game=chess: %d, want 404", res.StatusCode)

@@ -66,6 +66,12 @@ type Config struct {
 	// StreamsPerClient bounds the event streams open at once from one
 	// client address (events.go, clientOf); 0 = no bound but maxStreams.
 	StreamsPerClient int
+	// Review shows the robot's review of a finished game on its page
+	// (review.go), made in the background when the page is first asked
+	// for; Reviewed, when set, is told of each review made (tests wait
+	// for it).
+	Review   bool
+	Reviewed func(board int)
 	// Base is the path the pages are served under, web_url's path without
 	// its trailing slash ("/lyngk" for https://example.org/lyngk; "" at
 	// the root, the default): every link of the pages starts with it, and
@@ -101,6 +107,9 @@ type Handler struct {
 	// clients counts the open event streams per client address
 	// (Config.StreamsPerClient).
 	clients map[string]int
+	// reviews makes the robot's reviews of finished games (review.go),
+	// nil when Config.Review is off.
+	reviews *reviewer
 }
 
 // maxStreams bounds the open event streams: each holds a connection and a
@@ -141,6 +150,9 @@ func New(cfg Config) (*Handler, error) {
 	h := &Handler{cfg: cfg, log: cfg.Log, pages: pages, mux: http.NewServeMux(), site: site,
 		changed: make(chan struct{}), streams: make(chan struct{}, maxStreams),
 		posts: map[int]postWindow{}, clients: map[string]int{}}
+	if cfg.Review {
+		h.reviews = &reviewer{h: h, done: map[int]*gameReview{}}
+	}
 	if gs := cfg.Engine.Games(); len(gs) > 1 {
 		for _, g := range gs {
 			h.offered = append(h.offered, gameLink{Word: g.Name(), Title: gameName(g)})
@@ -151,6 +163,7 @@ func New(cfg Config) (*Handler, error) {
 		h.mux.HandleFunc("GET /games", h.games)
 		h.mux.HandleFunc("GET /standings", h.standings)
 		h.mux.HandleFunc("GET /player/{id}", h.player)
+		h.mux.HandleFunc("GET /player/{id}/games.sgf", h.playerSGF)
 		// {n} is "12" or "12.json": a pattern segment is a whole segment.
 		h.mux.HandleFunc("GET /game/{n}", h.game)
 		h.mux.HandleFunc("GET /game/{n}/board.svg", h.boardSVG)

@@ -215,7 +215,7 @@ func (s *site) playOut(board int, names [2]string, seed uint64) {
 	s.t.Helper()
 	pos := lyngk.New(board, lyngk.Standard)
 	rng := rand.New(rand.NewPCG(seed, 0))
-	for pos.Status() == lyngk.Playing {
+	for pos.Status() == games.Playing {
 		legal := pos.Legal(nil)
 		slices.SortFunc(legal, func(a, b lyngk.Move) int { return strings.Compare(a.String(), b.String()) })
 		m := legal[rng.IntN(len(legal))]

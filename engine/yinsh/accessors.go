@@ -1,10 +1,12 @@
 package yinsh
 
+import "lyngk.example/lyngk/engine/games"
+
 // Turn returns the player to move, 1 (white) or 2 (black); 0 when over.
 func (g *Game) Turn() int { return int(g.turn) }
 
 // Status returns whether the game goes on, was won, or was a tie.
-func (g *Game) Status() Status { return g.status }
+func (g *Game) Status() games.Outcome { return g.status }
 
 // Winner returns 1 or 2 when the game was won, else 0.
 func (g *Game) Winner() int { return int(g.winner) }

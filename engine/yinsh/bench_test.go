@@ -3,6 +3,7 @@ package yinsh
 import (
 	"testing"
 
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/internal/cputime"
 )
 
@@ -75,7 +76,7 @@ func BenchmarkRandomGame(b *testing.B) {
 	cpu := cputime.Now()
 	for b.Loop() {
 		g := New(Normal)
-		for g.status == Playing {
+		for g.status == games.Playing {
 			buf = g.Legal(buf[:0])
 			if err := g.Apply(buf[r.intn(len(buf))]); err != nil {
 				b.Fatal(err)

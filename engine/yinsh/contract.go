@@ -11,11 +11,17 @@ import (
 
 // Rules is YINSH's entry in the game contract (package games), its
 // variants normal and blitz (the first row wins; the challenge option
-// -blitz, any prefix down to "-b"). The board number plays no part in the
-// start.
-var Rules = &games.Entry[Game, Turn, *Game, Variant]{Word: "yinsh", Heading: "Yinsh", // as the subjects write it ("Yinsh Board 102 bob")
-	Variants: games.Variants[Variant]{Normal, Blitz}, Start: func(_ int, v Variant) Game { return New(v) },
-	ParseMove: ParseTurn, Explain: notationReason, Words: moveWords}
+// -blitz, any prefix down to "-b"), with the add-on games.Boardspace. The
+// board number plays no part in the start.
+var Rules = rules{&games.Entry[Game, Turn, *Game, Variant]{Word: "yinsh", Heading: "Yinsh", // as the subjects write it ("Yinsh Board 102 bob")
+	Variants: games.Variants[Variant]{Normal: "normal", Blitz: "blitz"}, Start: func(_ int, v Variant) Game { return New(v) },
+	ParseMove: ParseTurn, Explain: notationReason, Words: moveWords}}
+
+// rules is the default entry of package games with YINSH's boardspace
+// records (sgf.go).
+type rules struct {
+	*games.Entry[Game, Turn, *Game, Variant]
+}
 
 // moveWords counts the words of a turn written apart, as players type
 // them: parts around a ";" ("xc3-c7; xd8; f2-f6") and a move number apart

@@ -7,32 +7,14 @@ import (
 	"lyngk.example/lyngk/engine/games"
 )
 
-// Variant is the rule set: Normal (three rows win) or Blitz (one row,
-// rulebook J).
+// Variant is the rule set, named by Rules' Variants: Normal (three rows
+// win) or Blitz (one row, rulebook J).
 type Variant uint8
 
 // The variants.
 const (
 	Normal Variant = iota
 	Blitz
-)
-
-func (v Variant) String() string {
-	if v == Blitz {
-		return "blitz"
-	}
-	return "normal"
-}
-
-// Status says whether the game goes on: the contract's Outcome, whose
-// String is "playing", "won" or "tie".
-type Status = games.Outcome
-
-// The statuses.
-const (
-	Playing = games.Playing
-	Won     = games.Won
-	Tie     = games.Tie
 )
 
 // Figures of the game (rulebook A, C).
@@ -63,7 +45,7 @@ type board struct {
 type Game struct {
 	b       board
 	variant Variant
-	status  Status
+	status  games.Outcome
 	turn    uint8 // 1 (white) or 2 (black); 0 when over
 	winner  uint8
 	nhist   uint8
@@ -100,7 +82,7 @@ func (e *TurnError) Unwrap() error { return ErrIllegalTurn }
 // *TurnError) or ErrGameOver; on error g is unchanged. The record keeps the
 // long form (see Moves).
 func (g *Game) Apply(t Turn) error {
-	if g.status != Playing || g.turn == 0 {
+	if g.status != games.Playing || g.turn == 0 {
 		return ErrGameOver
 	}
 	b, long, won, err := g.check(t)
@@ -112,7 +94,7 @@ func (g *Game) Apply(t Turn) error {
 	g.hist[g.nhist] = long
 	g.nhist++
 	if won {
-		g.status, g.winner, g.turn = Won, me, 0
+		g.status, g.winner, g.turn = games.Won, me, 0
 		return nil
 	}
 	g.settle(3 - me)
@@ -143,11 +125,11 @@ func (g *Game) finish() {
 	g.turn = 0
 	switch r := g.b.removed; {
 	case r[0] > r[1]:
-		g.status, g.winner = Won, 1
+		g.status, g.winner = games.Won, 1
 	case r[0] < r[1]:
-		g.status, g.winner = Won, 2
+		g.status, g.winner = games.Won, 2
 	default:
-		g.status, g.winner = Tie, 0
+		g.status, g.winner = games.Tie, 0
 	}
 }
 

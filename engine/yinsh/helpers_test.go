@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/golden"
 )
 
@@ -102,7 +103,7 @@ func (r *rng) intn(n int) int {
 func randomGame(t testing.TB, v Variant, seed uint64, buf []Turn) (Game, []Turn) {
 	g := New(v)
 	r := rng(seed)
-	for g.Status() == Playing {
+	for g.Status() == games.Playing {
 		buf = g.Legal(buf[:0])
 		if len(buf) == 0 {
 			t.Fatalf("seed %d: no legal turn while playing:\n%s", seed, g.Board([2]string{"w", "b"}))

@@ -1,12 +1,14 @@
 package yinsh
 
+import "lyngk.example/lyngk/engine/games"
+
 // Legal appends every legal whole turn of the player to move to buf and
 // returns it: each sequence of removals owed (row, then ring, in every
 // order), each placement or ring move, each sequence of the mover's own
 // removals. Two removals made in the other order are two turns. It is empty
 // when the game is over. Nothing is allocated when buf has room.
 func (g *Game) Legal(buf []Turn) []Turn {
-	if g.status != Playing || g.turn == 0 {
+	if g.status != games.Playing || g.turn == 0 {
 		return buf
 	}
 	gen := generator{buf: buf, me: g.turn - 1, target: g.target()}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"lyngk.example/lyngk/engine/games"
 )
 
 // colouredMarkers returns the points as markers coloured so that no five of
@@ -352,7 +354,7 @@ func TestThirdRing(t *testing.T) {
 		if v == Blitz {
 			removed = [2]uint8{}
 		}
-		t.Run(v.String(), func(t *testing.T) {
+		t.Run(Rules.Variants[v], func(t *testing.T) {
 			g := build(t, bothRows(removed, v))
 			want := "e3-e6;xa4-e4;xk9"
 			got := legalStrings(&g)
@@ -360,7 +362,7 @@ func TestThirdRing(t *testing.T) {
 				t.Fatalf("%s not legal", want)
 			}
 			mustApply(t, &g, want)
-			if g.Status() != Won || g.Winner() != 1 || g.Turn() != 0 || len(g.Legal(nil)) != 0 {
+			if g.Status() != games.Won || g.Winner() != 1 || g.Turn() != 0 || len(g.Legal(nil)) != 0 {
 				t.Errorf("status %v winner %d turn %d", g.Status(), g.Winner(), g.Turn())
 			}
 			if err := g.Apply(mustTurn(t, "xe5-i5;xa2")); !errors.Is(err, ErrGameOver) {
@@ -382,7 +384,7 @@ func TestThirdRing(t *testing.T) {
 				t.Errorf("a move after the winning removal: %v", err)
 			}
 			mustApply(t, &g, "xa2")
-			if g.Status() != Won || g.Winner() != 2 {
+			if g.Status() != games.Won || g.Winner() != 2 {
 				t.Errorf("status %v winner %d", g.Status(), g.Winner())
 			}
 		})
@@ -419,12 +421,12 @@ func poolSetup(t testing.TB, removed [2]uint8) Game {
 func TestEmptyPool(t *testing.T) {
 	for _, tt := range []struct {
 		removed [2]uint8
-		status  Status
+		status  games.Outcome
 		winner  int
 	}{
-		{[2]uint8{1, 0}, Won, 1},
-		{[2]uint8{0, 2}, Won, 2},
-		{[2]uint8{1, 1}, Tie, 0},
+		{[2]uint8{1, 0}, games.Won, 1},
+		{[2]uint8{0, 2}, games.Won, 2},
+		{[2]uint8{1, 1}, games.Tie, 0},
 	} {
 		g := poolSetup(t, tt.removed)
 		mustApply(t, &g, "k7-j7")
@@ -470,7 +472,7 @@ func TestPasses(t *testing.T) {
 			t.Fatalf("white's turns %v, want [a3-a4]", got)
 		}
 		mustApply(t, &g, "a3-a4")
-		if g.Status() != Tie || g.Turn() != 0 || g.MoveCount() != 1 || g.Pool() == 0 {
+		if g.Status() != games.Tie || g.Turn() != 0 || g.MoveCount() != 1 || g.Pool() == 0 {
 			t.Errorf("status %v turn %d pool %d moves %v", g.Status(), g.Turn(), g.Pool(), g.Moves())
 		}
 	})

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"lyngk.example/lyngk/engine/games"
 )
 
 // The GIPF notation page's example: ten placements, then the ring move
@@ -75,20 +77,20 @@ func TestPlacement(t *testing.T) {
 // legal turns are distinct, and that a ring move is accepted without
 // removals exactly when Legal lists it so; the bounds of the record hold.
 func TestRandomGames(t *testing.T) {
-	games := 100
+	nGames := 100
 	if testing.Short() {
-		games = 20
+		nGames = 20
 	}
 	var buf []Turn
-	endings := map[Status]int{}
-	for seed := range uint64(games) {
+	endings := map[games.Outcome]int{}
+	for seed := range uint64(nGames) {
 		v := Normal
 		if seed%4 == 3 {
 			v = Blitz
 		}
 		g := New(v)
 		r := rng(seed)
-		for g.Status() == Playing {
+		for g.Status() == games.Playing {
 			buf = g.Legal(buf[:0])
 			seen := map[Turn]bool{}
 			plain := map[[2]Point]bool{}
@@ -138,7 +140,7 @@ func TestRandomTurn(t *testing.T) {
 		v := Variant(seed % 2)
 		g := New(v)
 		r := rng(seed)
-		for g.Status() == Playing {
+		for g.Status() == games.Playing {
 			tn := g.RandomTurn(r.intn)
 			legal := g.Legal(nil)
 			if !slices.Contains(legal, tn) {

@@ -3,14 +3,15 @@ package yinshpicture
 import (
 	"fmt"
 
+	"lyngk.example/lyngk/engine/draw"
 	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/yinsh"
 )
 
 // Pictures is YINSH's picture in the game contract (games.Picture) and its
 // clicks on the play page (games.Input): the default adapter of package
-// games around PNG, SVG and the functions below.
-var Pictures = games.Pictures[yinsh.Game, Option]{Width: Width, Height: Height, DrawPNG: PNG, DrawSVG: SVG, Over: Over,
+// games around Drawing and the functions below.
+var Pictures = games.Pictures[yinsh.Game, draw.Option]{Width: Width, Height: Height, DrawPNG: Drawing.PNG, DrawSVG: Drawing.SVG, Over: draw.Over,
 	SidesOf: sides, SpotsOf: spots, ClicksOf: clicks}
 
 // sides are each player's colour (white, black) and the rings he has

@@ -4,7 +4,7 @@
 // and the markers left in the pool. It is YINSH's policy on the shared
 // drawing machinery of engine/draw, the same code path as LYNGK's picture:
 // one drawing routine paints on any gonum vg.Canvas, so the mails' PNG
-// ([PNG]) and a web page's SVG ([SVG]) are the same picture, and a PNG is
+// and a web page's SVG ([Drawing]) are the same picture, and a PNG is
 // composed from sprites onto the empty board's palette indices.
 //
 // The picture is Width×Height pixels (1 pt = 1 px). Column letters stand
@@ -32,15 +32,8 @@ import (
 	"lyngk.example/lyngk/engine/yinsh"
 )
 
-// The picture's size in pixels.
-const (
-	Width  = 600
-	Height = 600
-)
-
-// textSize is the font size of the smallest text, as LYNGK's: 11 CSS px
-// when the picture is shown 360 px wide.
-const textSize = 19
+// The picture's size in pixels, every game's.
+const Width, Height = draw.Size, draw.Size
 
 // Layout: a point (i, n) is drawn at column i, half-step 2n-i (-2 .. 16):
 // half a step is unit, columns are colDX apart (unit·√3, rounded), so the
@@ -55,15 +48,10 @@ const (
 	markerR = 9.0                    // a marker's radius
 )
 
-// Colours of the drawing.
+// Colours of the board and the pieces (the others are engine/draw's).
 var (
-	background = color.RGBA{0xFF, 0xFF, 0xFF, 0xFF}
-	boardFill  = color.RGBA{0xE9, 0xE4, 0xD4, 0xFF}
-	lineColor  = color.RGBA{0xA6, 0x9C, 0x86, 0xFF}
-	labelColor = color.RGBA{0x5A, 0x66, 0x72, 0xFF}
-	edgeColor  = color.RGBA{0x33, 0x33, 0x33, 0xFF}
-	moveColor  = color.RGBA{0xFF, 0x7A, 0x00, 0xFF}
-	textColor  = color.RGBA{0x11, 0x11, 0x11, 0xFF}
+	boardFill = color.RGBA{0xE9, 0xE4, 0xD4, 0xFF}
+	lineColor = color.RGBA{0xA6, 0x9C, 0x86, 0xFF}
 	// White's and black's pieces.
 	pieceColor = [3]color.RGBA{{}, {0xFA, 0xFA, 0xF6, 0xFF}, {0x22, 0x22, 0x22, 0xFF}}
 )
@@ -80,28 +68,6 @@ func center(p yinsh.Point) vg.Point {
 	return vg.Point{X: vg.Length(boardX0 + i*colDX), Y: vg.Length(boardY0 + (2*n-i)*unit)}
 }
 
-// An Option changes what the legend of a picture says.
-type Option func(*legend)
-
-type legend struct {
-	over  bool
-	marks [2]string
-}
-
-// Over says the game is over: the legend writes marks[i] by the name of
-// player i+1 ("won", "resigned", ...) instead of whose turn it is.
-func Over(marks [2]string) Option {
-	return func(l *legend) { l.over, l.marks = true, marks }
-}
-
-func legendOf(opts []Option) legend {
-	var l legend
-	for _, o := range opts {
-		o(&l)
-	}
-	return l
-}
-
 // paletteSize is the most colours the PNGs have: 16, four bits a pixel
 // (the flat colours and the commonest blends that are not rare or near
 // one of them: 10 in all, engine/draw).
@@ -116,57 +82,19 @@ const (
 	compression  = 6
 )
 
-var shared = sync.OnceValues(newRenderer)
-
-// newRenderer makes the renderer of the board, with the palette of a
-// middle game (the GIPF notation page's placements and a few moves).
-func newRenderer() (*draw.Renderer, error) {
-	g := yinsh.New(yinsh.Normal)
-	for _, s := range []string{"e3", "a5", "b5", "c6", "d6", "e4", "h7", "g2", "g3", "g8", "h7-g7", "a5-a3", "g7-e7", "g8-c4"} {
-		t, _, err := yinsh.ParseTurn(s)
-		if err == nil {
-			err = g.Apply(t)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("yinshpicture: palette: %w", err)
-		}
-	}
-	return draw.NewRenderer(draw.Scene{
-		Width: Width, Height: Height, Background: background,
-		Board:     drawBoard,
-		Reference: func(c vg.Canvas) error { return Draw(c, &g, [2]string{"alice", "bob"}) },
-		Must:      []color.RGBA{background, boardFill, lineColor, labelColor, edgeColor, moveColor, pieceColor[1]},
-		Colors:    paletteSize,
-		Sprites:   spriteBudget, Bands: bandBudget,
-		BandFirst: bandFirst, BandRows: bandRows, Level: compression,
-	})
-}
-
-// PNG returns the picture of g as a PNG image; names[0] is white.
-func PNG(g *yinsh.Game, names [2]string, opts ...Option) ([]byte, error) {
-	r, err := shared()
-	if err != nil {
-		return nil, err
-	}
-	l := legendOf(opts)
-	return r.PNG(func(pt draw.Painter) { drawPosition(pt, g, names, l) })
-}
-
-// SVG returns the picture of g as an SVG document (Width×Height pt).
-func SVG(g *yinsh.Game, names [2]string, opts ...Option) ([]byte, error) {
-	return draw.SVG(Width, Height, func(c vg.Canvas) error { return Draw(c, g, names, opts...) })
-}
-
-// Draw paints the picture of g on c, which must be Width×Height points with
-// its origin at the bottom left (every vg canvas is).
-func Draw(c vg.Canvas, g *yinsh.Game, names [2]string, opts ...Option) error {
-	if err := draw.Fonts(); err != nil {
-		return err
-	}
-	drawBoard(c)
-	drawPosition(draw.VG{C: c}, g, names, legendOf(opts))
-	return nil
-}
+// Drawing is the picture of YINSH positions: PNG for the mails, SVG for
+// the web pages, Draw on any vg canvas. Its palette is that of a middle
+// game (the GIPF notation page's placements and a few moves).
+var Drawing = draw.NewPicture(draw.Scene{
+	Width: Width, Height: Height, Background: draw.Background,
+	Board:   drawBoard,
+	Must:    []color.RGBA{draw.Background, boardFill, lineColor, draw.LabelColor, draw.EdgeColor, draw.MoveColor, pieceColor[1]},
+	Colors:  paletteSize,
+	Sprites: spriteBudget, Bands: bandBudget,
+	BandFirst: bandFirst, BandRows: bandRows, Level: compression,
+}, func() (yinsh.Game, error) {
+	return yinsh.Rules.Replay(0, yinsh.Normal, "e3", "a5", "b5", "c6", "d6", "e4", "h7", "g2", "g3", "g8", "h7-g7", "a5-a3", "g7-e7", "g8-c4")
+}, drawPosition)
 
 // outline is the board's shape: the convex hull of the points, pushed out
 // by 22 px from the middle.
@@ -205,17 +133,11 @@ var outline = sync.OnceValue(func() []vg.Point {
 	return hull
 })
 
-// drawBoard paints what every picture has: the background, the board, the
-// lines between neighbours, a dot on every point, the column letters and
+// drawBoard paints what every picture has on its background: the board,
+// the lines between neighbours, a dot on every point, the column letters and
 // the numbers.
 func drawBoard(c vg.Canvas) {
-	c.SetColor(background)
-	c.Fill(draw.Rect(0, 0, Width, Height))
-	c.SetColor(boardFill)
-	c.Fill(draw.Polygon(outline()))
-
-	c.SetColor(lineColor)
-	c.SetLineWidth(1.5)
+	draw.Board(c, outline(), boardFill, lineColor)
 	for p := range yinsh.Point(yinsh.NumPoints) {
 		for _, d := range [][2]int{{0, 1}, {1, 0}, {1, 1}} {
 			if q, ok := at(p.Column()+d[0], p.Number()+d[1]); ok {
@@ -227,8 +149,8 @@ func drawBoard(c vg.Canvas) {
 		c.Fill(draw.Circle(center(p), 2.5))
 	}
 
-	f := draw.Face("bold", textSize)
-	c.SetColor(labelColor)
+	f := draw.Face("bold", draw.TextSize)
+	c.SetColor(draw.LabelColor)
 	// Each column's letter under its lowest point; each number left of the
 	// lowest-column point of its line.
 	for i := range 11 {
@@ -264,7 +186,7 @@ func at(i, n int) (yinsh.Point, bool) {
 
 // drawPosition paints the markers, the rings, the last turn and the
 // legend.
-func drawPosition(pt draw.Painter, g *yinsh.Game, names [2]string, l legend) {
+func drawPosition(pt draw.Painter, g *yinsh.Game, names [2]string, l draw.Legend) {
 	for p := range yinsh.Point(yinsh.NumPoints) {
 		switch pl, ring := g.Piece(p); {
 		case pl == 0:
@@ -280,7 +202,7 @@ func drawPosition(pt draw.Painter, g *yinsh.Game, names [2]string, l legend) {
 
 func drawRing(pt draw.Painter, at vg.Point, pl int) {
 	pt.Piece(fmt.Sprint("ring ", pl), at, draw.Square(ringR+ringW), func(c vg.Canvas) {
-		c.SetColor(edgeColor)
+		c.SetColor(draw.EdgeColor)
 		c.SetLineWidth(ringW + 2)
 		c.Stroke(draw.Circle(vg.Point{}, ringR))
 		c.SetColor(pieceColor[pl])
@@ -293,7 +215,7 @@ func drawMarker(pt draw.Painter, at vg.Point, pl int) {
 	pt.Piece(fmt.Sprint("marker ", pl), at, draw.Square(markerR+2), func(c vg.Canvas) {
 		c.SetColor(pieceColor[pl])
 		c.Fill(draw.Circle(vg.Point{}, markerR))
-		c.SetColor(edgeColor)
+		c.SetColor(draw.EdgeColor)
 		c.SetLineWidth(1)
 		c.Stroke(draw.Circle(vg.Point{}, markerR))
 	})
@@ -302,16 +224,9 @@ func drawMarker(pt draw.Painter, at vg.Point, pl int) {
 // drawLastTurn marks the last turn that was not a pass (see the package
 // comment).
 func drawLastTurn(pt draw.Painter, g *yinsh.Game) {
-	moves := g.Moves()
-	var t yinsh.Turn
-	for i := len(moves) - 1; i >= 0; i-- {
-		if !moves[i].IsPass() {
-			t = moves[i]
-			break
-		}
-	}
+	t, _ := draw.LastPlayed(g.Moves())
 	dashed := func(c vg.Canvas) {
-		c.SetColor(moveColor)
+		c.SetColor(draw.MoveColor)
 		c.SetLineWidth(3)
 		c.SetLineDash([]vg.Length{6, 5}, 0)
 	}
@@ -331,7 +246,7 @@ func drawLastTurn(pt draw.Painter, g *yinsh.Game) {
 			c.Stroke(draw.Capsule(d, band))
 		})
 		pt.Piece("ring removed", center(r.Ring), draw.Square(10), func(c vg.Canvas) {
-			c.SetColor(moveColor)
+			c.SetColor(draw.MoveColor)
 			c.SetLineWidth(3)
 			c.Stroke(draw.Line(vg.Point{X: -7, Y: -7}, vg.Point{X: 7, Y: 7}))
 			c.Stroke(draw.Line(vg.Point{X: -7, Y: 7}, vg.Point{X: 7, Y: -7}))
@@ -340,7 +255,7 @@ func drawLastTurn(pt draw.Painter, g *yinsh.Game) {
 	switch t.Action {
 	case yinsh.Place:
 		pt.Piece("placed", center(t.To), draw.Square(ringR+10), func(c vg.Canvas) {
-			c.SetColor(moveColor)
+			c.SetColor(draw.MoveColor)
 			c.SetLineWidth(3)
 			c.Stroke(draw.Circle(vg.Point{}, ringR+6))
 		})
@@ -354,51 +269,52 @@ func drawLastTurn(pt draw.Painter, g *yinsh.Game) {
 		})
 		box := vg.Rectangle{Min: vg.Point{X: min(0, d.X) - 10, Y: min(0, d.Y) - 10}, Max: vg.Point{X: max(0, d.X) + 10, Y: max(0, d.Y) + 10}}
 		pt.Piece(fmt.Sprintf("arrow %v %v", d.X, d.Y), from, box, func(c vg.Canvas) {
-			c.SetColor(moveColor)
+			c.SetColor(draw.MoveColor)
 			draw.Arrow(c, d, markerR+5, ringR+ringW, 11)
 		})
 	}
 }
 
-// maxName is the widest a player's name is written.
-const maxName = 150
+// ringStep is how far apart the legend's removed rings are: a ring and
+// its edge are 2·(ringR+ringW/2+1) = 29 px wide.
+const ringStep = 31
+
+// removedLine lays out a legend's line of n rings removed from at (the
+// text's baseline): a ring for each, then the text. The rings come first
+// so that the text never runs into them, however wide the font a browser
+// draws the SVG's text in (its own, when it lacks Go's).
+func removedLine(at vg.Point, n int) (icons []vg.Point, text vg.Point) {
+	for k := range n {
+		icons = append(icons, vg.Point{X: at.X + ringStep/2 + vg.Length(k)*ringStep, Y: at.Y + 7})
+	}
+	return icons, vg.Point{X: at.X + vg.Length(n)*ringStep + min(vg.Length(n), 1)*4, Y: at.Y}
+}
 
 // drawLegend writes, under the board, each player's colour, name, whether
 // he is to move (or how the game ended for him) and his rings removed; in
 // the top corners the markers in the pool and the variant.
-func drawLegend(pt draw.Painter, g *yinsh.Game, names [2]string, l legend) {
-	const regular, bold = "regular", "bold"
-	b := draw.Face(bold, textSize)
-	f := draw.Face(regular, textSize)
+func drawLegend(pt draw.Painter, g *yinsh.Game, names [2]string, l draw.Legend) {
+	const regular = "regular"
+	f := draw.Face(regular, draw.TextSize)
 	y := vg.Length(44)
 	for i, name := range names {
 		pl := i + 1
-		x := vg.Length(16)
-		if i == 1 {
-			x = Width/2 + 8
-		}
+		x := draw.Column(Width, i)
 		drawMarker(pt, vg.Point{X: x + 9, Y: y + 7}, pl)
-		name = draw.Fit(b, name, maxName)
-		draw.Word(pt, bold, textSize, textColor, vg.Point{X: x + 24, Y: y}, name)
-		switch {
-		case l.over:
-			draw.Word(pt, regular, textSize, labelColor, vg.Point{X: x + 32 + b.Width(name), Y: y}, l.marks[i])
-		case g.Turn() == pl:
-			draw.Word(pt, regular, textSize, labelColor, vg.Point{X: x + 32 + b.Width(name), Y: y}, "to move")
-		}
+		draw.Player(pt, vg.Point{X: x + 24, Y: y}, name, i, g.Turn(), l)
 		rings := "rings"
 		if g.Removed(pl) == 1 {
 			rings = "ring"
 		}
-		s := fmt.Sprintf("%d %s removed", g.Removed(pl), rings)
-		draw.Word(pt, regular, textSize, textColor, vg.Point{X: x + 24, Y: y - 28}, s)
-		for k := range g.Removed(pl) {
-			drawRing(pt, vg.Point{X: x + 24 + f.Width(s) + 22 + vg.Length(k)*30, Y: y - 21}, pl)
+		icons, text := removedLine(vg.Point{X: x + 24, Y: y - 28}, g.Removed(pl))
+		for _, at := range icons {
+			drawRing(pt, at, pl)
 		}
+		draw.Word(pt, regular, draw.TextSize, draw.TextColor, text, fmt.Sprintf("%d %s removed", g.Removed(pl), rings))
 	}
-	draw.Word(pt, regular, textSize, labelColor, vg.Point{X: 12, Y: Height - 26}, fmt.Sprintf("Pool: %d", g.Pool()))
+	draw.Word(pt, regular, draw.TextSize, draw.LabelColor, vg.Point{X: 12, Y: Height - 26}, fmt.Sprintf("Pool: %d", g.Pool()))
 	if g.Variant() == yinsh.Blitz {
 		s := "Blitz"
-		draw.Word(pt, regular, textSize, labelColor, vg.Point{X: Width - 12 - f.Width(s), Y: Height - 26}, s)
+		draw.Word(pt, regular, draw.TextSize, draw.LabelColor, vg.Point{X: Width - 12 - f.Width(s), Y: Height - 26}, s)
 	}
 }

@@ -57,7 +57,7 @@ func play(t testing.TB, v yinsh.Variant, n int) yinsh.Game {
 var names = [2]string{"alice", "bob"}
 
 func picture(t testing.TB, v yinsh.Variant, n int, marks *[2]string) []byte {
-	p, err := yinsh.Rules.New(1, v.String())
+	p, err := yinsh.Rules.New(1, yinsh.Rules.Variants[v])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestPNGFigures(t *testing.T) {
 // with the names, letters and numbers, and a circle for every piece.
 func TestSVG(t *testing.T) {
 	g := play(t, yinsh.Normal, 49)
-	b, err := SVG(&g, names)
+	b, err := Drawing.SVG(&g, names)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +177,7 @@ func BenchmarkPNG(b *testing.B) {
 	size, i := 0, 0
 	cpu := cputime.Now()
 	for b.Loop() {
-		out, err := PNG(&gs[i%len(gs)], names)
+		out, err := Drawing.PNG(&gs[i%len(gs)], names)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -193,7 +193,7 @@ func BenchmarkSVG(b *testing.B) {
 	g := play(b, yinsh.Normal, 31)
 	cpu := cputime.Now()
 	for b.Loop() {
-		if _, err := SVG(&g, names); err != nil {
+		if _, err := Drawing.SVG(&g, names); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -5,6 +5,12 @@ import (
 	"lyngk.example/lyngk/engine/yinsh"
 )
 
+// config is YINSH's tuning (mcts.Tuned): an arena of 2^18 nodes (about
+// 10 MB a tree: a node holds a whole turn), and room for the legal turns
+// of a position (85 placements; a movement position has a few dozen to a
+// few hundred; Legal grows the buffer if ever needed).
+var config = mcts.Tuned(1<<18, 1024)
+
 // Robot is YINSH's robot player in the game contract (games.Robot): the
 // search with YINSH's policy and tuning.
 var Robot = mcts.Robot[yinsh.Game, yinsh.Turn, policy]{Config: config, Draw: acceptDraw}

@@ -1,15 +1,10 @@
 package yinshsearch
 
 import (
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/mcts"
 	"lyngk.example/lyngk/engine/yinsh"
 )
-
-// config is YINSH's tuning (mcts.Tuned): an arena of 2^18 nodes (about
-// 10 MB a tree: a node holds a whole turn), and room for the legal turns
-// of a position (85 placements; a movement position has a few dozen to a
-// few hundred; Legal grows the buffer if ever needed).
-var config = mcts.Tuned(1<<18, 1024)
 
 // policy is YINSH's part of the search: its turn classes and playout (see
 // the package comment); the rules are the position's own.
@@ -75,7 +70,7 @@ var central = func() (c [yinsh.NumPoints]bool) {
 // playOut finishes the game with random turns (yinsh.RandomTurn) and
 // returns the winner, 0 for a tie.
 func playOut(g *yinsh.Game, r *mcts.RNG) int {
-	for g.Status() == yinsh.Playing {
+	for g.Status() == games.Playing {
 		if err := g.Apply(g.RandomTurn(r.Intn)); err != nil {
 			panic("yinshsearch: a random turn is refused: " + err.Error())
 		}

@@ -2,8 +2,9 @@ package yinshsearch
 
 import (
 	"context"
-	"lyngk.example/lyngk/engine/mcts"
 	"testing"
+
+	"lyngk.example/lyngk/engine/mcts"
 
 	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/yinsh"
@@ -56,7 +57,7 @@ func TestTakesWin(t *testing.T) {
 	for seed := uint64(1); found < 10; seed++ {
 		g := yinsh.New(yinsh.Blitz)
 		r := rng(seed)
-		for g.Status() == yinsh.Playing && found < 10 {
+		for g.Status() == games.Playing && found < 10 {
 			wins := false
 			for _, tn := range g.Legal(nil) {
 				wins = wins || tn.NPost > 0

@@ -4,11 +4,13 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"lyngk.example/lyngk/engine/mcts"
 	"sync"
 	"testing"
 	"time"
 
+	"lyngk.example/lyngk/engine/mcts"
+
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/yinsh"
 )
 
@@ -85,7 +87,7 @@ func TestGreedyPlayer(t *testing.T) {
 	for seed := uint64(1); found < 5; seed++ {
 		g := yinsh.New(yinsh.Normal)
 		r := rng(seed)
-		for g.Status() == yinsh.Playing && found < 5 {
+		for g.Status() == games.Playing && found < 5 {
 			can := false
 			for _, tn := range g.Legal(nil) {
 				can = can || tn.NPost > 0
@@ -136,7 +138,7 @@ func TestStrength(t *testing.T) {
 			g := yinsh.New(v)
 			side := 1 + i%2
 			r := rng(uint64(i) + 1)
-			for g.Status() == yinsh.Playing {
+			for g.Status() == games.Playing {
 				next := opp
 				if g.Turn() == side {
 					next = robot

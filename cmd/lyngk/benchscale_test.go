@@ -1,0 +1,426 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"lyngk.example/lyngk/engine/benchstore"
+	"lyngk.example/lyngk/store"
+)
+
+// The store-size benchmark (make bench-scale): stores of 1k, 10k and 100k
+// games (1M with LYNGK_BENCH_SCALE_MAX=1000000) written by bench-store,
+// and on each the operations whose cost grows with the store, measured on
+// this machine:
+//
+//   - the mail commands, through a running `lyngk serve` (its control
+//     socket, as `lyngk process` hands a mail to the daemon): server time
+//     is from the mail handed over to the replies back;
+//   - the web pages, through the same daemon's web listener: time to the
+//     last byte, and the page's size;
+//   - the minute timer's transaction (the outbox's expiry and
+//     engine.Tick, as the daemon runs them; reminders not composed) and
+//     the hourly prune (a Tick an hour after the last one, which prunes),
+//     in a process of their own (this test binary again);
+//   - the daemon's resident memory after the pages, and the file's size.
+//
+// Each operation runs until it has had benchSamples samples or
+// benchBudget of time, at least benchMinSamples times; CPU is the
+// daemon's (or the timer process's) CPU time per sample, RSS its resident
+// memory after them. The table goes to stdout, in the form of
+// deploy/BENCHMARKS.md.
+const (
+	benchSamples    = 20
+	benchMinSamples = 3
+	benchBudget     = 10 * time.Second
+)
+
+// benchMail are the mail commands measured, benchPages the pages.
+var (
+	benchMail  = []string{"lyngk games busy", "lyngk history busy", "lyngk show busy", "all show busy", "lyngk standings", "lyngk ratings"}
+	benchPages = []string{"/", "/games", "/games?page=5", "/player/" + benchstore.Busy, "/standings"}
+)
+
+// sample is one operation's figures at one size.
+type sample struct {
+	Op       string
+	P50, P99 time.Duration
+	N        int
+	CPU      time.Duration // per sample
+	RSS      int64         // bytes, after the samples
+	Bytes    int           // the page's size (web)
+}
+
+func TestBenchScale(t *testing.T) {
+	maxSize, _ := strconv.Atoi(os.Getenv("LYNGK_BENCH_SCALE_MAX"))
+	if maxSize == 0 {
+		t.Skip("the store-size benchmark runs with make bench-scale (LYNGK_BENCH_SCALE_MAX)")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "lyngk")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	var sizes []int
+	for n := 1000; n <= maxSize; n *= 10 {
+		sizes = append(sizes, n)
+	}
+	results := map[int][]sample{}
+	extra := map[int]map[string]string{}
+	for _, n := range sizes {
+		data := filepath.Join(dir, fmt.Sprintf("store%d", n))
+		if err := os.MkdirAll(data, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(data, "lyngk.db")
+		began := time.Now()
+		cmd := exec.Command(bin, "bench-store", "-db", path, "-games", strconv.Itoa(n))
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("bench-store %d: %v\n%s", n, err, out)
+		}
+		gen := time.Since(began)
+		st, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		extra[n] = map[string]string{"file": fmt.Sprintf("%d MB", st.Size()>>20), "bench-store": fmtDur(gen)}
+		t.Logf("%d games: bench-store %v, %d MB", n, gen.Round(time.Millisecond), st.Size()>>20)
+		d := startDaemon(t, bin, data)
+		results[n] = append(results[n], d.mails(t, path)...)
+		results[n] = append(results[n], d.pages(t)...)
+		extra[n]["serve RSS"] = fmt.Sprintf("%d MB", d.rss(t)>>20)
+		d.stop(t)
+		results[n] = append(results[n], timerProcess(t, path)...)
+	}
+	table := benchTable(sizes, results, extra)
+	fmt.Print(table)
+	if out := os.Getenv("LYNGK_BENCH_OUT"); out != "" {
+		if err := os.WriteFile(out, []byte(table), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// daemon is a running lyngk serve on a bench store.
+type daemon struct {
+	cmd  *exec.Cmd
+	web  string
+	done chan error
+}
+
+func startDaemon(t *testing.T, bin, data string) *daemon {
+	t.Helper()
+	cmd := exec.Command(bin, "serve", "-data", data, "-local-web", "127.0.0.1:0",
+		"-local-smtp", "127.0.0.1:0", "-local-imap", "127.0.0.1:0")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = io.Discard
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	d := &daemon{cmd: cmd, done: make(chan error, 1)}
+	lines := bufio.NewScanner(stdout)
+	for lines.Scan() {
+		if addr, ok := strings.CutPrefix(lines.Text(), "listening web "); ok {
+			d.web = addr
+			break
+		}
+	}
+	if d.web == "" {
+		cmd.Process.Kill()
+		t.Fatal("lyngk serve printed no web address")
+	}
+	go func() {
+		_, _ = io.Copy(io.Discard, stdout)
+		d.done <- cmd.Wait()
+	}()
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+		}
+	})
+	d.idle(t)
+	return d
+}
+
+// idle waits until the daemon has done its start (the first timer run
+// included): its CPU time grows by less than 5 % over half a second.
+func (d *daemon) idle(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Minute)
+	last := d.cpu(t)
+	for time.Now().Before(deadline) {
+		time.Sleep(500 * time.Millisecond)
+		now := d.cpu(t)
+		if now-last < 25*time.Millisecond {
+			return
+		}
+		last = now
+	}
+	t.Fatal("lyngk serve never went idle")
+}
+
+// cpu is the daemon's CPU time so far (user and system, /proc).
+func (d *daemon) cpu(t *testing.T) time.Duration {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", d.cmd.Process.Pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The fields after the command name in parentheses: utime and stime
+	// are the 12th and 13th, in clock ticks (100 a second on Linux).
+	stat := string(b)
+	f := strings.Fields(stat[strings.LastIndexByte(stat, ')')+2:])
+	user, _ := strconv.ParseInt(f[11], 10, 64)
+	sys, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(user+sys) * 10 * time.Millisecond
+}
+
+// rss is the daemon's resident memory (VmRSS).
+func (d *daemon) rss(t *testing.T) int64 {
+	t.Helper()
+	return procStatus(t, d.cmd.Process.Pid, "VmRSS:")
+}
+
+func procStatus(t *testing.T, pid int, field string) int64 {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, field); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return kb << 10
+		}
+	}
+	t.Fatalf("no %s in /proc/%d/status", field, pid)
+	return 0
+}
+
+func (d *daemon) stop(t *testing.T) {
+	t.Helper()
+	d.cmd.Process.Signal(syscall.SIGTERM)
+	<-d.done
+}
+
+// measure runs f until it has its samples (see benchSamples) and returns
+// the figures; cpu reads the CPU time of the process doing the work.
+func measure(t *testing.T, op string, cpu func() time.Duration, f func(i int) int) sample {
+	t.Helper()
+	var times []time.Duration
+	began, c0 := time.Now(), cpu()
+	size := 0
+	for i := 0; i < benchSamples && (i < benchMinSamples || time.Since(began) < benchBudget); i++ {
+		s := time.Now()
+		size = f(i)
+		times = append(times, time.Since(s))
+	}
+	slices.Sort(times)
+	s := sample{Op: op, N: len(times), P50: times[len(times)/2], P99: times[(len(times)*99)/100],
+		CPU: (cpu() - c0) / time.Duration(len(times)), Bytes: size}
+	t.Logf("%s: p50 %v p99 %v (%d), CPU %v", op, s.P50, s.P99, s.N, s.CPU)
+	return s
+}
+
+// mails runs each mail command through the daemon's control socket, each
+// sample from another player (no sender's hourly allowance runs out).
+func (d *daemon) mails(t *testing.T, path string) []sample {
+	t.Helper()
+	var out []sample
+	for k, command := range benchMail {
+		s := measure(t, "mail `"+command+"`", func() time.Duration { return d.cpu(t) }, func(i int) int {
+			from := fmt.Sprintf("player%d@%s", 1+(k*benchSamples+i)%90, benchstore.Domain)
+			raw := fmt.Sprintf("From: %s\r\nTo: lyngk@localhost\r\nSubject: %s\r\nMessage-ID: <bench-%d-%d-%d@players.example>\r\n\r\n",
+				from, command, k, i, time.Now().UnixNano())
+			var replies strings.Builder
+			err := withStore(path, "process mbox", []byte(raw), store.Limits{}, &replies, func(*store.DB) error {
+				return fmt.Errorf("the daemon does not hold %s", path)
+			})
+			if err != nil || !strings.HasPrefix(replies.String(), "From ") {
+				t.Fatalf("%s: %v, replies %q", command, err, replies.String())
+			}
+			return replies.Len()
+		})
+		s.RSS = d.rss(t)
+		out = append(out, s)
+	}
+	return out
+}
+
+// pages loads each page from the daemon's web listener.
+func (d *daemon) pages(t *testing.T) []sample {
+	t.Helper()
+	client := &http.Client{Timeout: 5 * time.Minute}
+	var out []sample
+	for _, page := range benchPages {
+		s := measure(t, "web `"+page+"`", func() time.Duration { return d.cpu(t) }, func(int) int {
+			resp, err := client.Get("http://" + d.web + page)
+			if err != nil {
+				t.Fatalf("%s: %v", page, err)
+			}
+			defer resp.Body.Close()
+			b, err := io.ReadAll(resp.Body)
+			if err != nil || resp.StatusCode != http.StatusOK {
+				t.Fatalf("%s: %s, %v", page, resp.Status, err)
+			}
+			return len(b)
+		})
+		s.RSS = d.rss(t)
+		out = append(out, s)
+	}
+	return out
+}
+
+// timerProcess measures the timer and the prune on the store at path in
+// a process of its own (TestBenchScaleTimer).
+func timerProcess(t *testing.T, path string) []sample {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestBenchScaleTimer$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "LYNGK_BENCH_TIMER_DB="+path)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("timer process: %v\n%s", err, out)
+	}
+	var res []sample
+	for _, l := range strings.Split(string(out), "\n") {
+		if j, ok := strings.CutPrefix(l, "benchresult "); ok {
+			var s sample
+			if err := json.Unmarshal([]byte(j), &s); err != nil {
+				t.Fatal(err)
+			}
+			res = append(res, s)
+		}
+	}
+	if len(res) != 2 {
+		t.Fatalf("timer process gave %d results:\n%s", len(res), out)
+	}
+	return res
+}
+
+// TestBenchScaleTimer is the timer process of TestBenchScale: the minute
+// timer's transaction as the daemon runs it, a minute apart, then the
+// hourly prune (each run an hour after the last).
+func TestBenchScaleTimer(t *testing.T) {
+	path := os.Getenv("LYNGK_BENCH_TIMER_DB")
+	if path == "" {
+		t.Skip("run by TestBenchScale")
+	}
+	db, err := store.Open(path, store.Options{Upgrade: upgrade})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	eng, err := newEngine(defaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	self := func() time.Duration {
+		var ru syscall.Rusage
+		if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+			t.Fatal(err)
+		}
+		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	tick := func(now time.Time) {
+		err := db.Update(func(tx *store.Tx) error {
+			if _, err := tx.Expire(now); err != nil {
+				return err
+			}
+			_, _, err := eng.Tick(tx, now)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The daemon ran its timers at its start, prune included: the first
+	// runs here are the minute timer's, as the following minutes would be.
+	start := time.Now()
+	tick(start)
+	timer := measure(t, "the minute timer (`Tick`)", self, func(i int) int {
+		tick(start.Add(time.Duration(i+1) * time.Minute))
+		return 0
+	})
+	prune := measure(t, "the hourly prune (with its timer run)", self, func(i int) int {
+		tick(start.Add(time.Duration(i+1) * 61 * time.Minute))
+		return 0
+	})
+	rss := procStatus(t, os.Getpid(), "VmRSS:")
+	for _, s := range []sample{timer, prune} {
+		s.RSS = rss
+		b, _ := json.Marshal(s)
+		fmt.Printf("benchresult %s\n", b)
+	}
+}
+
+// benchTable writes the results as a Markdown table: an operation a row,
+// a size a column.
+func benchTable(sizes []int, results map[int][]sample, extra map[int]map[string]string) string {
+	var b strings.Builder
+	b.WriteString("| operation |")
+	for _, n := range sizes {
+		fmt.Fprintf(&b, " %s games |", sizeName(n))
+	}
+	b.WriteString("\n|---|")
+	for range sizes {
+		b.WriteString("---|")
+	}
+	b.WriteString("\n")
+	for i, s := range results[sizes[0]] {
+		fmt.Fprintf(&b, "| %s |", s.Op)
+		for _, n := range sizes {
+			r := results[n][i]
+			cell := fmt.Sprintf("%s / %s, CPU %s, RSS %d MB", fmtDur(r.P50), fmtDur(r.P99), fmtDur(r.CPU), r.RSS>>20)
+			if strings.HasPrefix(r.Op, "web") {
+				cell += fmt.Sprintf(", %d KB", (r.Bytes+1023)>>10)
+			}
+			fmt.Fprintf(&b, " %s |", cell)
+		}
+		b.WriteString("\n")
+	}
+	for _, k := range []string{"serve RSS", "file", "bench-store"} {
+		fmt.Fprintf(&b, "| %s |", map[string]string{"serve RSS": "`lyngk serve` RSS after the pages", "file": "store file",
+			"bench-store": "`lyngk bench-store` (wall time)"}[k])
+		for _, n := range sizes {
+			fmt.Fprintf(&b, " %s |", extra[n][k])
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func sizeName(n int) string {
+	switch {
+	case n >= 1000000:
+		return fmt.Sprintf("%dM", n/1000000)
+	case n >= 1000:
+		return fmt.Sprintf("%dk", n/1000)
+	}
+	return strconv.Itoa(n)
+}
+
+// fmtDur writes d with three significant digits at most.
+func fmtDur(d time.Duration) string {
+	switch {
+	case d >= time.Second:
+		return fmt.Sprintf("%.3g s", d.Seconds())
+	case d >= time.Millisecond:
+		return fmt.Sprintf("%.3g ms", float64(d)/float64(time.Millisecond))
+	}
+	return fmt.Sprintf("%.3g µs", float64(d)/float64(time.Microsecond))
+}
