@@ -180,7 +180,7 @@ func TestPruneBatch(t *testing.T) {
 	v := newEnv(t)
 	v.challenges(engine.PruneBatch/4 + 5) // four tokens a game
 	v.now = v.now.Add(22 * 24 * time.Hour)
-	for range engine.PruneBatch/4/engine.TickBatch + 1 { // cancels them, TickBatch a tick
+	for range (engine.PruneBatch/4+5)/engine.TickBatch + 1 { // cancels them, TickBatch a tick
 		v.tick()
 		v.now = v.now.Add(time.Minute)
 	}
@@ -201,13 +201,13 @@ func TestPruneBatch(t *testing.T) {
 }
 
 // TestTimerBatch: a tick looks at TickBatch games at most, the earliest
-// due first, and the next tick at the rest: with TickBatch+5 games whose
+// due first, and the next tick at the rest: with TickBatch+3 games whose
 // players never moved, the first tick after 21 days cancels TickBatch of
-// them, the second the other five. The old timer read every game in one
+// them, the second the other three. The old timer read every game in one
 // transaction.
 func TestTimerBatch(t *testing.T) {
 	v := newEnv(t)
-	v.challenges(engine.TickBatch + 5)
+	v.challenges(engine.TickBatch + 3)
 	running := func() int {
 		t.Helper()
 		var c engine.GameCounts
@@ -223,8 +223,8 @@ func TestTimerBatch(t *testing.T) {
 	}
 	v.now = v.now.Add(22 * 24 * time.Hour)
 	v.tick()
-	if n := running(); n != 5 {
-		t.Fatalf("%d games running after the first tick, want 5", n)
+	if n := running(); n != 3 {
+		t.Fatalf("%d games running after the first tick, want 3", n)
 	}
 	v.now = v.now.Add(time.Minute)
 	v.tick()
