@@ -123,6 +123,12 @@
 //	                                        State active, finished, all or
 //	                                        next (the mail's inactive is
 //	                                        finished); Game one game's
+//	Page(tx, filter, skip, limit)           one page of them in the
+//	                                        listings' order (running, then
+//	                                        finished, newest first) and
+//	                                        how many more: what the pages
+//	                                        and the mail listings read
+//	StandingsPage(tx, game, skip, limit)    one page of the standings
 //	History(tx, game, users...)             finished games, last ended first
 //	ReadGame(tx, board)                     one game: GameDetail with the
 //	                                        move list and what each player
