@@ -334,7 +334,7 @@ func (r *request) signoff(c Command) error {
 // resigned and u as saved, its ratings after them.
 func (r *request) quit(u *user) (boards []int, _ *user, err error) {
 	key := strings.ToLower(u.ID)
-	gs, err := r.allGames()
+	gs, err := r.ownGames(key)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -413,13 +413,16 @@ func (r *request) changeSetting(c Command) error {
 	if c.Name == "change subject" {
 		// The example subject is of the game the player played last,
 		// else of the first game the server offers.
-		gs, err := r.selectGames([]string{strings.ToLower(u.ID)}, StateAll)
-		if err != nil {
-			return err
-		}
 		v.Title = r.e.cfg.Games[0].Title()
-		if len(gs) > 0 {
-			v.Title = r.title(gs[len(gs)-1].Game)
+		last := 0
+		for _, state := range []string{StateActive, StateFinished} {
+			gs, _, err := r.listing([]string{strings.ToLower(u.ID)}, allScope, state, 0, 0, 1)
+			if err != nil {
+				return err
+			}
+			if len(gs) > 0 && gs[0].Board > last {
+				last, v.Title = gs[0].Board, r.title(gs[0].Game)
+			}
 		}
 	}
 	return r.mail("account", u.Addresses, v)

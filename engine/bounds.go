@@ -247,8 +247,8 @@ func pruneWindows(tx Tx, now time.Time) error {
 }
 
 // pruneConfirms deletes the confirmation codes sent confirmKeep ago or
-// earlier, used or not, and any that does not decode; and the records of
-// addresses nobody has (pruneAddresses).
+// earlier, used or not, and any that does not decode (the records of
+// addresses nobody has go in pruneStale's pass).
 func pruneConfirms(tx Tx, now time.Time) error {
 	var old []string
 	err := tx.ForEach(bucketConfirms, func(key string, val []byte) error {
@@ -263,29 +263,6 @@ func pruneConfirms(tx Tx, now time.Time) error {
 	}
 	for _, k := range old {
 		if err := tx.Delete(bucketConfirms, k); err != nil {
-			return err
-		}
-	}
-	return pruneAddresses(tx, now)
-}
-
-// pruneAddresses deletes the records of addresses confirmed for nobody
-// whose day of confirmation mails is over: nothing of such an address is
-// kept (a deleted account's, one a signup named and never confirmed).
-func pruneAddresses(tx Tx, now time.Time) error {
-	var old []string
-	err := tx.ForEach(bucketAddresses, func(key string, val []byte) error {
-		var a address
-		if json.Unmarshal(val, &a) == nil && len(a.Users) == 0 && now.Sub(a.Start) >= confirmWindow {
-			old = append(old, key)
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	for _, k := range old {
-		if err := tx.Delete(bucketAddresses, k); err != nil {
 			return err
 		}
 	}
@@ -310,7 +287,7 @@ const summaryBoards = 500
 func (r *request) summarize() error {
 	v := summaryView{Mails: MaxMails, MB: MaxBytes >> 20, Other: r.leftOther, NotRun: r.notRun, MaxShowArgs: maxArgs}
 	listed := r.left[:min(len(r.left), summaryBoards)]
-	v.MoreBoards = len(r.left) - len(listed)
+	v.MoreBoards = len(r.left) - len(listed) + r.unlisted
 	line := ""
 	for _, n := range listed {
 		if len(line) > 0 && len(line)+1+len(strconv.Itoa(n)) > 72 {

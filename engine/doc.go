@@ -35,7 +35,8 @@
 //	                            (normalised, "--" for passes, terminal "resign"
 //	                            or "Forfeit"), move times, status, winner, how
 //	                            (resign/forfeit/draw), started, last move, ended,
-//	                            nagged, subscribers, pending proposal, ratings
+//	                            nagged, due (when the timer looks at it
+//	                            next), subscribers, pending proposal, ratings
 //	                            after the game, number of accepted take-backs,
 //	                            submitted (by userid: the move and
 //	                            the number of changes when submitted) and
@@ -68,6 +69,14 @@
 //	          "verp " TAG       the address of a VERP tag (the tag is its
 //	                            HMAC with meta "verp"; "token " keys of an
 //	                            older release are ignored)
+//	byplayer, running, deadlines, ended, counts: the indexes of the game
+//	                            records (index.go), kept by writeGame,
+//	                            the one write of a game record, in its
+//	                            transaction; empty values but the counts
+//	                            (decimal ASCII)
+//	ratings                     each game's standings (index.go), kept
+//	                            by saveUser, the one write of a user
+//	                            record, with the count "standings GAME"
 //
 // Schema upgrades ([Upgrade], run by store.Open in its upgrade
 // transaction): from version 1, which had no confirmation, the addresses of
@@ -76,7 +85,10 @@
 // From version 2, which wrote no game in LYNGK's game records and kept
 // LYNGK's rating and record in the user record's own fields (rating, won,
 // lost, tied), every game record gets its game and that standing moves
-// into games; the engine then knows no first game.
+// into games; the engine then knows no first game. From version 3, which
+// had no index, the indexes are built from a full scan (a running game's
+// due is then zero: the first ticks set it, firstLooks times TickBatch a
+// minute, reading the record alone unless the game is due).
 //
 // A position is never stored: it is the replay of the moves on the start
 // position of the board number (the game's Rules.New, then Parse and Play
@@ -111,6 +123,12 @@
 //	                                        State active, finished, all or
 //	                                        next (the mail's inactive is
 //	                                        finished); Game one game's
+//	Page(tx, filter, skip, limit)           one page of them in the
+//	                                        listings' order (running, then
+//	                                        finished, newest first) and
+//	                                        how many more: what the pages
+//	                                        and the mail listings read
+//	StandingsPage(tx, game, skip, limit)    one page of the standings
 //	History(tx, game, users...)             finished games, last ended first
 //	ReadGame(tx, board)                     one game: GameDetail with the
 //	                                        move list and what each player

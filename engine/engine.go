@@ -26,6 +26,9 @@ type Tx interface {
 	// strangers' counts of past hours, bounds.go).
 	Delete(bucket, key string) error
 	ForEach(bucket string, fn func(key string, val []byte) error) error
+	// Scan is ForEach from the first key at or after from: the indexes
+	// (index.go) are read by range, never whole.
+	Scan(bucket, from string, fn func(key string, val []byte) error) error
 }
 
 // Inbound is an incoming mail, reduced to what the engine needs (a subset of
@@ -102,6 +105,10 @@ type Config struct {
 	// NagAfter and ForfeitAfter are the timer periods; zero means the
 	// defaults of SPEC §3 (7 and 21 days).
 	NagAfter, ForfeitAfter time.Duration
+	// Listed is the number of games a listing by mail shows at most
+	// (games, history, show USERID, all show); 0 = MaxListed, which keeps
+	// the mail within MaxReply. Tests of the cut set fewer.
+	Listed int
 	// BcryptCost is the cost of new password hashes; 0 = bcrypt.DefaultCost.
 	BcryptCost int
 	// RobotPlayer makes the built-in account RobotID play (robot.go).
@@ -192,6 +199,9 @@ func New(cfg Config) (*Engine, error) {
 	}
 	if cfg.ForfeitAfter == 0 {
 		cfg.ForfeitAfter = DefaultForfeitAfter
+	}
+	if cfg.Listed <= 0 || cfg.Listed > MaxListed {
+		cfg.Listed = MaxListed
 	}
 	cfg.WebURL = strings.TrimRight(cfg.WebURL, "/")
 	if cfg.BcryptCost == 0 {
@@ -298,6 +308,10 @@ type request struct {
 	// this mail (MaxConfirmsPerMail). plain: the line run is a plain
 	// reply, not a command.
 	stranger bool
+	// unlisted counts the games a listing of boards (show USERID, all
+	// show) did not read, beyond Config.Listed: the summary counts them
+	// among the boards left out.
+	unlisted int
 	asked    int
 	plain    bool
 	// silent: the line run is a stranger's command that gets no answer

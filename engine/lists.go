@@ -49,14 +49,10 @@ func (r *request) list(c Command) error {
 // finished game of it, best first, with the number of games; beside
 // standings, which also gives won, lost and tied.
 func (r *request) ratings(c Command) error {
-	rows, err := r.e.Standings(r.tx, c.Game)
+	rows, more, err := r.e.StandingsPage(r.tx, c.Game, 0, r.e.cfg.Listed)
 	if err != nil {
 		return err
 	}
 	gm, _ := r.e.Game(c.Game)
-	return r.mail("ratings", []string{r.in.From}, struct {
-		Title       string
-		Provisional int
-		Rows        []Standing
-	}{gm.Title(), ProvisionalGames, rows})
+	return r.mail("ratings", []string{r.in.From}, standingsView{Title: gm.Title(), Provisional: ProvisionalGames, Rows: rows, More: more})
 }

@@ -75,8 +75,13 @@ var errStop = errors.New("engine: iteration stopped")
 // ForEach visits the stored keys and the pending ones in key order, a
 // pending value in place of a stored one, and skips pending deletes.
 func (p *pending) ForEach(bucket string, fn func(key string, val []byte) error) error {
+	return p.Scan(bucket, "", fn)
+}
+
+// Scan is ForEach from the first key at or after from.
+func (p *pending) Scan(bucket, from string, fn func(key string, val []byte) error) error {
 	w := p.writes[bucket]
-	keys := slices.Sorted(maps.Keys(w))
+	keys := slices.DeleteFunc(slices.Sorted(maps.Keys(w)), func(k string) bool { return k < from })
 	i := 0
 	var fnErr error
 	call := func(k string, v []byte) bool {
@@ -86,11 +91,14 @@ func (p *pending) ForEach(bucket string, fn func(key string, val []byte) error) 
 		fnErr = fn(k, v)
 		return fnErr == nil
 	}
-	err := p.tx.ForEach(bucket, func(k string, v []byte) error {
+	err := p.tx.Scan(bucket, from, func(k string, v []byte) error {
 		for ; i < len(keys) && keys[i] < k; i++ {
 			if !call(keys[i], w[keys[i]]) {
 				return errStop
 			}
+		}
+		if v == nil {
+			v = []byte{} // a stored empty value (the indexes'), not a pending delete
 		}
 		if i < len(keys) && keys[i] == k {
 			v = w[k]

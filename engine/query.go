@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -37,43 +38,15 @@ func (r *request) known(ids []string) error {
 }
 
 // selectGames returns the games of the users (all games when keys is
-// empty) that pass state (a StateX of read.go), in board order.
-func (r *request) selectGames(keys []string, state string) ([]*game, error) {
-	gs, err := r.allGames()
-	if err != nil {
-		return nil, err
-	}
-	var out []*game
-	for _, g := range gs {
-		if len(keys) > 0 && !slices.ContainsFunc(keys, func(k string) bool { return g.player(k) != 0 }) {
-			continue
-		}
-		switch state {
-		case StateActive:
-			if g.over() {
-				continue
-			}
-		case StateFinished:
-			if !g.over() {
-				continue
-			}
-		case StateNext:
-			if g.over() {
-				continue
-			}
-			if len(keys) > 0 {
-				pos, err := r.e.position(g, -1)
-				if err != nil {
-					return nil, err
-				}
-				if !slices.Contains(keys, strings.ToLower(g.Players[pos.Turn()-1])) {
-					continue
-				}
-			}
-		}
-		out = append(out, g)
-	}
-	return out, nil
+// empty) of game word scope (allScope: every game) that pass state (a
+// StateX of read.go), in the listings' order (running first, then
+// finished, newest first), at most limit. It reads the games it returns
+// (listing); the games beyond limit count in r.unlisted, for the summary
+// of what one mail's answers left out.
+func (r *request) selectGames(keys []string, scope, state string, limit int) ([]*game, error) {
+	gs, more, err := r.listing(keys, scope, state, 0, 0, limit)
+	r.unlisted += more
+	return gs, err
 }
 
 // shown is one board to show: the game and the move after which (-1: now).
@@ -85,6 +58,9 @@ type shown struct {
 // show: lyngk show BOARD[#N]... or lyngk show USERID... [FILTER]. Each
 // board goes to the sender as a board mail (mailBoards).
 func (r *request) show(c Command) error {
+	if r.silent {
+		return nil // a stranger's: answered to nobody, not read
+	}
 	args, filter := takeFilter(c.Args, "active")
 	if len(args) == 0 {
 		return r.e.usageRefusal("show", c.Game)
@@ -106,8 +82,7 @@ func (r *request) show(c Command) error {
 		list = append(list, s)
 	}
 	if len(ids) > 0 {
-		gs, err := r.e.filterGames(r.tx, GameFilter{Users: ids, State: apiState(filter)})
-		gs = slices.DeleteFunc(gs, func(g *game) bool { return g.Game != c.Game })
+		gs, err := r.e.selectFor(r, GameFilter{Users: ids, State: apiState(filter), Game: c.Game}, r.e.cfg.Listed)
 		if err != nil {
 			return err
 		}
@@ -204,12 +179,16 @@ func (r *request) sender(g *game) (*user, error) {
 }
 
 // listView is the data of the games and history mails: the read API's
-// summaries (read.go), as the web pages show them.
+// summaries (read.go), as the web pages show them. More is the number of
+// games after those listed (Config.Listed), and Next the command that lists
+// them.
 type listView struct {
 	Title  string // the game's (games.Rules.Title): "Lyngk"
 	Users  []string
 	Filter string
 	Games  []GameSummary
+	More   int
+	Next   string
 }
 
 // apiState is the read API's state for a filter word of the mail
@@ -221,29 +200,70 @@ func apiState(filter string) string {
 	return filter
 }
 
-// games: lyngk games [USERID...] [FILTER], one mail listing them.
+// takeAfter splits a trailing "after BOARD" off args: where a listing
+// goes on (0: from its start).
+func takeAfter(args []string) ([]string, int, error) {
+	n := len(args)
+	if n < 2 || !strings.EqualFold(args[n-2], "after") {
+		return args, 0, nil
+	}
+	board, err := boardNumber(args[n-1])
+	return args[:n-2], board, err
+}
+
+// games: lyngk games [USERID...] [FILTER] [after BOARD], one mail listing
+// the running games, then the finished ones, newest first, at most
+// MaxListed, and how to ask for the rest. A stranger's listing, answered
+// to nobody, is not read at all.
 func (r *request) games(c Command) error {
-	ids, filter := takeFilter(c.Args, "all")
+	args, after, err := takeAfter(c.Args)
+	if err != nil {
+		return err
+	}
+	ids, filter := takeFilter(args, "all")
+	return r.listMail(c, "games", ids, filter, after)
+}
+
+// history: lyngk history [USERID...] [after BOARD], the finished games,
+// newest first (the last ended first of everybody's; a player's by board),
+// at most MaxListed.
+func (r *request) history(c Command) error {
+	ids, after, err := takeAfter(c.Args)
+	if err != nil {
+		return err
+	}
+	return r.listMail(c, "history", ids, "inactive", after)
+}
+
+// listMail mails the listing kind (games, history) of the games of ids in
+// filter, after board after.
+func (r *request) listMail(c Command, kind string, ids []string, filter string, after int) error {
+	if r.silent {
+		return nil
+	}
 	if err := r.known(ids); err != nil {
 		return err
 	}
-	gs, err := r.e.ListGames(r.tx, GameFilter{Users: ids, State: apiState(filter), Game: c.Game})
+	keys, err := keysOf(r.tx, ids)
 	if err != nil {
 		return err
 	}
-	return r.mail("games", []string{r.in.From}, listView{Title: r.title(c.Game), Users: ids, Filter: filter, Games: gs})
-}
-
-// history: lyngk history [USERID...], the finished games, newest first.
-func (r *request) history(c Command) error {
-	if err := r.known(c.Args); err != nil {
-		return err
-	}
-	gs, err := r.e.History(r.tx, c.Game, c.Args...)
+	gs, more, err := r.listing(keys, scopeOf(c.Game), apiState(filter), after, 0, r.e.cfg.Listed)
 	if err != nil {
 		return err
 	}
-	return r.mail("history", []string{r.in.From}, listView{Title: r.title(c.Game), Users: c.Args, Games: gs})
+	v := listView{Title: r.title(c.Game), Users: ids, Filter: filter, More: more}
+	if v.Games, err = r.e.summaries(gs); err != nil {
+		return err
+	}
+	if more > 0 && len(gs) > 0 {
+		words := append([]string{c.Game, kind}, ids...)
+		if kind == "games" {
+			words = append(words, filter)
+		}
+		v.Next = fmt.Sprintf("%s after %d", strings.Join(words, " "), gs[len(gs)-1].Board)
+	}
+	return r.mail(kind, []string{r.in.From}, v)
 }
 
 // standingsView is the data of the standings mail.
@@ -251,16 +271,17 @@ type standingsView struct {
 	Title       string
 	Provisional int
 	Rows        []Standing
+	More        int // players after those listed (Config.Listed)
 }
 
-// standings: every player with a finished game of c's game, best rating
-// first.
+// standings: the players with a finished game of c's game, best rating
+// first, at most Config.Listed, and how many more.
 func (r *request) standings(c Command) error {
-	rows, err := r.e.Standings(r.tx, c.Game)
+	rows, more, err := r.e.StandingsPage(r.tx, c.Game, 0, r.e.cfg.Listed)
 	if err != nil {
 		return err
 	}
-	return r.mail("standings", []string{r.in.From}, standingsView{Title: r.title(c.Game), Provisional: ProvisionalGames, Rows: rows})
+	return r.mail("standings", []string{r.in.From}, standingsView{Title: r.title(c.Game), Provisional: ProvisionalGames, Rows: rows, More: more})
 }
 
 // helpView is the data of the help mails.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -192,7 +193,6 @@ const ProvisionalGames = provisionalGames
 type Standing struct {
 	Rank int // 1 for the best rating
 	Player
-	rating float64 // unrounded, for the order
 }
 
 // publicStatus is the read API's status of g.
@@ -247,18 +247,22 @@ func keysOf(tx Tx, ids []string) ([]string, error) {
 // ListGames returns the games that pass f, in board order. An unknown
 // userid in f.Users is ErrNoUser, an unknown state ErrBadState.
 func (e *Engine) ListGames(tx Tx, f GameFilter) ([]GameSummary, error) {
-	gs, err := e.filterGames(tx, f)
+	gs, err := e.filterGames(tx, f, math.MaxInt)
 	if err != nil {
 		return nil, err
 	}
+	slices.SortFunc(gs, func(a, b *game) int { return cmp.Compare(a.Board, b.Board) })
+	return e.summaries(gs)
+}
+
+// summaries are the listing's summaries of gs.
+func (e *Engine) summaries(gs []*game) ([]GameSummary, error) {
 	out := make([]GameSummary, 0, len(gs))
 	for _, g := range gs {
-		if f.Game != "" && g.Game != f.Game {
-			continue
-		}
 		var pos games.Position
 		if !g.over() {
 			// Only a running game's summary needs its position (ToMove).
+			var err error
 			if pos, err = e.position(g, -1); err != nil {
 				return nil, err
 			}
@@ -266,6 +270,25 @@ func (e *Engine) ListGames(tx Tx, f GameFilter) ([]GameSummary, error) {
 		out = append(out, e.summary(g, pos))
 	}
 	return out, nil
+}
+
+// Page returns one page of the listing of the games that pass f, in the
+// listings' order: running first, then finished, newest first (of
+// everybody's finished games the last ended first). It leaves out the
+// first skip games, reading their index keys but not their records, and
+// returns at most limit; more counts the games after the page. An
+// unknown userid in f.Users is ErrNoUser, an unknown state ErrBadState.
+func (e *Engine) Page(tx Tx, f GameFilter, skip, limit int) (_ []GameSummary, more int, err error) {
+	state, keys, err := e.selection(tx, f)
+	if err != nil {
+		return nil, 0, err
+	}
+	gs, more, err := (&request{e: e, tx: tx}).listing(keys, scopeOf(f.Game), state, 0, max(skip, 0), max(limit, 0))
+	if err != nil {
+		return nil, 0, err
+	}
+	out, err := e.summaries(gs)
+	return out, more, err
 }
 
 // History returns the finished games of game (a game word; "" for every
@@ -282,20 +305,33 @@ func (e *Engine) History(tx Tx, game string, users ...string) ([]GameSummary, er
 	return out, nil
 }
 
-func (e *Engine) filterGames(tx Tx, f GameFilter) ([]*game, error) {
-	state := f.State
+// filterGames reads the games that pass f, in the listings' order, at most
+// limit (selectGames).
+func (e *Engine) filterGames(tx Tx, f GameFilter, limit int) ([]*game, error) {
+	return e.selectFor(&request{e: e, tx: tx}, f, limit)
+}
+
+// selectFor is filterGames in request r (selectGames).
+func (e *Engine) selectFor(r *request, f GameFilter, limit int) ([]*game, error) {
+	state, keys, err := e.selection(r.tx, f)
+	if err != nil {
+		return nil, err
+	}
+	return r.selectGames(keys, scopeOf(f.Game), state, limit)
+}
+
+// selection checks f: its state (StateAll for "") and its users' keys.
+func (e *Engine) selection(tx Tx, f GameFilter) (state string, keys []string, err error) {
+	state = f.State
 	switch state {
 	case "":
 		state = StateAll
 	case StateActive, StateFinished, StateAll, StateNext:
 	default:
-		return nil, fmt.Errorf("%w %q", ErrBadState, f.State)
+		return "", nil, fmt.Errorf("%w %q", ErrBadState, f.State)
 	}
-	keys, err := keysOf(tx, f.Users)
-	if err != nil {
-		return nil, err
-	}
-	return (&request{e: e, tx: tx}).selectGames(keys, state)
+	keys, err = keysOf(tx, f.Users)
+	return state, keys, err
 }
 
 // ReadGame returns game board; ErrNoGame when there is none.
@@ -376,31 +412,41 @@ func player(u *user, s standing) Player {
 // and has a finished game of it, best rating first (ties by userid),
 // ranked from 1.
 func (e *Engine) Standings(tx Tx, game string) ([]Standing, error) {
+	out, _, err := e.StandingsPage(tx, game, 0, math.MaxInt)
+	return out, err
+}
+
+// StandingsPage is one page of game's standings: it leaves out the first
+// skip players (reading their index keys, not their records) and returns
+// at most limit, ranked from skip+1; more counts the players after the
+// page.
+func (e *Engine) StandingsPage(tx Tx, game string, skip, limit int) (_ []Standing, more int, err error) {
 	if _, ok := e.games[game]; !ok {
-		return nil, fmt.Errorf("%w: no game %q", ErrNoGame, game)
+		return nil, 0, fmt.Errorf("%w: no game %q", ErrNoGame, game)
 	}
+	skip, limit = max(skip, 0), max(limit, 0)
 	r := &request{e: e, tx: tx}
 	var out []Standing
-	err := tx.ForEach(bucketUsers, func(key string, _ []byte) error {
-		u, _, err := r.loadUser(key)
-		if err != nil {
-			return err
+	passed := 0
+	err = scanPrefix(tx, bucketRatings, game+"\x00", func(rest string) error {
+		if passed++; passed <= skip {
+			return nil
 		}
-		if s := u.in(game); u.Left.IsZero() && s.rated() > 0 {
-			out = append(out, Standing{Player: player(u, s), rating: s.Rating})
+		if len(out) == limit || len(rest) <= 16 {
+			return errEnough
 		}
+		u, ok, err := r.loadUser(rest[16:])
+		if err != nil || !ok {
+			return cmp.Or(err, fmt.Errorf("engine: ratings/%q: no user", rest))
+		}
+		out = append(out, Standing{Rank: skip + len(out) + 1, Player: player(u, u.in(game))})
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	slices.SortStableFunc(out, func(a, b Standing) int {
-		return cmp.Or(cmp.Compare(b.rating, a.rating), cmp.Compare(strings.ToLower(a.ID), strings.ToLower(b.ID)))
-	})
-	for i := range out {
-		out[i].Rank = i + 1
-	}
-	return out, nil
+	total, err := count(tx, standingsCount(game))
+	return out, max(total-skip-len(out), 0), err
 }
 
 // GameVersion returns a number that changes with every change of game
@@ -422,4 +468,12 @@ func GameVersion(tx Tx, board int) (uint64, error) {
 		fmt.Fprintf(h, "\x00%s", g.Moves[n-1])
 	}
 	return h.Sum64(), nil
+}
+
+// scopeOf is the index scope of a game word, allScope for "".
+func scopeOf(word string) string {
+	if word == "" {
+		return allScope
+	}
+	return word
 }

@@ -154,11 +154,16 @@ type game struct {
 	// How says why a game ended other than by the rules: "resign",
 	// "forfeit", "draw" (agreed) or "" ; for a cancelled game "declined",
 	// "resign", "draw" or "timeout" (a player never moved).
-	How         Ending    `json:"how,omitempty"`
-	Started     time.Time `json:"started"`
-	LastMove    time.Time `json:"last_move,omitzero"`
-	Ended       time.Time `json:"ended,omitzero"`
-	Nagged      time.Time `json:"nagged,omitzero"`
+	How      Ending    `json:"how,omitempty"`
+	Started  time.Time `json:"started"`
+	LastMove time.Time `json:"last_move,omitzero"`
+	Ended    time.Time `json:"ended,omitzero"`
+	Nagged   time.Time `json:"nagged,omitzero"`
+	// Due is when the timer looks at the running game next (its place in
+	// the deadlines index): saveGame sets it from the moves and the
+	// reminders (deadline), the timer later when it finds the player away
+	// (tick). Zero, in a record written before it existed, is due at once.
+	Due         time.Time `json:"due,omitzero"`
 	Subscribers []string  `json:"subscribers,omitempty"` // lower-cased userids
 	Proposal    *proposal `json:"proposal,omitempty"`
 	// Ratings are the players' ratings after the game, for the game-over mail.
@@ -330,9 +335,23 @@ func (r *request) loadUser(id string) (*user, bool, error) {
 	return u, ok, err
 }
 
+// saveUser is every write of a user record: the record and its lines of
+// the standings (index.go), in the caller's transaction.
 func (r *request) saveUser(u *user) error {
 	u.V = recordVersion
-	return save(r.tx, bucketUsers, strings.ToLower(u.ID), u)
+	key := strings.ToLower(u.ID)
+	old := new(user)
+	found, err := load(r.tx, bucketUsers, key, old)
+	if err != nil {
+		return err
+	}
+	if !found {
+		old = nil
+	}
+	if err := save(r.tx, bucketUsers, key, u); err != nil {
+		return err
+	}
+	return indexUser(r.tx, old, u)
 }
 
 func (r *request) loadGame(board int) (*game, bool, error) {
@@ -341,9 +360,35 @@ func (r *request) loadGame(board int) (*game, bool, error) {
 	return g, ok, err
 }
 
+// saveGame writes g with its next deadline (for a request of an engine:
+// the timer's periods are its configuration).
 func (r *request) saveGame(g *game) error {
+	switch {
+	case g.over():
+		g.Due = time.Time{}
+	case r.e != nil:
+		g.Due = r.e.deadline(g)
+	}
+	return r.writeGame(g)
+}
+
+// writeGame is every write of a game record: the record, its indexes
+// (index.go) and the robot's queue, in the caller's transaction.
+func (r *request) writeGame(g *game) error {
 	g.V = recordVersion
-	if err := save(r.tx, bucketGames, gameKey(g.Board), g); err != nil {
+	key := gameKey(g.Board)
+	old := new(game)
+	found, err := load(r.tx, bucketGames, key, old)
+	if err != nil {
+		return err
+	}
+	if !found {
+		old = nil
+	}
+	if err := save(r.tx, bucketGames, key, g); err != nil {
+		return err
+	}
+	if err := indexGame(r.tx, old, g); err != nil {
 		return err
 	}
 	return r.indexRobot(g)

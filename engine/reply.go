@@ -85,7 +85,7 @@ func (r *request) replyExpected() (*refusal, error) {
 // as examples of a reply (err.no-command), each with its game's Title: the
 // move that fits the phase of the game whose thread the mail answers
 // (threadBoard); else, when the running games of the sender's accounts
-// are all of one game, the move of the one where he is to move (else his
+// are all of one game, the move of the newest where he is to move (else his
 // newest); else, for a sender with games of several kinds or none, and
 // for a stranger (his answer names no game his mail chose), each game's
 // first move.
@@ -124,23 +124,30 @@ func (r *request) senderGame() (*game, error) {
 	if _, err := load(r.tx, bucketAddresses, strings.ToLower(strings.TrimSpace(r.in.From)), &a); err != nil || len(a.Users) == 0 {
 		return nil, err
 	}
-	gs, err := r.selectGames(a.Users, StateActive)
+	// The newest running game; the counts say whether every running game
+	// of the users is of its game.
+	gs, _, err := r.listing(a.Users, allScope, StateActive, 0, 0, 1)
 	if err != nil || len(gs) == 0 {
 		return nil, err
 	}
-	for _, g := range gs[1:] {
-		if g.Game != gs[0].Game {
-			return nil, nil
+	for _, k := range a.Users {
+		all, err := count(r.tx, scopeCount(k, allScope, countRunning))
+		if err != nil {
+			return nil, err
+		}
+		one, err := count(r.tx, scopeCount(k, gs[0].Game, countRunning))
+		if err != nil || one != all {
+			return nil, err
 		}
 	}
-	next, err := r.selectGames(a.Users, StateNext)
+	next, _, err := r.listing(a.Users, gs[0].Game, StateNext, 0, 0, 1)
 	if err != nil {
 		return nil, err
 	}
 	if len(next) > 0 {
 		return next[0], nil
 	}
-	return gs[len(gs)-1], nil
+	return gs[0], nil
 }
 
 // threadBoard finds the board of the game whose thread the mail answers:

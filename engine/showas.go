@@ -11,6 +11,9 @@ import (
 // as show mails it, within the bounds of one mail (the boards left out are
 // listed in the summary, as for show).
 func (r *request) allShow(c Command) error {
+	if r.silent {
+		return nil // a stranger's: answered to nobody, not read
+	}
 	args, filter := takeFilter(c.Args, "active")
 	if len(args) != 1 || (filter != "active" && filter != "next") {
 		return r.e.usageRefusal("all show", "")
@@ -18,7 +21,7 @@ func (r *request) allShow(c Command) error {
 	if err := r.known(args); err != nil {
 		return err
 	}
-	gs, err := r.e.filterGames(r.tx, GameFilter{Users: args, State: apiState(filter)})
+	gs, err := r.e.selectFor(r, GameFilter{Users: args, State: apiState(filter)}, r.e.cfg.Listed)
 	if err != nil {
 		return err
 	}
@@ -59,7 +62,7 @@ func (r *request) showAs(c Command) error {
 	}
 	if len(args) == 0 {
 		key := strings.ToLower(u.ID)
-		gs, err := r.selectGames([]string{key}, apiState(filter))
+		gs, err := r.selectGames([]string{key}, c.Game, apiState(filter), r.e.cfg.Listed)
 		if err != nil {
 			return err
 		}

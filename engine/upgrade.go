@@ -18,10 +18,12 @@ import (
 // game gets unnamed, and a user's standing in it moves from the record's
 // own fields (rating, won, lost, tied) into the per-game map; a user who
 // never finished a game of it keeps none, which reads as the start rating
-// as before.
-func Upgrade(tx Tx, from int, unnamed string) error {
+// as before. From version 3, the indexes of the game records (index.go) are
+// built from a full scan, written in key order; logf, when not nil, hears
+// the progress (a million games take a few minutes).
+func Upgrade(tx Tx, from int, unnamed string, logf func(format string, args ...any)) error {
 	switch {
-	case from < 1 || from > 2:
+	case from < 1 || from > 3:
 		return fmt.Errorf("engine: no upgrade from schema version %d", from)
 	case !validGameWord(unnamed):
 		return fmt.Errorf("engine: upgrade: %q is no game word", unnamed)
@@ -44,6 +46,17 @@ func Upgrade(tx Tx, from int, unnamed string) error {
 			return err
 		}
 	}
+	if from <= 2 {
+		if err := upgradeGames(tx, r, unnamed); err != nil {
+			return err
+		}
+	}
+	return buildIndexes(tx, logf)
+}
+
+// upgradeGames names the game of every record and moves the users'
+// standings into the per-game map (version 2 to 3).
+func upgradeGames(tx Tx, r *request, unnamed string) error {
 	err := eachKey(tx, bucketUsers, func(key string) error {
 		u, _, err := r.loadUser(key)
 		if err != nil {

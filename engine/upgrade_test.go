@@ -140,20 +140,15 @@ type fixtureRecord struct {
 	Value  json.RawMessage `json:"value"`
 }
 
-// TestUpgradeFirstGame: a store of schema version 2, made by the release
-// before version 3 playing upgradeScenario (testdata/upgrade/schema2.jsonl:
-// game records of LYNGK without their game, LYNGK's standing in the user
-// record's top-level fields), is upgraded to version 3: every game record
-// names its game, every standing is in the per-game map, and the read API
-// says of every game and player what the old release said
-// (testdata/upgrade/read-api.golden, written by it), and every listing by
-// mail reads as in a store where this release played the same games.
-func TestUpgradeFirstGame(t *testing.T) {
+// upgraded is a server on the store of fixture (testdata/upgrade/: one
+// record a line) at schema version, opened with the upgrade.
+func upgraded(t *testing.T, fixture, version string) *env {
+	t.Helper()
 	v := newEnv(t, withYinsh)
 	if err := v.db.Close(); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(filepath.Join("testdata", "upgrade", "schema2.jsonl"))
+	f, err := os.Open(filepath.Join("testdata", "upgrade", fixture))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,11 +175,55 @@ func TestUpgradeFirstGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	setSchema(t, v.path, "2")
-	if v.db, err = store.Open(v.path, store.Options{Upgrade: func(tx *store.Tx, from int) error { return engine.Upgrade(tx, from, "lyngk") }}); err != nil {
+	setSchema(t, v.path, version)
+	if v.db, err = store.Open(v.path, store.Options{Upgrade: func(tx *store.Tx, from int) error { return engine.Upgrade(tx, from, "lyngk", nil) }}); err != nil {
 		t.Fatal(err)
 	}
+	return v
+}
 
+// TestUpgradeIndexes: a store of schema version 3, made by the release
+// before version 4 playing upgradeScenario (testdata/upgrade/schema3.jsonl:
+// no index), is upgraded to version 4: every index agrees with the games,
+// the read API says what the old release said (testdata/upgrade/read-api,
+// which that release also wrote), every listing by mail reads as in a
+// store where this release played the same games (the listings' new
+// order in both), and the timer, which finds each running game due at
+// once (the upgrade knows no timer periods), sends nothing and gives each
+// its deadline.
+func TestUpgradeIndexes(t *testing.T) {
+	v := upgraded(t, "schema3.jsonl", "3")
+	v.checkIndexes()
+	checkGolden(t, filepath.Join("upgrade", "read-api"), v.readAPI())
+	w := newEnv(t, withYinsh)
+	upgradeScenario(w)
+	if got, want := v.listings(), w.listings(); got != want {
+		t.Errorf("listings after the upgrade differ from this release's for the same games: %s", diff(want, got))
+	}
+	dues := regexp.MustCompile(`"due":"[^"]*"`)
+	if n := len(dues.FindAllString(v.dump(store.BucketGames), -1)); n != 0 {
+		t.Fatalf("%d games with a deadline before the first tick", n)
+	}
+	v.now = w.now
+	if out := v.tick(); len(out) != 0 {
+		t.Errorf("the first tick after the upgrade mailed:\n%s", format(out))
+	}
+	v.checkIndexes()
+	if n := len(dues.FindAllString(v.dump(store.BucketGames), -1)); n != 2 {
+		t.Errorf("%d games with a deadline after the first tick, want the 2 running", n)
+	}
+}
+
+// TestUpgradeFirstGame: a store of schema version 2, made by the release
+// before version 3 playing upgradeScenario (testdata/upgrade/schema2.jsonl:
+// game records of LYNGK without their game, LYNGK's standing in the user
+// record's top-level fields), is upgraded to version 3: every game record
+// names its game, every standing is in the per-game map, and the read API
+// says of every game and player what the old release said
+// (testdata/upgrade/read-api.golden, written by it), and every listing by
+// mail reads as in a store where this release played the same games.
+func TestUpgradeFirstGame(t *testing.T) {
+	v := upgraded(t, "schema2.jsonl", "2")
 	records := v.dump(store.BucketUsers, store.BucketGames)
 	for _, l := range strings.Split(strings.TrimSpace(records), "\n") {
 		key, val, _ := strings.Cut(l, "=")
@@ -200,12 +239,16 @@ func TestUpgradeFirstGame(t *testing.T) {
 		}
 	}
 	checkGolden(t, filepath.Join("upgrade", "read-api"), v.readAPI())
+	v.checkIndexes()
 
 	w := newEnv(t, withYinsh)
 	upgradeScenario(w)
-	// Password hashes are salted: alike only in form.
+	// Password hashes are salted: alike only in form. A running game's
+	// next deadline is the timer's to set at its first look (the upgrade
+	// knows no timer periods).
 	hashes := regexp.MustCompile(`"hash":"[^"]*"`)
-	unsalted := func(s string) string { return hashes.ReplaceAllString(s, `"hash":"…"`) }
+	dues := regexp.MustCompile(`,"due":"[^"]*"`)
+	unsalted := func(s string) string { return dues.ReplaceAllString(hashes.ReplaceAllString(s, `"hash":"…"`), "") }
 	if got, want := unsalted(records), unsalted(w.dump(store.BucketUsers, store.BucketGames)); got != want {
 		t.Errorf("upgraded records differ from this release's for the same games: %s", diff(want, got))
 	}

@@ -26,7 +26,8 @@
 //	strangers  address that is no account's      hourly count of mails sent to it         engine (JSON)
 //	meta       "nextboard"                        next board number                        engine (JSON)
 //	           "verp"                             the VERP secret (32 random bytes)        engine (JSON)
-//	           "schema"                           schema version, decimal ASCII ("3")      store
+//	           "pruned"                           the prune's pass: started, where it is   engine (JSON)
+//	           "schema"                           schema version, decimal ASCII ("4")      store
 //	robot      board number, "%08d"               a game waiting for the robot player's    engine (JSON)
 //	                                              move: the number of moves then
 //	addresses  lower-cased address                address record (confirmed for whom,     engine (JSON)
@@ -35,6 +36,30 @@
 //	bounces    lower-cased address                bounce record (hard bounces, soft count, engine (JSON)
 //	                                              bouncing since, retry)
 //	           "verp " + VERP tag                 the address the tag is the HMAC of       engine (JSON)
+//	byplayer   lower-cased userid, 0x00, scope    empty: the index of a player's games:    engine
+//	           ("*" every game, else the game's   running first, then finished, newest
+//	           word), 0x00, "0" (running) "1"     first, then the subscribed ones
+//	           (finished) or "2" (subscribed),
+//	           99999999 minus the board, "%08d"
+//	running    scope, 0x00, 99999999 minus the    empty: the running games, newest first   engine
+//	           board number, "%08d"
+//	deadlines  when the timer looks at the game   empty: the timer's queue of the running  engine
+//	           next (game.Due), Unix nanoseconds  games, the earliest due first
+//	           in 16 hex digits, then the board
+//	           number, "%08d"
+//	ended      scope, 0x00, MaxInt64 minus the    empty: the finished games, the last      engine
+//	           end's Unix nanoseconds in 16 hex   ended first
+//	           digits, then the board, "%08d"
+//	counts     "games", "running", "finished",    the number of game records of the kind,  engine
+//	           "cancelled"; "scope " + scope +    decimal ASCII (absent: none)
+//	           " running" or " finished";
+//	           "player " + userid + " " + scope
+//	           + " running" or " finished";
+//	           "standings " + game word           the players in its standings
+//	ratings    game word, 0x00, the rating        empty: a game's standings, the best      engine
+//	           inverted (16 hex digits of its     first, of the players with a finished
+//	           float64 bits, sortable), then the  game of it who have not signed off
+//	           lower-cased userid
 //	seen       dedupe key of a processed mail     time processed, 8-byte big-endian        store
 //	           (Message-ID and a digest of        int64 Unix nanoseconds
 //	           sender and text, cmd/lyngk)
@@ -107,5 +132,8 @@
 // Versions: 1, the first; 2 adds the buckets addresses and confirms
 // (confirmed addresses); 3 changes no bucket but the engine's records:
 // every game record names its game, and a user's rating and record are
-// kept per game (LYNGK's were the user record's own fields).
+// kept per game (LYNGK's were the user record's own fields); 4 adds the
+// indexes of the game and user records (byplayer, running, deadlines,
+// ended, counts, ratings), which the engine writes in the transaction of
+// the record they index and builds from the records on an older file.
 package store

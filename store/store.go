@@ -25,6 +25,14 @@ const (
 	BucketConfirms  = "confirms"
 	// BucketBounces came later; Open adds it to an older file.
 	BucketBounces = "bounces"
+	// The indexes of the game records (schema version 4): the engine
+	// writes them in the transaction that writes the record.
+	BucketByPlayer  = "byplayer"
+	BucketRunning   = "running"
+	BucketDeadlines = "deadlines"
+	BucketEnded     = "ended"
+	BucketCounts    = "counts"
+	BucketRatings   = "ratings"
 )
 
 // Store-owned buckets, reachable only through the typed methods.
@@ -54,6 +62,12 @@ var buckets = []struct {
 	{BucketAddresses, true},
 	{BucketConfirms, true},
 	{BucketBounces, true},
+	{BucketByPlayer, true},
+	{BucketRunning, true},
+	{BucketDeadlines, true},
+	{BucketEnded, true},
+	{BucketCounts, true},
+	{BucketRatings, true},
 	{bucketSeen, false},
 	{bucketOutbox, false},
 	{bucketDead, false},
@@ -72,7 +86,7 @@ var obsoleteBuckets = []string{"mailboxes"}
 // schemaKey in BucketMeta holds the schema version, written as decimal ASCII.
 const (
 	schemaKey     = "schema"
-	schemaVersion = 3
+	schemaVersion = 4
 )
 
 // DefaultTimeout is how long Open waits for the file lock when
@@ -326,12 +340,14 @@ func (tx *Tx) ForEach(bucket string, fn func(key string, val []byte) error) erro
 	if err != nil {
 		return err
 	}
-	return forEach(b, fn)
+	return scan(b, "", fn)
 }
 
-func forEach(b *bolt.Bucket, fn func(key string, val []byte) error) error {
+func forEach(b *bolt.Bucket, fn func(key string, val []byte) error) error { return scan(b, "", fn) }
+
+func scan(b *bolt.Bucket, from string, fn func(key string, val []byte) error) error {
 	c := b.Cursor()
-	k, v := c.First()
+	k, v := c.Seek([]byte(from))
 	for k != nil {
 		key := string(k)
 		if err := fn(key, bytes.Clone(v)); err != nil {
@@ -345,4 +361,15 @@ func forEach(b *bolt.Bucket, fn func(key string, val []byte) error) error {
 		}
 	}
 	return nil
+}
+
+// Scan is ForEach from the first key at or after from: the way to read a
+// range of an index without visiting the keys before it. fn stops the
+// scan by returning an error, which Scan returns as is.
+func (tx *Tx) Scan(bucket, from string, fn func(key string, val []byte) error) error {
+	b, err := tx.generic(bucket)
+	if err != nil {
+		return err
+	}
+	return scan(b, from, fn)
 }

@@ -366,7 +366,7 @@ func TestProcessShowManyGames(t *testing.T) {
 		t.Fatalf("%d mails, want %d", len(ins), engine.MaxMails)
 	}
 	for i, in := range ins[:len(ins)-1] {
-		if want := fmt.Sprintf("Lyngk Board %d alice", 101+i); in.Subject != want {
+		if want := fmt.Sprintf("Lyngk Board %d alice", 700-i); in.Subject != want { // newest first
 			t.Fatalf("mail %d: %q, want %q", i, in.Subject, want)
 		}
 	}

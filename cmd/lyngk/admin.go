@@ -17,10 +17,12 @@ import (
 	"lyngk.example/lyngk/store"
 )
 
-const adminUsage = "usage: lyngk admin -db FILE [-config FILE] users | games | game N | outbox | bounces | broadcast [USERID on|off]"
+const adminUsage = "usage: lyngk admin -db FILE [-config FILE] users | games | game N | outbox | bounces | check | broadcast [USERID on|off]"
 
-// runAdmin is `lyngk admin -db FILE users|games|game N|outbox|bounces`: a
-// look into the store for an operator at the console; it reads only, but
+// runAdmin is `lyngk admin -db FILE users|games|game N|outbox|bounces|check`:
+// a look into the store for an operator at the console (check compares the
+// indexes of the games with a full scan, and fails when they differ); it
+// reads only, but
 // for `broadcast USERID on|off`, which sets the allow-list of broadcast. When the
 // daemon holds the store, the daemon answers through its control socket.
 // Otherwise -config names the daemon's configuration, whose mails_per_day
@@ -69,7 +71,8 @@ func runAdmin(args []string, stdout, stderr io.Writer) int {
 func adminArgs(args []string) bool {
 	switch len(args) {
 	case 1:
-		return args[0] == "users" || args[0] == "games" || args[0] == "outbox" || args[0] == "bounces" || args[0] == "broadcast"
+		return args[0] == "users" || args[0] == "games" || args[0] == "outbox" || args[0] == "bounces" || args[0] == "broadcast" ||
+			args[0] == "check"
 	case 2:
 		_, err := strconv.Atoi(args[1])
 		return args[0] == "game" && err == nil
@@ -155,6 +158,23 @@ func admin(db *store.DB, d *daemon.Daemon, args []string, limits bool, w io.Writ
 				fmt.Fprintf(w, "%3d %s\n", i+1, m)
 			}
 			fmt.Fprint(w, "\n", board)
+			return nil
+		case args[0] == "check":
+			diffs, err := engine.CheckIndexes(tx)
+			if err != nil {
+				return err
+			}
+			for _, d := range diffs {
+				fmt.Fprintln(w, d)
+			}
+			c, err := engine.Counts(tx)
+			if err != nil {
+				return err
+			}
+			if len(diffs) > 0 {
+				return fmt.Errorf("check: %d differences between the indexes and the %d game records", len(diffs), c.Games)
+			}
+			fmt.Fprintf(w, "the indexes agree with the %d game records\n", c.Games)
 			return nil
 		case args[0] == "bounces":
 			bs, err := engine.Bounces(tx)
@@ -254,18 +274,9 @@ func stamp(t time.Time) string {
 
 // countGames counts the games ever started, those played to an end (the
 // rules, an agreed draw, resignation or forfeit) and those cancelled, which
-// count for nobody and are not finished games.
+// count for nobody and are not finished games: the counts kept with the
+// records (engine.Counts), no game read, whatever the store holds.
 func countGames(tx *store.Tx) (started, finished, cancelled int, err error) {
-	gs, err := engine.Games(tx)
-	for _, g := range gs {
-		started++
-		switch g.Status {
-		case engine.StatusPlaying:
-		case engine.StatusCancelled:
-			cancelled++
-		default:
-			finished++
-		}
-	}
-	return started, finished, cancelled, err
+	c, err := engine.Counts(tx)
+	return c.Games, c.Finished, c.Cancelled, err
 }

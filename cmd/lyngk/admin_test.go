@@ -41,6 +41,7 @@ func TestAdmin(t *testing.T) {
 		{[]string{"games"}, 0, []string{"101 lyngk standard alice-bob 0 moves playing"}},
 		{[]string{"game", "101"}, 0, []string{"101 lyngk standard alice-bob", "Available Colors: (Ivory,Blue,Red,Green,blacK)", "alice: 0 stacks () claimed."}},
 		{[]string{"outbox"}, 0, []string{"6 queued, 0 dead letters", "to alice@example.com"}},
+		{[]string{"check"}, 0, []string{"the indexes agree with the 1 game records"}},
 		{[]string{"game", "999"}, 1, []string{"no board 999"}},
 		{[]string{"game", "x"}, 2, []string{"usage: lyngk admin"}},
 		{[]string{"frobnicate"}, 2, []string{"usage: lyngk admin"}},
@@ -57,6 +58,42 @@ func TestAdmin(t *testing.T) {
 				t.Errorf("admin %v: output lacks %q:\n%s", tt.args, w, got)
 			}
 		}
+	}
+}
+
+// TestAdminCheck: admin check names what an index lacks and what it holds
+// of no game, and fails; it passes on the store the mails wrote.
+func TestAdminCheck(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "lyngk.db")
+	for i, u := range []string{"alice", "bob"} {
+		signupConfirmed(t, db, u+"@example.com", u, "pw-"+u, fmt.Sprintf("s%d@test.example", i))
+	}
+	if r := process(t, db, rawMail{from: "alice@example.com", subject: "lyngk challenge alice bob", id: "c@test.example"}); len(r) == 0 {
+		t.Fatal("no answer to the challenge")
+	}
+	check := func() (int, string) {
+		var out, errb bytes.Buffer
+		code := run([]string{"admin", "-db", db, "check"}, nil, &out, &errb)
+		return code, out.String() + errb.String()
+	}
+	if code, got := check(); code != 0 || got != "the indexes agree with the 1 game records\n" {
+		t.Fatalf("check of a sound store: exit %d:\n%s", code, got)
+	}
+	withDB(t, db, func(db *store.DB) {
+		err := db.Update(func(tx *store.Tx) error {
+			if err := tx.Delete(store.BucketRunning, "lyngk\x0099999898"); err != nil {
+				return err
+			}
+			return tx.Put(store.BucketEnded, "x", nil)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+	code, got := check()
+	want := "running: missing \"lyngk\\x0099999898\"\nended: \"x\" is of no game\nlyngk: admin: check: 2 differences between the indexes and the 1 game records\n"
+	if code != 1 || got != want {
+		t.Errorf("check of a broken index: exit %d, want 1:\n%s\nwant:\n%s", code, got, want)
 	}
 }
 

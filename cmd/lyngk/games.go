@@ -1,6 +1,8 @@
 package main
 
 import (
+	"log"
+
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
@@ -24,4 +26,6 @@ func offered() []games.Game {
 // upgrade brings a store file of an older schema version up to date: the
 // store calls it, and the records are the engine's. The records that name
 // no game are LYNGK's, the one game of the releases that wrote them.
-func upgrade(tx *store.Tx, from int) error { return engine.Upgrade(tx, from, lyngk.Rules.Name()) }
+func upgrade(tx *store.Tx, from int) error {
+	return engine.Upgrade(tx, from, lyngk.Rules.Name(), log.Printf)
+}

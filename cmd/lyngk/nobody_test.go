@@ -40,7 +40,7 @@ func userInfo(t *testing.T, path, id string) engine.UserInfo {
 // TestProcessForcedGames is a measured abuse case: mallory sends
 // `lyngk challenge victim mallory` twenty times from his own address;
 // victim never moves. Ten games start (engine.MaxUnasked: the 11th is
-// refused). After the forfeit timer (the daemon's tick, 22 days
+// refused). After the forfeit timer (the daemon's ticks, 22 days
 // later) every game is cancelled, not forfeited: victim has no losses and
 // 1600 points, mallory no wins and 1600 (the old main gave victim 20
 // losses and 1440, mallory 1760).
@@ -61,9 +61,12 @@ func TestProcessForcedGames(t *testing.T) {
 		}
 	}
 	a := testApp(t, db)
-	a.now = func() time.Time { return time.Now().Add(22 * 24 * time.Hour) }
-	if err := a.tick(); err != nil {
-		t.Fatal(err)
+	// The daemon's ticks, a minute apart: engine.TickBatch games each.
+	for i := range (engine.MaxUnasked + engine.TickBatch - 1) / engine.TickBatch {
+		a.now = func() time.Time { return time.Now().Add(22*24*time.Hour + time.Duration(i)*time.Minute) }
+		if err := a.tick(); err != nil {
+			t.Fatal(err)
+		}
 	}
 	var cancelled int
 	err := a.db.View(func(tx *store.Tx) error {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -22,9 +23,10 @@ const (
 	frontRunning   = 50
 )
 
-// maxListed bounds a listing of games (/games, a player's page): the
-// newest first, with a note that there are more. It bounds the page, not
-// the reading, which the read API does for the whole list.
+// maxListed bounds a listing of games (/games, a player's page): running
+// first, then finished, newest first, with a note that there are more.
+// The read API reads the games of the page alone (engine.Page): page N
+// reads the index keys of the pages before it, not their games.
 const maxListed = 500
 
 // row is one game of a listing.
@@ -44,21 +46,6 @@ func rows(gs []engine.GameSummary) []row {
 		out = append(out, rowOf(g))
 	}
 	return out
-}
-
-// newestFirst reverses a listing in board order and keeps maxListed.
-func newestFirst(gs []engine.GameSummary) (out []engine.GameSummary, more int) {
-	return pageOf(gs, 1)
-}
-
-// pageOf is page n (from 1) of a listing in board order, newest first,
-// maxListed a page; more counts the games on later pages.
-func pageOf(gs []engine.GameSummary, n int) (out []engine.GameSummary, more int) {
-	skip := (n - 1) * maxListed
-	for i := len(gs) - 1 - skip; i >= 0 && len(out) < maxListed; i-- {
-		out = append(out, gs[i])
-	}
-	return out, max(len(gs)-skip-len(out), 0)
 }
 
 // statusText says where a game stands, in the words of the board mails.
@@ -100,17 +87,16 @@ type indexView struct {
 func (h *Handler) index(w http.ResponseWriter, r *http.Request) {
 	var v indexView
 	err := h.cfg.Store.View(func(tx engine.Tx) error {
-		running, err := h.cfg.Engine.ListGames(tx, engine.GameFilter{State: engine.StateActive})
+		running, more, err := h.cfg.Engine.Page(tx, engine.GameFilter{State: engine.StateActive}, 0, frontRunning)
 		if err != nil {
 			return err
 		}
-		finished, err := h.cfg.Engine.History(tx, "")
+		finished, _, err := h.cfg.Engine.Page(tx, engine.GameFilter{State: engine.StateFinished}, 0, recentFinished)
 		if err != nil {
 			return err
 		}
-		v.MoreRunning = max(len(running)-frontRunning, 0)
-		v.Running = rows(running[v.MoreRunning:]) // the newest, in board order
-		v.Finished = rows(finished[:min(len(finished), recentFinished)])
+		slices.Reverse(running) // the newest, in board order
+		v.MoreRunning, v.Running, v.Finished = more, rows(running), rows(finished)
 		return nil
 	})
 	if err != nil {
@@ -155,7 +141,7 @@ func (h *Handler) games(w http.ResponseWriter, r *http.Request) {
 	}
 	var gs []engine.GameSummary
 	err := h.cfg.Store.View(func(tx engine.Tx) (err error) {
-		gs, err = h.cfg.Engine.ListGames(tx, f)
+		gs, v.More, err = h.cfg.Engine.Page(tx, f, (v.Page-1)*maxListed, maxListed)
 		return err
 	})
 	switch {
@@ -166,7 +152,6 @@ func (h *Handler) games(w http.ResponseWriter, r *http.Request) {
 		h.serverError(w, r, err)
 		return
 	}
-	gs, v.More = pageOf(gs, v.Page)
 	v.Games = rows(gs)
 	title := strings.ToUpper(v.State[:1]) + v.State[1:] + " games"
 	if v.User != "" {
@@ -179,8 +164,9 @@ func validState(s string) bool {
 	return s == engine.StateActive || s == engine.StateFinished || s == engine.StateAll
 }
 
-// standings is /standings[?game=WORD]: the standings of one game, the
-// first the server offers by default. The page names its game, also when
+// standings is /standings[?game=WORD][&page=N]: the standings of one
+// game, the first the server offers by default, maxListed players a page
+// (page N reads the index keys of the pages before, not their players). The page names its game, also when
 // the server offers one game only.
 func (h *Handler) standings(w http.ResponseWriter, r *http.Request) {
 	var st []engine.Standing
@@ -193,15 +179,24 @@ func (h *Handler) standings(w http.ResponseWriter, r *http.Request) {
 	if here == "" {
 		here = h.cfg.Engine.Games()[0].Name()
 	}
+	v := standingsView{Provisional: engine.ProvisionalGames, Page: 1, Word: here}
+	if p := r.URL.Query().Get("page"); p != "" {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 1 || n > 1<<20 {
+			h.fail(w, r, http.StatusBadRequest, "page is a whole number from 1.")
+			return
+		}
+		v.Page = n
+	}
 	err := h.cfg.Store.View(func(tx engine.Tx) (err error) {
-		st, err = h.cfg.Engine.Standings(tx, here)
+		st, v.More, err = h.cfg.Engine.StandingsPage(tx, here, (v.Page-1)*maxListed, maxListed)
 		return err
 	})
 	if err != nil {
 		h.serverError(w, r, err)
 		return
 	}
-	v := standingsView{Rows: st, Provisional: engine.ProvisionalGames}
+	v.Rows = st
 	gs := h.cfg.Engine.Games()
 	for _, g := range gs {
 		if g.Name() == here {
@@ -219,6 +214,9 @@ func (h *Handler) standings(w http.ResponseWriter, r *http.Request) {
 // games a rating is provisional.
 type standingsView struct {
 	Rows        []engine.Standing
+	More        int    // players on later pages (maxListed a page)
+	Page        int    // from 1 (?page=N)
+	Word        string // the game's word, for the link to the next page
 	Provisional int
 	Title       string     // the game's (gameName)
 	Games       []gameLink // each game's standings, when more than one
@@ -265,12 +263,11 @@ func (h *Handler) player(w http.ResponseWriter, r *http.Request) {
 				v.Ratings = append(v.Ratings, gameRating{Title: gameName(g), Player: q})
 			}
 		}
-		gs, err := h.cfg.Engine.ListGames(tx, engine.GameFilter{Users: []string{id}, State: engine.StateAll})
+		gs, more, err := h.cfg.Engine.Page(tx, engine.GameFilter{Users: []string{id}, State: engine.StateAll}, 0, maxListed)
 		if err != nil {
 			return err
 		}
-		gs, v.More = newestFirst(gs)
-		v.Player, v.Games = p, rows(gs)
+		v.Player, v.Games, v.More = p, rows(gs), more
 		return nil
 	})
 	switch {

@@ -695,4 +695,15 @@ func TestFrontPageBounded(t *testing.T) {
 	if res, _ := s.get("GET", "/games?page=0"); res.StatusCode != http.StatusBadRequest {
 		t.Errorf("page 0: %d, want 400", res.StatusCode)
 	}
+	// The standings page like /games: page 2 of two players is empty, a
+	// page that is no number refused.
+	if _, page := s.get("GET", "/standings?page=1"); !strings.Contains(page, `href="/player/alice"`) {
+		t.Errorf("standings page 1 lacks alice:\n%s", page)
+	}
+	if _, page := s.get("GET", "/standings?page=2"); strings.Contains(page, `href="/player/alice"`) || !strings.Contains(page, "the standings end before it") {
+		t.Errorf("standings page 2 lists players:\n%s", page)
+	}
+	if res, _ := s.get("GET", "/standings?page=x"); res.StatusCode != http.StatusBadRequest {
+		t.Errorf("standings page x: %d, want 400", res.StatusCode)
+	}
 }

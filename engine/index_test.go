@@ -1,0 +1,293 @@
+package engine_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/games"
+	"lyngk.example/lyngk/store"
+)
+
+// checkIndexes fails the test when an index of the games differs from a
+// full scan of the records (what lyngk admin check reports).
+func (v *env) checkIndexes() {
+	v.t.Helper()
+	err := v.db.View(func(tx *store.Tx) error {
+		diffs, err := engine.CheckIndexes(tx)
+		if len(diffs) > 0 {
+			v.t.Errorf("the indexes differ from the games:\n%s", strings.Join(diffs, "\n"))
+		}
+		return err
+	})
+	if err != nil {
+		v.t.Fatal(err)
+	}
+}
+
+// running reads board's record and replays it: its game word, players
+// and position, ok false when the game is over.
+func (v *env) running(board int) (word string, players [2]string, pos games.Position, ok bool) {
+	v.t.Helper()
+	var info engine.GameInfo
+	err := v.db.View(func(tx *store.Tx) error {
+		var err error
+		info, _, err = engine.GameRecord(tx, v.cfg.Games, board)
+		return err
+	})
+	if err != nil {
+		v.t.Fatal(err)
+	}
+	if info.Status != engine.StatusPlaying {
+		return "", info.Players, nil, false
+	}
+	gm, _ := v.e.Game(info.Game)
+	pos, err = gm.New(board, info.Variant)
+	if err != nil {
+		v.t.Fatal(err)
+	}
+	for _, s := range info.Moves {
+		if s == games.Pass {
+			continue
+		}
+		m, _, err := pos.Parse(s)
+		if err == nil {
+			err = pos.Play(m)
+		}
+		if err != nil {
+			v.t.Fatalf("board %d: replay %q: %v", board, s, err)
+		}
+	}
+	return info.Game, info.Players, pos, true
+}
+
+// TestIndexesRandomPlay plays random mails (challenges of both games,
+// moves, declines, resignations, subscriptions, vacations, a signoff and
+// a delete) and timer runs days apart (reminders, forfeits, cancelled
+// games, the prune, vacations' rechecks: six weeks after the last
+// vacation no game runs), and finds after every tenth step and at the end
+// every index equal to a full scan of the games: every write of a game
+// keeps its indexes in its transaction.
+func TestIndexesRandomPlay(t *testing.T) {
+	v := newEnv(t, withYinsh)
+	names := []string{"alice", "bob", "carol", "dave", "erin", "frank"}
+	v.signup(names...)
+	rnd := rand.New(rand.NewPCG(7, 32))
+	pick := func() string { return names[rnd.IntN(len(names))] }
+	boards := 0
+	for step := range 400 {
+		switch k := rnd.IntN(20); {
+		case k < 3 || boards == 0:
+			a, b := pick(), pick()
+			if a == b {
+				continue
+			}
+			word := []string{"lyngk", "yinsh"}[rnd.IntN(2)]
+			if out := v.cmd(addr(a), fmt.Sprintf("%s challenge %s %s", word, a, b)); len(out) == 2 {
+				boards++
+			}
+		case k < 14:
+			board := 101 + rnd.IntN(boards)
+			word, players, pos, ok := v.running(board)
+			if !ok {
+				continue
+			}
+			name := players[pos.Turn()-1]
+			legal := pos.Legal()
+			v.cmd(addr(name), fmt.Sprintf("%s move %d %s pw-%s %s", word, board, name, name, legal[rnd.IntN(len(legal))]))
+		case k < 15:
+			board := 101 + rnd.IntN(boards)
+			if word, players, _, ok := v.running(board); ok {
+				p := players[rnd.IntN(2)]
+				verb := []string{"resign", "decline"}[rnd.IntN(2)]
+				v.cmd(addr(p), fmt.Sprintf("%s %s %d %s pw-%s", word, verb, board, p, p))
+			}
+		case k < 16:
+			board, n := 101+rnd.IntN(boards), pick()
+			v.cmd(addr(n), fmt.Sprintf("lyngk subscribe %d %s pw-%s", board, n, n))
+			v.cmd(addr(n), fmt.Sprintf("yinsh subscribe %d %s pw-%s", board, n, n))
+		case k < 17:
+			n := pick()
+			v.cmd(addr(n), fmt.Sprintf("vacation %s pw-%s %s", n, n, []string{"on", "off"}[rnd.IntN(2)]))
+		default:
+			v.now = v.now.Add(time.Duration(rnd.IntN(10*24)) * time.Hour)
+			v.tick()
+		}
+		if step%10 == 9 {
+			v.checkIndexes()
+		}
+	}
+	v.cmd(addr("carol"), "signoff carol pw-carol")
+	v.cmd(addr("dave"), "delete dave pw-dave")
+	for _, n := range names {
+		v.cmd(addr(n), fmt.Sprintf("vacation %s pw-%s off", n, n))
+	}
+	for range 8 {
+		v.now = v.now.Add(5 * 24 * time.Hour)
+		v.tick()
+	}
+	v.checkIndexes()
+	var c engine.GameCounts
+	err := v.db.View(func(tx *store.Tx) error {
+		var err error
+		c, err = engine.Counts(tx)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Games != boards || c.Running != 0 || c.Finished == 0 || c.Cancelled == 0 {
+		t.Errorf("counts %+v after %d challenges and six weeks of timers: want every game over, some finished, some cancelled", c, boards)
+	}
+}
+
+// challenges makes n games of alice and bob that nobody moves in, over
+// days: bob takes MaxUnasked challenges a day.
+func (v *env) challenges(n int) {
+	v.t.Helper()
+	v.signup("alice", "bob")
+	for i := range n {
+		if i%engine.MaxUnasked == 0 {
+			v.now = v.now.Add(25 * time.Hour)
+		}
+		if out := v.cmd(addr("alice"), "lyngk challenge alice bob"); len(out) != 2 {
+			v.t.Fatalf("challenge: %s", format(out))
+		}
+	}
+}
+
+// keys counts the records of bucket.
+func (v *env) keys(bucket string) int {
+	v.t.Helper()
+	n := 0
+	err := v.db.View(func(tx *store.Tx) error {
+		return tx.ForEach(bucket, func(string, []byte) error { n++; return nil })
+	})
+	if err != nil {
+		v.t.Fatal(err)
+	}
+	return n
+}
+
+// TestPruneBatch: a tick reads PruneBatch tokens and accounts at most,
+// and the pass goes on at the next tick where it stopped: the tokens of
+// games over for TokenKeep go over two ticks. The old prune read every
+// token and account in one transaction.
+func TestPruneBatch(t *testing.T) {
+	v := newEnv(t)
+	v.challenges(engine.PruneBatch/4 + 5) // four tokens a game
+	v.now = v.now.Add(22 * 24 * time.Hour)
+	for range (engine.PruneBatch/4+5)/engine.TickBatch + 1 { // cancels them, TickBatch a tick
+		v.tick()
+		v.now = v.now.Add(time.Minute)
+	}
+	tokens := v.keys(store.BucketTokens)
+	if tokens <= engine.PruneBatch {
+		t.Fatalf("%d tokens: the test needs more than PruneBatch", tokens)
+	}
+	v.now = v.now.Add(engine.TokenKeep + time.Hour)
+	v.tick()
+	if n := v.keys(store.BucketTokens); n != tokens-engine.PruneBatch {
+		t.Fatalf("%d tokens left after the first tick, want %d", n, tokens-engine.PruneBatch)
+	}
+	v.now = v.now.Add(time.Minute)
+	v.tick()
+	if n := v.keys(store.BucketTokens); n != 0 {
+		t.Fatalf("%d tokens left after the second tick, want none", n)
+	}
+}
+
+// TestTimerBatch: a tick looks at TickBatch games at most, the earliest
+// due first, and the next tick at the rest: with TickBatch+3 games whose
+// players never moved, the first tick after 21 days cancels TickBatch of
+// them, the second the other three. The old timer read every game in one
+// transaction.
+func TestTimerBatch(t *testing.T) {
+	v := newEnv(t)
+	v.challenges(engine.TickBatch + 3)
+	running := func() int {
+		t.Helper()
+		var c engine.GameCounts
+		err := v.db.View(func(tx *store.Tx) error {
+			var err error
+			c, err = engine.Counts(tx)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.Running
+	}
+	v.now = v.now.Add(22 * 24 * time.Hour)
+	v.tick()
+	if n := running(); n != 3 {
+		t.Fatalf("%d games running after the first tick, want 3", n)
+	}
+	v.now = v.now.Add(time.Minute)
+	v.tick()
+	if n := running(); n != 0 {
+		t.Fatalf("%d games running after the second tick, want none", n)
+	}
+	v.checkIndexes()
+}
+
+// TestListingCut: a listing by mail shows the running games first, then
+// the finished ones, newest first, at most Config.Listed (here 3), says
+// how many more there are and the command that lists them, and that
+// command lists the rest, and the standings and ratings show the best
+// three of five players and how many more (testdata/listing-cut.golden).
+// The old listing
+// showed every game oldest first and was cut at 64 KB, the running games
+// of a busy player out of sight.
+func TestListingCut(t *testing.T) {
+	v := newEnv(t, func(c *engine.Config) { c.Listed = 3 })
+	v.signup("alice", "bob")
+	for i := range 5 {
+		v.cmd(addr("alice"), "lyngk challenge alice bob")
+		if i == 0 || i == 2 {
+			v.firstMoves(101+i, [2]string{"alice", "bob"})
+			v.cmd(addr("bob"), fmt.Sprintf("lyngk resign %d bob pw-bob", 101+i))
+		}
+	}
+	v.signup("carol", "dave", "erin")
+	for i, p := range [][2]string{{"carol", "dave"}, {"erin", "dave"}} {
+		v.cmd(addr(p[0]), fmt.Sprintf("lyngk challenge %s %s", p[0], p[1]))
+		v.firstMoves(106+i, p)
+		v.cmd(addr(p[1]), fmt.Sprintf("lyngk resign %d %s pw-%s", 106+i, p[1], p[1]))
+	}
+	var b strings.Builder
+	for _, c := range []string{"lyngk games alice", "lyngk games alice all after 102", "lyngk games", "lyngk games after 101",
+		"lyngk history", "lyngk history alice bob", "lyngk games alice inactive", "lyngk games alice active after 104",
+		"lyngk standings", "lyngk ratings"} {
+		out := v.cmd(addr("bob"), c)
+		if len(out) != 1 {
+			t.Fatalf("%s:\n%s", c, format(out))
+		}
+		fmt.Fprintf(&b, "===== %s\n%s", c, out[0].Body)
+	}
+	checkGolden(t, "listing-cut", b.String())
+}
+
+// TestStrangerListingNotRead: a listing a stranger asks for is answered to
+// nobody, and not read at all: with a game record that does not decode,
+// the stranger's "games alice" fails nothing, where a player's fails.
+func TestStrangerListingNotRead(t *testing.T) {
+	v := newEnv(t)
+	v.signup("alice", "bob")
+	v.cmd(addr("alice"), "lyngk challenge alice bob")
+	err := v.db.Update(func(tx *store.Tx) error { return tx.Put(store.BucketGames, "00000101", []byte("{")) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []string{"lyngk games alice", "lyngk history alice", "lyngk show alice", "all show alice"} {
+		if out, failed := v.mailFailing(engine.Inbound{From: "stranger@elsewhere.example", Subject: c, MessageID: "s-" + c}); failed != nil || len(out) != 0 {
+			t.Errorf("a stranger's %q: failed %v, answered:\n%s", c, failed, format(out))
+		}
+	}
+	if _, failed := v.mailFailing(engine.Inbound{From: addr("bob"), Subject: "lyngk games alice", MessageID: "p"}); failed == nil {
+		t.Error("a player's listing of an undecodable game did not fail: the test shows nothing")
+	}
+}

@@ -1,0 +1,220 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// MaxListed bounds the games of one listing by mail (games, history, show
+// USERID, all show): at about 100 bytes a line it keeps the mail within
+// MaxReply. The listing then says how many more there are and how to ask
+// for them (after BOARD).
+const MaxListed = 500
+
+// span is one part of a listing's order: the keys of an index that start
+// with one of prefixes (one per user, or one for everybody), whose rest
+// names the board (boardOfRest). A listing is its running span, then its
+// finished span.
+type span struct {
+	running  bool
+	bucket   string
+	prefixes []string
+	// count is the count key of each prefix ("" for none: counted by
+	// reading the keys).
+	counts []string
+}
+
+// boardOfRest reads the board from the rest of an index key: eight digits
+// of 99999999 minus the board (byplayer, running) or the end's time and
+// the board (ended).
+func boardOfRest(bucket, rest string) (int, error) {
+	if bucket == bucketEnded {
+		if len(rest) != 24 {
+			return 0, fmt.Errorf("engine: index key %q: not a time and board", rest)
+		}
+		return strconv.Atoi(rest[16:])
+	}
+	return boardOfInv(rest)
+}
+
+// restOf is board's rest in span bucket: what boardOfRest reads back.
+func restOf(bucket string, g *game) string {
+	if bucket == bucketEnded {
+		return invTimeKey(g.ended()) + gameKey(g.Board)
+	}
+	return invBoard(g.Board)
+}
+
+// spans are the parts of the listing of the games of users keys (all
+// users for none) in scope and state (StateActive, StateNext,
+// StateFinished or StateAll), in order.
+func spans(keys []string, scope, state string) []span {
+	var out []span
+	for _, running := range []bool{true, false} {
+		switch {
+		case running && state == StateFinished, !running && (state == StateActive || state == StateNext):
+			continue
+		}
+		s := span{running: running}
+		countState, mark := countRunning, markRunning
+		if !running {
+			countState, mark = countFinished, markFinished
+		}
+		if len(keys) == 0 {
+			s.bucket = bucketRunning
+			if !running {
+				s.bucket = bucketEnded
+			}
+			s.prefixes = []string{scope + "\x00"}
+			s.counts = []string{scopeCount("", scope, countState)}
+		} else {
+			s.bucket = bucketByPlayer
+			for _, k := range keys {
+				s.prefixes = append(s.prefixes, playerPrefix(k, scope)+mark)
+				s.counts = append(s.counts, scopeCount(k, scope, countState))
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// rests are the rests of span s's keys after rest from ("": from the
+// first), sorted and without duplicates (a game of two of the users), at
+// most n unless n < 0. It starts each prefix's scan at from: what comes
+// before costs nothing.
+func (s span) rests(tx Tx, from string, n int) ([]string, error) {
+	var out []string
+	for _, p := range s.prefixes {
+		got := 0
+		err := tx.Scan(s.bucket, p+from, func(key string, _ []byte) error {
+			rest, ok := strings.CutPrefix(key, p)
+			switch {
+			case !ok || n >= 0 && got == n:
+				return errEnough
+			case rest == from:
+				return nil
+			}
+			got++
+			out = append(out, rest)
+			return nil
+		})
+		if err != nil && !errors.Is(err, errEnough) {
+			return nil, err
+		}
+	}
+	slices.Sort(out)
+	out = slices.Compact(out)
+	if n >= 0 && len(out) > n {
+		out = out[:n]
+	}
+	return out, nil
+}
+
+// total is the number of games of span s: its counts for one prefix, the
+// keys read for several (a game of two of the users is one game).
+func (s span) total(tx Tx) (int, error) {
+	if len(s.prefixes) == 1 {
+		return count(tx, s.counts[0])
+	}
+	rs, err := s.rests(tx, "", -1)
+	return len(rs), err
+}
+
+// listing reads one page of the listing of the games of users keys (all
+// for none) in scope and state: it leaves out the first skip games, or,
+// for after non-zero, the games up to board after in the listing's order;
+// then it takes at most limit games. more is the number of games after
+// the page. It decodes the games shown, and reads the index keys before
+// them (a page far down costs its keys, not their records); the number
+// after the page comes from the counts, or, after a board or for several
+// users, from the keys.
+func (r *request) listing(keys []string, scope, state string, after, skip, limit int) (gs []*game, more int, err error) {
+	ss := spans(keys, scope, state)
+	first, from := 0, ""
+	if after != 0 {
+		g, ok, err := r.loadGame(after)
+		if err != nil {
+			return nil, 0, err
+		}
+		for i, s := range ss {
+			if ok && s.running != g.over() {
+				first, from = i, restOf(s.bucket, g)
+			}
+		}
+		if !ok || from == "" {
+			first = len(ss) // no such board in the listing: nothing after it
+		}
+	}
+	fast := after == 0 && state != StateNext
+	left := skip
+	for i := first; i < len(ss); i++ {
+		s := ss[i]
+		start := ""
+		if i == first {
+			start = from
+		}
+		n := left + limit - len(gs)
+		if state == StateNext {
+			n = -1 // filtered by the turn: every running game of the users read
+		}
+		rs, err := s.rests(r.tx, start, n)
+		if err != nil {
+			return nil, 0, err
+		}
+		if len(rs) > 0 {
+			start = rs[len(rs)-1]
+		}
+		drop := min(left, len(rs))
+		left -= drop
+		for _, rest := range rs[drop:] {
+			board, err := boardOfRest(s.bucket, rest)
+			if err != nil {
+				return nil, 0, err
+			}
+			g, ok, err := r.loadGame(board)
+			if err != nil {
+				return nil, 0, err
+			}
+			if !ok {
+				return nil, 0, fmt.Errorf("engine: %s/%q: no game %d", s.bucket, rest, board)
+			}
+			if state == StateNext && len(keys) > 0 {
+				pos, err := r.e.position(g, -1)
+				if err != nil {
+					return nil, 0, err
+				}
+				if !slices.Contains(keys, strings.ToLower(g.Players[pos.Turn()-1])) {
+					continue
+				}
+			}
+			if len(gs) == limit {
+				more++
+				continue
+			}
+			gs = append(gs, g)
+		}
+		if !fast && state != StateNext {
+			rest, err := s.rests(r.tx, start, -1)
+			if err != nil {
+				return nil, 0, err
+			}
+			more += len(rest)
+		}
+	}
+	if fast {
+		total := 0
+		for _, s := range ss {
+			n, err := s.total(r.tx)
+			if err != nil {
+				return nil, 0, err
+			}
+			total += n
+		}
+		more = max(total-skip-len(gs), 0)
+	}
+	return gs, more, nil
+}
