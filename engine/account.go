@@ -136,7 +136,7 @@ func (r *request) hash(pw string) (string, error) {
 // accountView is the data of the signup and account mails.
 type accountView struct {
 	User      string
-	Robot     string
+	Server    string
 	Addresses []string
 	Pending   []string // waiting for confirmation
 	Replace   bool     // the first of Pending confirmed replaces Addresses

@@ -289,7 +289,7 @@ func recordBounce(tx Tx, h bounceMatch, now time.Time) (marked bool, err error) 
 func (e *Engine) matchBounce(tx Tx, b Bounce) ([]bounceMatch, error) {
 	hardAny := slices.ContainsFunc(b.Recipients, func(r BounceRecipient) bool { return r.Hard })
 	for _, to := range b.To {
-		tag := verpToken(e.cfg.Robot, to)
+		tag := verpToken(e.cfg.Server, to)
 		if tag == "" {
 			continue
 		}

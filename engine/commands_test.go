@@ -21,7 +21,7 @@ func tableEngine(t *testing.T) *Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := New(Config{Games: []games.Game{{Rules: lyngk.Rules}}, Robot: "lyngk@example.net", Templates: set})
+	e, err := New(Config{Games: []games.Game{{Rules: lyngk.Rules}}, Server: "lyngk@example.net", Templates: set})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -83,9 +83,9 @@ func (r *request) confirmsAllowed(addrs []string) error {
 
 // confirmView is the data of the confirmation mail.
 type confirmView struct {
-	User, Robot, Addr, Code string
-	Signup                  bool
-	Limit                   int
+	User, Server, Addr, Code string
+	Signup                   bool
+	Limit                    int
 }
 
 // askConfirm mails a confirmation to each of addrs for u, each with its own
@@ -125,7 +125,7 @@ func (r *request) askConfirm(u *user, addrs []string, signup bool) error {
 		if err := save(r.tx, bucketConfirms, code, &rec); err != nil {
 			return err
 		}
-		v := confirmView{User: u.ID, Robot: r.e.cfg.Robot, Addr: ad, Code: code,
+		v := confirmView{User: u.ID, Server: r.e.cfg.Server, Addr: ad, Code: code,
 			Signup: signup, Limit: r.e.cfg.ConfirmsPerDay}
 		if err := r.mailAbout("confirm", v, envelope{to: []string{ad}, id: confirmPrefix + code + "@" + r.e.cfg.Domain}); err != nil {
 			return err
@@ -238,7 +238,7 @@ func (r *request) confirm(id, code string) error {
 		return err
 	}
 	if welcome {
-		return r.mail("signup", u.Addresses, accountView{User: u.ID, Robot: r.e.cfg.Robot, Addresses: u.Addresses,
+		return r.mail("signup", u.Addresses, accountView{User: u.ID, Server: r.e.cfg.Server, Addresses: u.Addresses,
 			Games: r.e.gameHelps(), RobotPlayer: r.e.cfg.RobotPlayer})
 	}
 	return r.mail("account", union(dropped, u.Addresses), accountView{User: u.ID, What: "confirmed",

@@ -90,7 +90,7 @@ type Config struct {
 	// Games are the games the server offers, at least one; every game
 	// record names its game (store schema version 3).
 	Games       []games.Game
-	Robot       string // our own address: mail from it is never answered
+	Server      string // our own address: mail from it is never answered
 	Domain      string // right-hand side of our Message-IDs; "" = Robot's domain
 	Templates   *templates.Set
 	RatePerHour int // commands per sender and hour; 0 = no limit
@@ -153,7 +153,7 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.Templates == nil {
 		return nil, errors.New("engine: no templates")
 	}
-	if cfg.Robot == "" {
+	if cfg.Server == "" {
 		return nil, errors.New("engine: no server address")
 	}
 	if len(cfg.Games) == 0 {
@@ -174,9 +174,9 @@ func New(cfg Config) (*Engine, error) {
 		byName[name] = g
 	}
 	if cfg.Domain == "" {
-		_, d, ok := strings.Cut(cfg.Robot, "@")
+		_, d, ok := strings.Cut(cfg.Server, "@")
 		if !ok || d == "" {
-			return nil, fmt.Errorf("engine: no domain for Message-IDs and none in the server address %q", cfg.Robot)
+			return nil, fmt.Errorf("engine: no domain for Message-IDs and none in the server address %q", cfg.Server)
 		}
 		cfg.Domain = d
 	}
@@ -377,7 +377,7 @@ func (e *Engine) Handle(tx Tx, in Inbound, now time.Time) (mails []Mail, failed,
 // unanswerable is RFC 3834 §2: never answer automatic mail; and never
 // ourselves, which would loop.
 func (e *Engine) unanswerable(in Inbound) bool {
-	return in.Auto != "" || in.From == "" || strings.EqualFold(in.From, e.cfg.Robot)
+	return in.Auto != "" || in.From == "" || strings.EqualFold(in.From, e.cfg.Server)
 }
 
 // handle runs the commands of r's mail; r.out collects the mails.

@@ -38,7 +38,7 @@ func parser(t testing.TB) *engine.Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(engine.Config{Games: offered(), Robot: robot, Templates: set})
+	e, err := engine.New(engine.Config{Games: offered(), Server: robot, Templates: set})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func newEnv(t testing.TB, opts ...func(*engine.Config)) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := engine.Config{Games: offered(), Robot: robot, Templates: set, Rand: rand.NewChaCha8([32]byte{1}),
+	cfg := engine.Config{Games: offered(), Server: robot, Templates: set, Rand: rand.NewChaCha8([32]byte{1}),
 		BcryptCost: bcrypt.MinCost}
 	for _, o := range opts {
 		o(&cfg)

@@ -199,7 +199,7 @@ func TestReadMailServerName(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(engine.Config{Games: offered(), Robot: robot, Templates: set, ServerName: "Lyngk  Club"})
+	e, err := engine.New(engine.Config{Games: offered(), Server: robot, Templates: set, ServerName: "Lyngk  Club"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +212,7 @@ func TestReadMailServerName(t *testing.T) {
 		t.Errorf("ServerName() = %q", e.ServerName())
 	}
 	for _, bad := range []string{"Kris <kris@example.org>", "two\nlines", strings.Repeat("x", 41)} {
-		if _, err := engine.New(engine.Config{Games: offered(), Robot: robot, Templates: set, ServerName: bad}); err == nil {
+		if _, err := engine.New(engine.Config{Games: offered(), Server: robot, Templates: set, ServerName: bad}); err == nil {
 			t.Errorf("server name %q accepted", bad)
 		}
 	}

@@ -286,12 +286,12 @@ func (r *request) standings(c Command) error {
 
 // helpView is the data of the help mails.
 type helpView struct {
-	Robot, Topic string
-	Commands     string     // "help commands"' list (helpCommands)
-	Games        []gameHelp // the games the server offers
-	Topics       string     // the topics of "help TOPIC", for its refusal
-	Text         string     // a game's text: "help GAME", "help notation"
-	RobotPlayer  bool       // the robot player takes challenges (Config.RobotPlayer)
+	Server, Topic string
+	Commands      string     // "help commands"' list (helpCommands)
+	Games         []gameHelp // the games the server offers
+	Topics        string     // the topics of "help TOPIC", for its refusal
+	Text          string     // a game's text: "help GAME", "help notation"
+	RobotPlayer   bool       // the robot player takes challenges (Config.RobotPlayer)
 	// Sections are "help notation" and "help rules": each game's text of
 	// the topic.
 	Sections []helpSection
@@ -325,7 +325,7 @@ func (e *Engine) gameHelps() []gameHelp {
 // help: help [TOPIC]. TOPIC is commands, notation or rules (each game's
 // text of it), or a game word (that game's page, gameText "help").
 func (r *request) help(c Command) error {
-	v := helpView{Robot: r.e.cfg.Robot, Commands: r.e.helpCommands(), Topics: strings.Join(helpTopics, ", "),
+	v := helpView{Server: r.e.cfg.Server, Commands: r.e.helpCommands(), Topics: strings.Join(helpTopics, ", "),
 		Games: r.e.gameHelps(), RobotPlayer: r.e.cfg.RobotPlayer}
 	if len(v.Games) > 1 {
 		for _, g := range v.Games {

@@ -36,7 +36,7 @@ func newScaleStore(b *testing.B, n int) *scaleStore {
 		b.Fatal(err)
 	}
 	e, err := New(Config{Games: []games.Game{{Rules: lyngk.Rules, Picture: lyngkpicture.Pictures, Input: lyngkpicture.Pictures}},
-		Robot: "lyngk@example.net", Templates: set, BcryptCost: bcrypt.MinCost})
+		Server: "lyngk@example.net", Templates: set, BcryptCost: bcrypt.MinCost})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -182,7 +182,7 @@ func TestGameTextsRequired(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := engine.Config{Games: append(offered(), gamestest.TicTacToe), Robot: robot, Templates: set}
+	cfg := engine.Config{Games: append(offered(), gamestest.TicTacToe), Server: robot, Templates: set}
 	_, err = engine.New(cfg)
 	if err == nil || !strings.Contains(err.Error(), `game "tictactoe" has no template tictactoe.options, tictactoe.options-help, tictactoe.help, `) ||
 		!strings.Contains(err.Error(), "(templates/tictactoe.tmpl)") {

@@ -90,7 +90,7 @@ func writeBenchStore(path string, o benchstore.Options) (benchstore.Summary, err
 	}
 	var key [32]byte
 	binary.LittleEndian.PutUint64(key[:], o.Seed)
-	eng, err := engine.New(engine.Config{Games: offered(), Robot: defaultConfig().Server, Templates: tpl,
+	eng, err := engine.New(engine.Config{Games: offered(), Server: defaultConfig().Server, Templates: tpl,
 		Rand: rand.NewChaCha8(key)})
 	if err != nil {
 		return benchstore.Summary{}, err

@@ -162,7 +162,7 @@ func reader(t *testing.T) *engine.Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(engine.Config{Games: offered(), Robot: "lyngk@example.net", Templates: set})
+	e, err := engine.New(engine.Config{Games: offered(), Server: "lyngk@example.net", Templates: set})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,7 +43,7 @@ func pagesSite(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(engine.Config{Games: offered(), Robot: "pbem@example.net", Templates: set,
+	e, err := engine.New(engine.Config{Games: offered(), Server: "pbem@example.net", Templates: set,
 		Rand: rand.NewChaCha8([32]byte{3}), BcryptCost: bcrypt.MinCost})
 	if err != nil {
 		t.Fatal(err)

@@ -141,7 +141,7 @@ func seedFlood(t testing.TB, cfg config, cost int) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng, err := engine.New(engine.Config{Games: offered(), Robot: cfg.Server, Templates: tpl, BcryptCost: cost})
+	eng, err := engine.New(engine.Config{Games: offered(), Server: cfg.Server, Templates: tpl, BcryptCost: cost})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -185,7 +185,7 @@ func newEngine(cfg config) (*engine.Engine, error) {
 	}
 	return engine.New(engine.Config{
 		Games:          offered(),
-		Robot:          cfg.Server,
+		Server:         cfg.Server,
 		ServerName:     cfg.ServerName,
 		Domain:         cfg.Domain,
 		Templates:      tpl,

@@ -36,7 +36,7 @@ func build(t *testing.T, n int, seed uint64) (*store.DB, benchstore.Summary) {
 		t.Fatal(err)
 	}
 	e, err := engine.New(engine.Config{Games: []games.Game{{Rules: lyngk.Rules}, {Rules: yinsh.Rules}},
-		Robot: "lyngk@example.net", Templates: set, Rand: rand.NewChaCha8([32]byte{byte(seed)})})
+		Server: "lyngk@example.net", Templates: set, Rand: rand.NewChaCha8([32]byte{byte(seed)})})
 	if err != nil {
 		t.Fatal(err)
 	}

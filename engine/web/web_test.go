@@ -108,7 +108,7 @@ func newSiteOf(t testing.TB, public bool, gs []games.Game) *site {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(engine.Config{Games: gs, Robot: "lyngk@example.net", Templates: set,
+	e, err := engine.New(engine.Config{Games: gs, Server: "lyngk@example.net", Templates: set,
 		Rand: rand.NewChaCha8([32]byte{1}), BcryptCost: bcrypt.MinCost})
 	if err != nil {
 		t.Fatal(err)
