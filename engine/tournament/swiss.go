@@ -20,6 +20,9 @@ type swissPlayer struct {
 	rating  int
 	hadBye  bool
 	colours []int8 // +1 White, -1 Black, in order; byes leave no colour
+	// wish and strength are want(), computed once the history is read.
+	wish     int8
+	strength int
 }
 
 // want returns the colour the player should have next (+1 White, -1 Black,
@@ -87,6 +90,9 @@ func swiss(players []Player, played []Round) (Round, bool, error) {
 			ps[g.Black].colours = append(ps[g.Black].colours, -1)
 		}
 	}
+	for i := range ps {
+		ps[i].wish, ps[i].strength = ps[i].want()
+	}
 	var order []int // the active players, best first
 	for i, p := range players {
 		if !p.Withdrawn {
@@ -102,7 +108,11 @@ func swiss(players []Player, played []Round) (Round, bool, error) {
 		}
 		return ps[b].rating - ps[a].rating
 	})
-	s := &swissSearch{ps: ps, met: met}
+	rank := make([]int, n)
+	for i, p := range order {
+		rank[p] = i
+	}
+	s := &swissSearch{ps: ps, met: met, rank: rank, budget: searchWork}
 	// The bye goes to the lowest-ranked player who has not had one and
 	// without whom the others can be paired; the colour rules are relaxed
 	// only when no pairing keeps them with that bye.
@@ -120,9 +130,12 @@ func swiss(players []Player, played []Round) (Round, bool, error) {
 	}
 	for _, bye := range byes {
 		rest := slices.DeleteFunc(slices.Clone(order), func(p int) bool { return p == bye })
-		for _, relaxed := range []bool{false, true} {
-			s.relaxed = relaxed
+		for mode := strict; mode <= anyPairing; mode++ {
+			s.mode = mode
 			s.failed = map[string]bool{}
+			// Each pass has a share of what is left, so that one which
+			// cannot succeed leaves room for the next.
+			s.limit = max(0, s.budget-passWork[mode])
 			pairs, ok := s.pair(rest)
 			if !ok {
 				continue
@@ -131,34 +144,68 @@ func swiss(players []Player, played []Round) (Round, bool, error) {
 			if bye != Bye {
 				round = append(round, Game{White: bye, Black: Bye, Result: WhiteWon})
 			}
-			return round, relaxed, nil
+			return round, mode != strict, nil
 		}
+	}
+	if s.budget <= 0 {
+		return nil, false, fmt.Errorf("%w: no pairing found in the search's bounds", ErrNoPairing)
 	}
 	return nil, false, fmt.Errorf("%w: every remaining pairing repeats a game", ErrNoPairing)
 }
+
+// The passes of the search, in order: the Dutch order with the colour
+// rules, the Dutch order without them, and any pairing without a repeat.
+// The last chooses first the player with the fewest opponents left, which
+// finds a pairing where the Dutch order runs into dead ends (a Swiss of
+// nearly as many rounds as players, where the lowest have met each other).
+const (
+	strict = iota
+	relaxed
+	anyPairing
+)
+
+// The bounds of the search, counted in pairs looked at, so that a call
+// costs a few seconds at most whatever the history. searchWork is the
+// whole; passWork the most each pass may use of it for each bye tried.
+// When it is spent the answer is ErrNoPairing, whether or not some
+// pairing exists; a field of a usual length pairs in a few thousand.
+const (
+	searchWork = 40_000_000
+	// degreeCheck: the search checks that every player left has somebody
+	// to meet only when this many or fewer are left (the check costs the
+	// square of their number; dead ends are found near the bottom).
+	degreeCheck = 32
+)
+
+var passWork = [...]int{strict: 1_000_000, relaxed: 4_000_000, anyPairing: 30_000_000}
 
 // swissSearch finds the pairing by backtracking: the best unpaired player
 // takes his preferred opponent who is allowed, the rest is paired the
 // same way, and if that fails the next opponent is tried. A set of
 // players found unpairable is remembered, so no set is searched twice.
 type swissSearch struct {
-	ps      []swissPlayer
-	met     [][]bool
-	relaxed bool
-	failed  map[string]bool
+	ps     []swissPlayer
+	met    [][]bool
+	rank   []int // the place of each player in the ranking
+	mode   int
+	failed map[string]bool
+	// budget is what is left of searchWork; the pass in progress stops
+	// when it falls to limit.
+	budget, limit int
 }
 
 // allowed: no repeat, and (unless relaxed) not two players who must both
 // have the same colour.
 func (s *swissSearch) allowed(a, b int) bool {
+	s.budget--
 	if s.met[a][b] {
 		return false
 	}
-	if s.relaxed {
+	if s.mode != strict {
 		return true
 	}
-	ca, sa := s.ps[a].want()
-	cb, sb := s.ps[b].want()
+	ca, sa := s.ps[a].wish, s.ps[a].strength
+	cb, sb := s.ps[b].wish, s.ps[b].strength
 	return !(sa == 3 && sb == 3 && ca == cb)
 }
 
@@ -181,9 +228,9 @@ func (s *swissSearch) candidates(rest []int) []int {
 	if h == 0 {
 		h = 1
 	}
-	ct, _ := s.ps[top].want()
+	ct := s.ps[top].wish
 	fits := func(p int) bool {
-		c, _ := s.ps[p].want()
+		c := s.ps[p].wish
 		return c == 0 || ct == 0 || c != ct
 	}
 	for _, p := range rest[h:g] {
@@ -211,15 +258,42 @@ func (s *swissSearch) pair(rest []int) ([][2]int, bool) {
 	for i, p := range rest {
 		key[i] = byte(p)
 	}
-	if s.failed[string(key)] {
+	if s.failed[string(key)] || s.budget <= s.limit {
 		return nil, false
 	}
-	top := rest[0]
-	for _, c := range s.candidates(rest) {
+	top, candidates := rest[0], []int(nil)
+	if s.mode == anyPairing || len(rest) <= degreeCheck {
+		// A player with nobody left he may meet makes the set
+		// unpairable: seeing it here saves searching every way to pair
+		// the others. The last pass starts with the player who has the
+		// fewest opponents left.
+		fewest := len(rest)
+		for _, a := range rest {
+			k := 0
+			for _, b := range rest {
+				if b != a && s.allowed(a, b) {
+					k++
+				}
+			}
+			if k == 0 {
+				s.failed[string(key)] = true
+				return nil, false
+			}
+			if s.mode == anyPairing && k < fewest {
+				top, fewest = a, k
+			}
+		}
+	}
+	if s.mode == anyPairing {
+		candidates = without(rest, top)
+	} else {
+		candidates = s.candidates(rest)
+	}
+	for _, c := range candidates {
 		if !s.allowed(top, c) {
 			continue
 		}
-		others := slices.DeleteFunc(slices.Clone(rest[1:]), func(p int) bool { return p == c })
+		others := slices.DeleteFunc(slices.Clone(rest), func(p int) bool { return p == c || p == top })
 		if pairs, ok := s.pair(others); ok {
 			return append([][2]int{{top, c}}, pairs...), true
 		}
@@ -234,11 +308,17 @@ func (s *swissSearch) pair(rest []int) ([][2]int, bool) {
 // higher-ranked player's; when neither has played yet the higher-ranked
 // player has White on the odd boards and Black on the even ones.
 func (s *swissSearch) colour(pairs [][2]int) Round {
+	for i, pr := range pairs {
+		if s.rank[pr[1]] < s.rank[pr[0]] {
+			pairs[i] = [2]int{pr[1], pr[0]}
+		}
+	}
+	slices.SortFunc(pairs, func(x, y [2]int) int { return s.rank[x[0]] - s.rank[y[0]] })
 	round := make(Round, 0, len(pairs)+1)
 	for i, pr := range pairs {
 		a, b := pr[0], pr[1]
-		ca, sa := s.ps[a].want()
-		cb, sb := s.ps[b].want()
+		ca, sa := s.ps[a].wish, s.ps[a].strength
+		cb, sb := s.ps[b].wish, s.ps[b].strength
 		var aWhite bool
 		switch {
 		case ca == 0 && cb == 0:
@@ -259,4 +339,9 @@ func (s *swissSearch) colour(pairs [][2]int) Round {
 		}
 	}
 	return round
+}
+
+// without returns a copy of s without x.
+func without(s []int, x int) []int {
+	return slices.DeleteFunc(slices.Clone(s), func(p int) bool { return p == x })
 }
