@@ -134,3 +134,27 @@ func TestChampionshipBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestChampionshipNoReturn: a relegated player does not fill a vacancy of
+// the league he left. Three leagues of ten (p01-p10, p11-p20, p21-p30,
+// each finishing in that order); the whole middle league leaves. 20
+// players: two leagues of ten. The top league keeps p01-p05 and needs
+// five: of the middle group, p06-p10 came down from it, so it takes the
+// promoted p21 and p22, then the stayers of the bottom league by place,
+// p23, p24, p25. The rest, p06-p10 and p26-p30, make the second league.
+func TestChampionshipNoReturn(t *testing.T) {
+	var entrants []Entrant
+	for i := 1; i <= 30; i++ {
+		if i <= 10 || i > 20 {
+			entrants = append(entrants, Entrant{ID: fmt.Sprintf("p%02d", i), Rating: 1500})
+		}
+	}
+	got, err := NextLeagues(entrants, []League{ids(1, 10), ids(11, 20), ids(21, 30)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []League{append(ids(1, 5), ids(21, 25)...), append(ids(6, 10), ids(26, 30)...)}
+	if show(got) != show(want) {
+		t.Errorf("leagues\n%s\nwant\n%s", show(got), show(want))
+	}
+}
