@@ -164,7 +164,8 @@ const (
 	anyPairing
 )
 
-// The bounds of the search, counted in pairs looked at, so that a call
+// The bounds of the search, counted in pairs looked at and players
+// copied, so that a call
 // costs a few seconds at most whatever the history. searchWork is the
 // whole; passWork the most each pass may use of it for each bye tried.
 // When it is spent the answer is ErrNoPairing, whether or not some
@@ -261,6 +262,7 @@ func (s *swissSearch) pair(rest []int) ([][2]int, bool) {
 	if s.failed[string(key)] || s.budget <= s.limit {
 		return nil, false
 	}
+	s.budget -= len(rest) // the copying and ordering below
 	top, candidates := rest[0], []int(nil)
 	if s.mode == anyPairing || len(rest) <= degreeCheck {
 		// A player with nobody left he may meet makes the set
