@@ -163,3 +163,52 @@ func TestFormat(t *testing.T) {
 		}
 	}
 }
+
+// FuzzStandings builds a history from the fuzzer's bytes, valid or not:
+// Standings refuses it with ErrBadInput or ranks every player once, the
+// scores adding up to two half points a finished game (a bye counts one
+// side), ranks never decreasing.
+func FuzzStandings(f *testing.F) {
+	f.Add([]byte{4, 0, 3, 1, 1, 2, 3, 255, 3, 2, 1, 0, 1, 2})
+	f.Add([]byte{2, 0, 1, 9})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) == 0 {
+			return
+		}
+		n := int(data[0]) % 12
+		var rounds []Round
+		var round Round
+		total := 0
+		for i := 1; i+2 < len(data); i += 3 {
+			if data[i] == 255 {
+				rounds = append(rounds, round)
+				round = nil
+				continue
+			}
+			g := Game{White: int(data[i]%13) - 1, Black: int(data[i+1]%13) - 1, Result: Result(data[i+2] % 7)}
+			w, b := g.Points()
+			total += w + b
+			round = append(round, g)
+		}
+		rounds = append(rounds, round)
+		st, err := Standings(n, rounds)
+		if err != nil {
+			if !errors.Is(err, ErrBadInput) {
+				t.Fatalf("error %v", err)
+			}
+			return
+		}
+		seen := make([]bool, n)
+		sum := 0
+		for i, s := range st {
+			if seen[s.Player] || (i > 0 && s.Rank < st[i-1].Rank) {
+				t.Fatalf("standings %v", st)
+			}
+			seen[s.Player] = true
+			sum += s.Score
+		}
+		if sum != total {
+			t.Fatalf("scores add up to %d, the games to %d", sum, total)
+		}
+	})
+}
