@@ -3,6 +3,7 @@ package tournament
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // The championship's league rules.
@@ -101,17 +102,11 @@ func NextLeagues(entrants []Entrant, previous []League) ([]League, error) {
 		if rating[a] != rating[b] {
 			return rating[b] - rating[a]
 		}
-		if a < b {
-			return -1
-		}
-		return 1
+		return strings.Compare(a, b)
 	}
 	slices.SortFunc(newcomers, byRating)
 	for _, id := range newcomers {
-		g := len(previous) - 1
-		if g < 0 {
-			g = 0
-		}
+		g := max(len(previous)-1, 0)
 		for i := range previous {
 			if has[i] && rating[id] > lowest[i] {
 				g = i
