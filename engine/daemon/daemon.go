@@ -217,6 +217,9 @@ func (d *Daemon) Commit(ctx context.Context, w Work) error {
 		var ds []engine.Drawing
 		if d.db.View(func(tx *store.Tx) error {
 			ds = w.Forecast(tx, now)
+			if busy(tx) {
+				ds = withoutReviews(ds)
+			}
 			return nil
 		}) == nil {
 			d.draw(ctx, ds)
