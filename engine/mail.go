@@ -48,7 +48,7 @@ type gameView struct {
 	// Review is the robot's review of a game that ended, in the game-over
 	// mail to a user who takes it (reviews.go), nil for none.
 	Review *reviewView
-	Nag                *nagView
+	Nag    *nagView
 	// Play is the page WebURL/play/TOKEN of a board mail to a player
 	// (Config.WebURL set), "" for none.
 	Play string
