@@ -382,12 +382,15 @@ type setting struct {
 // subject, gamerz (the default: subjects that say what changed) or game
 // (one subject for every mail of a game); chat, copy (the default: the
 // sender of a chat gets a copy) or confirm (a one-line confirmation);
-// messages, on (the default: messages and broadcasts come) or off.
+// messages, on (the default: messages and broadcasts come) or off;
+// review, on (the default: the game-over mail names the loser's costliest
+// turns, reviews.go) or off.
 var settings = map[string]setting{
 	"change format":   {[]string{"html", formatText}, func(u *user) *string { return &u.Format }},
 	"change subject":  {[]string{"gamerz", subjectGame}, func(u *user) *string { return &u.Subject }},
 	"change chat":     {[]string{"copy", chatConfirm}, func(u *user) *string { return &u.Chat }},
 	"change messages": {[]string{"on", messagesOff}, func(u *user) *string { return &u.Messages }},
+	"change review":   {[]string{"on", reviewOff}, func(u *user) *string { return &u.Review }},
 }
 
 // changeSetting runs one of the settings' commands.

@@ -81,7 +81,7 @@ func TestCommandTable(t *testing.T) {
 			}
 		}
 	}
-	want := []string{"change password", "change address", "change format", "change subject", "change chat", "change messages", "signoff", "vacation", "add", "delete", "message", "broadcast",
+	want := []string{"change password", "change address", "change format", "change subject", "change chat", "change messages", "change review", "signoff", "vacation", "add", "delete", "message", "broadcast",
 		"move", "queue", "submit", "confirm", "resign", "decline", "showas", "subscribe", "unsubscribe", "chat"}
 	if !slices.Equal(forecast, want) {
 		t.Errorf("password commands forecast: %q, want %q", forecast, want)

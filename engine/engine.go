@@ -146,6 +146,7 @@ type Engine struct {
 	auth       *authCache
 	inline     atomic.Int64 // bcrypt runs inside Handle (see InlineChecks)
 	pics       *pictures    // the PNGs of positions (pictures.go)
+	revs       *reviews     // the game-over reviews (reviews.go)
 }
 
 // New checks cfg and fills in its defaults.
@@ -224,7 +225,7 @@ func New(cfg Config) (*Engine, error) {
 	for _, g := range cfg.Games {
 		titles = append(titles, g.Title())
 	}
-	return &Engine{cfg: cfg, auth: auth, pics: newPictures(), games: byName, ownSubject: ownSubjectRE(cfg.ServerName, titles),
+	return &Engine{cfg: cfg, auth: auth, pics: newPictures(), revs: newReviews(), games: byName, ownSubject: ownSubjectRE(cfg.ServerName, titles),
 		commands: commandTable(), topWords: topWords()}, nil
 }
 

@@ -275,6 +275,11 @@ func (r *request) moved(g *game, c *commentView, notice string) error {
 		return err
 	}
 	v.Notice = notice
+	if g.over() {
+		if err := r.gameReview(g, v); err != nil {
+			return err
+		}
+	}
 	if err := r.boardMails(g, "board", v, recipients(g), c); err != nil {
 		return err
 	}

@@ -4,8 +4,10 @@
 // change) given to Commit, which runs it in the same steps whoever asks:
 //
 //  1. forecast, in a read transaction, the board pictures the work's mails
-//     will show (engine.Forecast and its kin);
-//  2. draw them outside the store's write lock, on every core (draw.go);
+//     will show (engine.Forecast and its kin), and the robot's review of a
+//     game the work ends, unless the server is busy (draw.go);
+//  2. draw them, and make the review, outside the store's write lock, on
+//     every core (draw.go);
 //  3. one write transaction: the work applies its change, composes its
 //     mails (mailer.Compose) and queues each under its SMTP envelope, one
 //     per recipient with a VERP sender when bounce_verp is on, in its
@@ -217,6 +219,9 @@ func (d *Daemon) Commit(ctx context.Context, w Work) error {
 		var ds []engine.Drawing
 		if d.db.View(func(tx *store.Tx) error {
 			ds = w.Forecast(tx, now)
+			if busy(tx) {
+				ds = withoutReviews(ds)
+			}
 			return nil
 		}) == nil {
 			d.draw(ctx, ds)
