@@ -52,7 +52,7 @@ const (
 var gameIndexes = []string{bucketByPlayer, bucketRunning, bucketDeadlines, bucketEnded}
 
 // indexBuckets are the buckets CheckIndexes compares, in the order it reports.
-var indexBuckets = []string{bucketByPlayer, bucketRunning, bucketDeadlines, bucketEnded, bucketCounts, bucketRatings}
+var indexBuckets = []string{bucketByPlayer, bucketRunning, bucketDeadlines, bucketEnded, bucketCounts, bucketRatings, bucketGameTokens, bucketExpiry}
 
 // The count keys of everybody's games (countKeys).
 const (
@@ -186,6 +186,9 @@ func scopeCount(key, scope, state string) string {
 // indexGame moves g's index entries from those of old (nil: a new record)
 // to its own, writing only what changed.
 func indexGame(tx Tx, old, g *game) error {
+	if err := indexTokenExpiry(tx, old, g); err != nil {
+		return err
+	}
 	var was map[string][]string
 	var wasCounts []string
 	if old != nil {
@@ -337,10 +340,13 @@ func wantIndexes(tx Tx, logf func(format string, args ...any)) (map[string]map[s
 		}
 		return nil
 	})
+	if err != nil {
+		return nil, err
+	}
 	for k, c := range counts {
 		want[bucketCounts][k] = strconv.Itoa(c)
 	}
-	return want, err
+	return want, wantExpiry(tx, want)
 }
 
 // CheckIndexes compares every index and count with a full scan of the game
@@ -378,15 +384,15 @@ func CheckIndexes(tx Tx) ([]string, error) {
 	return diffs, nil
 }
 
-// buildIndexes writes every index and count from a full scan of the game
-// records, into empty index buckets (Upgrade). The keys are written in
+// buildIndexes writes the indexes and counts of buckets from a full scan of
+// the records, into empty index buckets (Upgrade). The keys are written in
 // key order, bucket by bucket, which is what bbolt writes fastest.
-func buildIndexes(tx Tx, logf func(format string, args ...any)) error {
+func buildIndexes(tx Tx, buckets []string, logf func(format string, args ...any)) error {
 	want, err := wantIndexes(tx, logf)
 	if err != nil {
 		return err
 	}
-	for _, bucket := range indexBuckets {
+	for _, bucket := range buckets {
 		keys := slices.Sorted(maps.Keys(want[bucket]))
 		for i, k := range keys {
 			var v []byte
@@ -472,6 +478,9 @@ func standingsCount(word string) string { return "standings " + word }
 // indexUser moves u's lines of the standings from those of old (nil: a
 // new record) to its own.
 func indexUser(tx Tx, old, u *user) error {
+	if err := moveExpiry(tx, signupExpiry(old), signupExpiry(u)); err != nil {
+		return err
+	}
 	was, now := ratingKeys(old), ratingKeys(u)
 	for _, k := range was {
 		if !slices.Contains(now, k) {

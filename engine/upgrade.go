@@ -20,10 +20,12 @@ import (
 // never finished a game of it keeps none, which reads as the start rating
 // as before. From version 3, the indexes of the game records (index.go) are
 // built from a full scan, written in key order; logf, when not nil, hears
-// the progress (a million games take a few minutes).
+// the progress (a million games take a few minutes). From version 4, the
+// expiry indexes (expire.go) are built alike, and the prune's cursor of
+// version 4 (meta/"pruned": the prune read every record then) goes.
 func Upgrade(tx Tx, from int, unnamed string, logf func(format string, args ...any)) error {
 	switch {
-	case from < 1 || from > 3:
+	case from < 1 || from > 4:
 		return fmt.Errorf("engine: no upgrade from schema version %d", from)
 	case !validGameWord(unnamed):
 		return fmt.Errorf("engine: upgrade: %q is no game word", unnamed)
@@ -51,7 +53,13 @@ func Upgrade(tx Tx, from int, unnamed string, logf func(format string, args ...a
 			return err
 		}
 	}
-	return buildIndexes(tx, logf)
+	if err := tx.Delete(bucketMeta, keyPruned); err != nil {
+		return err
+	}
+	if from == 4 {
+		return buildIndexes(tx, expiryIndexes, logf)
+	}
+	return buildIndexes(tx, indexBuckets, logf)
 }
 
 // upgradeGames names the game of every record and moves the users'

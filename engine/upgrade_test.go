@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/store"
@@ -259,4 +260,78 @@ func TestUpgradeFirstGame(t *testing.T) {
 	if !strings.Contains(got, "carol") {
 		t.Errorf("the listings name no player:\n%s", got)
 	}
+}
+
+// TestUpgradeExpiry: a store of schema version 4 (the indexes of the
+// games, no expiry index, the prune's cursor in meta/pruned), made here
+// by playing upgradeScenario and an unconfirmed signup, then dropping the
+// expiry indexes, is upgraded to version 5: admin check said what was
+// missing before, the upgrade builds the very keys this release writes as
+// it plays, the cursor goes, and the prune then deletes the finished
+// games' tokens, the signup and its address by them. The release before
+// refused a version 4 file.
+func TestUpgradeExpiry(t *testing.T) {
+	v := newEnv(t, withYinsh)
+	upgradeScenario(v)
+	v.cmd(addr("zed"), "signup zed pw-zed")
+	want := v.dump(store.BucketGameTokens, store.BucketExpiry)
+	for _, kind := range []string{"t00000101", "uzed", "a" + addr("zed")} {
+		if !regexp.MustCompile(`(?m)^expiry/[0-9a-f]{16}` + regexp.QuoteMeta(kind) + `=$`).MatchString(want) {
+			t.Fatalf("no expiry key of %s:\n%s", kind, want)
+		}
+	}
+	err := v.db.Update(func(tx *store.Tx) error {
+		for _, b := range []string{store.BucketGameTokens, store.BucketExpiry} {
+			var keys []string
+			if err := tx.ForEach(b, func(k string, _ []byte) error { keys = append(keys, k); return nil }); err != nil {
+				return err
+			}
+			for _, k := range keys {
+				if err := tx.Delete(b, k); err != nil {
+					return err
+				}
+			}
+		}
+		return tx.Put(store.BucketMeta, "pruned", []byte(`{"v":1,"start":"2026-11-21T22:52:00Z","bucket":"users"}`))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var diffs []string
+	if err := v.db.View(func(tx *store.Tx) (err error) { diffs, err = engine.CheckIndexes(tx); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if len(diffs) != strings.Count(want, "\n") {
+		t.Errorf("admin check before the upgrade: %d lines, want one for each of the %d keys dropped:\n%s", len(diffs), strings.Count(want, "\n"), strings.Join(diffs, "\n"))
+	}
+	for _, d := range diffs {
+		if !strings.HasPrefix(d, "gametokens: missing ") && !strings.HasPrefix(d, "expiry: missing ") {
+			t.Errorf("admin check before the upgrade: %s", d)
+		}
+	}
+	v.db.Close()
+	setSchema(t, v.path, "4")
+	if v.db, err = store.Open(v.path, store.Options{Upgrade: func(tx *store.Tx, from int) error { return engine.Upgrade(tx, from, "lyngk", nil) }}); err != nil {
+		t.Fatal(err)
+	}
+	if got := v.dump(store.BucketGameTokens, store.BucketExpiry); got != want {
+		t.Errorf("the expiry indexes after the upgrade differ from those written in play: %s", diff(want, got))
+	}
+	if strings.Contains(v.dump(store.BucketMeta), "meta/pruned=") {
+		t.Error("the prune's cursor of version 4 is kept")
+	}
+	v.checkIndexes()
+	v.now = v.now.Add(engine.TokenKeep + time.Hour)
+	v.tick()
+	// The running games 103 and 106 ended at this tick (the timer
+	// cancelled them): their tokens expire TokenKeep later.
+	for l := range strings.Lines(v.dump(store.BucketExpiry)) {
+		if !strings.Contains(l, "t00000103=") && !strings.Contains(l, "t00000106=") {
+			t.Errorf("expired key left after the prune: %s", l)
+		}
+	}
+	if got := v.dump(store.BucketUsers, store.BucketAddresses); strings.Contains(got, "zed") {
+		t.Errorf("zed's signup kept past SignupKeep:\n%s", got)
+	}
+	v.checkIndexes()
 }

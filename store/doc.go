@@ -26,8 +26,7 @@
 //	strangers  address that is no account's      hourly count of mails sent to it         engine (JSON)
 //	meta       "nextboard"                        next board number                        engine (JSON)
 //	           "verp"                             the VERP secret (32 random bytes)        engine (JSON)
-//	           "pruned"                           the prune's pass: started, where it is   engine (JSON)
-//	           "schema"                           schema version, decimal ASCII ("4")      store
+//	           "schema"                           schema version, decimal ASCII ("5")      store
 //	robot      board number, "%08d"               a game waiting for the robot player's    engine (JSON)
 //	                                              move: the number of moves then
 //	addresses  lower-cased address                address record (confirmed for whom,     engine (JSON)
@@ -60,6 +59,13 @@
 //	           inverted (16 hex digits of its     first, of the players with a finished
 //	           float64 bits, sortable), then the  game of it who have not signed off
 //	           lower-cased userid
+//	gametokens board number, "%08d", then the     empty: the reply tokens of each game     engine
+//	           reply token
+//	expiry     when it expires, Unix nanoseconds  empty: what the prune deletes, the       engine
+//	           in 16 hex digits, then "t" and a   earliest expiring first: the tokens of
+//	           board ("%08d"), "u" and a lower-   a finished game, an account that
+//	           cased userid, or "a" and a lower-  confirmed no address, an address
+//	           cased address                      confirmed for nobody
 //	seen       dedupe key of a processed mail     time processed, 8-byte big-endian        store
 //	           (Message-ID and a digest of        int64 Unix nanoseconds
 //	           sender and text, cmd/lyngk)
@@ -135,5 +141,8 @@
 // kept per game (LYNGK's were the user record's own fields); 4 adds the
 // indexes of the game and user records (byplayer, running, deadlines,
 // ended, counts, ratings), which the engine writes in the transaction of
-// the record they index and builds from the records on an older file.
+// the record they index and builds from the records on an older file; 5
+// adds the expiry indexes (gametokens, expiry), kept and built alike, and
+// drops meta/"pruned" (version 4's cursor of the prune, which then read
+// every token and account).
 package store

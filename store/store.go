@@ -33,6 +33,10 @@ const (
 	BucketEnded     = "ended"
 	BucketCounts    = "counts"
 	BucketRatings   = "ratings"
+	// The expiry indexes (schema version 5): a finished game's reply
+	// tokens, and what the prune deletes by the time it expires.
+	BucketGameTokens = "gametokens"
+	BucketExpiry     = "expiry"
 )
 
 // Store-owned buckets, reachable only through the typed methods.
@@ -68,6 +72,8 @@ var buckets = []struct {
 	{BucketEnded, true},
 	{BucketCounts, true},
 	{BucketRatings, true},
+	{BucketGameTokens, true},
+	{BucketExpiry, true},
 	{bucketSeen, false},
 	{bucketOutbox, false},
 	{bucketDead, false},
@@ -86,7 +92,7 @@ var obsoleteBuckets = []string{"mailboxes"}
 // schemaKey in BucketMeta holds the schema version, written as decimal ASCII.
 const (
 	schemaKey     = "schema"
-	schemaVersion = 4
+	schemaVersion = 5
 )
 
 // DefaultTimeout is how long Open waits for the file lock when

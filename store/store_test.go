@@ -24,8 +24,8 @@ func TestOpenCreatesLayout(t *testing.T) {
 	got := dump(t, path)
 	want := map[string]map[string]string{
 		"users": {}, "games": {}, "tokens": {}, "rate": {}, "strangers": {}, "robot": {}, "addresses": {}, "confirms": {}, "bounces": {},
-		"byplayer": {}, "running": {}, "deadlines": {}, "ended": {}, "counts": {}, "ratings": {},
-		"meta": {"schema": "4"},
+		"byplayer": {}, "running": {}, "deadlines": {}, "ended": {}, "counts": {}, "ratings": {}, "gametokens": {}, "expiry": {},
+		"meta": {"schema": "5"},
 		"seen": {}, "outbox": {}, "dead": {}, "hourly": {}, "daily": {}, "sent": {}, "sentat": {},
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -143,7 +143,7 @@ func TestUnknownBucket(t *testing.T) {
 func TestSchemaKeyReserved(t *testing.T) {
 	db, _ := openTemp(t)
 	for _, op := range []func(*store.Tx) error{
-		func(tx *store.Tx) error { return tx.Put(store.BucketMeta, "schema", []byte("4")) },
+		func(tx *store.Tx) error { return tx.Put(store.BucketMeta, "schema", []byte("5")) },
 		func(tx *store.Tx) error { return tx.Delete(store.BucketMeta, "schema") },
 	} {
 		if err := db.Update(op); !errors.Is(err, store.ErrReserved) {
@@ -152,7 +152,7 @@ func TestSchemaKeyReserved(t *testing.T) {
 	}
 	view(t, db, func(tx *store.Tx) error {
 		v, err := tx.Get(store.BucketMeta, "schema")
-		if string(v) != "4" {
+		if string(v) != "5" {
 			t.Errorf("schema = %q, want 3", v)
 		}
 		return err
@@ -243,8 +243,8 @@ func TestUpdateRollsBack(t *testing.T) {
 	got := dump(t, path)
 	want := map[string]map[string]string{
 		"users": {"keep": "1"}, "games": {}, "tokens": {}, "rate": {}, "strangers": {}, "robot": {}, "addresses": {}, "confirms": {}, "bounces": {},
-		"byplayer": {}, "running": {}, "deadlines": {}, "ended": {}, "counts": {}, "ratings": {},
-		"meta": {"schema": "4"}, "seen": {}, "outbox": {}, "dead": {}, "hourly": {}, "daily": {}, "sent": {}, "sentat": {},
+		"byplayer": {}, "running": {}, "deadlines": {}, "ended": {}, "counts": {}, "ratings": {}, "gametokens": {}, "expiry": {},
+		"meta": {"schema": "5"}, "seen": {}, "outbox": {}, "dead": {}, "hourly": {}, "daily": {}, "sent": {}, "sentat": {},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("after a failed Update the file holds %v, want %v", got, want)
@@ -327,7 +327,7 @@ func TestSchemaRefused(t *testing.T) {
 		name   string
 		schema string
 	}{
-		{"newer", "5"},
+		{"newer", "6"},
 		{"older without upgrade", "1"},
 		{"none", "0"},
 		{"garbage", "one"},
@@ -393,7 +393,7 @@ func TestSchemaUpgrade(t *testing.T) {
 		t.Errorf("upgrade called with %v, want [1]", got)
 	}
 	after := dump(t, path)
-	if after["meta"]["schema"] != "4" || after["addresses"]["alice@example.com"] != "A" {
+	if after["meta"]["schema"] != "5" || after["addresses"]["alice@example.com"] != "A" {
 		t.Errorf("after upgrade: meta %v, addresses %v", after["meta"], after["addresses"])
 	}
 	// A current file never runs the upgrade again.
