@@ -82,6 +82,9 @@
 //	                            what the prune deletes; kept by saveToken,
 //	                            writeGame, saveUser and saveAddress, the
 //	                            writes of those records
+//	recipients                  the players who take messages, a
+//	                            broadcast's recipients (message.go), kept
+//	                            by saveUser
 //
 // Schema upgrades ([Upgrade], run by store.Open in its upgrade
 // transaction): from version 1, which had no confirmation, the addresses of
@@ -94,8 +97,8 @@
 // had no index, the indexes are built from a full scan (a running game's
 // due is then zero: the first ticks set it, firstLooks times TickBatch a
 // minute, reading the record alone unless the game is due). From version
-// 4, which had no expiry index, the expiry indexes are built from a full
-// scan of the tokens, users and addresses, and meta "pruned" (the cursor
+// 4, which had no expiry index, the expiry indexes and recipients are
+// built from a full scan of the tokens, users and addresses, and meta "pruned" (the cursor
 // of version 4's prune) is deleted.
 //
 // A position is never stored: it is the replay of the moves on the start

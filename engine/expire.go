@@ -54,9 +54,10 @@ const (
 	expiryAddress    = "a"
 )
 
-// expiryIndexes are the buckets of the expiry indexes (the upgrade from
-// version 4 builds them alone).
-var expiryIndexes = []string{bucketGameTokens, bucketExpiry}
+// indexesOf5 are the indexes that came with schema version 5: the expiry
+// indexes and the recipients of a broadcast (message.go). The upgrade from
+// version 4 builds them alone.
+var indexesOf5 = []string{bucketGameTokens, bucketExpiry, bucketRecipients}
 
 // keyPruned is the key, in bucket meta, of the prune's cursor of schema
 // version 4, which the upgrade deletes.
@@ -89,18 +90,19 @@ func addressExpiry(key string, a *address) string {
 	return timeKey(a.Start.Add(confirmWindow)) + expiryAddress + key
 }
 
-// moveExpiry replaces the expiry key was by now ("": none).
-func moveExpiry(tx Tx, was, now string) error {
+// moveKey replaces the key was of bucket, an index of empty values, by
+// now ("": none).
+func moveKey(tx Tx, bucket, was, now string) error {
 	if was == now {
 		return nil
 	}
 	if was != "" {
-		if err := tx.Delete(bucketExpiry, was); err != nil {
+		if err := tx.Delete(bucket, was); err != nil {
 			return err
 		}
 	}
 	if now != "" {
-		return tx.Put(bucketExpiry, now, nil)
+		return tx.Put(bucket, now, nil)
 	}
 	return nil
 }
@@ -131,7 +133,7 @@ func indexTokenExpiry(tx Tx, old, g *game) error {
 			now = ""
 		}
 	}
-	return moveExpiry(tx, was, now)
+	return moveKey(tx, bucketExpiry, was, now)
 }
 
 // saveToken is every write of a token record: the record, its key in
@@ -176,7 +178,7 @@ func saveAddress(tx Tx, key string, a *address) error {
 	if err := save(tx, bucketAddresses, key, a); err != nil {
 		return err
 	}
-	return moveExpiry(tx, addressExpiry(key, old), addressExpiry(key, a))
+	return moveKey(tx, bucketExpiry, addressExpiry(key, old), addressExpiry(key, a))
 }
 
 // pruneStale deletes, at most PruneBatch records a call, what expired by

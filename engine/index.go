@@ -52,7 +52,7 @@ const (
 var gameIndexes = []string{bucketByPlayer, bucketRunning, bucketDeadlines, bucketEnded}
 
 // indexBuckets are the buckets CheckIndexes compares, in the order it reports.
-var indexBuckets = []string{bucketByPlayer, bucketRunning, bucketDeadlines, bucketEnded, bucketCounts, bucketRatings, bucketGameTokens, bucketExpiry}
+var indexBuckets = []string{bucketByPlayer, bucketRunning, bucketDeadlines, bucketEnded, bucketCounts, bucketRatings, bucketGameTokens, bucketExpiry, bucketRecipients}
 
 // The count keys of everybody's games (countKeys).
 const (
@@ -334,6 +334,9 @@ func wantIndexes(tx Tx, logf func(format string, args ...any)) (map[string]map[s
 		if err := json.Unmarshal(val, u); err != nil {
 			return fmt.Errorf("engine: users/%s: %w", key, err)
 		}
+		if k := recipientKey(u); k != "" {
+			want[bucketRecipients][k] = ""
+		}
 		for _, k := range ratingKeys(u) {
 			want[bucketRatings][k] = ""
 			counts[standingsCount(k[:strings.IndexByte(k, 0)])]++
@@ -478,7 +481,10 @@ func standingsCount(word string) string { return "standings " + word }
 // indexUser moves u's lines of the standings from those of old (nil: a
 // new record) to its own.
 func indexUser(tx Tx, old, u *user) error {
-	if err := moveExpiry(tx, signupExpiry(old), signupExpiry(u)); err != nil {
+	if err := moveKey(tx, bucketExpiry, signupExpiry(old), signupExpiry(u)); err != nil {
+		return err
+	}
+	if err := moveKey(tx, bucketRecipients, recipientKey(old), recipientKey(u)); err != nil {
 		return err
 	}
 	was, now := ratingKeys(old), ratingKeys(u)

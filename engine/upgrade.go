@@ -21,7 +21,8 @@ import (
 // as before. From version 3, the indexes of the game records (index.go) are
 // built from a full scan, written in key order; logf, when not nil, hears
 // the progress (a million games take a few minutes). From version 4, the
-// expiry indexes (expire.go) are built alike, and the prune's cursor of
+// expiry indexes (expire.go) and the recipients of a broadcast
+// (message.go) are built alike, and the prune's cursor of
 // version 4 (meta/"pruned": the prune read every record then) goes.
 func Upgrade(tx Tx, from int, unnamed string, logf func(format string, args ...any)) error {
 	switch {
@@ -57,7 +58,7 @@ func Upgrade(tx Tx, from int, unnamed string, logf func(format string, args ...a
 		return err
 	}
 	if from == 4 {
-		return buildIndexes(tx, expiryIndexes, logf)
+		return buildIndexes(tx, indexesOf5, logf)
 	}
 	return buildIndexes(tx, indexBuckets, logf)
 }

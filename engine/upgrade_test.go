@@ -263,9 +263,9 @@ func TestUpgradeFirstGame(t *testing.T) {
 }
 
 // TestUpgradeExpiry: a store of schema version 4 (the indexes of the
-// games, no expiry index, the prune's cursor in meta/pruned), made here
-// by playing upgradeScenario and an unconfirmed signup, then dropping the
-// expiry indexes, is upgraded to version 5: admin check said what was
+// games, no expiry index nor recipients, the prune's cursor in
+// meta/pruned), made here by playing upgradeScenario and an unconfirmed
+// signup, then dropping those indexes, is upgraded to version 5: admin check said what was
 // missing before, the upgrade builds the very keys this release writes as
 // it plays, the cursor goes, and the prune then deletes the finished
 // games' tokens, the signup and its address by them. The release before
@@ -274,14 +274,14 @@ func TestUpgradeExpiry(t *testing.T) {
 	v := newEnv(t, withYinsh)
 	upgradeScenario(v)
 	v.cmd(addr("zed"), "signup zed pw-zed")
-	want := v.dump(store.BucketGameTokens, store.BucketExpiry)
+	want := v.dump(store.BucketGameTokens, store.BucketExpiry, store.BucketRecipients)
 	for _, kind := range []string{"t00000101", "uzed", "a" + addr("zed")} {
 		if !regexp.MustCompile(`(?m)^expiry/[0-9a-f]{16}` + regexp.QuoteMeta(kind) + `=$`).MatchString(want) {
 			t.Fatalf("no expiry key of %s:\n%s", kind, want)
 		}
 	}
 	err := v.db.Update(func(tx *store.Tx) error {
-		for _, b := range []string{store.BucketGameTokens, store.BucketExpiry} {
+		for _, b := range []string{store.BucketGameTokens, store.BucketExpiry, store.BucketRecipients} {
 			var keys []string
 			if err := tx.ForEach(b, func(k string, _ []byte) error { keys = append(keys, k); return nil }); err != nil {
 				return err
@@ -305,7 +305,7 @@ func TestUpgradeExpiry(t *testing.T) {
 		t.Errorf("admin check before the upgrade: %d lines, want one for each of the %d keys dropped:\n%s", len(diffs), strings.Count(want, "\n"), strings.Join(diffs, "\n"))
 	}
 	for _, d := range diffs {
-		if !strings.HasPrefix(d, "gametokens: missing ") && !strings.HasPrefix(d, "expiry: missing ") {
+		if !strings.HasPrefix(d, "gametokens: missing ") && !strings.HasPrefix(d, "expiry: missing ") && !strings.HasPrefix(d, "recipients: missing ") {
 			t.Errorf("admin check before the upgrade: %s", d)
 		}
 	}
@@ -314,8 +314,8 @@ func TestUpgradeExpiry(t *testing.T) {
 	if v.db, err = store.Open(v.path, store.Options{Upgrade: func(tx *store.Tx, from int) error { return engine.Upgrade(tx, from, "lyngk", nil) }}); err != nil {
 		t.Fatal(err)
 	}
-	if got := v.dump(store.BucketGameTokens, store.BucketExpiry); got != want {
-		t.Errorf("the expiry indexes after the upgrade differ from those written in play: %s", diff(want, got))
+	if got := v.dump(store.BucketGameTokens, store.BucketExpiry, store.BucketRecipients); got != want {
+		t.Errorf("the indexes of version 5 after the upgrade differ from those written in play: %s", diff(want, got))
 	}
 	if strings.Contains(v.dump(store.BucketMeta), "meta/pruned=") {
 		t.Error("the prune's cursor of version 4 is kept")

@@ -66,6 +66,9 @@
 //	           board ("%08d"), "u" and a lower-   a finished game, an account that
 //	           cased userid, or "a" and a lower-  confirmed no address, an address
 //	           cased address                      confirmed for nobody
+//	recipients lower-cased userid                 empty: the players who take messages     engine
+//	                                              and broadcasts (confirmed address,
+//	                                              messages on, not signed off)
 //	seen       dedupe key of a processed mail     time processed, 8-byte big-endian        store
 //	           (Message-ID and a digest of        int64 Unix nanoseconds
 //	           sender and text, cmd/lyngk)
@@ -142,7 +145,8 @@
 // indexes of the game and user records (byplayer, running, deadlines,
 // ended, counts, ratings), which the engine writes in the transaction of
 // the record they index and builds from the records on an older file; 5
-// adds the expiry indexes (gametokens, expiry), kept and built alike, and
+// adds the expiry indexes (gametokens, expiry) and the recipients of a
+// broadcast (recipients), kept and built alike, and
 // drops meta/"pruned" (version 4's cursor of the prune, which then read
 // every token and account).
 package store

@@ -37,6 +37,8 @@ const (
 	// tokens, and what the prune deletes by the time it expires.
 	BucketGameTokens = "gametokens"
 	BucketExpiry     = "expiry"
+	// BucketRecipients (schema version 5): the players who take messages.
+	BucketRecipients = "recipients"
 )
 
 // Store-owned buckets, reachable only through the typed methods.
@@ -74,6 +76,7 @@ var buckets = []struct {
 	{BucketRatings, true},
 	{BucketGameTokens, true},
 	{BucketExpiry, true},
+	{BucketRecipients, true},
 	{bucketSeen, false},
 	{bucketOutbox, false},
 	{bucketDead, false},

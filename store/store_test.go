@@ -24,7 +24,7 @@ func TestOpenCreatesLayout(t *testing.T) {
 	got := dump(t, path)
 	want := map[string]map[string]string{
 		"users": {}, "games": {}, "tokens": {}, "rate": {}, "strangers": {}, "robot": {}, "addresses": {}, "confirms": {}, "bounces": {},
-		"byplayer": {}, "running": {}, "deadlines": {}, "ended": {}, "counts": {}, "ratings": {}, "gametokens": {}, "expiry": {},
+		"byplayer": {}, "running": {}, "deadlines": {}, "ended": {}, "counts": {}, "ratings": {}, "gametokens": {}, "expiry": {}, "recipients": {},
 		"meta": {"schema": "5"},
 		"seen": {}, "outbox": {}, "dead": {}, "hourly": {}, "daily": {}, "sent": {}, "sentat": {},
 	}
@@ -243,7 +243,7 @@ func TestUpdateRollsBack(t *testing.T) {
 	got := dump(t, path)
 	want := map[string]map[string]string{
 		"users": {"keep": "1"}, "games": {}, "tokens": {}, "rate": {}, "strangers": {}, "robot": {}, "addresses": {}, "confirms": {}, "bounces": {},
-		"byplayer": {}, "running": {}, "deadlines": {}, "ended": {}, "counts": {}, "ratings": {}, "gametokens": {}, "expiry": {},
+		"byplayer": {}, "running": {}, "deadlines": {}, "ended": {}, "counts": {}, "ratings": {}, "gametokens": {}, "expiry": {}, "recipients": {},
 		"meta": {"schema": "5"}, "seen": {}, "outbox": {}, "dead": {}, "hourly": {}, "daily": {}, "sent": {}, "sentat": {},
 	}
 	if !reflect.DeepEqual(got, want) {
