@@ -186,7 +186,7 @@ func TestUpgrade(t *testing.T) {
 	if _, err := store.Open(v.path, store.Options{}); err == nil {
 		t.Fatal("a version 1 file opened without the upgrade")
 	}
-	if v.db, err = store.Open(v.path, store.Options{Upgrade: func(tx *store.Tx, from int) error { return engine.Upgrade(tx, from, "lyngk", nil) }}); err != nil {
+	if v.db, err = store.Open(v.path, store.Options{Upgrade: upgradeLyngk}); err != nil {
 		t.Fatal(err)
 	}
 	if out := v.cmd(addr("alice"), "lyngk challenge alice bob"); len(out) != 2 || out[1].To[0] != addr("bob") {

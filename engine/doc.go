@@ -86,8 +86,10 @@
 //	                            broadcast's recipients (message.go), kept
 //	                            by saveUser
 //
-// Schema upgrades ([Upgrade], run by store.Open in its upgrade
-// transaction): from version 1, which had no confirmation, the addresses of
+// Schema upgrades ([Upgrade], run by store.Open one step a transaction
+// until it is done, its progress in meta "upgrade" so that a killed
+// upgrade goes on where it was; a step indexes UpgradeBatch records at
+// most): from version 1, which had no confirmation, the addresses of
 // every account that has not signed off count as confirmed and are indexed
 // in addresses; user records keep their form (pending and replace absent).
 // From version 2, which wrote no game in LYNGK's game records and kept

@@ -387,35 +387,6 @@ func CheckIndexes(tx Tx) ([]string, error) {
 	return diffs, nil
 }
 
-// buildIndexes writes the indexes and counts of buckets from a full scan of
-// the records, into empty index buckets (Upgrade). The keys are written in
-// key order, bucket by bucket, which is what bbolt writes fastest.
-func buildIndexes(tx Tx, buckets []string, logf func(format string, args ...any)) error {
-	want, err := wantIndexes(tx, logf)
-	if err != nil {
-		return err
-	}
-	for _, bucket := range buckets {
-		keys := slices.Sorted(maps.Keys(want[bucket]))
-		for i, k := range keys {
-			var v []byte
-			if bucket == bucketCounts {
-				v = []byte(want[bucket][k])
-			}
-			if err := tx.Put(bucket, k, v); err != nil {
-				return err
-			}
-			if logf != nil && (i+1)%500000 == 0 {
-				logf("engine: indexes: %s: %d of %d keys written", bucket, i+1, len(keys))
-			}
-		}
-	}
-	if logf != nil {
-		logf("engine: indexes built: %d games", len(want[bucketRunning])+len(want[bucketEnded]))
-	}
-	return nil
-}
-
 // ownGames reads the games user key plays while they run and those he
 // subscribes to (signoff and delete), by board: what the user's byplayer
 // keys name, not every game.

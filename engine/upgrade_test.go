@@ -3,6 +3,7 @@ package engine_test
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -141,9 +142,27 @@ type fixtureRecord struct {
 	Value  json.RawMessage `json:"value"`
 }
 
+// upgradeLyngk is the store's upgrade of these tests: the records that
+// name no game are LYNGK's.
+func upgradeLyngk(tx *store.Tx, from int) (bool, error) {
+	return engine.Upgrade(tx, from, "lyngk", nil)
+}
+
 // upgraded is a server on the store of fixture (testdata/upgrade/: one
 // record a line) at schema version, opened with the upgrade.
 func upgraded(t *testing.T, fixture, version string) *env {
+	t.Helper()
+	v := fixtureStore(t, fixture, version)
+	var err error
+	if v.db, err = store.Open(v.path, store.Options{Upgrade: upgradeLyngk}); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// fixtureStore is a server whose store, closed, holds the records of
+// fixture at schema version.
+func fixtureStore(t *testing.T, fixture, version string) *env {
 	t.Helper()
 	v := newEnv(t, withYinsh)
 	if err := v.db.Close(); err != nil {
@@ -177,9 +196,6 @@ func upgraded(t *testing.T, fixture, version string) *env {
 		t.Fatal(err)
 	}
 	setSchema(t, v.path, version)
-	if v.db, err = store.Open(v.path, store.Options{Upgrade: func(tx *store.Tx, from int) error { return engine.Upgrade(tx, from, "lyngk", nil) }}); err != nil {
-		t.Fatal(err)
-	}
 	return v
 }
 
@@ -311,7 +327,7 @@ func TestUpgradeExpiry(t *testing.T) {
 	}
 	v.db.Close()
 	setSchema(t, v.path, "4")
-	if v.db, err = store.Open(v.path, store.Options{Upgrade: func(tx *store.Tx, from int) error { return engine.Upgrade(tx, from, "lyngk", nil) }}); err != nil {
+	if v.db, err = store.Open(v.path, store.Options{Upgrade: upgradeLyngk}); err != nil {
 		t.Fatal(err)
 	}
 	if got := v.dump(store.BucketGameTokens, store.BucketExpiry, store.BucketRecipients); got != want {
@@ -334,4 +350,43 @@ func TestUpgradeExpiry(t *testing.T) {
 		t.Errorf("zed's signup kept past SignupKeep:\n%s", got)
 	}
 	v.checkIndexes()
+}
+
+// TestUpgradeResumes: the upgrade of the schema 3 fixture is killed after
+// its first step, its second, and so on (a step that fails: its
+// transaction rolls back, as a crash's would), and the next start goes on
+// where it was: every index equals a full scan, the counts are not
+// doubled, and the listings read as after an upgrade never killed. The
+// old upgrade was one transaction; it was not resumable, nor bounded.
+func TestUpgradeResumes(t *testing.T) {
+	whole := upgraded(t, "schema3.jsonl", "3")
+	want := whole.listings()
+	boom := errors.New("killed")
+	for kill := 1; ; kill++ {
+		v := fixtureStore(t, "schema3.jsonl", "3")
+		steps := 0
+		db, err := store.Open(v.path, store.Options{Upgrade: func(tx *store.Tx, from int) (bool, error) {
+			if steps++; steps == kill {
+				return false, boom
+			}
+			return upgradeLyngk(tx, from)
+		}})
+		if err == nil {
+			v.db = db
+			if kill < 4 {
+				t.Fatalf("the upgrade took %d steps, want one for the records and one a bucket", kill-1)
+			}
+			break
+		}
+		if !errors.Is(err, boom) {
+			t.Fatal(err)
+		}
+		if v.db, err = store.Open(v.path, store.Options{Upgrade: upgradeLyngk}); err != nil {
+			t.Fatal(err)
+		}
+		v.checkIndexes()
+		if got := v.listings(); got != want {
+			t.Errorf("killed at step %d: the listings differ: %s", kill, diff(want, got))
+		}
+	}
 }

@@ -26,6 +26,8 @@
 //	strangers  address that is no account's      hourly count of mails sent to it         engine (JSON)
 //	meta       "nextboard"                        next board number                        engine (JSON)
 //	           "verp"                             the VERP secret (32 random bytes)        engine (JSON)
+//	           "upgrade"                          an upgrade under way: the version from,  engine (JSON)
+//	                                              the bucket being indexed, the next key
 //	           "schema"                           schema version, decimal ASCII ("5")      store
 //	robot      board number, "%08d"               a game waiting for the robot player's    engine (JSON)
 //	                                              move: the number of moves then
@@ -131,9 +133,14 @@
 // into a new file and refuses, with an error wrapping [ErrSchema], a file
 // written with a newer version, before changing anything in it. A file of
 // an older version is upgraded by [Options].Upgrade (the engine's records
-// are the engine's to convert) in the transaction that creates the new
-// buckets and writes the new version, so a crash leaves the old file or
-// the upgraded one; without Upgrade such a file is refused like a newer one.
+// are the engine's to convert), in steps: [Open] calls it, each call in a
+// transaction of its own that also creates any missing bucket, until it
+// says it is done, and writes the new version in the transaction of that
+// last step. The file keeps its old version until then, so a crash
+// leaves it to be upgraded again at the next start, which goes on where
+// the upgrade was (the engine keeps its progress in meta/"upgrade",
+// written with each step); no step holds more than a bounded batch in
+// memory. Without Upgrade such a file is refused like a newer one.
 // Buckets that an earlier release created and none reads (obsoleteBuckets
 // in store.go: "mailboxes") are removed by [Open]; they never held a
 // record, so their removal changes no version.
