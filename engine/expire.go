@@ -259,7 +259,7 @@ func pruneTokens(tx Tx, board string, budget int) (n int, all bool, err error) {
 }
 
 // wantExpiry adds to want the expiry indexes that the token, game, user
-// and address records call for (CheckIndexes, the upgrade).
+// and address records call for (CheckIndexes).
 func wantExpiry(tx Tx, want map[string]map[string]string) error {
 	boards := map[int]bool{}
 	err := tx.ForEach(bucketTokens, func(key string, val []byte) error {

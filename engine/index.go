@@ -299,15 +299,14 @@ func Counts(tx Tx) (GameCounts, error) {
 	return c, nil
 }
 
-// wantIndexes computes every index and count from a full scan of the game
-// records: what CheckIndexes compares with and Upgrade writes.
-func wantIndexes(tx Tx, logf func(format string, args ...any)) (map[string]map[string]string, error) {
+// wantIndexes computes every index and count from a full scan of the
+// records they index: what CheckIndexes compares with.
+func wantIndexes(tx Tx) (map[string]map[string]string, error) {
 	want := map[string]map[string]string{}
 	for _, b := range indexBuckets {
 		want[b] = map[string]string{}
 	}
 	counts := map[string]int{}
-	n := 0
 	err := tx.ForEach(bucketGames, func(key string, val []byte) error {
 		g := new(game)
 		if err := json.Unmarshal(val, g); err != nil {
@@ -320,9 +319,6 @@ func wantIndexes(tx Tx, logf func(format string, args ...any)) (map[string]map[s
 		}
 		for _, k := range countKeys(g) {
 			counts[k]++
-		}
-		if n++; logf != nil && n%100000 == 0 {
-			logf("engine: indexes: %d games read", n)
 		}
 		return nil
 	})
@@ -352,11 +348,12 @@ func wantIndexes(tx Tx, logf func(format string, args ...any)) (map[string]map[s
 	return want, wantExpiry(tx, want)
 }
 
-// CheckIndexes compares every index and count with a full scan of the game
-// records (lyngk admin check: the one full scan left, for operators). It
-// returns one line for each difference, none when the indexes are right.
+// CheckIndexes compares every index and count with a full scan of the
+// records they index (lyngk admin check: the one full scan left, for
+// operators). It returns one line for each difference, none when the
+// indexes are right.
 func CheckIndexes(tx Tx) ([]string, error) {
-	want, err := wantIndexes(tx, nil)
+	want, err := wantIndexes(tx)
 	if err != nil {
 		return nil, err
 	}
