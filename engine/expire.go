@@ -191,7 +191,7 @@ func pruneStale(tx Tx, now time.Time) error {
 	end := timeKey(now)
 	var due []string
 	err := tx.Scan(bucketExpiry, "", func(key string, _ []byte) error {
-		if len(due) == PruneBatch || len(key) < len(end) || key[:len(end)] > end {
+		if len(due) == PruneBatch || len(key) >= len(end) && key[:len(end)] > end {
 			return errEnough
 		}
 		due = append(due, key)
@@ -205,7 +205,10 @@ func pruneStale(tx Tx, now time.Time) error {
 		if budget == 0 {
 			break
 		}
-		kind, name := k[len(end):len(end)+1], k[len(end)+1:]
+		var kind, name string // none for a key too short: of nothing, deleted
+		if len(k) > len(end) {
+			kind, name = k[len(end):len(end)+1], k[len(end)+1:]
+		}
 		if kind == expiryTokens {
 			n, all, err := pruneTokens(tx, name, budget)
 			if err != nil {

@@ -363,3 +363,27 @@ func TestPruneReadsExpired(t *testing.T) {
 	}
 	v.checkIndexes()
 }
+
+// TestPruneBadExpiryKey: an expiry key too short to name anything (a
+// damaged store) is deleted by the prune, which neither crashes nor stops
+// at it: the signup expired after it goes too.
+func TestPruneBadExpiryKey(t *testing.T) {
+	v := newEnv(t)
+	v.cmd(addr("zed"), "signup zed pw-zed")
+	err := v.db.Update(func(tx *store.Tx) error {
+		for _, k := range []string{"0000000000000000", "00000"} {
+			if err := tx.Put(store.BucketExpiry, k, nil); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.now = v.now.Add(engine.SignupKeep + time.Hour)
+	v.tick()
+	if got := v.dump(store.BucketExpiry, store.BucketUsers); got != "" {
+		t.Errorf("left after the prune:\n%s", got)
+	}
+}
