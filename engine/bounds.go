@@ -248,7 +248,7 @@ func pruneWindows(tx Tx, now time.Time) error {
 
 // pruneConfirms deletes the confirmation codes sent confirmKeep ago or
 // earlier, used or not, and any that does not decode (the records of
-// addresses nobody has go in pruneStale's pass).
+// addresses nobody has go by the expiry index, pruneStale).
 func pruneConfirms(tx Tx, now time.Time) error {
 	var old []string
 	err := tx.ForEach(bucketConfirms, func(key string, val []byte) error {

@@ -39,7 +39,7 @@ func (e *Engine) BulkAccount(tx Tx, id, addr, hash string, created time.Time) er
 	// The key is the one index writes; for a plain address (no +tag, no
 	// gmail dots) it is also askConfirm's, whose window this is.
 	a := address{V: recordVersion, Users: []string{strings.ToLower(id)}, Start: created, Sent: 1}
-	if err := save(tx, bucketAddresses, strings.ToLower(addr), &a); err != nil {
+	if err := saveAddress(tx, strings.ToLower(addr), &a); err != nil {
 		return err
 	}
 	return r.saveUser(&user{ID: id, Hash: hash, Addresses: []string{addr}, Created: created})

@@ -60,7 +60,7 @@ func (r *request) index(addr, key string, add bool) error {
 		return nil
 	}
 	a.V = recordVersion
-	return save(r.tx, bucketAddresses, k, &a)
+	return saveAddress(r.tx, k, &a)
 }
 
 // confirmsAllowed refuses when one of addrs has had its confirmation mails
@@ -108,7 +108,7 @@ func (r *request) askConfirm(u *user, addrs []string, signup bool) error {
 		}
 		a.Sent++
 		a.V = recordVersion
-		if err := save(r.tx, bucketAddresses, k, &a); err != nil {
+		if err := saveAddress(r.tx, k, &a); err != nil {
 			return err
 		}
 		code, err := drawToken(r.e.cfg.Rand, 20)

@@ -77,9 +77,19 @@
 //	ratings                     each game's standings (index.go), kept
 //	                            by saveUser, the one write of a user
 //	                            record, with the count "standings GAME"
+//	gametokens, expiry          the expiry indexes (expire.go): each
+//	                            game's tokens, and by the time it expires
+//	                            what the prune deletes; kept by saveToken,
+//	                            writeGame, saveUser and saveAddress, the
+//	                            writes of those records
+//	recipients                  the players who take messages, a
+//	                            broadcast's recipients (message.go), kept
+//	                            by saveUser
 //
-// Schema upgrades ([Upgrade], run by store.Open in its upgrade
-// transaction): from version 1, which had no confirmation, the addresses of
+// Schema upgrades ([Upgrade], run by store.Open one step a transaction
+// until it is done, its progress in meta "upgrade" so that a killed
+// upgrade goes on where it was; a step indexes UpgradeBatch records at
+// most): from version 1, which had no confirmation, the addresses of
 // every account that has not signed off count as confirmed and are indexed
 // in addresses; user records keep their form (pending and replace absent).
 // From version 2, which wrote no game in LYNGK's game records and kept
@@ -88,7 +98,10 @@
 // into games; the engine then knows no first game. From version 3, which
 // had no index, the indexes are built from a full scan (a running game's
 // due is then zero: the first ticks set it, firstLooks times TickBatch a
-// minute, reading the record alone unless the game is due).
+// minute, reading the record alone unless the game is due). From version
+// 4, which had no expiry index, the expiry indexes and recipients are
+// built from a full scan of the tokens, users and addresses, and meta "pruned" (the cursor
+// of version 4's prune) is deleted.
 //
 // A position is never stored: it is the replay of the moves on the start
 // position of the board number (the game's Rules.New, then Parse and Play

@@ -3,12 +3,16 @@ package engine
 import (
 	"encoding/json"
 	"errors"
+	"maps"
+	"slices"
+	"strings"
 	"time"
 )
 
 // Expiry of what nobody needs any more: the store must not keep
 // every reply token (about 1.7 KB a move) and every unconfirmed signup for
-// good. Tick runs pruneStale, a pass at most once per pruneEvery.
+// good. Tick runs pruneStale, which reads the expiry index up to now:
+// what expired and nothing else.
 const (
 	// TokenKeep is how long the reply tokens of a finished game are kept
 	// after its end: a reply to its board mails is answered "game over"
@@ -18,123 +22,290 @@ const (
 	// is kept: then it is deleted and its userid is free again (its
 	// confirmation codes are gone already, after confirmKeep).
 	SignupKeep = confirmKeep
-	// pruneEvery paces pruneStale's passes over every token and account.
-	pruneEvery = time.Hour
 )
 
-// keyPruned is the key, in bucket meta, of pruneStale's progress
-// (pruneState).
-const keyPruned = "pruned"
-
-// PruneBatch bounds the records (tokens and accounts) one pruneStale
-// reads, so that no Tick holds the write lock long whatever the store
-// holds: a pass over every token and account takes as many ticks as it
-// needs, a minute apart, and starts again pruneEvery after the last one
-// started.
+// PruneBatch bounds the records (tokens, accounts, addresses) one
+// pruneStale deletes, so that no Tick holds the write lock long however
+// much expired at once: the rest goes at the next ticks, a minute apart.
 const PruneBatch = 200
 
-// pruneState is the record of meta/"pruned": when the last pass started,
-// and where a pass under way goes on (the bucket, tokens, users, then
-// addresses, and
-// the key after the last one read). A record written before passes were
-// split has Start alone: no pass under way.
-type pruneState struct {
-	V      int       `json:"v"`
-	Start  time.Time `json:"start"`
-	Bucket string    `json:"bucket,omitempty"`
-	Next   string    `json:"next,omitempty"`
+// The expiry indexes (store schema version 5), kept in the transaction of
+// the records they index, like index.go's:
+//
+//   - gametokens: a key for each reply token, its board first (gameKey,
+//     then the token), so that a game's tokens are a key range;
+//   - expiry: a key for each thing the prune deletes, by the time it
+//     expires (timeKey), then its kind and name: a finished game that has
+//     tokens (expiryTokens, its board: expires TokenKeep after its end),
+//     an account that confirmed no address (expirySignup, its userid:
+//     SignupKeep after its creation), an address confirmed for nobody
+//     (expiryAddress, the address: confirmWindow after its window's
+//     start).
+//
+// The expiry key of a game is there while the game is over and has a
+// token: saveToken adds it for the first token of a finished game,
+// indexTokenExpiry when a game with tokens ends, pruneStale deletes it
+// with the last token.
+const (
+	bucketGameTokens = "gametokens"
+	bucketExpiry     = "expiry"
+	expiryTokens     = "t"
+	expirySignup     = "u"
+	expiryAddress    = "a"
+)
+
+// indexesOf5 are the indexes that came with schema version 5: the expiry
+// indexes and the recipients of a broadcast (message.go). The upgrade from
+// version 4 builds them alone.
+var indexesOf5 = []string{bucketGameTokens, bucketExpiry, bucketRecipients}
+
+// keyPruned is the key, in bucket meta, of the prune's cursor of schema
+// version 4, which the upgrade deletes.
+const keyPruned = "pruned"
+
+// tokenExpiry is g's key in expiry if g is over and has a token, "" if
+// it runs.
+func tokenExpiry(g *game) string {
+	if g == nil || !g.over() {
+		return ""
+	}
+	return timeKey(g.Ended.Add(TokenKeep)) + expiryTokens + gameKey(g.Board)
 }
 
-func (p *pruneState) version() int { return p.V }
+// signupExpiry is u's key in expiry while u is an account that never
+// confirmed an address, "" otherwise.
+func signupExpiry(u *user) string {
+	if u == nil || u.Robot || len(u.Addresses) > 0 || !u.Left.IsZero() || !u.Deleted.IsZero() || u.rated() > 0 {
+		return ""
+	}
+	return timeKey(u.Created.Add(SignupKeep)) + expirySignup + strings.ToLower(u.ID)
+}
 
-// pruneStale deletes the tokens of games over for TokenKeep (and of games
-// that no longer exist), the accounts that never confirmed an address
-// within SignupKeep, and the records of addresses confirmed for nobody
-// whose day of confirmation mails is over (nothing of such an address is
-// kept: a deleted account's, one a signup named and never confirmed), at
-// most PruneBatch records read a call.
-func pruneStale(tx Tx, now time.Time) error {
-	var st pruneState
-	if _, err := load(tx, bucketMeta, keyPruned, &st); err != nil {
+// addressExpiry is the key in expiry of the address record a of address
+// key while it is confirmed for nobody, "" otherwise.
+func addressExpiry(key string, a *address) string {
+	if a == nil || len(a.Users) > 0 {
+		return ""
+	}
+	return timeKey(a.Start.Add(confirmWindow)) + expiryAddress + key
+}
+
+// moveKey replaces the key was of bucket, an index of empty values, by
+// now ("": none).
+func moveKey(tx Tx, bucket, was, now string) error {
+	if was == now {
+		return nil
+	}
+	if was != "" {
+		if err := tx.Delete(bucket, was); err != nil {
+			return err
+		}
+	}
+	if now != "" {
+		return tx.Put(bucket, now, nil)
+	}
+	return nil
+}
+
+// hasTokens says whether board has a reply token.
+func hasTokens(tx Tx, board int) (bool, error) {
+	found := false
+	err := scanPrefix(tx, bucketGameTokens, gameKey(board), func(string) error {
+		found = true
+		return errEnough
+	})
+	return found, err
+}
+
+// indexTokenExpiry moves the expiry key of g's tokens from old's (nil: a
+// new record) to g's, if g has tokens (writeGame).
+func indexTokenExpiry(tx Tx, old, g *game) error {
+	was, now := tokenExpiry(old), tokenExpiry(g)
+	if was == now {
+		return nil
+	}
+	if now != "" {
+		has, err := hasTokens(tx, g.Board)
+		if err != nil {
+			return err
+		}
+		if !has {
+			now = ""
+		}
+	}
+	return moveKey(tx, bucketExpiry, was, now)
+}
+
+// saveToken is every write of a token record: the record, its key in
+// gametokens and, for the first token of a finished game, the game's key
+// in expiry.
+func saveToken(tx Tx, tok string, rec *token) error {
+	has, err := hasTokens(tx, rec.Board)
+	if err != nil {
 		return err
 	}
-	if st.Bucket == "" {
-		if now.Sub(st.Start) < pruneEvery && !now.Before(st.Start) {
-			return nil
-		}
-		st = pruneState{Start: now, Bucket: bucketTokens}
+	if err := save(tx, bucketTokens, tok, rec); err != nil {
+		return err
 	}
-	games := map[int]*game{} // the games of the batch's tokens; nil: none
-	budget := PruneBatch
-	for budget > 0 && st.Bucket != "" {
-		var drop []string
-		done := true
-		err := tx.Scan(st.Bucket, st.Next, func(key string, val []byte) error {
-			if budget == 0 {
-				done = false
-				return errEnough
-			}
-			budget--
-			st.Next = key + "\x00"
-			stale, err := isStale(tx, st.Bucket, val, now, games)
-			if stale {
-				drop = append(drop, key)
-			}
-			return err
-		})
-		if err != nil && !errors.Is(err, errEnough) {
-			return err
-		}
-		for _, k := range drop {
-			if err := tx.Delete(st.Bucket, k); err != nil {
-				return err
-			}
-		}
-		if done {
-			st.Next = ""
-			st.Bucket = map[string]string{bucketTokens: bucketUsers, bucketUsers: bucketAddresses}[st.Bucket]
-		}
+	if err := tx.Put(bucketGameTokens, gameKey(rec.Board)+tok, nil); err != nil {
+		return err
 	}
-	st.V = recordVersion
-	return save(tx, bucketMeta, keyPruned, &st)
+	if has {
+		return nil
+	}
+	g := new(game)
+	if found, err := load(tx, bucketGames, gameKey(rec.Board), g); err != nil || !found {
+		return err
+	}
+	if k := tokenExpiry(g); k != "" {
+		return tx.Put(bucketExpiry, k, nil)
+	}
+	return nil
 }
 
-// isStale judges one record of pruneStale: a token of a game over for
-// TokenKeep or of no game, an account that never confirmed an address
-// within SignupKeep. A record that does not decode is not the prune's to
-// judge (tokenGame refuses such a token). games caches the games read.
-func isStale(tx Tx, bucket string, val []byte, now time.Time, games map[int]*game) (bool, error) {
-	if bucket == bucketAddresses {
-		var a address
-		return json.Unmarshal(val, &a) == nil && len(a.Users) == 0 && now.Sub(a.Start) >= confirmWindow, nil
-	}
-	if bucket == bucketUsers {
-		var u user
-		if json.Unmarshal(val, &u) != nil {
-			return false, nil
+// saveAddress is every write of an address record: the record and its
+// key in expiry.
+func saveAddress(tx Tx, key string, a *address) error {
+	var old *address
+	if b, err := tx.Get(bucketAddresses, key); err != nil {
+		return err
+	} else if b != nil {
+		old = new(address)
+		if json.Unmarshal(b, old) != nil {
+			old = nil
 		}
-		return !u.Robot && len(u.Addresses) == 0 && u.Left.IsZero() && u.Deleted.IsZero() && u.rated() == 0 &&
-			now.Sub(u.Created) >= SignupKeep, nil
 	}
-	var t struct {
-		Board int `json:"board"`
+	if err := save(tx, bucketAddresses, key, a); err != nil {
+		return err
 	}
-	if json.Unmarshal(val, &t) != nil {
-		return false, nil
+	return moveKey(tx, bucketExpiry, addressExpiry(key, old), addressExpiry(key, a))
+}
+
+// pruneStale deletes, at most PruneBatch records a call, what expired by
+// now, reading the expiry index up to now and nothing else: the tokens of
+// games over for TokenKeep, the accounts that never confirmed an address
+// within SignupKeep, and the records of addresses confirmed for nobody
+// whose day of confirmation mails is over (nothing of such an address is
+// kept: a deleted account's, one a signup named and never confirmed).
+func pruneStale(tx Tx, now time.Time) error {
+	end := timeKey(now)
+	var due []string
+	err := tx.Scan(bucketExpiry, "", func(key string, _ []byte) error {
+		if len(due) == PruneBatch || len(key) >= len(end) && key[:len(end)] > end {
+			return errEnough
+		}
+		due = append(due, key)
+		return nil
+	})
+	if err != nil && !errors.Is(err, errEnough) {
+		return err
 	}
-	g, ok := games[t.Board]
-	if !ok {
-		b, err := tx.Get(bucketGames, gameKey(t.Board))
+	budget := PruneBatch
+	for _, k := range due {
+		if budget == 0 {
+			break
+		}
+		var kind, name string // none for a key too short: of nothing, deleted
+		if len(k) > len(end) {
+			kind, name = k[len(end):len(end)+1], k[len(end)+1:]
+		}
+		if kind == expiryTokens {
+			n, all, err := pruneTokens(tx, name, budget)
+			if err != nil {
+				return err
+			}
+			budget -= n
+			if !all {
+				break
+			}
+		} else {
+			bucket := map[string]string{expirySignup: bucketUsers, expiryAddress: bucketAddresses}[kind]
+			if bucket != "" {
+				if err := tx.Delete(bucket, name); err != nil {
+					return err
+				}
+			}
+			budget--
+		}
+		if err := tx.Delete(bucketExpiry, k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pruneTokens deletes at most budget tokens of the game of board key
+// (gameKey), and says how many and whether they were its last.
+func pruneTokens(tx Tx, board string, budget int) (n int, all bool, err error) {
+	var keys []string
+	all = true
+	err = scanPrefix(tx, bucketGameTokens, board, func(tok string) error {
+		if len(keys) == budget {
+			all = false
+			return errEnough
+		}
+		keys = append(keys, tok)
+		return nil
+	})
+	if err != nil {
+		return 0, false, err
+	}
+	for _, tok := range keys {
+		if err := tx.Delete(bucketTokens, tok); err != nil {
+			return 0, false, err
+		}
+		if err := tx.Delete(bucketGameTokens, board+tok); err != nil {
+			return 0, false, err
+		}
+	}
+	return len(keys), all, nil
+}
+
+// wantExpiry adds to want the expiry indexes that the token, game, user
+// and address records call for (CheckIndexes).
+func wantExpiry(tx Tx, want map[string]map[string]string) error {
+	boards := map[int]bool{}
+	err := tx.ForEach(bucketTokens, func(key string, val []byte) error {
+		var t token
+		if err := json.Unmarshal(val, &t); err != nil {
+			return nil // not the index's: tokenGame refuses it
+		}
+		boards[t.Board] = true
+		want[bucketGameTokens][gameKey(t.Board)+key] = ""
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, b := range slices.Sorted(maps.Keys(boards)) {
+		g := new(game)
+		found, err := load(tx, bucketGames, gameKey(b), g)
 		if err != nil {
-			return false, err
+			return err
 		}
-		if b != nil {
-			g = new(game)
-			if json.Unmarshal(b, g) != nil {
-				g.Status = StatusPlaying // unreadable: kept, as a running game's
+		if k := tokenExpiry(g); found && k != "" {
+			want[bucketExpiry][k] = ""
+		}
+	}
+	err = tx.ForEach(bucketUsers, func(key string, val []byte) error {
+		u := new(user)
+		if json.Unmarshal(val, u) == nil {
+			if k := signupExpiry(u); k != "" {
+				want[bucketExpiry][k] = ""
 			}
 		}
-		games[t.Board] = g
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	return g == nil || g.over() && now.Sub(g.Ended) >= TokenKeep, nil
+	return tx.ForEach(bucketAddresses, func(key string, val []byte) error {
+		a := new(address)
+		if json.Unmarshal(val, a) == nil {
+			if k := addressExpiry(key, a); k != "" {
+				want[bucketExpiry][k] = ""
+			}
+		}
+		return nil
+	})
 }

@@ -52,7 +52,7 @@ const (
 var gameIndexes = []string{bucketByPlayer, bucketRunning, bucketDeadlines, bucketEnded}
 
 // indexBuckets are the buckets CheckIndexes compares, in the order it reports.
-var indexBuckets = []string{bucketByPlayer, bucketRunning, bucketDeadlines, bucketEnded, bucketCounts, bucketRatings}
+var indexBuckets = []string{bucketByPlayer, bucketRunning, bucketDeadlines, bucketEnded, bucketCounts, bucketRatings, bucketGameTokens, bucketExpiry, bucketRecipients}
 
 // The count keys of everybody's games (countKeys).
 const (
@@ -186,6 +186,9 @@ func scopeCount(key, scope, state string) string {
 // indexGame moves g's index entries from those of old (nil: a new record)
 // to its own, writing only what changed.
 func indexGame(tx Tx, old, g *game) error {
+	if err := indexTokenExpiry(tx, old, g); err != nil {
+		return err
+	}
 	var was map[string][]string
 	var wasCounts []string
 	if old != nil {
@@ -296,15 +299,14 @@ func Counts(tx Tx) (GameCounts, error) {
 	return c, nil
 }
 
-// wantIndexes computes every index and count from a full scan of the game
-// records: what CheckIndexes compares with and Upgrade writes.
-func wantIndexes(tx Tx, logf func(format string, args ...any)) (map[string]map[string]string, error) {
+// wantIndexes computes every index and count from a full scan of the
+// records they index: what CheckIndexes compares with.
+func wantIndexes(tx Tx) (map[string]map[string]string, error) {
 	want := map[string]map[string]string{}
 	for _, b := range indexBuckets {
 		want[b] = map[string]string{}
 	}
 	counts := map[string]int{}
-	n := 0
 	err := tx.ForEach(bucketGames, func(key string, val []byte) error {
 		g := new(game)
 		if err := json.Unmarshal(val, g); err != nil {
@@ -318,9 +320,6 @@ func wantIndexes(tx Tx, logf func(format string, args ...any)) (map[string]map[s
 		for _, k := range countKeys(g) {
 			counts[k]++
 		}
-		if n++; logf != nil && n%100000 == 0 {
-			logf("engine: indexes: %d games read", n)
-		}
 		return nil
 	})
 	if err != nil {
@@ -331,23 +330,30 @@ func wantIndexes(tx Tx, logf func(format string, args ...any)) (map[string]map[s
 		if err := json.Unmarshal(val, u); err != nil {
 			return fmt.Errorf("engine: users/%s: %w", key, err)
 		}
+		if k := recipientKey(u); k != "" {
+			want[bucketRecipients][k] = ""
+		}
 		for _, k := range ratingKeys(u) {
 			want[bucketRatings][k] = ""
 			counts[standingsCount(k[:strings.IndexByte(k, 0)])]++
 		}
 		return nil
 	})
+	if err != nil {
+		return nil, err
+	}
 	for k, c := range counts {
 		want[bucketCounts][k] = strconv.Itoa(c)
 	}
-	return want, err
+	return want, wantExpiry(tx, want)
 }
 
-// CheckIndexes compares every index and count with a full scan of the game
-// records (lyngk admin check: the one full scan left, for operators). It
-// returns one line for each difference, none when the indexes are right.
+// CheckIndexes compares every index and count with a full scan of the
+// records they index (lyngk admin check: the one full scan left, for
+// operators). It returns one line for each difference, none when the
+// indexes are right.
 func CheckIndexes(tx Tx) ([]string, error) {
-	want, err := wantIndexes(tx, nil)
+	want, err := wantIndexes(tx)
 	if err != nil {
 		return nil, err
 	}
@@ -376,35 +382,6 @@ func CheckIndexes(tx Tx) ([]string, error) {
 		}
 	}
 	return diffs, nil
-}
-
-// buildIndexes writes every index and count from a full scan of the game
-// records, into empty index buckets (Upgrade). The keys are written in
-// key order, bucket by bucket, which is what bbolt writes fastest.
-func buildIndexes(tx Tx, logf func(format string, args ...any)) error {
-	want, err := wantIndexes(tx, logf)
-	if err != nil {
-		return err
-	}
-	for _, bucket := range indexBuckets {
-		keys := slices.Sorted(maps.Keys(want[bucket]))
-		for i, k := range keys {
-			var v []byte
-			if bucket == bucketCounts {
-				v = []byte(want[bucket][k])
-			}
-			if err := tx.Put(bucket, k, v); err != nil {
-				return err
-			}
-			if logf != nil && (i+1)%500000 == 0 {
-				logf("engine: indexes: %s: %d of %d keys written", bucket, i+1, len(keys))
-			}
-		}
-	}
-	if logf != nil {
-		logf("engine: indexes built: %d games", len(want[bucketRunning])+len(want[bucketEnded]))
-	}
-	return nil
 }
 
 // ownGames reads the games user key plays while they run and those he
@@ -472,6 +449,12 @@ func standingsCount(word string) string { return "standings " + word }
 // indexUser moves u's lines of the standings from those of old (nil: a
 // new record) to its own.
 func indexUser(tx Tx, old, u *user) error {
+	if err := moveKey(tx, bucketExpiry, signupExpiry(old), signupExpiry(u)); err != nil {
+		return err
+	}
+	if err := moveKey(tx, bucketRecipients, recipientKey(old), recipientKey(u)); err != nil {
+		return err
+	}
 	was, now := ratingKeys(old), ratingKeys(u)
 	for _, k := range was {
 		if !slices.Contains(now, k) {

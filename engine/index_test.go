@@ -291,3 +291,99 @@ func TestStrangerListingNotRead(t *testing.T) {
 		t.Error("a player's listing of an undecodable game did not fail: the test shows nothing")
 	}
 }
+
+// visitTx counts the records each scan of a bucket visits.
+type visitTx struct {
+	engine.Tx
+	visits map[string]int
+}
+
+func (c visitTx) ForEach(bucket string, fn func(key string, val []byte) error) error {
+	return c.Scan(bucket, "", fn)
+}
+
+func (c visitTx) Scan(bucket, from string, fn func(key string, val []byte) error) error {
+	return c.Tx.Scan(bucket, from, func(key string, val []byte) error {
+		c.visits[bucket]++
+		return fn(key, val)
+	})
+}
+
+// TestPruneReadsExpired: the prune reads the expiry index up to now and
+// the tokens of the games that expired, no other token, account or
+// address: with a finished game over for TokenKeep, sixty running games'
+// tokens (of the last six days) and an unconfirmed signup of the day, a tick visits no record of
+// tokens, users or addresses, one expiry key past the one due, and the
+// expired game's tokens; the running games' tokens are kept. The old
+// prune walked PruneBatch records of tokens, users and addresses a tick,
+// whatever had expired.
+func TestPruneReadsExpired(t *testing.T) {
+	v := newEnv(t)
+	v.signup("alice", "bob")
+	v.cmd(addr("alice"), "lyngk challenge alice bob")
+	v.firstMoves(101, [2]string{"alice", "bob"})
+	v.cmd(addr("bob"), "lyngk resign 101 bob pw-bob")
+	before := v.keys(store.BucketTokens)
+	v.now = v.now.Add(engine.TokenKeep + time.Hour)
+	for i := range 60 {
+		if i%engine.MaxUnasked == 0 {
+			v.now = v.now.Add(25 * time.Hour)
+		}
+		if out := v.cmd(addr("alice"), "lyngk challenge alice bob"); len(out) != 2 {
+			t.Fatalf("challenge: %s", format(out))
+		}
+	}
+	v.cmd(addr("zed"), "signup zed pw-zed")
+	running := v.keys(store.BucketTokens) - before
+	tx := visitTx{visits: map[string]int{}}
+	err := v.db.Update(func(stx *store.Tx) error {
+		tx.Tx = stx
+		_, _, err := v.e.Tick(tx, v.now)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range []string{store.BucketTokens, store.BucketUsers, store.BucketAddresses} {
+		if n := tx.visits[b]; n != 0 {
+			t.Errorf("the tick visited %d records of %s, want none", n, b)
+		}
+	}
+	if n := tx.visits[store.BucketExpiry]; n > 2 {
+		t.Errorf("the tick visited %d expiry keys, want 2 at most (the one due, the next)", n)
+	}
+	if n := tx.visits[store.BucketGameTokens]; n > before+1 {
+		t.Errorf("the tick visited %d gametokens keys, want %d at most (board 101's, the next)", n, before+1)
+	}
+	if n := v.keys(store.BucketTokens); n != running {
+		t.Errorf("%d tokens after the tick, want the running games' %d", n, running)
+	}
+	if !strings.Contains(v.dump(store.BucketUsers), "/zed=") {
+		t.Error("zed's signup of the day went")
+	}
+	v.checkIndexes()
+}
+
+// TestPruneBadExpiryKey: an expiry key too short to name anything (a
+// damaged store) is deleted by the prune, which neither crashes nor stops
+// at it: the signup expired after it goes too.
+func TestPruneBadExpiryKey(t *testing.T) {
+	v := newEnv(t)
+	v.cmd(addr("zed"), "signup zed pw-zed")
+	err := v.db.Update(func(tx *store.Tx) error {
+		for _, k := range []string{"0000000000000000", "00000"} {
+			if err := tx.Put(store.BucketExpiry, k, nil); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.now = v.now.Add(engine.SignupKeep + time.Hour)
+	v.tick()
+	if got := v.dump(store.BucketExpiry, store.BucketUsers); got != "" {
+		t.Errorf("left after the prune:\n%s", got)
+	}
+}

@@ -223,7 +223,7 @@ func (r *request) newToken(rec token) (string, error) {
 		}
 		return "", err
 	}
-	return tokenPrefix + tok + "@" + r.e.cfg.Domain, save(r.tx, bucketTokens, tok, rec)
+	return tokenPrefix + tok + "@" + r.e.cfg.Domain, saveToken(r.tx, tok, &rec)
 }
 
 // recipients are the players and subscribers of g, as userid keys.

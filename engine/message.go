@@ -117,12 +117,31 @@ func (r *request) deliverMessage(v *messageView, to []*user) error {
 	return nil
 }
 
+// bucketRecipients indexes the players a broadcast goes to: the lower-cased
+// userid of each account that takes messages (recipientKey), with an empty
+// value, kept by saveUser (indexUser), so that a broadcast reads its
+// recipients and no other account.
+const bucketRecipients = "recipients"
+
+// recipientKey is u's key in recipients if u takes messages and
+// broadcasts (a player, not signed off nor deleted, with a confirmed
+// address, messages not off), "" otherwise.
+func recipientKey(u *user) string {
+	if u == nil || u.Robot || !u.Deleted.IsZero() || !u.Left.IsZero() || u.Messages == messagesOff || len(u.Addresses) == 0 {
+		return ""
+	}
+	return strings.ToLower(u.ID)
+}
+
 // broadcast: broadcast USERID PASSWORD sends the text under the command
 // to every player who takes messages, for a userid the operator allows
 // (lyngk admin broadcast USERID on), at most once a day. Its mails are
 // beyond the bounds of one incoming mail (it may reach every player), but
 // each counts as a mail its recipient did not ask for, and the outbox's
-// caps hold the surplus as for any mail.
+// caps hold the surplus as for any mail. It reads the players who take
+// messages (bucketRecipients) and no other account: its report names
+// those it reached and those skipped for their day's unasked mails, not
+// the players who take no messages (a message's report names them).
 func (r *request) broadcast(c Command) error {
 	u, err := r.authenticate(c.Args[0], c.Args[1])
 	if err != nil {
@@ -139,9 +158,9 @@ func (r *request) broadcast(c Command) error {
 		return refuse(whyMessageEmpty, nil)
 	}
 	var to []*user
-	err = r.tx.ForEach(bucketUsers, func(key string, _ []byte) error {
-		t, _, err := r.loadUser(key)
-		if err == nil && !strings.EqualFold(t.ID, u.ID) && !t.Robot && t.Deleted.IsZero() && t.Left.IsZero() {
+	err = r.tx.ForEach(bucketRecipients, func(key string, _ []byte) error {
+		t, found, err := r.loadUser(key)
+		if err == nil && found && recipientKey(t) != "" && !strings.EqualFold(t.ID, u.ID) {
 			to = append(to, t)
 		}
 		return err

@@ -87,8 +87,10 @@ func TestMessageBounds(t *testing.T) {
 	}
 	v.now = v.now.Add(24 * time.Hour)
 	out = v.msg("broadcast alice pw-alice")
-	// 30 players, less p02 (off): 29 mails and the report.
-	if len(out) != 30 || out[0].Subject != "PBeM Server broadcast from alice" || !strings.Contains(out[29].Body, "Not to lurker, p02: no messages taken.") {
+	// 30 players, less p02 (off): 29 mails and the report, which names
+	// nobody who takes no messages (the broadcast does not read them).
+	if len(out) != 30 || out[0].Subject != "PBeM Server broadcast from alice" || !strings.Contains(out[29].Body, "p01, p03, p04") ||
+		strings.Contains(out[29].Body, "lurker") || strings.Contains(out[29].Body, "p02") {
 		t.Errorf("broadcast: %d mails, report:\n%s", len(out), format(out[len(out)-1:]))
 	}
 	if out := v.msg("broadcast alice pw-alice"); len(out) != 1 || !strings.Contains(out[0].Body, "at most once a day") {
@@ -100,5 +102,43 @@ func TestMessageBounds(t *testing.T) {
 				t.Errorf("a mail to the unconfirmed address: %s", format([]engine.Mail{m}))
 			}
 		}
+	}
+}
+
+// TestBroadcastReadsRecipients: a broadcast reads the players who take
+// messages and no other account: with the record of a player who turned
+// messages off made undecodable, the broadcast goes to the others, where
+// the old broadcast, which read every account, failed on it; a player
+// who turns messages on again, confirms an address or signs off is in or
+// out of the next day's broadcast, and admin check agrees.
+func TestBroadcastReadsRecipients(t *testing.T) {
+	v := newEnv(t)
+	v.signup("alice", "bob", "carol", "dave")
+	if err := v.db.Update(func(tx *store.Tx) error { return engine.SetBroadcaster(tx, "alice", true) }); err != nil {
+		t.Fatal(err)
+	}
+	v.cmd(addr("carol"), "change messages carol pw-carol off")
+	v.cmd(addr("dave"), "change messages dave pw-dave off")
+	if got := v.dump(store.BucketRecipients); got != "recipients/alice=\nrecipients/bob=\n" {
+		t.Fatalf("recipients:\n%s", got)
+	}
+	v.checkIndexes()
+	err := v.db.Update(func(tx *store.Tx) error { return tx.Put(store.BucketUsers, "dave", []byte("{")) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, failed := v.mailFailing(engine.Inbound{From: addr("alice"), Subject: "broadcast alice pw-alice", Body: "Hi all.\n"})
+	if failed != nil || len(out) != 2 || out[0].To[0] != addr("bob") || !strings.Contains(out[1].Body, "went to: bob\n") {
+		t.Fatalf("broadcast: failed %v\n%s", failed, format(out))
+	}
+	v.cmd(addr("carol"), "change messages carol pw-carol on")
+	v.cmd(addr("bob"), "signoff bob pw-bob")
+	if got := v.dump(store.BucketRecipients); got != "recipients/alice=\nrecipients/carol=\n" {
+		t.Errorf("recipients after carol's messages on and bob's signoff:\n%s", got)
+	}
+	v.now = v.now.Add(25 * time.Hour)
+	out, failed = v.mailFailing(engine.Inbound{From: addr("alice"), Subject: "broadcast alice pw-alice", Body: "Hi again.\n"})
+	if failed != nil || len(out) != 2 || out[0].To[0] != addr("carol") {
+		t.Errorf("the next day's broadcast: failed %v\n%s", failed, format(out))
 	}
 }

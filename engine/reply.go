@@ -387,7 +387,7 @@ func (r *request) keepSent(id string, m *Mail) error {
 	if m.HTML != "" {
 		rec.HTML = lineHashes(htmlText(m.HTML))
 	}
-	return save(r.tx, bucketTokens, tok, rec)
+	return saveToken(r.tx, tok, &rec)
 }
 
 // lineHashes returns the hashes of the first maxSentLines lines of text

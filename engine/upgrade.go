@@ -2,32 +2,109 @@ package engine
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
+	"strings"
 )
 
-// Upgrade brings the engine's records of a store written with schema
-// version from up to the current version, inside the store's upgrade
-// transaction (store.Options.Upgrade). unnamed is the word of the game of
-// the records that name none: the one game of the releases before other
-// games were offered (cmd/lyngk passes LYNGK's).
+// UpgradeBatch bounds the records one step of Upgrade reads: each step is
+// a transaction of its own (store.Options.Upgrade), so that building the
+// indexes of a million games never holds them all in memory at once.
+const UpgradeBatch = 10000
+
+// keyUpgrade is the key, in bucket meta, of the progress of an upgrade
+// under way (upgradeState); it goes with the last step.
+const keyUpgrade = "upgrade"
+
+// upgradeState is the record of meta/"upgrade": the version upgraded
+// from, the bucket whose records are being indexed (tokens, games, users,
+// addresses, in this order) and the key after the last one read, and the
+// records read so far (for the log).
+type upgradeState struct {
+	V      int    `json:"v"`
+	From   int    `json:"from"`
+	Bucket string `json:"bucket"`
+	Next   string `json:"next,omitempty"`
+	Read   int    `json:"read,omitempty"`
+}
+
+func (s *upgradeState) version() int { return s.V }
+
+// Upgrade does one step of bringing the engine's records of a store
+// written with schema version from up to the current version, inside a
+// transaction of the store's upgrade (store.Options.Upgrade, which calls
+// it until done and then writes the new version). Its progress is in
+// meta/"upgrade", written in the transaction of each step, so an upgrade
+// killed halfway goes on at the next start where it was. unnamed is the
+// word of the game of the records that name none: the one game of the
+// releases before other games were offered (cmd/lyngk passes LYNGK's).
 //
-// From version 1, which had no confirmation, the addresses of every
-// account that has not signed off count as confirmed and go into the index
-// of confirmed addresses. From version 2, every game record without its
-// game gets unnamed, and a user's standing in it moves from the record's
-// own fields (rating, won, lost, tied) into the per-game map; a user who
-// never finished a game of it keeps none, which reads as the start rating
-// as before. From version 3, the indexes of the game records (index.go) are
-// built from a full scan, written in key order; logf, when not nil, hears
-// the progress (a million games take a few minutes).
-func Upgrade(tx Tx, from int, unnamed string, logf func(format string, args ...any)) error {
+// The first step converts the records of the older versions (in one
+// transaction: those releases' stores were small). From version 1, which
+// had no confirmation, the addresses of every account that has not signed
+// off count as confirmed and go into the index of confirmed addresses.
+// From version 2, every game record without its game gets unnamed, and a
+// user's standing in it moves from the record's own fields (rating, won,
+// lost, tied) into the per-game map; a user who never finished a game of
+// it keeps none, which reads as the start rating as before. Version 4's
+// prune cursor (meta/"pruned": the prune read every record then) goes.
+// Then each step indexes at most UpgradeBatch records of one bucket:
+// tokens (gametokens, and expiry for a finished game), from versions
+// before 4 games (the indexes and counts of index.go), users (from
+// versions before 4 the standings; the signups in expiry, recipients)
+// and addresses (expiry). logf, when not nil, hears the progress (a
+// million games take a few minutes).
+func Upgrade(tx Tx, from int, unnamed string, logf func(format string, args ...any)) (done bool, err error) {
 	switch {
-	case from < 1 || from > 3:
-		return fmt.Errorf("engine: no upgrade from schema version %d", from)
+	case from < 1 || from > 4:
+		return false, fmt.Errorf("engine: no upgrade from schema version %d", from)
 	case !validGameWord(unnamed):
-		return fmt.Errorf("engine: upgrade: %q is no game word", unnamed)
+		return false, fmt.Errorf("engine: upgrade: %q is no game word", unnamed)
 	}
+	var st upgradeState
+	found, err := load(tx, bucketMeta, keyUpgrade, &st)
+	if err != nil {
+		return false, err
+	}
+	if !found || st.From != from {
+		if err := convertRecords(tx, from, unnamed); err != nil {
+			return false, err
+		}
+		if logf != nil {
+			logf("engine: upgrade from schema version %d: building the indexes, %d records a step", from, UpgradeBatch)
+		}
+		st = upgradeState{V: recordVersion, From: from, Bucket: bucketTokens}
+		return false, save(tx, bucketMeta, keyUpgrade, &st)
+	}
+	n, err := indexBatch(tx, &st)
+	if err != nil {
+		return false, err
+	}
+	if st.Read += n; logf != nil && (st.Read/100000 > (st.Read-n)/100000 || st.Next == "") {
+		logf("engine: upgrade: %s: %d records read", st.Bucket, st.Read)
+	}
+	if st.Next == "" {
+		st.Read = 0
+		st.Bucket = map[string]string{bucketTokens: bucketGames, bucketGames: bucketUsers, bucketUsers: bucketAddresses}[st.Bucket]
+		if st.Bucket == bucketGames && from == 4 {
+			st.Bucket = bucketUsers
+		}
+	}
+	if st.Bucket == "" {
+		if logf != nil {
+			logf("engine: upgrade from schema version %d: indexes built", from)
+		}
+		return true, tx.Delete(bucketMeta, keyUpgrade)
+	}
+	return false, save(tx, bucketMeta, keyUpgrade, &st)
+}
+
+// convertRecords is Upgrade's first step: the records of the versions
+// before 3 converted, version 4's prune cursor deleted.
+func convertRecords(tx Tx, from int, unnamed string) error {
 	r := &request{tx: tx}
 	if from == 1 {
 		err := eachKey(tx, bucketUsers, func(key string) error {
@@ -51,7 +128,109 @@ func Upgrade(tx Tx, from int, unnamed string, logf func(format string, args ...a
 			return err
 		}
 	}
-	return buildIndexes(tx, logf)
+	return tx.Delete(bucketMeta, keyPruned)
+}
+
+// indexBatch indexes at most UpgradeBatch records of st.Bucket from
+// st.Next on, moves st.Next past them ("" when the bucket is done) and
+// says how many it read. The counts of the batch are added to those
+// written: the index buckets were empty when the upgrade began, and
+// each batch commits with the progress that says it is done.
+func indexBatch(tx Tx, st *upgradeState) (int, error) {
+	n := 0
+	counts := map[string]int{}
+	games := map[int]*game{} // of the batch's tokens; nil: none
+	err := tx.Scan(st.Bucket, st.Next, func(key string, val []byte) error {
+		if n == UpgradeBatch {
+			return errEnough
+		}
+		n++
+		st.Next = key + "\x00"
+		put := func(bucket, k string) error { return tx.Put(bucket, k, nil) }
+		switch st.Bucket {
+		case bucketTokens:
+			var t token
+			if json.Unmarshal(val, &t) != nil {
+				return nil // not the index's: tokenGame refuses it
+			}
+			if err := put(bucketGameTokens, gameKey(t.Board)+key); err != nil {
+				return err
+			}
+			g, ok := games[t.Board]
+			if !ok {
+				g = new(game)
+				if found, err := load(tx, bucketGames, gameKey(t.Board), g); err != nil {
+					return err
+				} else if !found {
+					g = nil
+				}
+				games[t.Board] = g
+			}
+			if k := tokenExpiry(g); k != "" {
+				return put(bucketExpiry, k)
+			}
+		case bucketGames:
+			g := new(game)
+			if err := json.Unmarshal(val, g); err != nil {
+				return fmt.Errorf("engine: games/%s: %w", key, err)
+			}
+			for bucket, keys := range indexKeys(g) {
+				for _, k := range keys {
+					if err := put(bucket, k); err != nil {
+						return err
+					}
+				}
+			}
+			for _, k := range countKeys(g) {
+				counts[k]++
+			}
+		case bucketUsers:
+			u := new(user)
+			if err := json.Unmarshal(val, u); err != nil {
+				return fmt.Errorf("engine: users/%s: %w", key, err)
+			}
+			if st.From < 4 {
+				for _, k := range ratingKeys(u) {
+					if err := put(bucketRatings, k); err != nil {
+						return err
+					}
+					counts[standingsCount(k[:strings.IndexByte(k, 0)])]++
+				}
+			}
+			if k := signupExpiry(u); k != "" {
+				if err := put(bucketExpiry, k); err != nil {
+					return err
+				}
+			}
+			if k := recipientKey(u); k != "" {
+				return put(bucketRecipients, k)
+			}
+		case bucketAddresses:
+			a := new(address)
+			if json.Unmarshal(val, a) == nil {
+				if k := addressExpiry(key, a); k != "" {
+					return put(bucketExpiry, k)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errEnough) {
+		return 0, err
+	}
+	if err == nil {
+		st.Next = ""
+	}
+	for _, k := range slices.Sorted(maps.Keys(counts)) {
+		c, err := count(tx, k)
+		if err != nil {
+			return 0, err
+		}
+		if err := putCount(tx, k, c+counts[k]); err != nil {
+			return 0, err
+		}
+	}
+	return n, nil
 }
 
 // upgradeGames names the game of every record and moves the users'

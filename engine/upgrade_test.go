@@ -3,12 +3,14 @@ package engine_test
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/store"
@@ -140,9 +142,27 @@ type fixtureRecord struct {
 	Value  json.RawMessage `json:"value"`
 }
 
+// upgradeLyngk is the store's upgrade of these tests: the records that
+// name no game are LYNGK's.
+func upgradeLyngk(tx *store.Tx, from int) (bool, error) {
+	return engine.Upgrade(tx, from, "lyngk", nil)
+}
+
 // upgraded is a server on the store of fixture (testdata/upgrade/: one
 // record a line) at schema version, opened with the upgrade.
 func upgraded(t *testing.T, fixture, version string) *env {
+	t.Helper()
+	v := fixtureStore(t, fixture, version)
+	var err error
+	if v.db, err = store.Open(v.path, store.Options{Upgrade: upgradeLyngk}); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// fixtureStore is a server whose store, closed, holds the records of
+// fixture at schema version.
+func fixtureStore(t *testing.T, fixture, version string) *env {
 	t.Helper()
 	v := newEnv(t, withYinsh)
 	if err := v.db.Close(); err != nil {
@@ -176,9 +196,6 @@ func upgraded(t *testing.T, fixture, version string) *env {
 		t.Fatal(err)
 	}
 	setSchema(t, v.path, version)
-	if v.db, err = store.Open(v.path, store.Options{Upgrade: func(tx *store.Tx, from int) error { return engine.Upgrade(tx, from, "lyngk", nil) }}); err != nil {
-		t.Fatal(err)
-	}
 	return v
 }
 
@@ -258,5 +275,118 @@ func TestUpgradeFirstGame(t *testing.T) {
 	}
 	if !strings.Contains(got, "carol") {
 		t.Errorf("the listings name no player:\n%s", got)
+	}
+}
+
+// TestUpgradeExpiry: a store of schema version 4 (the indexes of the
+// games, no expiry index nor recipients, the prune's cursor in
+// meta/pruned), made here by playing upgradeScenario and an unconfirmed
+// signup, then dropping those indexes, is upgraded to version 5: admin check said what was
+// missing before, the upgrade builds the very keys this release writes as
+// it plays, the cursor goes, and the prune then deletes the finished
+// games' tokens, the signup and its address by them. The release before
+// refused a version 4 file.
+func TestUpgradeExpiry(t *testing.T) {
+	v := newEnv(t, withYinsh)
+	upgradeScenario(v)
+	v.cmd(addr("zed"), "signup zed pw-zed")
+	want := v.dump(store.BucketGameTokens, store.BucketExpiry, store.BucketRecipients)
+	for _, kind := range []string{"t00000101", "uzed", "a" + addr("zed")} {
+		if !regexp.MustCompile(`(?m)^expiry/[0-9a-f]{16}` + regexp.QuoteMeta(kind) + `=$`).MatchString(want) {
+			t.Fatalf("no expiry key of %s:\n%s", kind, want)
+		}
+	}
+	err := v.db.Update(func(tx *store.Tx) error {
+		for _, b := range []string{store.BucketGameTokens, store.BucketExpiry, store.BucketRecipients} {
+			var keys []string
+			if err := tx.ForEach(b, func(k string, _ []byte) error { keys = append(keys, k); return nil }); err != nil {
+				return err
+			}
+			for _, k := range keys {
+				if err := tx.Delete(b, k); err != nil {
+					return err
+				}
+			}
+		}
+		return tx.Put(store.BucketMeta, "pruned", []byte(`{"v":1,"start":"2026-11-21T22:52:00Z","bucket":"users"}`))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var diffs []string
+	if err := v.db.View(func(tx *store.Tx) (err error) { diffs, err = engine.CheckIndexes(tx); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if len(diffs) != strings.Count(want, "\n") {
+		t.Errorf("admin check before the upgrade: %d lines, want one for each of the %d keys dropped:\n%s", len(diffs), strings.Count(want, "\n"), strings.Join(diffs, "\n"))
+	}
+	for _, d := range diffs {
+		if !strings.HasPrefix(d, "gametokens: missing ") && !strings.HasPrefix(d, "expiry: missing ") && !strings.HasPrefix(d, "recipients: missing ") {
+			t.Errorf("admin check before the upgrade: %s", d)
+		}
+	}
+	v.db.Close()
+	setSchema(t, v.path, "4")
+	if v.db, err = store.Open(v.path, store.Options{Upgrade: upgradeLyngk}); err != nil {
+		t.Fatal(err)
+	}
+	if got := v.dump(store.BucketGameTokens, store.BucketExpiry, store.BucketRecipients); got != want {
+		t.Errorf("the indexes of version 5 after the upgrade differ from those written in play: %s", diff(want, got))
+	}
+	if strings.Contains(v.dump(store.BucketMeta), "meta/pruned=") {
+		t.Error("the prune's cursor of version 4 is kept")
+	}
+	v.checkIndexes()
+	v.now = v.now.Add(engine.TokenKeep + time.Hour)
+	v.tick()
+	// The running games 103 and 106 ended at this tick (the timer
+	// cancelled them): their tokens expire TokenKeep later.
+	for l := range strings.Lines(v.dump(store.BucketExpiry)) {
+		if !strings.Contains(l, "t00000103=") && !strings.Contains(l, "t00000106=") {
+			t.Errorf("expired key left after the prune: %s", l)
+		}
+	}
+	if got := v.dump(store.BucketUsers, store.BucketAddresses); strings.Contains(got, "zed") {
+		t.Errorf("zed's signup kept past SignupKeep:\n%s", got)
+	}
+	v.checkIndexes()
+}
+
+// TestUpgradeResumes: the upgrade of the schema 3 fixture is killed after
+// its first step, its second, and so on (a step that fails: its
+// transaction rolls back, as a crash's would), and the next start goes on
+// where it was: every index equals a full scan, the counts are not
+// doubled, and the listings read as after an upgrade never killed. The
+// old upgrade was one transaction; it was not resumable, nor bounded.
+func TestUpgradeResumes(t *testing.T) {
+	whole := upgraded(t, "schema3.jsonl", "3")
+	want := whole.listings()
+	boom := errors.New("killed")
+	for kill := 1; ; kill++ {
+		v := fixtureStore(t, "schema3.jsonl", "3")
+		steps := 0
+		db, err := store.Open(v.path, store.Options{Upgrade: func(tx *store.Tx, from int) (bool, error) {
+			if steps++; steps == kill {
+				return false, boom
+			}
+			return upgradeLyngk(tx, from)
+		}})
+		if err == nil {
+			v.db = db
+			if kill < 4 {
+				t.Fatalf("the upgrade took %d steps, want one for the records and one a bucket", kill-1)
+			}
+			break
+		}
+		if !errors.Is(err, boom) {
+			t.Fatal(err)
+		}
+		if v.db, err = store.Open(v.path, store.Options{Upgrade: upgradeLyngk}); err != nil {
+			t.Fatal(err)
+		}
+		v.checkIndexes()
+		if got := v.listings(); got != want {
+			t.Errorf("killed at step %d: the listings differ: %s", kill, diff(want, got))
+		}
 	}
 }

@@ -26,8 +26,9 @@
 //	strangers  address that is no account's      hourly count of mails sent to it         engine (JSON)
 //	meta       "nextboard"                        next board number                        engine (JSON)
 //	           "verp"                             the VERP secret (32 random bytes)        engine (JSON)
-//	           "pruned"                           the prune's pass: started, where it is   engine (JSON)
-//	           "schema"                           schema version, decimal ASCII ("4")      store
+//	           "upgrade"                          an upgrade under way: the version from,  engine (JSON)
+//	                                              the bucket being indexed, the next key
+//	           "schema"                           schema version, decimal ASCII ("5")      store
 //	robot      board number, "%08d"               a game waiting for the robot player's    engine (JSON)
 //	                                              move: the number of moves then
 //	addresses  lower-cased address                address record (confirmed for whom,     engine (JSON)
@@ -60,6 +61,16 @@
 //	           inverted (16 hex digits of its     first, of the players with a finished
 //	           float64 bits, sortable), then the  game of it who have not signed off
 //	           lower-cased userid
+//	gametokens board number, "%08d", then the     empty: the reply tokens of each game     engine
+//	           reply token
+//	expiry     when it expires, Unix nanoseconds  empty: what the prune deletes, the       engine
+//	           in 16 hex digits, then "t" and a   earliest expiring first: the tokens of
+//	           board ("%08d"), "u" and a lower-   a finished game, an account that
+//	           cased userid, or "a" and a lower-  confirmed no address, an address
+//	           cased address                      confirmed for nobody
+//	recipients lower-cased userid                 empty: the players who take messages     engine
+//	                                              and broadcasts (confirmed address,
+//	                                              messages on, not signed off)
 //	seen       dedupe key of a processed mail     time processed, 8-byte big-endian        store
 //	           (Message-ID and a digest of        int64 Unix nanoseconds
 //	           sender and text, cmd/lyngk)
@@ -122,9 +133,14 @@
 // into a new file and refuses, with an error wrapping [ErrSchema], a file
 // written with a newer version, before changing anything in it. A file of
 // an older version is upgraded by [Options].Upgrade (the engine's records
-// are the engine's to convert) in the transaction that creates the new
-// buckets and writes the new version, so a crash leaves the old file or
-// the upgraded one; without Upgrade such a file is refused like a newer one.
+// are the engine's to convert), in steps: [Open] calls it, each call in a
+// transaction of its own that also creates any missing bucket, until it
+// says it is done, and writes the new version in the transaction of that
+// last step. The file keeps its old version until then, so a crash
+// leaves it to be upgraded again at the next start, which goes on where
+// the upgrade was (the engine keeps its progress in meta/"upgrade",
+// written with each step); no step holds more than a bounded batch in
+// memory. Without Upgrade such a file is refused like a newer one.
 // Buckets that an earlier release created and none reads (obsoleteBuckets
 // in store.go: "mailboxes") are removed by [Open]; they never held a
 // record, so their removal changes no version.
@@ -135,5 +151,9 @@
 // kept per game (LYNGK's were the user record's own fields); 4 adds the
 // indexes of the game and user records (byplayer, running, deadlines,
 // ended, counts, ratings), which the engine writes in the transaction of
-// the record they index and builds from the records on an older file.
+// the record they index and builds from the records on an older file; 5
+// adds the expiry indexes (gametokens, expiry) and the recipients of a
+// broadcast (recipients), kept and built alike, and
+// drops meta/"pruned" (version 4's cursor of the prune, which then read
+// every token and account).
 package store

@@ -33,6 +33,12 @@ const (
 	BucketEnded     = "ended"
 	BucketCounts    = "counts"
 	BucketRatings   = "ratings"
+	// The expiry indexes (schema version 5): a finished game's reply
+	// tokens, and what the prune deletes by the time it expires.
+	BucketGameTokens = "gametokens"
+	BucketExpiry     = "expiry"
+	// BucketRecipients (schema version 5): the players who take messages.
+	BucketRecipients = "recipients"
 )
 
 // Store-owned buckets, reachable only through the typed methods.
@@ -68,6 +74,9 @@ var buckets = []struct {
 	{BucketEnded, true},
 	{BucketCounts, true},
 	{BucketRatings, true},
+	{BucketGameTokens, true},
+	{BucketExpiry, true},
+	{BucketRecipients, true},
 	{bucketSeen, false},
 	{bucketOutbox, false},
 	{bucketDead, false},
@@ -86,7 +95,7 @@ var obsoleteBuckets = []string{"mailboxes"}
 // schemaKey in BucketMeta holds the schema version, written as decimal ASCII.
 const (
 	schemaKey     = "schema"
-	schemaVersion = 4
+	schemaVersion = 5
 )
 
 // DefaultTimeout is how long Open waits for the file lock when
@@ -127,11 +136,14 @@ type Options struct {
 	// Limits bound the mail let out and how long records are kept.
 	Limits Limits
 	// Upgrade brings the engine's records of a file written with an older
-	// schema version (from) up to the current one. Open calls it in the
-	// transaction that creates the new buckets and writes the new version,
-	// so an upgrade happens entirely or not at all. Nil refuses an older
-	// file with ErrSchema, leaving it as it was.
-	Upgrade func(tx *Tx, from int) error
+	// schema version (from) up to the current one, one bounded step a
+	// call: Open calls it, each time in a transaction of its own, until it
+	// says done, and writes the new version in the transaction of that
+	// last step. Until then the file keeps its old version, so a crash
+	// leaves it to be upgraded again at the next Open: Upgrade keeps its
+	// progress in the transactions of its steps and goes on where it was.
+	// Nil refuses an older file with ErrSchema, leaving it as it was.
+	Upgrade func(tx *Tx, from int) (done bool, err error)
 }
 
 func boltOptions(opt Options) *bolt.Options {
@@ -157,47 +169,59 @@ func Open(path string, opt Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	if err := bdb.Update(func(btx *bolt.Tx) error { return initSchema(btx, path, opt.Upgrade) }); err != nil {
-		bdb.Close()
-		if errors.Is(err, ErrSchema) {
-			return nil, err
+	for done := false; !done; {
+		err := bdb.Update(func(btx *bolt.Tx) error {
+			var err error
+			done, err = initSchema(btx, path, opt.Upgrade)
+			return err
+		})
+		if err != nil {
+			bdb.Close()
+			if errors.Is(err, ErrSchema) {
+				return nil, err
+			}
+			return nil, fmt.Errorf("store: open %s: %w", path, err)
 		}
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	return &DB{bolt: bdb, path: path, lim: opt.Limits.WithDefaults()}, nil
 }
 
 // initSchema checks the version before creating anything, so a file from a
 // newer release, or an older one nobody can upgrade, is left exactly as it
-// was. An older file is upgraded in this same transaction.
-func initSchema(btx *bolt.Tx, path string, upgrade func(*Tx, int) error) error {
+// was. An older file gets a step of its upgrade in this same transaction,
+// and its new version with the last step: done says the file is current.
+func initSchema(btx *bolt.Tx, path string, upgrade func(*Tx, int) (bool, error)) (done bool, err error) {
 	if meta := btx.Bucket([]byte(BucketMeta)); meta != nil {
 		if v := meta.Get([]byte(schemaKey)); v != nil {
 			n, err := strconv.ParseUint(string(v), 10, 32)
 			switch {
 			case err != nil:
-				return fmt.Errorf("%w: %s: unreadable version %q", ErrSchema, path, v)
+				return false, fmt.Errorf("%w: %s: unreadable version %q", ErrSchema, path, v)
 			case n > schemaVersion:
-				return fmt.Errorf("%w: %s has version %d, this binary knows up to %d (written by a newer lyngk?)", ErrSchema, path, n, schemaVersion)
+				return false, fmt.Errorf("%w: %s has version %d, this binary knows up to %d (written by a newer lyngk?)", ErrSchema, path, n, schemaVersion)
 			case n < 1 || (n < schemaVersion && upgrade == nil):
-				return fmt.Errorf("%w: %s has version %d, this binary knows %d and was given no upgrade", ErrSchema, path, n, schemaVersion)
+				return false, fmt.Errorf("%w: %s has version %d, this binary knows %d and was given no upgrade", ErrSchema, path, n, schemaVersion)
 			}
 			if err := createBuckets(btx); err != nil {
-				return err
+				return false, err
 			}
 			if n == schemaVersion {
-				return nil
+				return true, nil
 			}
-			if err := upgrade(&Tx{tx: btx}, int(n)); err != nil {
-				return fmt.Errorf("upgrade from schema version %d: %w", n, err)
+			done, err := upgrade(&Tx{tx: btx}, int(n))
+			if err != nil || !done {
+				if err != nil {
+					err = fmt.Errorf("upgrade from schema version %d: %w", n, err)
+				}
+				return false, err
 			}
-			return meta.Put([]byte(schemaKey), []byte(strconv.Itoa(schemaVersion)))
+			return true, meta.Put([]byte(schemaKey), []byte(strconv.Itoa(schemaVersion)))
 		}
 	}
 	if err := createBuckets(btx); err != nil {
-		return err
+		return false, err
 	}
-	return btx.Bucket([]byte(BucketMeta)).Put([]byte(schemaKey), []byte(strconv.Itoa(schemaVersion)))
+	return true, btx.Bucket([]byte(BucketMeta)).Put([]byte(schemaKey), []byte(strconv.Itoa(schemaVersion)))
 }
 
 func createBuckets(btx *bolt.Tx) error {

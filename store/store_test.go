@@ -3,6 +3,7 @@ package store_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -24,8 +25,8 @@ func TestOpenCreatesLayout(t *testing.T) {
 	got := dump(t, path)
 	want := map[string]map[string]string{
 		"users": {}, "games": {}, "tokens": {}, "rate": {}, "strangers": {}, "robot": {}, "addresses": {}, "confirms": {}, "bounces": {},
-		"byplayer": {}, "running": {}, "deadlines": {}, "ended": {}, "counts": {}, "ratings": {},
-		"meta": {"schema": "4"},
+		"byplayer": {}, "running": {}, "deadlines": {}, "ended": {}, "counts": {}, "ratings": {}, "gametokens": {}, "expiry": {}, "recipients": {},
+		"meta": {"schema": "5"},
 		"seen": {}, "outbox": {}, "dead": {}, "hourly": {}, "daily": {}, "sent": {}, "sentat": {},
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -143,7 +144,7 @@ func TestUnknownBucket(t *testing.T) {
 func TestSchemaKeyReserved(t *testing.T) {
 	db, _ := openTemp(t)
 	for _, op := range []func(*store.Tx) error{
-		func(tx *store.Tx) error { return tx.Put(store.BucketMeta, "schema", []byte("4")) },
+		func(tx *store.Tx) error { return tx.Put(store.BucketMeta, "schema", []byte("5")) },
 		func(tx *store.Tx) error { return tx.Delete(store.BucketMeta, "schema") },
 	} {
 		if err := db.Update(op); !errors.Is(err, store.ErrReserved) {
@@ -152,7 +153,7 @@ func TestSchemaKeyReserved(t *testing.T) {
 	}
 	view(t, db, func(tx *store.Tx) error {
 		v, err := tx.Get(store.BucketMeta, "schema")
-		if string(v) != "4" {
+		if string(v) != "5" {
 			t.Errorf("schema = %q, want 3", v)
 		}
 		return err
@@ -243,8 +244,8 @@ func TestUpdateRollsBack(t *testing.T) {
 	got := dump(t, path)
 	want := map[string]map[string]string{
 		"users": {"keep": "1"}, "games": {}, "tokens": {}, "rate": {}, "strangers": {}, "robot": {}, "addresses": {}, "confirms": {}, "bounces": {},
-		"byplayer": {}, "running": {}, "deadlines": {}, "ended": {}, "counts": {}, "ratings": {},
-		"meta": {"schema": "4"}, "seen": {}, "outbox": {}, "dead": {}, "hourly": {}, "daily": {}, "sent": {}, "sentat": {},
+		"byplayer": {}, "running": {}, "deadlines": {}, "ended": {}, "counts": {}, "ratings": {}, "gametokens": {}, "expiry": {}, "recipients": {},
+		"meta": {"schema": "5"}, "seen": {}, "outbox": {}, "dead": {}, "hourly": {}, "daily": {}, "sent": {}, "sentat": {},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("after a failed Update the file holds %v, want %v", got, want)
@@ -327,7 +328,7 @@ func TestSchemaRefused(t *testing.T) {
 		name   string
 		schema string
 	}{
-		{"newer", "5"},
+		{"newer", "6"},
 		{"older without upgrade", "1"},
 		{"none", "0"},
 		{"garbage", "one"},
@@ -353,19 +354,19 @@ func TestSchemaRefused(t *testing.T) {
 }
 
 // TestSchemaUpgrade opens a version 1 file with an upgrade: the upgrade
-// sees version 1 and the new buckets, and the file is at version 3 after
-// it; an upgrade that fails leaves the file as it was.
+// sees version 1 and the new buckets, and the file is at the current
+// version after it; an upgrade that fails leaves the file as it was.
 func TestSchemaUpgrade(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "lyngk.db")
 	rawPut(t, path, "meta", "schema", "1")
 	rawPut(t, path, "users", "alice", "A")
 	before := dump(t, path)
 	boom := errors.New("boom")
-	failing := func(tx *store.Tx, from int) error {
+	failing := func(tx *store.Tx, from int) (bool, error) {
 		if err := tx.Put(store.BucketAddresses, "x", []byte("y")); err != nil {
-			return err
+			return false, err
 		}
-		return boom
+		return false, boom
 	}
 	if db, err := store.Open(path, store.Options{Upgrade: failing}); !errors.Is(err, boom) {
 		if err == nil {
@@ -377,13 +378,13 @@ func TestSchemaUpgrade(t *testing.T) {
 		t.Fatalf("failed upgrade changed the file from %v to %v", before, after)
 	}
 	var got []int
-	db, err := store.Open(path, store.Options{Upgrade: func(tx *store.Tx, from int) error {
+	db, err := store.Open(path, store.Options{Upgrade: func(tx *store.Tx, from int) (bool, error) {
 		got = append(got, from)
 		v, err := tx.Get(store.BucketUsers, "alice")
 		if err != nil {
-			return err
+			return false, err
 		}
-		return tx.Put(store.BucketAddresses, "alice@example.com", v)
+		return true, tx.Put(store.BucketAddresses, "alice@example.com", v)
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -393,15 +394,62 @@ func TestSchemaUpgrade(t *testing.T) {
 		t.Errorf("upgrade called with %v, want [1]", got)
 	}
 	after := dump(t, path)
-	if after["meta"]["schema"] != "4" || after["addresses"]["alice@example.com"] != "A" {
+	if after["meta"]["schema"] != "5" || after["addresses"]["alice@example.com"] != "A" {
 		t.Errorf("after upgrade: meta %v, addresses %v", after["meta"], after["addresses"])
 	}
 	// A current file never runs the upgrade again.
-	db, err = store.Open(path, store.Options{Upgrade: func(*store.Tx, int) error { return boom }})
+	db, err = store.Open(path, store.Options{Upgrade: func(*store.Tx, int) (bool, error) { return false, boom }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
+}
+
+// TestSchemaUpgradeSteps: an upgrade of three steps, each in its own
+// transaction, that fails in its second step the first time: the first
+// step's write is kept, the file keeps its old version, and the next Open
+// goes on from the second step and writes the new version with the
+// third. The old Open ran the upgrade in one transaction, whatever the
+// file held.
+func TestSchemaUpgradeSteps(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lyngk.db")
+	rawPut(t, path, "meta", "schema", "4")
+	boom := errors.New("boom")
+	var calls []string
+	step := func(failAt string) func(tx *store.Tx, from int) (bool, error) {
+		return func(tx *store.Tx, from int) (bool, error) {
+			v, err := tx.Get(store.BucketMeta, "step")
+			if err != nil {
+				return false, err
+			}
+			next := map[string]string{"": "1", "1": "2", "2": "3"}[string(v)]
+			calls = append(calls, fmt.Sprintf("%d:%s", from, next))
+			if next == failAt {
+				return false, boom
+			}
+			return next == "3", tx.Put(store.BucketMeta, "step", []byte(next))
+		}
+	}
+	if db, err := store.Open(path, store.Options{Upgrade: step("2")}); !errors.Is(err, boom) {
+		if err == nil {
+			db.Close()
+		}
+		t.Fatalf("Open failing in the second step = %v, want boom", err)
+	}
+	if got := dump(t, path)["meta"]; got["step"] != "1" || got["schema"] != "4" {
+		t.Fatalf("after a failed second step: meta %v, want step 1 kept at version 4", got)
+	}
+	db, err := store.Open(path, store.Options{Upgrade: step("")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if want := []string{"4:1", "4:2", "4:2", "4:3"}; !slices.Equal(calls, want) {
+		t.Errorf("steps %v, want %v", calls, want)
+	}
+	if got := dump(t, path)["meta"]; got["step"] != "3" || got["schema"] != "5" {
+		t.Errorf("after the upgrade: meta %v", got)
+	}
 }
 
 func TestOpenNotAStore(t *testing.T) {

@@ -26,6 +26,6 @@ func offered() []games.Game {
 // upgrade brings a store file of an older schema version up to date: the
 // store calls it, and the records are the engine's. The records that name
 // no game are LYNGK's, the one game of the releases that wrote them.
-func upgrade(tx *store.Tx, from int) error {
+func upgrade(tx *store.Tx, from int) (bool, error) {
 	return engine.Upgrade(tx, from, lyngk.Rules.Name(), log.Printf)
 }
