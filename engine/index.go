@@ -218,6 +218,12 @@ func indexGame(tx Tx, old, g *game) error {
 	for _, k := range countKeys(g) {
 		delta[k]++
 	}
+	return addCounts(tx, delta)
+}
+
+// addCounts adds each delta to its count, in key order so that the writes
+// are the same from run to run; a zero delta writes nothing.
+func addCounts(tx Tx, delta map[string]int) error {
 	for _, k := range slices.Sorted(maps.Keys(delta)) {
 		if delta[k] == 0 {
 			continue
@@ -477,17 +483,5 @@ func indexUser(tx Tx, old, u *user) error {
 	for _, k := range now {
 		delta[standingsCount(k[:strings.IndexByte(k, 0)])]++
 	}
-	for _, k := range slices.Sorted(maps.Keys(delta)) {
-		if delta[k] == 0 {
-			continue
-		}
-		n, err := count(tx, k)
-		if err != nil {
-			return err
-		}
-		if err := putCount(tx, k, n+delta[k]); err != nil {
-			return err
-		}
-	}
-	return nil
+	return addCounts(tx, delta)
 }
