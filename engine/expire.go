@@ -54,11 +54,6 @@ const (
 	expiryAddress    = "a"
 )
 
-// indexesOf5 are the indexes that came with schema version 5: the expiry
-// indexes and the recipients of a broadcast (message.go). The upgrade from
-// version 4 builds them alone.
-var indexesOf5 = []string{bucketGameTokens, bucketExpiry, bucketRecipients}
-
 // keyPruned is the key, in bucket meta, of the prune's cursor of schema
 // version 4, which the upgrade deletes.
 const keyPruned = "pruned"

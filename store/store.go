@@ -367,8 +367,8 @@ func (tx *Tx) ForEach(bucket string, fn func(key string, val []byte) error) erro
 	return scan(b, "", fn)
 }
 
-func forEach(b *bolt.Bucket, fn func(key string, val []byte) error) error { return scan(b, "", fn) }
-
+// scan calls fn for each record of b from the key from on, in key order;
+// fn may change the bucket.
 func scan(b *bolt.Bucket, from string, fn func(key string, val []byte) error) error {
 	c := b.Cursor()
 	k, v := c.Seek([]byte(from))
