@@ -144,12 +144,7 @@ func (h *Handler) games(w http.ResponseWriter, r *http.Request) {
 		gs, v.More, err = h.cfg.Engine.Page(tx, f, (v.Page-1)*maxListed, maxListed)
 		return err
 	})
-	switch {
-	case errors.Is(err, engine.ErrNoUser):
-		h.fail(w, r, http.StatusNotFound, "There is no player "+strconv.Quote(v.User)+".")
-		return
-	case err != nil:
-		h.serverError(w, r, err)
+	if h.playerFailed(w, r, v.User, err) {
 		return
 	}
 	v.Games = rows(gs)
@@ -270,12 +265,7 @@ func (h *Handler) player(w http.ResponseWriter, r *http.Request) {
 		v.Player, v.Games, v.More = p, rows(gs), more
 		return nil
 	})
-	switch {
-	case errors.Is(err, engine.ErrNoUser):
-		h.fail(w, r, http.StatusNotFound, "There is no player "+strconv.Quote(id)+".")
-		return
-	case err != nil:
-		h.serverError(w, r, err)
+	if h.playerFailed(w, r, id, err) {
 		return
 	}
 	h.render(w, r, http.StatusOK, "player.html", h.title(v.ID), v)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 
 	"lyngk.example/lyngk/engine"
 )
@@ -54,12 +53,7 @@ func (h *Handler) playerSGF(w http.ResponseWriter, r *http.Request) {
 		data, err = h.cfg.Engine.Collection(tx, id)
 		return err
 	})
-	switch {
-	case errors.Is(err, engine.ErrNoUser):
-		h.fail(w, r, http.StatusNotFound, "There is no player "+strconv.Quote(id)+".")
-		return
-	case err != nil:
-		h.serverError(w, r, err)
+	if h.playerFailed(w, r, id, err) {
 		return
 	}
 	w.Header().Set("Content-Disposition", `inline; filename="games.sgf"`)

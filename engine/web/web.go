@@ -34,6 +34,7 @@ import (
 	"log/slog"
 	"net/http"
 	"path"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -390,6 +391,21 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, status int, msg s
 }
 
 // serverError logs err (the route, not the path) and answers 500.
+// playerFailed answers a read about the player id that failed: "There is
+// no player" for one there is none of, a server error otherwise. It
+// reports whether it answered, that is whether err was not nil.
+func (h *Handler) playerFailed(w http.ResponseWriter, r *http.Request, id string, err error) bool {
+	switch {
+	case err == nil:
+		return false
+	case errors.Is(err, engine.ErrNoUser):
+		h.fail(w, r, http.StatusNotFound, "There is no player "+strconv.Quote(id)+".")
+	default:
+		h.serverError(w, r, err)
+	}
+	return true
+}
+
 func (h *Handler) serverError(w http.ResponseWriter, r *http.Request, err error) {
 	h.log.Error("web: request failed", "route", routeOf(r), "error", err)
 	http.Error(w, "500 internal server error", http.StatusInternalServerError)
