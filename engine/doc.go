@@ -43,6 +43,9 @@
 //	                            queued (by userid: the move and its move
 //	                            number, 0 for the next turn), which only the
 //	                            player's own commands show
+//	                            and for a tournament's game its tournament
+//	                            (name as created), round (from 1) and
+//	                            unrated (a tournament without -rated)
 //	tokens  reply token         token: board, user, number of moves and of
 //	                            take-backs when sent; text, html: hashes of
 //	                            the mail's lines as sent (absent in older
@@ -85,6 +88,23 @@
 //	recipients                  the players who take messages, a
 //	                            broadcast's recipients (message.go), kept
 //	                            by saveUser
+//	tournaments lower-cased name tournament (tournaments.go): name as
+//	                            created, game, variant, format, Swiss
+//	                            rounds, min and max players, double,
+//	                            rated, private (salt and SHA-256 of the
+//	                            join password), creator, created, state
+//	                            (open, running, finished), started, ended,
+//	                            players (join order while open, then by
+//	                            rating at the start: the Berger numbers,
+//	                            seeds; each with joined, rating at the
+//	                            start, withdrawn) and the rounds played
+//	                            (started, games: white and black as
+//	                            player indexes, black -1 for a bye, board,
+//	                            result as package tournament's Result)
+//	tourindex                   the tournaments by game and state, and
+//	                            each player's open and running ones, kept
+//	                            by saveTourney, the one write of a
+//	                            tournament record
 //
 // Schema upgrades ([Upgrade], run by store.Open one step a transaction
 // until it is done, its progress in meta "upgrade" so that a killed
@@ -155,9 +175,16 @@
 //	                                        change of the game anybody can
 //	                                        see: the web's Server-Sent
 //	                                        Events poll it (one record read)
+//	ListTournaments(tx, game, states...)    tournaments (TournamentSummary) by
+//	                                        game, state, name, from the index
+//	ReadTournament(tx, name)                one tournament (TournamentDetail):
+//	                                        players in seed order, standings
+//	                                        with tie-breaks, crosstable,
+//	                                        rounds with their games and boards
 //
-// Unknown games and users are ErrNoGame and ErrNoUser, a filter's unknown
-// state ErrBadState (errors.Is). What is public: userids, ratings, records,
+// Unknown games and users are ErrNoGame and ErrNoUser, an unknown
+// tournament ErrNoTournament, a filter's unknown state ErrBadState
+// (errors.Is). A game's summary names its tournament and round. What is public: userids, ratings, records,
 // games with their moves, times and results, whether an account is the
 // robot's or has signed off. Never public: addresses (confirmed or
 // pending), password hashes, reply tokens and confirmation codes, a game's

@@ -101,6 +101,11 @@ type GameSummary struct {
 	Started      time.Time
 	LastActivity time.Time // the last move, else the start; the end when over
 	Ended        time.Time // zero while running
+	// Tournament is the name of the tournament the game belongs to
+	// (ReadTournament), and TournamentRound its round from 1; "" and 0
+	// for a game started by a challenge.
+	Tournament      string `json:",omitempty"`
+	TournamentRound int    `json:",omitempty"`
 }
 
 // Over reports whether the game has ended (cancelled included).
@@ -213,7 +218,8 @@ func publicStatus(g *game) Status {
 func (e *Engine) summary(g *game, pos games.Position) GameSummary {
 	s := GameSummary{Board: g.Board, Game: g.Game, Title: e.games[g.Game].Title(), Variant: g.Variant, Players: g.Players,
 		Status: publicStatus(g), Winner: g.Winner, How: g.How, Moves: len(g.Moves),
-		Started: g.Started.UTC(), LastActivity: g.Started.UTC(), Ended: g.Ended.UTC()}
+		Started: g.Started.UTC(), LastActivity: g.Started.UTC(), Ended: g.Ended.UTC(),
+		Tournament: g.Tournament, TournamentRound: g.Round}
 	if !g.LastMove.IsZero() {
 		s.LastActivity = g.LastMove.UTC()
 	}

@@ -194,6 +194,13 @@ type game struct {
 	// Queued are the moves queued (GAME queue), by lower-cased userid: at
 	// most one a player, played when due (playQueued).
 	Queued map[string]queued `json:"queued,omitempty"`
+	// Tournament is the name (as created) of the tournament the game
+	// belongs to (tournaments.go), and Round its round from 1; "" and 0
+	// for a challenge. Unrated: a game of a tournament created without
+	// -rated, which changes no rating nor record.
+	Tournament string `json:"tournament,omitempty"`
+	Round      int    `json:"round,omitempty"`
+	Unrated    bool   `json:"unrated,omitempty"`
 }
 
 // proposalKind is what a proposal asks for: a draw or a take-back.
@@ -307,6 +314,7 @@ func (t *token) version() int        { return t.V }
 func (c *rateCount) version() int    { return c.V }
 func (a *address) version() int      { return a.V }
 func (c *confirmation) version() int { return c.V }
+func (t *tourney) version() int      { return t.V }
 
 // load reads a record; found is false when the key is absent.
 func load[T versioned](tx Tx, bucket, key string, v T) (found bool, err error) {

@@ -71,6 +71,11 @@
 //	recipients lower-cased userid                 empty: the players who take messages     engine
 //	                                              and broadcasts (confirmed address,
 //	                                              messages on, not signed off)
+//	tournaments lower-cased tournament name       tournament record                        engine (JSON)
+//	tourindex  "g" game word, 0x00, state ("0"    empty: every tournament by game and      engine
+//	           open, "1" running, "2" finished),  state, then name; a player's open and
+//	           0x00, lower-cased name; or "p"     running tournaments (not those he
+//	           lower-cased userid, 0x00, name     withdrew from)
 //	seen       dedupe key of a processed mail     time processed, 8-byte big-endian        store
 //	           (Message-ID and a digest of        int64 Unix nanoseconds
 //	           sender and text, cmd/lyngk)
@@ -99,7 +104,8 @@
 // A dead letter keeps the header of its message (up to 16 KiB) and its
 // size, not its body: it tells an operator what was lost and why, and a
 // refused reply can be megabytes. Buckets created by a later release (hourly,
-// bounces, daily, sent, sentat) are added by [Open] to an older file; the schema version stays.
+// bounces, daily, sent, sentat, tournaments, tourindex) are added by [Open]
+// to an older file, empty; the schema version stays.
 //
 // # Delivery state and expiry
 //

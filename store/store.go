@@ -39,6 +39,10 @@ const (
 	BucketExpiry     = "expiry"
 	// BucketRecipients (schema version 5): the players who take messages.
 	BucketRecipients = "recipients"
+	// BucketTournaments and BucketTourIndex came later (tournaments);
+	// Open adds them, empty, to an older file.
+	BucketTournaments = "tournaments"
+	BucketTourIndex   = "tourindex"
 )
 
 // Store-owned buckets, reachable only through the typed methods.
@@ -77,6 +81,8 @@ var buckets = []struct {
 	{BucketGameTokens, true},
 	{BucketExpiry, true},
 	{BucketRecipients, true},
+	{BucketTournaments, true},
+	{BucketTourIndex, true},
 	{bucketSeen, false},
 	{bucketOutbox, false},
 	{bucketDead, false},
