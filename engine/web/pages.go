@@ -235,8 +235,10 @@ type playerView struct {
 	// Ratings are the player's rating and record in each game, when the
 	// server offers more than one.
 	Ratings []gameRating
-	Games   []row
-	More    int
+	// Tournaments are the open and running tournaments he plays in.
+	Tournaments []tourRow
+	Games       []row
+	More        int
 }
 
 func (h *Handler) player(w http.ResponseWriter, r *http.Request) {
@@ -261,6 +263,13 @@ func (h *Handler) player(w http.ResponseWriter, r *http.Request) {
 		gs, more, err := h.cfg.Engine.Page(tx, engine.GameFilter{Users: []string{id}, State: engine.StateAll}, 0, maxListed)
 		if err != nil {
 			return err
+		}
+		ts, err := h.cfg.Engine.PlayerTournaments(tx, p.ID)
+		if err != nil {
+			return err
+		}
+		for _, t := range ts {
+			v.Tournaments = append(v.Tournaments, tourRowOf(t))
 		}
 		v.Player, v.Games, v.More = p, rows(gs), more
 		return nil

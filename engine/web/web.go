@@ -14,7 +14,9 @@
 //
 // The paths are a contract: /, /games?user=ID&state=S,
 // /standings, /player/ID, /game/N[?after=K], /game/N/board.svg[?after=K],
-// /game/N/board.png[?after=K], /game/N.json, /game/N/events and
+// /game/N/board.png[?after=K], /game/N.json, /game/N/events,
+// /tournaments[?game=WORD][&state=S&after=KEY], /tournaments.json,
+// /tournament/NAME, /tournament/NAME.json (tournaments.go) and
 // /play/TOKEN. Every page is server-rendered (html/template, templates/web)
 // and complete without JavaScript; a small script only adds the live
 // update and the arrow keys.
@@ -179,6 +181,10 @@ func New(cfg Config) (*Handler, error) {
 		h.mux.HandleFunc("GET /game/{n}/board.svg", h.boardSVG)
 		h.mux.HandleFunc("GET /game/{n}/board.png", h.boardPNG)
 		h.mux.HandleFunc("GET /game/{n}/events", h.events)
+		h.mux.HandleFunc("GET /tournaments", h.tournaments)
+		h.mux.HandleFunc("GET /tournaments.json", h.tournaments)
+		// {name} is "spring" or "spring.json", as {n} of /game/.
+		h.mux.HandleFunc("GET /tournament/{name}", h.tournament)
 	}
 	// Moving by click is there whatever Public says (play.go).
 	h.mux.HandleFunc("GET /play/{token}", h.playPage)
@@ -297,6 +303,8 @@ func routeOf(r *http.Request) string {
 		return "other"
 	case p == "/game/{n}" && strings.HasSuffix(r.PathValue("n"), ".json"):
 		return "/game/{n}.json"
+	case p == "/tournament/{name}" && strings.HasSuffix(r.PathValue("name"), ".json"):
+		return "/tournament/{name}.json"
 	case p == "/{$}":
 		return "/"
 	}
