@@ -1,0 +1,185 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/daemon"
+	"lyngk.example/lyngk/engine/tournament"
+	"lyngk.example/lyngk/engine/web"
+	"lyngk.example/lyngk/store"
+	"lyngk.example/lyngk/templates"
+)
+
+// tourneySite is a store holding "winter", a running round robin of
+// twelve players with long userids, half its games finished (won, drawn,
+// forfeited), served by the web part on a loopback port. The tournament
+// record is written as the engine writes it (engine/tournaments.go): the
+// web part only reads it. It returns the server's URL.
+func tourneySite(t *testing.T) string {
+	t.Helper()
+	set, err := templates.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := engine.New(engine.Config{Games: offered(), Server: "pbem@example.net", Templates: set,
+		Rand: rand.NewChaCha8([32]byte{3}), BcryptCost: bcrypt.MinCost})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := store.Open(filepath.Join(t.TempDir(), "lyngk.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	at := time.Date(2026, time.November, 21, 9, 0, 0, 0, time.UTC)
+	var players []map[string]any
+	for i := range 12 {
+		players = append(players, map[string]any{"id": fmt.Sprintf("player%02d-longname", i+1), "joined": at, "rating": 1800 - 10*i})
+	}
+	rr, err := tournament.RoundRobin(len(players), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	results := []tournament.Result{tournament.WhiteWon, tournament.BlackWon, tournament.Draw, tournament.WhiteForfeited}
+	var played []map[string]any
+	board := 101
+	for r, round := range rr {
+		var gs []map[string]any
+		for i, g := range round {
+			res := tournament.Pending
+			if r < 6 {
+				res = results[(r+i)%len(results)]
+			}
+			gs = append(gs, map[string]any{"white": g.White, "black": g.Black, "board": board, "result": res})
+			board++
+		}
+		played = append(played, map[string]any{"started": at, "games": gs})
+	}
+	rec, err := json.Marshal(map[string]any{"v": 1, "name": "winter", "game": "lyngk", "variant": "standard", "format": "roundrobin",
+		"min": 12, "max": 12, "rated": true, "creator": "player01-longname", "created": at, "state": "running", "started": at,
+		"players": players, "played": played})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(tx *store.Tx) error {
+		if err := tx.Put(store.BucketTournaments, "winter", rec); err != nil {
+			return err
+		}
+		return tx.Put(store.BucketTourIndex, "glyngk\x001\x00winter", nil)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := web.New(web.Config{Store: daemon.New(daemon.Config{DB: db}), Engine: e, Public: true, Log: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// crossCheck is sidewaysCheck for a tournament page: the document no
+// wider than the window, no element scrolling sideways or overflowing its
+// box but the boxes of the crosstable and the standings (.crossbox) and
+// what is inside them, and whether each of these boxes scrolls (its table
+// wider than the window allows).
+const crossCheck = `
+var vw=document.documentElement.clientWidth, bad=[];
+function name(e){var c=typeof e.className==="string"&&e.className?"."+e.className:"";return e.tagName.toLowerCase()+c}
+document.querySelectorAll("body *").forEach(function(e){
+  if(!(e instanceof HTMLElement)||e.clientWidth===0||e.closest(".crossbox"))return;
+  if(getComputedStyle(e).display==="inline")return;
+  if(e.scrollWidth>e.clientWidth+1)bad.push(name(e)+" "+e.scrollWidth+">"+e.clientWidth+" "+JSON.stringify(e.innerText.slice(0,40)));
+});
+var box=document.querySelector("#crosstable"), r=box?box.getBoundingClientRect():{left:0,right:0};
+var st=document.querySelector(".crossbox:has(table.standings)");
+return {vw:vw, sw:document.documentElement.scrollWidth, bad:bad.slice(0,8),
+  scrolls:!!box&&box.scrollWidth>box.clientWidth+1, left:Math.round(r.left), right:Math.round(r.right),
+  standings:!!st&&st.scrollWidth>st.clientWidth+1};`
+
+// TestBrowserTournamentPages opens the tournament pages in Chromium at
+// 360 px (a phone) and 1280 px: /tournaments and /tournament/winter, a
+// round robin of twelve with long userids. The page never scrolls
+// sideways; on the phone the crosstable keeps its grid and scrolls inside
+// its own box, which stays within the window; at 1280 px it fits without
+// scrolling. The standings keep their columns too (a phone's stacked
+// list was seven lines a player) and fit: a long name wraps. LYNGK_PAGES_SCREENSHOTS=DIR keeps the screenshots
+// (WIDTH-tournament.png, WIDTH-tournament-cross.png, scrolled to the
+// crosstable). Without the box (.crossbox) the phone's page was 683 px
+// wide.
+func TestBrowserTournamentPages(t *testing.T) {
+	site := tourneySite(t)
+	keep := os.Getenv("LYNGK_PAGES_SCREENSHOTS")
+	for _, width := range []int{360, 1280} {
+		t.Run(fmt.Sprint(width), func(t *testing.T) {
+			var d *webDriver
+			if width == 360 {
+				d = startPhone(t, width, 1400, 2)
+			} else {
+				d = startBrowser(t, width, 1400)
+			}
+			for _, p := range []struct{ name, path, want string }{
+				{"tournaments", "/tournaments", "winter"},
+				{"tournament", "/tournament/winter", "winter"},
+			} {
+				d.open(site + p.path)
+				var m struct {
+					VW, SW      int
+					Bad         []string
+					Scrolls     bool
+					Left, Right int
+					Standings   bool
+				}
+				d.eval(crossCheck, &m)
+				if m.VW != width {
+					t.Fatalf("%s: viewport %d px, want %d", p.path, m.VW, width)
+				}
+				if m.SW > m.VW || len(m.Bad) > 0 {
+					t.Errorf("%s at %d px: %d px wide; scrolling or overflowing inside: %q", p.path, width, m.SW, m.Bad)
+				}
+				if !strings.Contains(d.text("main"), p.want) {
+					t.Errorf("%s: the page does not say %q", p.path, p.want)
+				}
+				if p.name == "tournament" {
+					if m.Scrolls != (width == 360) {
+						t.Errorf("%s at %d px: the crosstable's box scrolls: %v", p.path, width, m.Scrolls)
+					}
+					if m.Left < 0 || m.Right > m.VW {
+						t.Errorf("%s at %d px: the crosstable's box spans %d..%d px of %d", p.path, width, m.Left, m.Right, m.VW)
+					}
+					if m.Standings {
+						t.Errorf("%s at %d px: the standings scroll: a name should wrap", p.path, width)
+					}
+					if c := d.text("#crosstable tbody tr:first-child"); !strings.Contains(c, "player") {
+						t.Errorf("%s: the crosstable's first row is %q", p.path, c)
+					}
+				}
+				if keep == "" {
+					continue
+				}
+				if err := os.WriteFile(filepath.Join(keep, fmt.Sprintf("%d-%s.png", width, p.name)), d.screenshot(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if p.name == "tournament" {
+					d.eval(`document.querySelector("#crosstable").scrollIntoView({block:"start"}); return true`, new(bool))
+					if err := os.WriteFile(filepath.Join(keep, fmt.Sprintf("%d-%s-cross.png", width, p.name)), d.screenshot(), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}
