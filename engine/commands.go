@@ -181,6 +181,37 @@ game has at most 20 subscribers.`}}},
 		{name: "chat", game: true, min: 3, max: 3, roles: []role{boardArg, userArg, passwordArg}, run: (*request).chat,
 			note:  " (the text below the command is sent)",
 			forms: []form{{"chat BOARD USERID PASSWORD", "Send the text below the command to the other players and watchers."}}},
+		{name: "tournaments", game: true, min: 0, max: 0, run: (*request).tourList,
+			forms: []form{{"tournaments", "The open and running tournaments."}}},
+		{name: "tournament show", game: true, min: 1, max: 1, roles: []role{plain}, run: (*request).tourShow,
+			forms: []form{{"tournament show NAME", "A tournament: its players, standings with tie-breaks, rounds and games."}}},
+		{name: "tournament create", game: true, min: 3, max: -1, roles: []role{plain, userArg, passwordArg}, mails: 1, run: (*request).tourCreate,
+			forms: []form{{"tournament create NAME USERID PASSWORD [OPTION...]",
+				`Create a tournament, which you play in. OPTIONs: -format
+roundrobin|swiss|knockout, -rounds N, -players MIN-MAX, -double,
+-rated, -private PASSWORD2, and the game's ` + optionsMark + `.
+roundrobin (the default): each meets each, all games at once (-double:
+twice, colours swapped; at most 16 players). swiss: N rounds (default:
+enough for a winner), each paired when the last ends. knockout: seeded
+by rating; a drawn game is replayed once with colours swapped, then
+the higher seed goes on. -players: default 4-8, at most 64. -rated:
+its games change ratings. -private: joining needs PASSWORD2. A win
+scores 1, a draw ½; ties are broken by Sonneborn-Berger, head to head,
+then games won. At most 2 tournaments a week, and 5 open or running
+ones a player.`}}},
+		{name: "tournament join", game: true, min: 3, max: 4, roles: []role{plain, userArg, passwordArg, plain}, mails: 1, run: (*request).tourJoin,
+			forms: []form{{"tournament join NAME USERID PASSWORD [PASSWORD2]", `Join an open tournament (PASSWORD2 for a private one). The join that
+fills it starts it.`}}},
+		{name: "tournament leave", game: true, min: 3, max: 3, roles: []role{plain, userArg, passwordArg}, mails: 1, run: (*request).tourLeave,
+			forms: []form{{"tournament leave NAME USERID PASSWORD", `Leave before the start. The creator's leave cancels the tournament.`}}},
+		{name: "tournament start", game: true, min: 3, max: 3, roles: []role{plain, userArg, passwordArg}, mails: 1, run: (*request).tourStart,
+			forms: []form{{"tournament start NAME USERID PASSWORD", `Its creator starts it once enough players joined. Every player gets his
+games, each with its board mail.`}}},
+		{name: "tournament withdraw", game: true, min: 3, max: 3, roles: []role{plain, userArg, passwordArg}, mails: 1, run: (*request).tourWithdraw,
+			forms: []form{{"tournament withdraw NAME USERID PASSWORD", `Leave a running tournament: your running games of it are lost by
+forfeit, and you are paired no more.`}}},
+		{name: "tournament robot", game: true, min: 3, max: 3, roles: []role{plain, userArg, passwordArg}, mails: 1, run: (*request).tourRobot,
+			forms: []form{{"tournament robot NAME USERID PASSWORD", `Its creator enters the robot player, where the server allows it.`}}},
 	}
 }
 
@@ -303,6 +334,9 @@ func (e *Engine) usage(name, game string) string {
 	} else if len(subs) > 1 {
 		return name + " " + strings.Join(subs, "|") + " ..."
 	}
+	if subs := e.gameSubcommands(name); game != "" && len(subs) > 0 {
+		return e.gameWord(game) + " " + name + " " + strings.Join(subs, "|") + " ..."
+	}
 	if _, ok := e.games[name]; ok {
 		var words []string
 		for _, c := range e.commands {
@@ -333,6 +367,18 @@ func (e *Engine) subcommands(word string) []string {
 	var subs []string
 	for _, c := range e.commands {
 		if sub, ok := strings.CutPrefix(c.name, word+" "); ok && !c.game {
+			subs = append(subs, sub)
+		}
+	}
+	return subs
+}
+
+// gameSubcommands are the second words of the game commands of two words
+// that start with word ("tournament": create, join, ...).
+func (e *Engine) gameSubcommands(word string) []string {
+	var subs []string
+	for _, c := range e.commands {
+		if sub, ok := strings.CutPrefix(c.name, word+" "); ok && c.game {
 			subs = append(subs, sub)
 		}
 	}

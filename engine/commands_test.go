@@ -82,7 +82,8 @@ func TestCommandTable(t *testing.T) {
 		}
 	}
 	want := []string{"change password", "change address", "change format", "change subject", "change chat", "change messages", "change review", "signoff", "vacation", "add", "delete", "message", "broadcast",
-		"move", "queue", "submit", "confirm", "resign", "decline", "showas", "subscribe", "unsubscribe", "chat"}
+		"move", "queue", "submit", "confirm", "resign", "decline", "showas", "subscribe", "unsubscribe", "chat",
+		"tournament create", "tournament join", "tournament leave", "tournament start", "tournament withdraw", "tournament robot"}
 	if !slices.Equal(forecast, want) {
 		t.Errorf("password commands forecast: %q, want %q", forecast, want)
 	}
@@ -137,6 +138,7 @@ func TestRefusals(t *testing.T) {
 		"Usage": "lyngk move BOARD USERID PASSWORD MOVE[#N]", "User": "alice", "Want": 13, "Word": "frobnicate",
 		"ToMove": "bob", "YourTurn": false, "Title": "Lyngk", "GameWord": "lyngk", "Notation": "Write a move as FROM-TO.",
 		"Examples": []kv{{"Title": "Lyngk", "Move": "G,c1-d1"}},
+		"Format": "swiss", "Rounds": 9, "Again": "Dec 5 12:00 UTC", "Creator": "alice", "State": "running", "Players": 3, "Min": 4,
 	}
 	for _, w := range whys {
 		if text, err := set.Render("err."+w, data); err != nil || strings.TrimSpace(text) == "" {

@@ -113,6 +113,10 @@ type Config struct {
 	BcryptCost int
 	// RobotPlayer makes the built-in account RobotID play (robot.go).
 	RobotPlayer bool
+	// TournamentRobot lets a tournament's creator enter the robot player
+	// (GAME tournament robot), so that a small community fills a group;
+	// it needs RobotPlayer and a game that brings a robot.
+	TournamentRobot bool
 	// WebURL is the public base URL of the web part (no trailing slash):
 	// when set, every board mail to a player says "Move on the web:"
 	// WebURL/play/TOKEN in both parts (play.go). "" = no such line.

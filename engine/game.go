@@ -283,6 +283,11 @@ func (r *request) moved(g *game, c *commentView, notice string) error {
 	if err := r.boardMails(g, "board", v, recipients(g), c); err != nil {
 		return err
 	}
+	if g.over() && g.Tournament != "" {
+		if err := r.tourGameOver(g); err != nil {
+			return err
+		}
+	}
 	return r.queueNotices(g)
 }
 
@@ -334,9 +339,10 @@ func (r *request) resign(g *game, p int, c *commentView) error {
 
 // finish marks g as over. A game that ends before every player has moved
 // (a resignation, an agreed draw) is cancelled instead: nobody is made to
-// play, so it counts for nobody.
+// play, so it counts for nobody. A tournament's game counts from its
+// start: its players joined to play it.
 func (r *request) finish(g *game, status Status, winner int, how Ending) {
-	if !g.started() {
+	if !g.started() && g.Tournament == "" {
 		status, winner = StatusCancelled, 0
 	}
 	g.Status, g.Winner, g.How, g.Ended = status, winner, how, r.now
@@ -346,6 +352,9 @@ func (r *request) finish(g *game, status Status, winner int, how Ending) {
 // decline ends g, cancelled, at the word of player p, who has not moved
 // yet: nobody is made to play a game somebody else started.
 func (r *request) decline(g *game, p int, c *commentView) error {
+	if g.Tournament != "" {
+		return refuse(whyTourDecline, kv{"Board": g.Board, "Name": g.Tournament}).on(g.Board)
+	}
 	if g.moved(p) {
 		return refuse(whyDeclineMoved, kv{"Board": g.Board}).on(g.Board)
 	}

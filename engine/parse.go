@@ -91,11 +91,22 @@ func (e *Engine) ParseCommand(line string) (Command, error) {
 		if s, ok := synonyms[c.Name]; ok {
 			c.Name = s
 		}
+		args = f[2:]
+		if len(e.gameSubcommands(c.Name)) > 0 {
+			// A game command of two words: "lyngk tournament join".
+			if len(f) < 3 {
+				return Command{}, e.usageRefusal(c.Name, c.Game)
+			}
+			c.Name += " " + strings.ToLower(f[2])
+			if _, ok := e.command(c.Name, true); !ok {
+				return Command{}, e.usageRefusal(strings.ToLower(f[1]), c.Game)
+			}
+			args = f[3:]
+		}
 		var ok bool
 		if cmd, ok = e.command(c.Name, true); !ok {
 			return Command{}, refuse(whyUnknownCommand, kv{"Word": f[0] + " " + f[1]})
 		}
-		args = f[2:]
 	default:
 		var ok bool
 		if cmd, ok = e.command(word, false); !ok {

@@ -30,8 +30,11 @@ func roundRating(x float64) int { return int(math.Round(x)) }
 
 // updateRatings rates a finished game in its game's ratings: every
 // finished game counts, whatever ended it (rules, resignation, forfeit,
-// agreed draw).
+// agreed draw), but the games of a tournament created without -rated.
 func (r *request) updateRatings(g *game) error {
+	if g.Unrated {
+		return nil // a tournament's game without -rated
+	}
 	var us [2]*user
 	var ss [2]standing
 	name := g.Game

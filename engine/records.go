@@ -89,6 +89,9 @@ type user struct {
 	// broadcast); Broadcast is when the user last did.
 	Broadcaster bool      `json:"broadcaster,omitempty"`
 	Broadcast   time.Time `json:"broadcast,omitzero"`
+	// TournamentsMade are when the user created tournaments in the last
+	// 7 days (MaxTournamentsPerWeek).
+	TournamentsMade []time.Time `json:"tournaments_made,omitempty"`
 }
 
 // The values of the user's choices that are not the default.

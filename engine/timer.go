@@ -183,9 +183,10 @@ func (r *request) tick(g *game) error {
 	}
 	idle := r.now.Sub(since)
 	switch {
-	case idle >= r.e.cfg.ForfeitAfter && !g.started():
+	case idle >= r.e.cfg.ForfeitAfter && !g.started() && g.Tournament == "":
 		// A player who never moved has not agreed to play: the game is
-		// cancelled, nobody forfeits.
+		// cancelled, nobody forfeits. In a tournament he has: he
+		// forfeits, as below.
 		g.Proposal = nil
 		r.finish(g, StatusCancelled, 0, EndTimeout)
 		notice, err := r.notice("never-moved", kv{"User": u.ID, "Days": int(idle / (24 * time.Hour))})

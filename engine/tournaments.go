@@ -251,32 +251,53 @@ type TournamentSummary struct {
 	Variant string           `json:"variant"`
 	Format  TournamentFormat `json:"format"`
 	State   TournamentState  `json:"state"`
-	// Rounds is the number of rounds planned: a Swiss's, a round robin's
+	// PlannedRounds is the number of rounds planned: a Swiss's, a round robin's
 	// (the Berger rounds, doubled with -double), 0 for a knockout, whose
 	// number follows from its results.
-	Rounds  int       `json:"rounds"`
-	Round   int       `json:"round"`   // rounds started so far
-	Players int       `json:"players"` // players entered
-	Min     int       `json:"min"`
-	Max     int       `json:"max"`
-	Double  bool      `json:"double,omitempty"`
-	Rated   bool      `json:"rated,omitempty"`
-	Private bool      `json:"private,omitempty"`
-	Creator string    `json:"creator"`
-	Created time.Time `json:"created"`
-	Started time.Time `json:"started,omitzero"`
-	Ended   time.Time `json:"ended,omitzero"`
+	PlannedRounds int       `json:"planned_rounds"`
+	Round         int       `json:"round"`   // rounds started so far
+	Players       int       `json:"players"` // players entered
+	Min           int       `json:"min"`
+	Max           int       `json:"max"`
+	Double        bool      `json:"double,omitempty"`
+	Rated         bool      `json:"rated,omitempty"`
+	Private       bool      `json:"private,omitempty"`
+	Creator       string    `json:"creator"`
+	Created       time.Time `json:"created"`
+	Started       time.Time `json:"started,omitzero"`
+	Ended         time.Time `json:"ended,omitzero"`
 	// Winner is the winner once finished: the first of the standings, or
 	// a knockout's champion; "" while it runs, or when several share the
 	// first place.
 	Winner string `json:"winner,omitempty"`
 }
 
+// Describe is the format as the mails write it: "round robin", "double
+// round robin", "Swiss of 3 rounds", "knockout".
+func (s TournamentSummary) Describe() string {
+	switch s.Format {
+	case FormatRoundRobin:
+		if s.Double {
+			return "double round robin"
+		}
+		return "round robin"
+	case FormatSwiss:
+		switch s.PlannedRounds {
+		case 0:
+			return "Swiss"
+		case 1:
+			return "Swiss of 1 round"
+		}
+		return fmt.Sprintf("Swiss of %d rounds", s.PlannedRounds)
+	}
+	return string(s.Format)
+}
+
 // TournamentPlayer is a player of a tournament.
 type TournamentPlayer struct {
 	ID string `json:"id"`
 	// Seed is his number from 1 once the tournament started: his Berger
-	// number, seed or initial rank (the order of TournamentDetail.Players);
+	// number, seed or initial rank (the order of TournamentDetail.Entrants);
 	// 0 while it is open.
 	Seed      int       `json:"seed,omitempty"`
 	Rating    int       `json:"rating,omitempty"` // at the start
@@ -320,9 +341,9 @@ type TournamentRound struct {
 // TournamentDetail is one tournament with everything anybody may see.
 type TournamentDetail struct {
 	TournamentSummary
-	Players   []TournamentPlayer   `json:"entrants"`
+	Entrants  []TournamentPlayer   `json:"entrants"`  // in seed order once started
 	Standings []TournamentStanding `json:"standings"` // none while open
-	// Crosstable[i][j] is what Players[i] scored against Players[j], one
+	// Crosstable[i][j] is what Entrants[i] scored against Entrants[j], one
 	// entry a game in round order ("1", "½", "0", "+" and "-" for
 	// forfeits, "*" running), joined by spaces; "" where they have not met
 	// and on the diagonal.
@@ -365,7 +386,7 @@ func (t *tourney) plannedRounds() int {
 // tourSummary is t in a listing.
 func (e *Engine) tourSummary(t *tourney) TournamentSummary {
 	s := TournamentSummary{Name: t.Name, Game: t.Game, Title: e.games[t.Game].Title(), Variant: t.Variant,
-		Format: t.Format, State: t.State, Rounds: t.plannedRounds(), Round: len(t.Played), Players: len(t.Players),
+		Format: t.Format, State: t.State, PlannedRounds: t.plannedRounds(), Round: len(t.Played), Players: len(t.Players),
 		Min: t.Min, Max: t.Max, Double: t.Double, Rated: t.Rated, Private: t.Private != nil, Creator: t.Creator,
 		Created: t.Created, Started: t.Started, Ended: t.Ended}
 	if t.State == TournamentFinished {
@@ -455,7 +476,7 @@ func (e *Engine) detail(t *tourney) (*TournamentDetail, error) {
 		if started {
 			tp.Seed = i + 1
 		}
-		d.Players = append(d.Players, tp)
+		d.Entrants = append(d.Entrants, tp)
 	}
 	n := len(t.Players)
 	d.Crosstable = make([][]string, n)
