@@ -63,22 +63,6 @@ var tourStates = []struct {
 	{engine.TournamentFinished, "Finished", "No tournament has finished yet."},
 }
 
-// formatText says a tournament's format in words.
-func formatText(s engine.TournamentSummary) string {
-	switch s.Format {
-	case engine.FormatRoundRobin:
-		if s.Double {
-			return "double round robin"
-		}
-		return "round robin"
-	case engine.FormatSwiss:
-		return fmt.Sprintf("Swiss, %d rounds", s.Rounds)
-	case engine.FormatKnockout:
-		return "knockout"
-	}
-	return string(s.Format)
-}
-
 // stateText says where a tournament stands.
 func stateText(s engine.TournamentSummary) string {
 	switch s.State {
@@ -89,10 +73,10 @@ func stateText(s engine.TournamentSummary) string {
 		return fmt.Sprintf("open: %d players of %d to %d", s.Players, s.Min, s.Max)
 	case engine.TournamentRunning:
 		if s.Format == engine.FormatRoundRobin {
-			return fmt.Sprintf("running: its %d rounds at once", s.Rounds)
+			return fmt.Sprintf("running: its %d rounds at once", s.PlannedRounds)
 		}
-		if s.Rounds > 0 {
-			return fmt.Sprintf("round %d of %d", s.Round, s.Rounds)
+		if s.PlannedRounds > 0 {
+			return fmt.Sprintf("round %d of %d", s.Round, s.PlannedRounds)
 		}
 		return fmt.Sprintf("round %d", s.Round)
 	case engine.TournamentFinished:
@@ -105,7 +89,7 @@ func stateText(s engine.TournamentSummary) string {
 }
 
 func tourRowOf(s engine.TournamentSummary) tourRow {
-	row := tourRow{TournamentSummary: s, FormatText: formatText(s), StateText: stateText(s), GameName: displayName(s.Title),
+	row := tourRow{TournamentSummary: s, FormatText: s.Describe(), StateText: stateText(s), GameName: displayName(s.Title),
 		When: s.Created}
 	switch s.State {
 	case engine.TournamentRunning:
@@ -253,7 +237,7 @@ func (h *Handler) tournament(w http.ResponseWriter, r *http.Request) {
 		h.sendJSON(w, r, d)
 		return
 	}
-	v := tournamentView{TournamentDetail: d, FormatText: formatText(d.TournamentSummary),
+	v := tournamentView{TournamentDetail: d, FormatText: d.Describe(),
 		StateText: stateText(d.TournamentSummary), GameName: displayName(d.Title), Cross: crosstable(d)}
 	h.render(w, r, http.StatusOK, "tournament.html", h.title(d.Name+" · "+displayName(d.Title)+" tournament"), v)
 }
