@@ -210,6 +210,17 @@ games, each with its board mail.`}}},
 		{name: "tournament withdraw", game: true, min: 3, max: 3, roles: []role{plain, userArg, passwordArg}, mails: 1, run: (*request).tourWithdraw,
 			forms: []form{{"tournament withdraw NAME USERID PASSWORD", `Leave a running tournament: your running games of it are lost by
 forfeit, and you are paired no more.`}}},
+		{name: "championship show", game: true, min: 0, max: 0, run: (*request).championshipShow,
+			forms: []form{{"championship show", "The championship: its leagues, who is enrolled, when the next edition starts."}}},
+		{name: "championship join", game: true, min: 2, max: 2, roles: []role{userArg, passwordArg}, mails: 1, run: (*request).championshipJoin,
+			forms: []form{{"championship join USERID PASSWORD", `Enrol in the championship, where the server holds one: leagues of about
+ten by rating, each a rated round robin; the first two of a league go
+up, the sixth and below go down; the next edition starts some days
+after the last game of the one before. You stay enrolled, edition after
+edition, until you leave.`}}},
+		{name: "championship leave", game: true, min: 2, max: 2, roles: []role{userArg, passwordArg}, mails: 1, run: (*request).championshipLeave,
+			forms: []form{{"championship leave USERID PASSWORD", `Play no more editions after the running one (whose games you play to
+their end, or withdraw from as from any tournament).`}}},
 		{name: "tournament robot", game: true, min: 3, max: 3, roles: []role{plain, userArg, passwordArg}, mails: 1, run: (*request).tourRobot,
 			forms: []form{{"tournament robot NAME USERID PASSWORD", `Its creator enters the robot player, where the server allows it.`}}},
 	}

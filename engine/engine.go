@@ -105,6 +105,10 @@ type Config struct {
 	// NagAfter and ForfeitAfter are the timer periods; zero means the
 	// defaults of SPEC §3 (7 and 21 days).
 	NagAfter, ForfeitAfter time.Duration
+	// ChampionshipPause is the time between the end of a championship's
+	// edition and the start of the next, and from the switch to the first
+	// (championship.go); zero means DefaultChampionshipPause.
+	ChampionshipPause time.Duration
 	// Listed is the number of games a listing by mail shows at most
 	// (games, history, show USERID, all show); 0 = MaxListed, which keeps
 	// the mail within MaxReply. Tests of the cut set fewer.
@@ -205,6 +209,9 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.ForfeitAfter == 0 {
 		cfg.ForfeitAfter = DefaultForfeitAfter
 	}
+	if cfg.ChampionshipPause == 0 {
+		cfg.ChampionshipPause = DefaultChampionshipPause
+	}
 	if cfg.Listed <= 0 || cfg.Listed > MaxListed {
 		cfg.Listed = MaxListed
 	}
@@ -218,7 +225,7 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.ConfirmsPerDay == 0 {
 		cfg.ConfirmsPerDay = 3
 	}
-	if cfg.RatePerHour < 0 || cfg.SignupsPerHour < 0 || cfg.ConfirmsPerDay < 0 || cfg.NagAfter < 0 || cfg.ForfeitAfter < 0 {
+	if cfg.RatePerHour < 0 || cfg.SignupsPerHour < 0 || cfg.ConfirmsPerDay < 0 || cfg.NagAfter < 0 || cfg.ForfeitAfter < 0 || cfg.ChampionshipPause < 0 {
 		return nil, errors.New("engine: negative rate or timer period")
 	}
 	auth, err := newAuthCache()

@@ -18,7 +18,9 @@ import (
 // at its first tick. Tick also drops the hourly counts of past hours
 // (strangers, senders' commands, wrong passwords: pruneWindows), so forged
 // senders leave nothing behind, and the confirmation codes sent 7 days ago
-// or earlier (pruneConfirms).
+// or earlier (pruneConfirms), and runs the championships' timer
+// (championship.go: an edition scheduled once the last has ended, started
+// when due).
 //
 // As in Handle, err is non-nil only when the store failed. A game whose
 // timer fails for a reason of its own (a template that does not render, a
@@ -35,11 +37,16 @@ func (e *Engine) Tick(tx Tx, now time.Time) (mails []Mail, failed, err error) {
 	if err := pruneStale(tx, now); err != nil {
 		return nil, nil, err
 	}
+	// The championships first: an edition's start is a few records and
+	// its mails, and a game's timer below never waits on it.
+	mails, fails, err := e.tickChampionships(tx, now)
+	if err != nil {
+		return nil, nil, err
+	}
 	boards, err := dueBoards(tx, now, TickBatch*firstLooks)
 	if err != nil {
 		return nil, nil, err
 	}
-	var fails []error
 	looked := 0
 	for _, board := range boards {
 		if looked == TickBatch {

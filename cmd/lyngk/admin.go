@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -17,7 +18,7 @@ import (
 	"lyngk.example/lyngk/store"
 )
 
-const adminUsage = "usage: lyngk admin -db FILE [-config FILE] users | games | game N | outbox | bounces | check | broadcast [USERID on|off]"
+const adminUsage = "usage: lyngk admin -db FILE [-config FILE] users | games | game N | outbox | bounces | check | broadcast [USERID on|off] | championship GAME [on|off]"
 
 // runAdmin is `lyngk admin -db FILE users|games|game N|outbox|bounces|check`:
 // a look into the store for an operator at the console (check compares the
@@ -75,9 +76,9 @@ func adminArgs(args []string) bool {
 			args[0] == "check"
 	case 2:
 		_, err := strconv.Atoi(args[1])
-		return args[0] == "game" && err == nil
+		return args[0] == "game" && err == nil || args[0] == "championship"
 	case 3:
-		return args[0] == "broadcast" && (args[2] == "on" || args[2] == "off")
+		return (args[0] == "broadcast" || args[0] == "championship") && (args[2] == "on" || args[2] == "off")
 	}
 	return false
 }
@@ -108,8 +109,11 @@ func admin(db *store.DB, d *daemon.Daemon, args []string, limits bool, w io.Writ
 	if !adminArgs(args) {
 		return errUsage
 	}
-	if args[0] == "broadcast" {
+	switch args[0] {
+	case "broadcast":
 		return adminBroadcast(db, d, args[1:], w)
+	case "championship":
+		return adminChampionship(db, d, args[1:], w)
 	}
 	return db.View(func(tx *store.Tx) error {
 		switch {
@@ -241,6 +245,53 @@ func adminBroadcast(db *store.DB, d *daemon.Daemon, args []string, w io.Writer) 
 			return err
 		}
 		_, err = fmt.Fprintf(w, "may broadcast: %s\n", strings.Join(ids, " "))
+		return err
+	})
+}
+
+// adminChampionship is `lyngk admin championship GAME [on|off]`: the
+// championship of the game GAME (its word), switched on or off, then
+// shown: on or off, the edition and its leagues, when the next starts,
+// the players enrolled.
+func adminChampionship(db *store.DB, d *daemon.Daemon, args []string, w io.Writer) error {
+	word := strings.ToLower(args[0])
+	var words []string
+	for _, g := range offered() {
+		words = append(words, g.Name())
+	}
+	if !slices.Contains(words, word) {
+		return fmt.Errorf("no game %q: the games are %s", args[0], strings.Join(words, ", "))
+	}
+	if len(args) == 2 {
+		err := d.Update(context.Background(), "admin", func(tx *store.Tx) error {
+			return engine.SetChampionship(tx, word, args[1] == "on")
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return db.View(func(tx *store.Tx) error {
+		c, err := engine.Championship(tx, word)
+		if err != nil {
+			return err
+		}
+		state := "off"
+		if c.On {
+			state = "on"
+		}
+		fmt.Fprintf(w, "%s championship: %s\n", word, state)
+		if c.Edition > 0 {
+			fmt.Fprintf(w, "edition %d: %s\n", c.Edition, strings.Join(c.Leagues, " "))
+		}
+		switch {
+		case !c.Next.IsZero():
+			fmt.Fprintf(w, "next edition: %s\n", stamp(c.Next))
+		case c.On && c.Edition == 0:
+			fmt.Fprintln(w, "next edition: scheduled by the daemon's next timer tick")
+		case c.On:
+			fmt.Fprintln(w, "next edition: championship_days after the last game of this one")
+		}
+		_, err = fmt.Fprintf(w, "enrolled (%d): %s\n", len(c.Enrolled), strings.Join(c.Enrolled, " "))
 		return err
 	})
 }

@@ -185,3 +185,31 @@ func TestAdminOutboxCap(t *testing.T) {
 		t.Errorf("admin -config of a missing file: exit %d: %s", code, errb.String())
 	}
 }
+
+// TestAdminChampionship: the operator switches a game's championship on
+// and off and looks at it (lyngk admin championship GAME [on|off]); an
+// unknown game or a word other than on and off changes nothing.
+func TestAdminChampionship(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "lyngk.db")
+	withDB(t, db, func(*store.DB) {})
+	for _, tt := range []struct {
+		args []string
+		code int
+		want string // the whole output, stdout then stderr
+	}{
+		{[]string{"championship", "lyngk"}, 0, "lyngk championship: off\nenrolled (0): \n"},
+		{[]string{"championship", "LYNGK", "on"}, 0, "lyngk championship: on\nnext edition: scheduled by the daemon's next timer tick\nenrolled (0): \n"},
+		{[]string{"championship", "yinsh"}, 0, "yinsh championship: off\nenrolled (0): \n"},
+		{[]string{"championship", "chess", "on"}, 1, "lyngk: admin: no game \"chess\": the games are lyngk, yinsh\n"},
+		{[]string{"championship", "lyngk", "maybe"}, 2, adminUsage + "\n"},
+		{[]string{"championship"}, 2, adminUsage + "\n"},
+		{[]string{"championship", "lyngk"}, 0, "lyngk championship: on\nnext edition: scheduled by the daemon's next timer tick\nenrolled (0): \n"},
+		{[]string{"championship", "lyngk", "off"}, 0, "lyngk championship: off\nenrolled (0): \n"},
+	} {
+		var out, errb bytes.Buffer
+		code := run(append([]string{"admin", "-db", db}, tt.args...), nil, &out, &errb)
+		if got := out.String() + errb.String(); code != tt.code || got != tt.want {
+			t.Errorf("admin %v: exit %d, want %d:\n%s\nwant\n%s", tt.args, code, tt.code, got, tt.want)
+		}
+	}
+}

@@ -58,9 +58,12 @@ type config struct {
 	ConfirmsPerDay int
 	NagAfter       time.Duration
 	ForfeitAfter   time.Duration
-	LogFormat      string
-	LogLevel       string
-	MetricsAddr    string
+	// ChampionshipDays is the pause of the championships in days
+	// (engine.Config.ChampionshipPause).
+	ChampionshipDays int
+	LogFormat        string
+	LogLevel         string
+	MetricsAddr      string
 
 	// Store bounds the mail let out per address and how long records are
 	// kept; the store owns their defaults (a zero field) and validation.

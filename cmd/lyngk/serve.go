@@ -194,8 +194,10 @@ func newEngine(cfg config) (*engine.Engine, error) {
 		ConfirmsPerDay: cfg.ConfirmsPerDay,
 		NagAfter:       cfg.NagAfter,
 		ForfeitAfter:   cfg.ForfeitAfter,
-		RobotPlayer:    cfg.RobotPlayer,
-		WebURL:         cfg.WebURL,
+		// championship_days is a count: at least 1 (settingsTable).
+		ChampionshipPause: time.Duration(cfg.ChampionshipDays) * 24 * time.Hour,
+		RobotPlayer:       cfg.RobotPlayer,
+		WebURL:            cfg.WebURL,
 	})
 }
 

@@ -186,6 +186,11 @@ var settingsTable = []settingSection{
 			def: "504h", defNote: "(21 days)", example: "504h",
 			doc: "A player who has not moved for this long loses the game by forfeit. Go duration, longer than " +
 				"nag_after."},
+		{key: "championship_days", kind: count, field: func(c *config) any { return &c.ChampionshipDays },
+			def: "7", example: "7",
+			doc: "Days between the last game of a championship's edition and the start of the next, and from " +
+				"`lyngk admin championship GAME on` to the first edition (the time to enrol). A championship is " +
+				"per game and off until the operator switches it on."},
 		{key: "address_mails_per_hour", kind: number, field: func(c *config) any { return &c.Store.MailsPerHour },
 			def: "200", owned: true, example: "200",
 			doc: "At most this many mails go to one address within an hour (counted from the first); the rest wait " +

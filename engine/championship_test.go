@@ -1,0 +1,206 @@
+package engine_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/store"
+)
+
+// champPause is the championship's pause in these tests.
+const champPause = 3 * 24 * time.Hour
+
+// champ reads the championship of LYNGK.
+func (v *env) champ() engine.ChampionshipState {
+	v.t.Helper()
+	var st engine.ChampionshipState
+	err := v.db.View(func(tx *store.Tx) (err error) {
+		st, err = engine.Championship(tx, "lyngk")
+		return err
+	})
+	if err != nil {
+		v.t.Fatal(err)
+	}
+	return st
+}
+
+// leagues reads the players of each league of the championship's edition,
+// each league sorted by userid.
+func (v *env) leagues() [][]string {
+	v.t.Helper()
+	var out [][]string
+	err := v.db.View(func(tx *store.Tx) error {
+		st, err := engine.Championship(tx, "lyngk")
+		if err != nil {
+			return err
+		}
+		for _, name := range st.Leagues {
+			d, err := v.e.ReadTournament(tx, name)
+			if err != nil {
+				return err
+			}
+			var ids []string
+			for _, p := range d.Entrants {
+				ids = append(ids, p.ID)
+			}
+			slices.Sort(ids)
+			out = append(out, ids)
+		}
+		return nil
+	})
+	if err != nil {
+		v.t.Fatal(err)
+	}
+	return out
+}
+
+// playLeagues plays every running game of the edition's leagues to its
+// end the way players do, by resigning: of the two players the one with
+// the higher number (p16 is weakest) resigns. It returns how many games
+// it ended.
+func (v *env) playLeagues() int {
+	v.t.Helper()
+	ended := 0
+	for {
+		var boards []int
+		var losers []string
+		err := v.db.View(func(tx *store.Tx) error {
+			st, err := engine.Championship(tx, "lyngk")
+			if err != nil {
+				return err
+			}
+			for _, name := range st.Leagues {
+				d, err := v.e.ReadTournament(tx, name)
+				if err != nil {
+					return err
+				}
+				for _, r := range d.Rounds {
+					for _, g := range r.Games {
+						if g.Board != 0 && g.Result == "" {
+							boards, losers = append(boards, g.Board), append(losers, max(g.White, g.Black))
+						}
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			v.t.Fatal(err)
+		}
+		if len(boards) == 0 {
+			return ended
+		}
+		for i, b := range boards {
+			out := v.cmd(addr(losers[i]), fmt.Sprintf("lyngk resign %d %s pw-%s", b, losers[i], losers[i]))
+			if len(out) == 0 || strings.Contains(out[0].Subject, "rror") {
+				v.t.Fatalf("resign %d by %s: %+v", b, losers[i], out)
+			}
+			ended++
+		}
+		v.now = v.now.Add(time.Hour)
+	}
+}
+
+// TestChampionshipTwoEditions: the operator switches the LYNGK
+// championship on; sixteen players enrol by mail (and one who enrols
+// leaves before the start). The first edition starts champPause after the
+// switch: two leagues of eight by rating (all 1600: by userid), each a
+// round robin, every game started at once. Its games are resigned by the
+// weaker player (the higher number), so each league finishes in number
+// order; p05 leaves during it. The second edition starts champPause after
+// the last game ended, not a minute before: the first two of league 2
+// (p09, p10) are promoted, the sixth and below of league 1 (p06, p07, p08)
+// relegated, p05 is gone, and league 1's vacancies are filled by the next
+// of league 2 (p11, p12), as tournament.NextLeagues says.
+func TestChampionshipTwoEditions(t *testing.T) {
+	v := newEnv(t, func(c *engine.Config) { c.ChampionshipPause = champPause })
+	var players []string
+	for i := 1; i <= 16; i++ {
+		players = append(players, fmt.Sprintf("p%02d", i))
+	}
+	v.signup(append(players, "quitter")...)
+	join := func(id string) []engine.Mail {
+		t.Helper()
+		return v.cmd(addr(id), fmt.Sprintf("lyngk championship join %s pw-%s", id, id))
+	}
+	if out := join("p01"); len(out) != 1 || !strings.Contains(out[0].Body, "The server holds no Lyngk championship") {
+		t.Fatalf("a join while the championship is off: %+v", out)
+	}
+	err := v.db.Update(func(tx *store.Tx) error { return engine.SetChampionship(tx, "lyngk", true) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	on := v.now
+	v.tick()
+	if st := v.champ(); !st.On || !st.Next.Equal(on.Add(champPause)) {
+		t.Fatalf("after the switch: %+v, want the first edition at %v", st, on.Add(champPause))
+	}
+	for _, id := range append(players, "quitter") {
+		if out := join(id); len(out) != 1 || out[0].Subject != "Lyngk championship "+id || !slices.Equal(out[0].To, []string{addr(id)}) {
+			t.Fatalf("join %s: %+v", id, out)
+		}
+	}
+	if out := join("p03"); len(out) != 1 || !strings.Contains(out[0].Body, "p03 is enrolled in the Lyngk championship already") {
+		t.Fatalf("a second join: %+v", out)
+	}
+	if out := v.cmd(addr("quitter"), "lyngk championship leave quitter pw-quitter"); len(out) != 1 || !strings.Contains(out[0].Body, "has left") {
+		t.Fatalf("leave: %+v", out)
+	}
+	if out := v.cmd(addr("quitter"), "lyngk championship leave quitter pw-quitter"); len(out) != 1 || !strings.Contains(out[0].Body, "is not enrolled") {
+		t.Fatalf("a second leave: %+v", out)
+	}
+
+	v.now = on.Add(champPause - time.Minute)
+	if v.tick(); v.champ().Edition != 0 {
+		t.Fatal("the first edition started before its time")
+	}
+	v.now = on.Add(champPause)
+	mails := v.tick()
+	st := v.champ()
+	if st.Edition != 1 || len(st.Leagues) != 2 || st.Leagues[0] != "lyngk-championship-1-league-1" {
+		t.Fatalf("edition 1: %+v", st)
+	}
+	want := [][]string{players[:8], players[8:]}
+	if got := v.leagues(); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Fatalf("edition 1 leagues %v, want %v", got, want)
+	}
+	if len(mails) < 2*28*2 {
+		t.Errorf("edition 1 started with %d mails, want at least the board mails of 56 games", len(mails))
+	}
+	if out := v.cmd(addr("p05"), "lyngk championship leave p05 pw-p05"); len(out) != 1 || !strings.Contains(out[0].Body, "p05 has left") {
+		t.Fatalf("p05 leaves: %+v", out)
+	}
+
+	if n := v.playLeagues(); n != 56 {
+		t.Fatalf("edition 1: %d games played, want 56", n)
+	}
+	last := v.now.Add(-time.Hour) // playLeagues' clock after the last resignation
+	v.now = last.Add(time.Hour)
+	v.tick()
+	st = v.champ()
+	if st.Edition != 1 || st.Next.IsZero() || !st.Next.Before(last.Add(champPause)) || st.Next.Before(last.Add(champPause-time.Hour)) {
+		t.Fatalf("after edition 1: %+v, want the next edition about %v after %v", st, champPause, last)
+	}
+	next := st.Next
+	v.now = next.Add(-time.Minute)
+	if v.tick(); v.champ().Edition != 1 {
+		t.Fatal("edition 2 started before its time")
+	}
+	v.now = next
+	v.tick()
+	st = v.champ()
+	if st.Edition != 2 || len(st.Leagues) != 2 || st.Leagues[1] != "lyngk-championship-2-league-2" {
+		t.Fatalf("edition 2: %+v", st)
+	}
+	want = [][]string{{"p01", "p02", "p03", "p04", "p09", "p10", "p11", "p12"}, {"p06", "p07", "p08", "p13", "p14", "p15", "p16"}}
+	if got := v.leagues(); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Fatalf("edition 2 leagues %v, want %v", got, want)
+	}
+	if slices.Contains(st.Enrolled, "p05") || slices.Contains(st.Enrolled, "quitter") || len(st.Enrolled) != 15 {
+		t.Errorf("enrolled for edition 3: %v", st.Enrolled)
+	}
+}
