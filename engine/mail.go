@@ -437,7 +437,9 @@ func (r *request) oneSubject(e envelope, subject, body string) (string, string, 
 // wrote; their own texts are wrapped where they are made (errors, notices).
 var wrapped = map[string]bool{"signup": true, "account": true, "games": true, "history": true, "standings": true,
 	"list": true, "ratings": true, "message-sent": true,
-	"queued": true, "queue-dropped": true}
+	"queued": true, "queue-dropped": true,
+	"tournament": true, "tournaments": true, "tournament-start": true, "tournament-round": true,
+	"tournament-end": true, "tournament-cancelled": true}
 
 // send queues m, within the bounds of one incoming mail (bounds.go).
 func (r *request) send(m Mail, e envelope) error {

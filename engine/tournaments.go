@@ -515,7 +515,13 @@ func (e *Engine) detail(t *tourney) (*TournamentDetail, error) {
 				HeadToHeadText: tournament.FormatHalves(s.HeadToHead), Withdrawn: !t.Players[s.Player].Withdrawn.IsZero()})
 		}
 		if t.Format == FormatKnockout {
-			if ks, err := tournament.Knockout(t.pairing(), t.rounds()); err == nil {
+			// The stage of the round being played: the one that
+			// follows the rounds before it.
+			rs := t.rounds()
+			if t.State == TournamentRunning && len(rs) > 0 {
+				rs = rs[:len(rs)-1]
+			}
+			if ks, err := tournament.Knockout(t.pairing(), rs); err == nil {
 				d.Stage = ks.Stage
 			}
 		}

@@ -147,6 +147,8 @@ func TestWidths(t *testing.T) {
 		"Usage": "lyngk show BOARD[#N]... or lyngk show USERID... [all|active|inactive|next]", "Until": "23:52 UTC", "User": "abcdefghijklmnop", "Want": 124, "Word": "frobnicate",
 		"ToMove": "abcdefghijklmnop", "YourTurn": false, "Title": "Abcdefghijklmnop", "GameWord": "abcdefghijklmnop",
 		"Notation": "Write a move as FROM-TO, like b1-b2.",
+		"Format":   "roundrobin", "Rounds": 12, "Again": "Dec 12 23:52 UTC", "Creator": "abcdefghijklmnop", "State": "finished",
+		"Players": 64, "Min": 64,
 		"Examples": []map[string]any{{"Title": "Abcdefghijklmnop", "Move": "f2-f6;xb5-f5;xa4"}, {"Title": "Abcdefghijklmnop", "Move": "R,e4-e5"}},
 	}
 	n := 0
