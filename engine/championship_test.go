@@ -58,16 +58,33 @@ func (v *env) leagues() [][]string {
 	return out
 }
 
+// outcome is how a game of the championship between a and b ends in
+// these tests: p09 beats everybody, then p10 everybody else; p08 loses to
+// everybody else; every other game is drawn. It returns who resigns, ""
+// for a draw.
+func outcome(a, b string) string {
+	for _, strong := range []string{"p09", "p10"} {
+		switch strong {
+		case a:
+			return b
+		case b:
+			return a
+		}
+	}
+	if a == "p08" || b == "p08" {
+		return "p08"
+	}
+	return ""
+}
+
 // playLeagues plays every running game of the edition's leagues to its
-// end the way players do, by resigning: of the two players the one with
-// the higher number (p16 is weakest) resigns. It returns how many games
-// it ended.
+// end the way players do, by mail (outcome: a resignation, or a draw
+// proposed and accepted). It returns how many games it ended.
 func (v *env) playLeagues() int {
 	v.t.Helper()
 	ended := 0
 	for {
-		var boards []int
-		var losers []string
+		var games []engine.TournamentGame
 		err := v.db.View(func(tx *store.Tx) error {
 			st, err := engine.Championship(tx, "lyngk")
 			if err != nil {
@@ -81,7 +98,7 @@ func (v *env) playLeagues() int {
 				for _, r := range d.Rounds {
 					for _, g := range r.Games {
 						if g.Board != 0 && g.Result == "" {
-							boards, losers = append(boards, g.Board), append(losers, max(g.White, g.Black))
+							games = append(games, g)
 						}
 					}
 				}
@@ -91,13 +108,22 @@ func (v *env) playLeagues() int {
 		if err != nil {
 			v.t.Fatal(err)
 		}
-		if len(boards) == 0 {
+		if len(games) == 0 {
 			return ended
 		}
-		for i, b := range boards {
-			out := v.cmd(addr(losers[i]), fmt.Sprintf("lyngk resign %d %s pw-%s", b, losers[i], losers[i]))
-			if len(out) == 0 || strings.Contains(out[0].Subject, "rror") {
-				v.t.Fatalf("resign %d by %s: %+v", b, losers[i], out)
+		for _, g := range games {
+			send := func(user, what, move string) {
+				v.t.Helper()
+				out := v.cmd(addr(user), strings.TrimSpace(fmt.Sprintf("lyngk %s %d %s pw-%s %s", what, g.Board, user, user, move)))
+				if len(out) == 0 || strings.Contains(out[0].Subject, "rror") {
+					v.t.Fatalf("%s %d by %s %s: %+v", what, g.Board, user, move, out)
+				}
+			}
+			if loser := outcome(g.White, g.Black); loser != "" {
+				send(loser, "resign", "")
+			} else {
+				send(g.White, "move", "propose")
+				send(g.Black, "move", "accept")
 			}
 			ended++
 		}
@@ -109,13 +135,18 @@ func (v *env) playLeagues() int {
 // championship on; sixteen players enrol by mail (and one who enrols
 // leaves before the start). The first edition starts champPause after the
 // switch: two leagues of eight by rating (all 1600: by userid), each a
-// round robin, every game started at once. Its games are resigned by the
-// weaker player (the higher number), so each league finishes in number
-// order; p05 leaves during it. The second edition starts champPause after
+// round robin, every game started at once. Its games are played by mail
+// (outcome): in league 1 p08 loses every game and the others draw theirs,
+// so p01 to p07 share the first place and are ranked by their seeds (p06
+// and p07 sixth and seventh); in league 2 p09 and p10 win theirs, the
+// others draw. p05 leaves during it. The second edition starts champPause after
 // the last game ended, not a minute before: the first two of league 2
 // (p09, p10) are promoted, the sixth and below of league 1 (p06, p07, p08)
 // relegated, p05 is gone, and league 1's vacancies are filled by the next
-// of league 2 (p11, p12), as tournament.NextLeagues says.
+// of league 2 (p11, p12), as tournament.NextLeagues says. The ratings
+// alone would have kept p06 and p07 (who drew five games and won one) in
+// league 1 before p11 and p12 (who lost two): cutting the leagues by
+// rating without the last edition's standings fails this test.
 func TestChampionshipTwoEditions(t *testing.T) {
 	v := newEnv(t, func(c *engine.Config) { c.ChampionshipPause = champPause })
 	var players []string
