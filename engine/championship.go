@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"lyngk.example/lyngk/engine/tournament"
+	"lyngk.example/lyngk/templates"
 )
 
 // The championship of a game: leagues of about ten players of similar
@@ -150,14 +151,17 @@ type championshipView struct {
 	User    string // the player the mail answers, "" for show
 	What    string // "joined", "left" or "" for show
 	Days    int    // Config.ChampionshipPause in days
+	// EnrolledText is Enrolled, wrapped and indented to fit the mail.
+	EnrolledText string
 	Leagues []championshipLeague
 }
 
-// championshipLeague is a league of the edition, for the mail.
+// championshipLeague is a league of the edition, for the mail: Players
+// its players, wrapped and indented to fit the mail's width.
 type championshipLeague struct {
 	Name    string
 	State   TournamentState
-	Players []string
+	Players string
 }
 
 // championshipShow: GAME championship show.
@@ -234,11 +238,16 @@ func (r *request) championshipMail(word, user, what string, to []string) error {
 		if !ok {
 			continue
 		}
-		l := championshipLeague{Name: t.Name, State: t.State}
+		var ids []string
 		for _, p := range t.Players {
-			l.Players = append(l.Players, p.ID)
+			ids = append(ids, p.ID)
 		}
-		v.Leagues = append(v.Leagues, l)
+		v.Leagues = append(v.Leagues, championshipLeague{Name: t.Name, State: t.State,
+			Players: templates.Wrap("    "+strings.Join(ids, ", "), templates.Width)})
+	}
+	v.EnrolledText = "nobody yet"
+	if len(st.Enrolled) > 0 {
+		v.EnrolledText = templates.Wrap("    "+strings.Join(st.Enrolled, ", "), templates.Width)
 	}
 	return r.mail("championship", to, v)
 }

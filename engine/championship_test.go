@@ -234,4 +234,5 @@ func TestChampionshipTwoEditions(t *testing.T) {
 	if slices.Contains(st.Enrolled, "p05") || slices.Contains(st.Enrolled, "quitter") || len(st.Enrolled) != 15 {
 		t.Errorf("enrolled for edition 3: %v", st.Enrolled)
 	}
+	checkGolden(t, "championship-show", format(v.cmd(addr("quitter"), "lyngk championship show")))
 }

@@ -210,6 +210,8 @@ games, each with its board mail.`}}},
 		{name: "tournament withdraw", game: true, min: 3, max: 3, roles: []role{plain, userArg, passwordArg}, mails: 1, run: (*request).tourWithdraw,
 			forms: []form{{"tournament withdraw NAME USERID PASSWORD", `Leave a running tournament: your running games of it are lost by
 forfeit, and you are paired no more.`}}},
+		{name: "tournament robot", game: true, min: 3, max: 3, roles: []role{plain, userArg, passwordArg}, mails: 1, run: (*request).tourRobot,
+			forms: []form{{"tournament robot NAME USERID PASSWORD", `Its creator enters the robot player, where the server allows it.`}}},
 		{name: "championship show", game: true, min: 0, max: 0, run: (*request).championshipShow,
 			forms: []form{{"championship show", "The championship: its leagues, who is enrolled, when the next edition starts."}}},
 		{name: "championship join", game: true, min: 2, max: 2, roles: []role{userArg, passwordArg}, mails: 1, run: (*request).championshipJoin,
@@ -221,8 +223,6 @@ edition, until you leave.`}}},
 		{name: "championship leave", game: true, min: 2, max: 2, roles: []role{userArg, passwordArg}, mails: 1, run: (*request).championshipLeave,
 			forms: []form{{"championship leave USERID PASSWORD", `Play no more editions after the running one (whose games you play to
 their end, or withdraw from as from any tournament).`}}},
-		{name: "tournament robot", game: true, min: 3, max: 3, roles: []role{plain, userArg, passwordArg}, mails: 1, run: (*request).tourRobot,
-			forms: []form{{"tournament robot NAME USERID PASSWORD", `Its creator enters the robot player, where the server allows it.`}}},
 	}
 }
 

@@ -83,7 +83,7 @@ func TestCommandTable(t *testing.T) {
 	}
 	want := []string{"change password", "change address", "change format", "change subject", "change chat", "change messages", "change review", "signoff", "vacation", "add", "delete", "message", "broadcast",
 		"move", "queue", "submit", "confirm", "resign", "decline", "showas", "subscribe", "unsubscribe", "chat",
-		"tournament create", "tournament join", "tournament leave", "tournament start", "tournament withdraw", "tournament robot"}
+		"tournament create", "tournament join", "tournament leave", "tournament start", "tournament withdraw", "tournament robot", "championship join", "championship leave"}
 	if !slices.Equal(forecast, want) {
 		t.Errorf("password commands forecast: %q, want %q", forecast, want)
 	}
