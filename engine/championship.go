@@ -146,14 +146,14 @@ const (
 // championshipView is the data of the championship mail.
 type championshipView struct {
 	ChampionshipState
-	Word    string // the game's word, for the commands
-	Title   string
-	User    string // the player the mail answers, "" for show
-	What    string // "joined", "left" or "" for show
-	Days    int    // Config.ChampionshipPause in days
+	Word  string // the game's word, for the commands
+	Title string
+	User  string // the player the mail answers, "" for show
+	What  string // "joined", "left" or "" for show
+	Days  int    // Config.ChampionshipPause in days
 	// EnrolledText is Enrolled, wrapped and indented to fit the mail.
 	EnrolledText string
-	Leagues []championshipLeague
+	Leagues      []championshipLeague
 }
 
 // championshipLeague is a league of the edition, for the mail: Players

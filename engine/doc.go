@@ -60,6 +60,12 @@
 //	                            whose hour is over
 //	meta    "nextboard"         the next board number (101 first)
 //	        "verp"              the VERP secret, 32 bytes from crypto/rand
+//	        "championship " + game word  a game's championship
+//	                            (championship.go): on, the players
+//	                            enrolled (as signed up, in the order they
+//	                            joined), the edition, its leagues (their
+//	                            tournaments, the top one first), when the
+//	                            next edition starts (zero while one runs)
 //	robot   "%08d" board        a game waiting for the robot player's move: the
 //	                            number of moves then (kept by saveGame)
 //	addresses lower-cased address  address: the users for which it is

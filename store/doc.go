@@ -28,6 +28,8 @@
 //	           "verp"                             the VERP secret (32 random bytes)        engine (JSON)
 //	           "upgrade"                          an upgrade under way: the version from,  engine (JSON)
 //	                                              the bucket being indexed, the next key
+//	           "championship " + game word        a game's championship: on, enrolled,     engine (JSON)
+//	                                              edition, its leagues, next start
 //	           "schema"                           schema version, decimal ASCII ("5")      store
 //	robot      board number, "%08d"               a game waiting for the robot player's    engine (JSON)
 //	                                              move: the number of moves then
