@@ -1,113 +1,63 @@
 package web_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/golden"
-	"lyngk.example/lyngk/engine/tournament"
 	"lyngk.example/lyngk/store"
 )
 
-// tourFixture is a tournament record as the engine writes it (bucket
-// tournaments, engine/tournaments.go), made by hand: the web part only
-// reads them.
-type tourFixture struct {
-	name, game, format, state string
-	min, max, rounds          int
-	double, rated             bool
-	creator                   string
-	players                   []string
-	withdrawn                 []string
-	played                    []tournament.Round
-	firstBoard                int
-}
-
-// putTournament writes f's record and its index keys.
-func (s *site) putTournament(f tourFixture) {
+// play ends every running game of the tournament name that outcome
+// decides, by mail as players do: outcome(white, black) names who
+// resigns, "draw" for a draw proposed and accepted, "" to leave the game
+// running.
+func (s *site) play(name string, outcome func(white, black string) string) {
 	s.t.Helper()
-	at := start.Add(-48 * time.Hour)
-	var players []map[string]any
-	for i, p := range f.players {
-		e := map[string]any{"id": p, "joined": at}
-		if f.state != "open" {
-			e["rating"] = 1700 - 10*i
-		}
-		for _, w := range f.withdrawn {
-			if w == p {
-				e["withdrawn"] = at.Add(30 * time.Hour)
-			}
-		}
-		players = append(players, e)
-	}
-	board := f.firstBoard
-	var played []map[string]any
-	for r, round := range f.played {
-		var gs []map[string]any
-		for _, g := range round {
-			m := map[string]any{"white": g.White, "black": g.Black, "result": g.Result}
-			if !g.IsBye() {
-				m["board"] = board
-				board++
-			}
-			gs = append(gs, m)
-		}
-		played = append(played, map[string]any{"started": at.Add(time.Duration(r) * time.Hour), "games": gs})
-	}
-	rec := map[string]any{"v": 1, "name": f.name, "game": f.game, "variant": "standard", "format": f.format,
-		"swiss_rounds": f.rounds, "min": f.min, "max": f.max, "double": f.double, "rated": f.rated,
-		"creator": f.creator, "created": at.Add(-time.Hour), "state": f.state, "players": players, "played": played}
-	if f.state != "open" {
-		rec["started"] = at
-	}
-	if f.state == "finished" {
-		rec["ended"] = at.Add(40 * time.Hour)
-	}
-	b, err := json.Marshal(rec)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	key := strings.ToLower(f.name)
-	state := map[string]string{"open": "0", "running": "1", "finished": "2"}[f.state]
-	err = s.db.Update(func(tx *store.Tx) error {
-		if err := tx.Put(store.BucketTournaments, key, b); err != nil {
-			return err
-		}
-		if err := tx.Put(store.BucketTourIndex, "g"+f.game+"\x00"+state+"\x00"+key, nil); err != nil {
-			return err
-		}
-		if f.state == "finished" {
-			return nil
-		}
-		for _, p := range f.players {
-			withdrew := false
-			for _, w := range f.withdrawn {
-				withdrew = withdrew || w == p
-			}
-			if !withdrew {
-				if err := tx.Put(store.BucketTourIndex, "p"+strings.ToLower(p)+"\x00"+key, nil); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
+	var d *engine.TournamentDetail
+	err := s.db.View(func(tx *store.Tx) (err error) {
+		d, err = s.e.ReadTournament(tx, name)
+		return err
 	})
 	if err != nil {
 		s.t.Fatal(err)
 	}
+	for _, r := range d.Rounds {
+		for _, g := range r.Games {
+			if g.Board == 0 || g.Result != "" {
+				continue
+			}
+			switch who := outcome(g.White, g.Black); who {
+			case "":
+			case "draw":
+				s.ok(g.White, fmt.Sprintf("lyngk move %d %s pw-%s propose", g.Board, g.White, g.White))
+				s.ok(g.Black, fmt.Sprintf("lyngk move %d %s pw-%s accept", g.Board, g.Black, g.Black))
+			default:
+				s.ok(who, fmt.Sprintf("lyngk resign %d %s pw-%s", g.Board, who, who))
+			}
+		}
+	}
 }
 
-// tournaments adds to the store of games(): "spring", a running round
-// robin of five (results of every kind: won, drawn, forfeited, a game
-// still played, the byes, and erin who withdrew); "autumn", a finished
-// double round robin of three; "blitz", an open Swiss; "cup", a knockout
-// of four after its first round.
+// ok sends a command and fails the test on an error mail.
+func (s *site) ok(from, subject string) {
+	s.t.Helper()
+	out := s.cmd(from, subject)
+	if len(out) == 0 || strings.Contains(out[0].Subject, "rror") {
+		s.t.Fatalf("%s by %s: %+v", subject, from, out)
+	}
+}
+
+// tournaments adds to the store of games(), by mail as players do:
+// "Spring", a rated round robin of five, its games won, drawn and
+// forfeited (erin withdraws) but alice's against dave, still played; "autumn", a double
+// round robin of three played to its end; "blitz", an open Swiss; "cup",
+// a knockout of four after its first round, whose drawn game is being
+// replayed.
 func (s *site) tournaments() {
 	s.t.Helper()
 	for _, n := range []string{"dave", "erin"} {
@@ -115,46 +65,44 @@ func (s *site) tournaments() {
 		s.mail(engine.Inbound{From: out[0].To[0], Subject: "Re: " + out[0].Subject, Body: "yes\n",
 			InReplyTo: []string{out[0].MessageID}})
 	}
-	rr, err := tournament.RoundRobin(5, false)
-	if err != nil {
-		s.t.Fatal(err)
+	s.ok("alice", "lyngk tournament create Spring alice pw-alice -players 3-5 -rated")
+	for _, n := range []string{"bob", "carol", "dave", "erin"} {
+		s.ok(n, "lyngk tournament join spring "+n+" pw-"+n)
 	}
-	results := []tournament.Result{tournament.WhiteWon, tournament.Draw, tournament.BlackWon, tournament.WhiteForfeited,
-		tournament.BlackForfeited, tournament.WhiteWon, tournament.Draw, tournament.BlackWon, tournament.WhiteWon}
-	k := 0
-	for r := range rr {
-		for i := range rr[r] {
-			if rr[r][i].IsBye() {
-				continue
-			}
-			if k < len(results) {
-				rr[r][i].Result = results[k]
-			}
-			k++
+	s.play("spring", func(w, b string) string {
+		switch {
+		case w == "erin" || b == "erin", w+b == "alicedave" || w+b == "davealice":
+			return ""
+		case w+b == "alicebob" || w+b == "bobalice":
+			return "draw"
+		case w == "carol" || b == "carol":
+			return map[bool]string{true: b, false: w}[w == "carol"] // carol wins
 		}
+		return max(w, b) // the later in the alphabet resigns
+	})
+	s.ok("erin", "lyngk tournament withdraw spring erin pw-erin")
+	s.ok("bob", "lyngk tournament create autumn bob pw-bob -players 3-3 -double")
+	for _, n := range []string{"carol", "dave"} {
+		s.ok(n, "lyngk tournament join autumn "+n+" pw-"+n)
 	}
-	s.putTournament(tourFixture{name: "Spring", game: "lyngk", format: "roundrobin", state: "running", min: 3, max: 5, rated: true,
-		creator: "alice", players: []string{"alice", "bob", "carol", "dave", "erin"}, withdrawn: []string{"erin"},
-		played: rr, firstBoard: 201})
-	dbl, err := tournament.RoundRobin(3, true)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	for r := range dbl {
-		for i := range dbl[r] {
-			if !dbl[r][i].IsBye() {
-				dbl[r][i].Result = []tournament.Result{tournament.WhiteWon, tournament.Draw}[(r+i)%2]
-			}
+	s.play("autumn", func(w, b string) string {
+		if w == "dave" || b == "dave" {
+			return "draw"
 		}
+		return "carol" // bob beats carol twice
+	})
+	s.ok("carol", "lyngk tournament create blitz carol pw-carol -format swiss -rounds 3 -players 4-8")
+	s.ok("alice", "lyngk tournament join blitz alice pw-alice")
+	s.ok("dave", "lyngk tournament create cup dave pw-dave -format knockout -players 4-4")
+	for _, n := range []string{"alice", "bob", "carol"} {
+		s.ok(n, "lyngk tournament join cup "+n+" pw-"+n)
 	}
-	s.putTournament(tourFixture{name: "autumn", game: "lyngk", format: "roundrobin", state: "finished", min: 3, max: 3, double: true,
-		creator: "bob", players: []string{"bob", "carol", "dave"}, played: dbl, firstBoard: 301})
-	s.putTournament(tourFixture{name: "blitz", game: "lyngk", format: "swiss", state: "open", min: 4, max: 8, rounds: 3,
-		creator: "carol", players: []string{"carol", "alice"}})
-	s.putTournament(tourFixture{name: "cup", game: "lyngk", format: "knockout", state: "running", min: 4, max: 4,
-		creator: "dave", players: []string{"alice", "bob", "carol", "dave"},
-		played: []tournament.Round{{{White: 0, Black: 3, Result: tournament.WhiteWon}, {White: 1, Black: 2, Result: tournament.Draw}},
-			{{White: 2, Black: 1}}}, firstBoard: 401})
+	s.play("cup", func(w, b string) string {
+		if w == "dave" || b == "dave" {
+			return "dave"
+		}
+		return "draw"
+	})
 }
 
 // TestTournamentGolden pins the tournament pages and their JSON
@@ -175,6 +123,7 @@ func TestTournamentGolden(t *testing.T) {
 		{"tournament-blitz", "/tournament/blitz", "html"},
 		{"tournament-cup", "/tournament/cup", "html"},
 		{"player-dave", "/player/dave", "html"},
+		{"game-spring", "/game/104", "html"},
 	} {
 		res, body := s.get("GET", tc.target)
 		if res.StatusCode != http.StatusOK {
