@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
@@ -16,17 +15,16 @@ import (
 
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/daemon"
-	"lyngk.example/lyngk/engine/tournament"
 	"lyngk.example/lyngk/engine/web"
 	"lyngk.example/lyngk/store"
 	"lyngk.example/lyngk/templates"
 )
 
-// tourneySite is a store holding "winter", a running round robin of
-// twelve players with long userids, half its games finished (won, drawn,
-// forfeited), served by the web part on a loopback port. The tournament
-// record is written as the engine writes it (engine/tournaments.go): the
-// web part only reads it. It returns the server's URL.
+// tourneySite is a store holding "winter", a round robin of twelve
+// players with long userids made by mail (tournament create, eleven
+// joins, the last of which starts it), about half its games ended by
+// mail (resigned, drawn by proposal), served by the web part on a
+// loopback port. It returns the server's URL.
 func tourneySite(t *testing.T) string {
 	t.Helper()
 	set, err := templates.Load("")
@@ -43,44 +41,64 @@ func tourneySite(t *testing.T) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	at := time.Date(2026, time.November, 21, 9, 0, 0, 0, time.UTC)
-	var players []map[string]any
-	for i := range 12 {
-		players = append(players, map[string]any{"id": fmt.Sprintf("player%02d-longname", i+1), "joined": at, "rating": 1800 - 10*i})
-	}
-	rr, err := tournament.RoundRobin(len(players), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	results := []tournament.Result{tournament.WhiteWon, tournament.BlackWon, tournament.Draw, tournament.WhiteForfeited}
-	var played []map[string]any
-	board := 101
-	for r, round := range rr {
-		var gs []map[string]any
-		for i, g := range round {
-			res := tournament.Pending
-			if r < 6 {
-				res = results[(r+i)%len(results)]
+	now, seq := time.Date(2026, time.November, 21, 9, 0, 0, 0, time.UTC), 0
+	mail := func(in engine.Inbound) []engine.Mail {
+		t.Helper()
+		seq++
+		in.MessageID = fmt.Sprintf("m%d@players.example", seq)
+		var out []engine.Mail
+		err := db.Update(func(tx *store.Tx) error {
+			var failed, err error
+			out, failed, err = e.Handle(tx, in, now)
+			if failed != nil {
+				t.Errorf("mail %q: %v", in.Subject, failed)
 			}
-			gs = append(gs, map[string]any{"white": g.White, "black": g.Black, "board": board, "result": res})
-			board++
-		}
-		played = append(played, map[string]any{"started": at, "games": gs})
-	}
-	rec, err := json.Marshal(map[string]any{"v": 1, "name": "winter", "game": "lyngk", "variant": "standard", "format": "roundrobin",
-		"min": 12, "max": 12, "rated": true, "creator": "player01-longname", "created": at, "state": "running", "started": at,
-		"players": players, "played": played})
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = db.Update(func(tx *store.Tx) error {
-		if err := tx.Put(store.BucketTournaments, "winter", rec); err != nil {
 			return err
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
-		return tx.Put(store.BucketTourIndex, "glyngk\x001\x00winter", nil)
+		now = now.Add(7 * time.Minute)
+		return out
+	}
+	cmd := func(from, subject string) {
+		t.Helper()
+		out := mail(engine.Inbound{From: from + "@players.example", Subject: subject})
+		if len(out) == 0 || strings.Contains(out[0].Subject, "rror") {
+			t.Fatalf("%s by %s: %+v", subject, from, out)
+		}
+	}
+	var names []string
+	for i := range 12 {
+		n := fmt.Sprintf("longplayername%02d", i+1)
+		names = append(names, n)
+		out := mail(engine.Inbound{From: n + "@players.example", Subject: "signup " + n + " pw-" + n})
+		mail(engine.Inbound{From: out[0].To[0], Subject: "Re: " + out[0].Subject, Body: "yes\n", InReplyTo: []string{out[0].MessageID}})
+	}
+	cmd(names[0], fmt.Sprintf("lyngk tournament create winter %s pw-%s -players 12-12 -rated", names[0], names[0]))
+	for _, n := range names[1:] {
+		cmd(n, fmt.Sprintf("lyngk tournament join winter %s pw-%s", n, n))
+	}
+	var d *engine.TournamentDetail
+	err = db.View(func(tx *store.Tx) (err error) {
+		d, err = e.ReadTournament(tx, "winter")
+		return err
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	for i, r := range d.Rounds[:6] {
+		for j, g := range r.Games {
+			switch (i + j) % 3 {
+			case 0:
+				cmd(g.Black, fmt.Sprintf("lyngk resign %d %s pw-%s", g.Board, g.Black, g.Black))
+			case 1:
+				cmd(g.White, fmt.Sprintf("lyngk resign %d %s pw-%s", g.Board, g.White, g.White))
+			default:
+				cmd(g.White, fmt.Sprintf("lyngk move %d %s pw-%s propose", g.Board, g.White, g.White))
+				cmd(g.Black, fmt.Sprintf("lyngk move %d %s pw-%s accept", g.Board, g.Black, g.Black))
+			}
+		}
 	}
 	h, err := web.New(web.Config{Store: daemon.New(daemon.Config{DB: db}), Engine: e, Public: true, Log: slog.New(slog.DiscardHandler)})
 	if err != nil {
@@ -112,7 +130,7 @@ return {vw:vw, sw:document.documentElement.scrollWidth, bad:bad.slice(0,8),
 
 // TestBrowserTournamentPages opens the tournament pages in Chromium at
 // 360 px (a phone) and 1280 px: /tournaments and /tournament/winter, a
-// round robin of twelve with long userids. The page never scrolls
+// round robin of twelve with long userids, made and half played by mail. The page never scrolls
 // sideways; on the phone the crosstable keeps its grid and scrolls inside
 // its own box, which stays within the window; at 1280 px it fits without
 // scrolling. The standings keep their columns too (a phone's stacked
@@ -163,7 +181,7 @@ func TestBrowserTournamentPages(t *testing.T) {
 					if m.Standings {
 						t.Errorf("%s at %d px: the standings scroll: a name should wrap", p.path, width)
 					}
-					if c := d.text("#crosstable tbody tr:first-child"); !strings.Contains(c, "player") {
+					if c := d.text("#crosstable tbody tr:first-child"); !strings.Contains(c, "longplayername") {
 						t.Errorf("%s: the crosstable's first row is %q", p.path, c)
 					}
 				}
