@@ -139,7 +139,6 @@ const (
 	whyChampionshipOff    why = "championship-off"
 	whyChampionshipFull   why = "championship-full"
 	whyChampionshipNotIn  why = "championship-not-in"
-	whyChampionshipRobot  why = "championship-robot"
 	whyChampionshipJoined why = "championship-joined"
 )
 
@@ -184,8 +183,6 @@ func (r *request) championshipJoin(c Command) error {
 		return err
 	}
 	switch {
-	case u.Robot:
-		return refuse(whyChampionshipRobot, kv{"User": u.ID})
 	case ch.enrolled(u.ID) >= 0:
 		return refuse(whyChampionshipJoined, kv{"User": u.ID, "GameWord": c.Game, "Title": r.title(c.Game)})
 	case len(ch.Enrolled) >= MaxChampionshipPlayers:

@@ -133,7 +133,8 @@ func (v *env) playLeagues() int {
 
 // TestChampionshipTwoEditions: the operator switches the LYNGK
 // championship on; sixteen players enrol by mail (and one who enrols
-// leaves before the start). The first edition starts champPause after the
+// leaves, enrols again and signs off before the start: he is in no
+// league). The first edition starts champPause after the
 // switch: two leagues of eight by rating (all 1600: by userid), each a
 // round robin, every game started at once. Its games are played by mail
 // (outcome): in league 1 p08 loses every game and the others draw theirs,
@@ -183,6 +184,11 @@ func TestChampionshipTwoEditions(t *testing.T) {
 	}
 	if out := v.cmd(addr("quitter"), "lyngk championship leave quitter pw-quitter"); len(out) != 1 || !strings.Contains(out[0].Body, "is not enrolled") {
 		t.Fatalf("a second leave: %+v", out)
+	}
+	// Enrolled again, then signed off: he plays no edition.
+	join("quitter")
+	if out := v.cmd(addr("quitter"), "signoff quitter pw-quitter"); len(out) == 0 || strings.Contains(out[0].Subject, "rror") {
+		t.Fatalf("signoff: %+v", out)
 	}
 
 	v.now = on.Add(champPause - time.Minute)
@@ -234,5 +240,5 @@ func TestChampionshipTwoEditions(t *testing.T) {
 	if slices.Contains(st.Enrolled, "p05") || slices.Contains(st.Enrolled, "quitter") || len(st.Enrolled) != 15 {
 		t.Errorf("enrolled for edition 3: %v", st.Enrolled)
 	}
-	checkGolden(t, "championship-show", format(v.cmd(addr("quitter"), "lyngk championship show")))
+	checkGolden(t, "championship-show", format(v.cmd(addr("p01"), "lyngk championship show")))
 }
