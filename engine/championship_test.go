@@ -242,3 +242,56 @@ func TestChampionshipTwoEditions(t *testing.T) {
 	}
 	checkGolden(t, "championship-show", format(v.cmd(addr("p01"), "lyngk championship show")))
 }
+
+// TestChampionshipBadInput: a join or leave that is wrong (no password,
+// a wrong one, an unknown userid, a full championship, a leave of nobody
+// enrolled) gets an error mail and changes nothing; the 1,000 players
+// bound holds (MaxChampionshipPlayers); a stranger's show gets no answer.
+func TestChampionshipBadInput(t *testing.T) {
+	v := newEnv(t, func(c *engine.Config) { c.ChampionshipPause = champPause })
+	v.signup("alice", "bob")
+	err := v.db.Update(func(tx *store.Tx) error { return engine.SetChampionship(tx, "lyngk", true) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.cmd(addr("bob"), "lyngk championship join bob pw-bob")
+	dump := v.dump("meta")
+	for _, tc := range []struct{ from, subject, want string }{
+		{"alice", "lyngk championship join alice", "lyngk championship join USERID PASSWORD"},
+		{"alice", "lyngk championship join alice pw-bob", "Wrong password"},
+		{"alice", "lyngk championship join nobody pw-x", "nobody"},
+		{"alice", "lyngk championship leave alice pw-alice", "alice is not enrolled in the Lyngk championship"},
+		{"alice", "lyngk championship leave alice pw-alice extra", "lyngk championship leave USERID PASSWORD"},
+		{"bob", "lyngk championship join bob pw-bob", "bob is enrolled in the Lyngk championship already"},
+		{"alice", "lyngk championship show now", "lyngk championship show"},
+	} {
+		out := v.cmd(addr(tc.from), tc.subject)
+		if len(out) != 1 || !strings.Contains(out[0].Subject, "error") || !strings.Contains(out[0].Body, tc.want) {
+			t.Errorf("%s: %+v, want an error saying %q", tc.subject, out, tc.want)
+		}
+	}
+	if got := v.dump("meta"); got != dump {
+		t.Errorf("bad input changed the store:\n%s\nwas\n%s", got, dump)
+	}
+	if out := v.cmd("stranger@elsewhere.example", "lyngk championship show"); len(out) != 0 {
+		t.Errorf("a stranger's show was answered: %+v", out)
+	}
+	// Full: the record as the engine writes it, with its 1,000 players.
+	err = v.db.Update(func(tx *store.Tx) error {
+		var ids []string
+		for i := range engine.MaxChampionshipPlayers {
+			ids = append(ids, fmt.Sprintf(`"u%d"`, i))
+		}
+		return tx.Put(store.BucketMeta, "championship lyngk", []byte(`{"v":1,"game":"lyngk","on":true,"enrolled":[`+strings.Join(ids, ",")+`]}`))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := v.cmd(addr("alice"), "lyngk championship join alice pw-alice")
+	if len(out) != 1 || !strings.Contains(out[0].Body, "has its 1000 players") {
+		t.Errorf("the 1,001st join: %+v", out)
+	}
+	if st := v.champ(); len(st.Enrolled) != engine.MaxChampionshipPlayers || slices.Contains(st.Enrolled, "alice") {
+		t.Errorf("after the 1,001st join: %d enrolled", len(st.Enrolled))
+	}
+}
