@@ -208,6 +208,10 @@ func TestChampionshipTwoEditions(t *testing.T) {
 	if len(mails) < 2*28*2 {
 		t.Errorf("edition 1 started with %d mails, want at least the board mails of 56 games", len(mails))
 	}
+	// A league is a tournament like any: its players look at it by mail.
+	if out := v.cmd(addr("p01"), "lyngk tournament show lyngk-championship-1-league-1"); len(out) != 1 || !strings.Contains(out[0].Body, "p08") {
+		t.Fatalf("tournament show of league 1: %+v", out)
+	}
 	if out := v.cmd(addr("p05"), "lyngk championship leave p05 pw-p05"); len(out) != 1 || !strings.Contains(out[0].Body, "p05 has left") {
 		t.Fatalf("p05 leaves: %+v", out)
 	}
