@@ -7,8 +7,9 @@ import (
 )
 
 // The read API's pages of tournaments, for the web: each costs what it
-// returns, read from the index (bucket tourindex) by range, the records
-// of the page alone.
+// returns, read from the index (bucket tourindex) by range: at most
+// limit+1 keys of the list and one more for the end of each game's part,
+// and the records of the page alone.
 
 // MaxTournamentCursor bounds the cursor a page of tournaments is asked to
 // continue after (TournamentPage): a game's word, ":", a name.
@@ -51,10 +52,13 @@ func (e *Engine) TournamentPage(tx Tx, game string, state TournamentState, after
 		}
 		err := tx.Scan(bucketTourIndex, from, func(key string, _ []byte) error {
 			name, ok := strings.CutPrefix(key, prefix)
-			if !ok || len(names) > limit {
+			if !ok {
 				return errEnough
 			}
 			names, cursors = append(names, name), append(cursors, w+":"+name)
+			if len(names) > limit {
+				return errEnough // one past the page: the list goes on
+			}
 			return nil
 		})
 		if err != nil && !errors.Is(err, errEnough) {
