@@ -184,18 +184,19 @@ func newEngine(cfg config) (*engine.Engine, error) {
 		return nil, err
 	}
 	return engine.New(engine.Config{
-		Games:          offered(),
-		Server:         cfg.Server,
-		ServerName:     cfg.ServerName,
-		Domain:         cfg.Domain,
-		Templates:      tpl,
-		RatePerHour:    cfg.RatePerHour,
-		SignupsPerHour: cfg.SignupsPerHour,
-		ConfirmsPerDay: cfg.ConfirmsPerDay,
-		NagAfter:       cfg.NagAfter,
-		ForfeitAfter:   cfg.ForfeitAfter,
-		RobotPlayer:    cfg.RobotPlayer,
-		WebURL:         cfg.WebURL,
+		Games:           offered(),
+		Server:          cfg.Server,
+		ServerName:      cfg.ServerName,
+		Domain:          cfg.Domain,
+		Templates:       tpl,
+		RatePerHour:     cfg.RatePerHour,
+		SignupsPerHour:  cfg.SignupsPerHour,
+		ConfirmsPerDay:  cfg.ConfirmsPerDay,
+		NagAfter:        cfg.NagAfter,
+		ForfeitAfter:    cfg.ForfeitAfter,
+		RobotPlayer:     cfg.RobotPlayer,
+		TournamentRobot: cfg.TournamentRobot,
+		WebURL:          cfg.WebURL,
 	})
 }
 
