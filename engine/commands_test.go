@@ -138,7 +138,7 @@ func TestRefusals(t *testing.T) {
 		"Usage": "lyngk move BOARD USERID PASSWORD MOVE[#N]", "User": "alice", "Want": 13, "Word": "frobnicate",
 		"ToMove": "bob", "YourTurn": false, "Title": "Lyngk", "GameWord": "lyngk", "Notation": "Write a move as FROM-TO.",
 		"Examples": []kv{{"Title": "Lyngk", "Move": "G,c1-d1"}},
-		"Format":   "swiss", "Rounds": 9, "Again": "Dec 5 12:00 UTC", "Creator": "alice", "State": "running", "Players": 3, "Min": 4,
+		"Format":   "swiss", "Rounds": 9, "Again": "Dec 5 12:00 UTC", "Creator": "alice", "State": "running", "Players": 3, "Min": 4, "Most": 3,
 	}
 	for _, w := range whys {
 		if text, err := set.Render("err."+w, data); err != nil || strings.TrimSpace(text) == "" {

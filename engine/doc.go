@@ -521,6 +521,50 @@
 // out-of-office subjects), mail without a sender, and mail from our own
 // address get no answer at all.
 //
+// Tournaments (tournaments.go, tournamentplay.go; the pairing is package
+// tournament's). "GAME tournament create NAME USERID PASSWORD [OPTION...]"
+// makes one, and its creator plays in it; the others join, the creator
+// starts it once Min have joined, or the join that makes Max starts it.
+// Names are one word of a letter then letters, digits, '.', '_', '-', at
+// most MaxTournamentName, unique over every game in any case. Before the
+// start a player may leave; the creator's leave cancels the tournament
+// (its record is deleted, the name is free, the others are told). At the
+// start the players are ordered by their rating in the game, the higher
+// first, equal ratings in the order they joined: the Berger numbers of a
+// round robin, the seeds of a knockout, the first ranking of a Swiss. The
+// server starts each game as a challenge would (board mails, tokens,
+// timers, the robot), White the first to move; then every player gets
+// the start mail with his games. A round robin starts all its games at
+// once (the Berger rounds only list them): nobody waits for others' slow
+// games, and a player has N−1 games of it at a time (2(N−1) doubled); its
+// byes are no games and score nothing. A Swiss plays -rounds rounds
+// (default ⌈log2 N⌉, never more than N−1), a knockout until its final; each
+// of their rounds is paired and started in the transaction that ends the
+// last game of the round before (a move, a resignation, a withdrawal, the
+// timer's forfeit), and its players get the round mail. A Swiss that
+// cannot pair a round (every pair left has met) ends after the rounds
+// played. A knockout's drawn game is replayed once with the colours
+// swapped; a second draw sends the higher seed through. When the last
+// game ends, every player gets the final standings.
+//
+// A tournament's game counts from its start, unlike a challenge: its
+// players joined to play it. It cannot be declined; a resignation or an
+// agreed draw before both moved ends it as usual (never cancelled); a
+// player who never moves forfeits it at ForfeitAfter. A forfeit (the
+// timer's, a withdrawal's) is a loss that counts for no Sonneborn-Berger
+// and no games won (package tournament); a resignation is a game lost on
+// the board. "withdraw" after the start forfeits the player's running
+// games of it at once and he is paired no more; a player whose account
+// signed off counts as withdrawn at the next pairing (his running games
+// were resigned). A game paired for a withdrawn player is his forfeit,
+// without a board. The games of a tournament created with -rated change
+// ratings and records as any game; the others change neither (game field
+// unrated). A tournament's mails are not held to the bounds of the one
+// incoming mail that causes them (every recipient joined with his
+// password), but to the tournament's sizes (deploy/SECURITY.md). The robot
+// enters only when Config.TournamentRobot allows it, by the creator's
+// "GAME tournament robot NAME USERID PASSWORD".
+//
 // Relayed text. Comments and chat reach other people's terminals and mail
 // programs, so they lose every control character but TAB and the line end
 // (NUL, ESC and the rest of C0, DEL, C1) before they are passed on.

@@ -207,7 +207,7 @@ func (v *env) dump(buckets ...string) string {
 	v.t.Helper()
 	if len(buckets) == 0 {
 		buckets = []string{store.BucketUsers, store.BucketGames, store.BucketTokens, store.BucketMeta, store.BucketRobot,
-			store.BucketAddresses, store.BucketConfirms}
+			store.BucketAddresses, store.BucketConfirms, store.BucketTournaments, store.BucketTourIndex}
 	}
 	var b strings.Builder
 	err := v.db.View(func(tx *store.Tx) error {

@@ -138,13 +138,13 @@ func (r *request) parseTourOptions(word string, args []string) (tourOptions, err
 	}
 	switch {
 	case o.hasRounds && o.format != FormatSwiss:
-		return o, refuse(whyTourOptionFormat, kv{"Option": "-rounds", "Format": o.format})
+		return o, refuse(whyTourOptionFormat, kv{"Option": "-rounds", "Format": TournamentSummary{Format: o.format}.Describe()})
 	case o.double && o.format != FormatRoundRobin:
-		return o, refuse(whyTourOptionFormat, kv{"Option": "-double", "Format": o.format})
+		return o, refuse(whyTourOptionFormat, kv{"Option": "-double", "Format": TournamentSummary{Format: o.format}.Describe()})
 	case o.format == FormatRoundRobin && o.max > MaxRoundRobinPlayers:
 		return o, refuse(whyTourTooLarge, kv{"Max": MaxRoundRobinPlayers})
 	case o.format == FormatSwiss && o.hasRounds && o.rounds > o.max-1:
-		return o, refuse(whyTourTooManyRounds, kv{"Rounds": o.rounds, "Max": o.max})
+		return o, refuse(whyTourTooManyRounds, kv{"Rounds": o.rounds, "Max": o.max, "Most": o.max - 1})
 	}
 	if !o.hasPlayers && o.format == FormatRoundRobin {
 		o.max = min(o.max, MaxRoundRobinPlayers)
@@ -509,10 +509,10 @@ type tourView struct {
 	Word   string // the game's word, for the commands the mail shows
 	Notice string
 	// Player and Games are the recipient's and his games, for the start
-	// and round mails.
-	Player string
-	Games  []tourGameLine
-	Round  int
+	// and round mails; NewRound the round a round mail announces.
+	Player   string
+	Games    []tourGameLine
+	NewRound int
 }
 
 // tourGameLine is a game of the recipient: the board, his opponent and
@@ -774,7 +774,7 @@ func (r *request) settle(t *tourney) error {
 				return err
 			}
 			last := t.Played[len(t.Played)-1]
-			v.Round = len(t.Played)
+			v.NewRound = len(t.Played)
 			in := func(p entrant) bool {
 				i := t.index(p.ID)
 				return slices.ContainsFunc(last.Games, func(g tgame) bool { return g.White == i || g.Black == i })

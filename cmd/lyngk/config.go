@@ -72,6 +72,9 @@ type config struct {
 	// RobotThink is its think time per move.
 	RobotPlayer bool
 	RobotThink  time.Duration
+	// TournamentRobot lets a tournament's creator enter the robot player
+	// (engine.Config.TournamentRobot).
+	TournamentRobot bool
 	// RobotUnmovedPerHour bounds the robot's searches per hour for games no
 	// human has moved in (robotPlayer.unmovedPerHour).
 	RobotUnmovedPerHour int

@@ -197,6 +197,7 @@ func newEngine(cfg config) (*engine.Engine, error) {
 		// championship_days is a count: at least 1 (settingsTable).
 		ChampionshipPause: time.Duration(cfg.ChampionshipDays) * 24 * time.Hour,
 		RobotPlayer:       cfg.RobotPlayer,
+		TournamentRobot:   cfg.TournamentRobot,
 		WebURL:            cfg.WebURL,
 	})
 }

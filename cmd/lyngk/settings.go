@@ -236,6 +236,11 @@ var settingsTable = []settingSection{
 			doc: `Games of the robot that no human has moved in yet (anybody may start one: "lyngk challenge robot ` +
 				`alice") it thinks about per hour, in a window that opens with the first; beyond it they wait for ` +
 				"the next hour. Games a human has moved in are never held back."},
+		{key: "robot_tournaments", kind: boolean, field: func(c *config) any { return &c.TournamentRobot },
+			def: "false", example: "false",
+			doc: `true (with robot true): a tournament's creator may enter the robot player ("lyngk tournament ` +
+				`robot NAME USERID PASSWORD"), so that a small community fills a group; it plays its games as ` +
+				"any, and counts against no player's bounds. false: the robot enters no tournament."},
 	}},
 	{title: "The web", settings: []setting{
 		{key: "web_addr", kind: text, field: func(c *config) any { return &c.WebAddr },
