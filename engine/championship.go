@@ -22,7 +22,8 @@ import (
 // leave (GAME championship leave USERID PASSWORD) or sign off. The first
 // edition starts ChampionshipPause after the operator switched it on (the
 // time to enrol); each later one ChampionshipPause after the last game of
-// the one before ended. An edition's leagues are tournaments like any
+// the one before ended. Its leagues start one a tick, the top one first
+// (startLeague). An edition's leagues are tournaments like any
 // (tournamentplay.go: round robin, rated, every game started at once,
 // the same mails and forfeits), named GAME-championship-E-league-L, a
 // name longer than a player may give a tournament, so no player can take
@@ -66,6 +67,9 @@ type championship struct {
 	// first; Leagues are its tournaments, the top league first.
 	Edition int      `json:"edition,omitempty"`
 	Leagues []string `json:"leagues,omitempty"`
+	// Waiting are the players of the edition's last leagues, not started
+	// yet (one starts a tick: startLeague), in the order of Leagues.
+	Waiting [][]string `json:"waiting,omitempty"`
 	// Next is when the next edition starts; zero while an edition runs
 	// (or before the timer looked after the switch).
 	Next time.Time `json:"next,omitzero"`
@@ -276,8 +280,13 @@ func (e *Engine) tickChampionships(tx Tx, now time.Time) (mails []Mail, fails []
 // tickChampionship is the timer of the championship of word.
 func (r *request) tickChampionship(word string) error {
 	c, err := loadChampionship(r.tx, word)
-	if err != nil || !c.On {
+	switch {
+	case err != nil:
 		return err
+	case len(c.Waiting) > 0: // an edition's leagues, decided: switched off or not
+		return r.startLeague(c)
+	case !c.On:
+		return nil
 	}
 	pause := r.e.cfg.ChampionshipPause
 	if c.Next.IsZero() {
@@ -351,30 +360,42 @@ func (r *request) startEdition(c *championship) error {
 	if err != nil {
 		return fmt.Errorf("engine: championship leagues: %w", err)
 	}
+	c.Edition++
+	c.Leagues, c.Waiting, c.Next = nil, nil, time.Time{}
+	for l, league := range leagues {
+		c.Leagues = append(c.Leagues, leagueName(c.Game, c.Edition, l+1))
+		c.Waiting = append(c.Waiting, league)
+	}
+	return r.startLeague(c)
+}
+
+// startLeague starts the first league of c waiting to start, a round
+// robin of its players, and saves c. One league a tick: a league of ten
+// is 45 games and their board mails, so a tick's transaction stays short
+// however many leagues an edition has (a thousand players: a hundred
+// leagues, started over a hundred minutes).
+func (r *request) startLeague(c *championship) error {
 	gm, ok := r.e.games[c.Game]
 	if !ok {
 		return fmt.Errorf("engine: championship of %q, a game not offered", c.Game)
 	}
 	variant, _ := gm.Variant("")
-	c.Edition++
-	c.Leagues, c.Next = nil, time.Time{}
-	for l, league := range leagues {
-		t := &tourney{Name: leagueName(c.Game, c.Edition, l+1), Game: c.Game, Variant: variant, Format: FormatRoundRobin,
-			Min: len(league), Max: len(league), Rated: true, Created: r.now, State: TournamentOpen}
-		for _, id := range league {
-			t.Players = append(t.Players, entrant{ID: id, Joined: r.now})
-		}
-		if _, taken, err := loadTourney(r.tx, t.Name); err != nil || taken {
-			if err != nil {
-				return err
-			}
-			return fmt.Errorf("engine: championship league %s exists already", t.Name)
-		}
-		if err := r.startTourney(t); err != nil {
+	league := c.Waiting[0]
+	t := &tourney{Name: c.Leagues[len(c.Leagues)-len(c.Waiting)], Game: c.Game, Variant: variant, Format: FormatRoundRobin,
+		Min: len(league), Max: len(league), Rated: true, Created: r.now, State: TournamentOpen}
+	for _, id := range league {
+		t.Players = append(t.Players, entrant{ID: id, Joined: r.now})
+	}
+	if _, taken, err := loadTourney(r.tx, t.Name); err != nil || taken {
+		if err != nil {
 			return err
 		}
-		c.Leagues = append(c.Leagues, t.Name)
+		return fmt.Errorf("engine: championship league %s exists already", t.Name)
 	}
+	if err := r.startTourney(t); err != nil {
+		return err
+	}
+	c.Waiting = c.Waiting[1:]
 	return saveChampionship(r.tx, c)
 }
 
