@@ -20,7 +20,8 @@ import (
 	"lyngk.example/lyngk/templates"
 )
 
-// tourneySite is a store holding "winter", a round robin of twelve
+// tourneySite is a store holding "winter-championship-2026" (a name of
+// the longest a player may give), a round robin of twelve
 // players with long userids made by mail (tournament create, eleven
 // joins, the last of which starts it), about half its games ended by
 // mail (resigned, drawn by proposal), served by the web part on a
@@ -75,13 +76,13 @@ func tourneySite(t *testing.T) string {
 		out := mail(engine.Inbound{From: n + "@players.example", Subject: "signup " + n + " pw-" + n})
 		mail(engine.Inbound{From: out[0].To[0], Subject: "Re: " + out[0].Subject, Body: "yes\n", InReplyTo: []string{out[0].MessageID}})
 	}
-	cmd(names[0], fmt.Sprintf("lyngk tournament create winter %s pw-%s -players 12-12 -rated", names[0], names[0]))
+	cmd(names[0], fmt.Sprintf("lyngk tournament create winter-championship-2026 %s pw-%s -players 12-12 -rated", names[0], names[0]))
 	for _, n := range names[1:] {
-		cmd(n, fmt.Sprintf("lyngk tournament join winter %s pw-%s", n, n))
+		cmd(n, fmt.Sprintf("lyngk tournament join winter-championship-2026 %s pw-%s", n, n))
 	}
 	var d *engine.TournamentDetail
 	err = db.View(func(tx *store.Tx) (err error) {
-		d, err = e.ReadTournament(tx, "winter")
+		d, err = e.ReadTournament(tx, "winter-championship-2026")
 		return err
 	})
 	if err != nil {
@@ -129,7 +130,7 @@ return {vw:vw, sw:document.documentElement.scrollWidth, bad:bad.slice(0,8),
   standings:!!st&&st.scrollWidth>st.clientWidth+1};`
 
 // TestBrowserTournamentPages opens the tournament pages in Chromium at
-// 360 px (a phone) and 1280 px: /tournaments and /tournament/winter, a
+// 360 px (a phone) and 1280 px: /tournaments and the tournament page of a
 // round robin of twelve with long userids, made and half played by mail. The page never scrolls
 // sideways; on the phone the crosstable keeps its grid and scrolls inside
 // its own box, which stays within the window; at 1280 px it fits without
@@ -150,8 +151,8 @@ func TestBrowserTournamentPages(t *testing.T) {
 				d = startBrowser(t, width, 1400)
 			}
 			for _, p := range []struct{ name, path, want string }{
-				{"tournaments", "/tournaments", "winter"},
-				{"tournament", "/tournament/winter", "winter"},
+				{"tournaments", "/tournaments", "winter-championship-2026"},
+				{"tournament", "/tournament/winter-championship-2026", "winter-championship-2026"},
 			} {
 				d.open(site + p.path)
 				var m struct {

@@ -50,6 +50,15 @@ type tournamentsView struct {
 	Heading string
 	Games   []gameLink // each game's tournaments, with more than one game
 	Lists   []tourList
+	// Championships are the games' championships that are on or have
+	// had an edition (engine.Championship), on the first page only.
+	Championships []champLine
+}
+
+// champLine is a game's championship on /tournaments.
+type champLine struct {
+	engine.ChampionshipState
+	GameName string // the game's (gameName)
 }
 
 // tourStates are the lists of /tournaments, in order, with their
@@ -101,9 +110,11 @@ func tourRowOf(s engine.TournamentSummary) tourRow {
 }
 
 // tournamentsJSON is /tournaments.json: the lists of the page, each with
-// the tournaments (the read API's summaries) and the link to the rest.
+// the tournaments (the read API's summaries) and the link to the rest,
+// and on the first page the championships (engine.ChampionshipState).
 type tournamentsJSON struct {
-	Lists []tourListJSON `json:"lists"`
+	Lists         []tourListJSON             `json:"lists"`
+	Championships []engine.ChampionshipState `json:"championships,omitempty"`
 }
 
 type tourListJSON struct {
@@ -115,7 +126,8 @@ type tourListJSON struct {
 // tournaments is /tournaments[?game=WORD][&state=S&after=KEY] and its
 // JSON, /tournaments.json: the three lists, or with state the one list,
 // continued after the cursor KEY (the last tournament of the page
-// before). Each list holds tourListed tournaments at most.
+// before). Each list holds tourListed tournaments at most. The first page
+// tells of each game's championship too (one record a game).
 func (h *Handler) tournaments(w http.ResponseWriter, r *http.Request) {
 	asJSON := r.URL.Path == "/tournaments.json"
 	q := r.URL.Query()
@@ -147,6 +159,20 @@ func (h *Handler) tournaments(w http.ResponseWriter, r *http.Request) {
 		path += ".json"
 	}
 	err := h.cfg.Store.View(func(tx engine.Tx) error {
+		if after == "" && state == "" {
+			for _, g := range h.cfg.Engine.Games() {
+				if word != "" && g.Name() != word {
+					continue
+				}
+				c, err := engine.Championship(tx, g.Name())
+				if err != nil {
+					return err
+				}
+				if c.On || c.Edition > 0 {
+					v.Championships = append(v.Championships, champLine{ChampionshipState: c, GameName: gameName(g)})
+				}
+			}
+		}
 		for i := range v.Lists {
 			l := &v.Lists[i]
 			page, next, err := h.cfg.Engine.TournamentPage(tx, word, l.State, after, tourListed)
@@ -182,6 +208,9 @@ func (h *Handler) tournaments(w http.ResponseWriter, r *http.Request) {
 				lj.Tournaments = append(lj.Tournaments, row.TournamentSummary)
 			}
 			j.Lists = append(j.Lists, lj)
+		}
+		for _, c := range v.Championships {
+			j.Championships = append(j.Championships, c.ChampionshipState)
 		}
 		h.sendJSON(w, r, j)
 		return

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"path/filepath"
@@ -105,15 +106,47 @@ func (s *site) tournaments() {
 	})
 }
 
+// championship switches LYNGK's championship on, enrols alice, bob and
+// carol by mail and runs the timer past the pause: its first edition,
+// one league of three, starts.
+func (s *site) championship() {
+	s.t.Helper()
+	err := s.d.Update(context.Background(), "admin", func(tx *store.Tx) error { return engine.SetChampionship(tx, "lyngk", true) })
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	for _, n := range []string{"alice", "bob", "carol"} {
+		s.ok(n, "lyngk championship join "+n+" pw-"+n)
+	}
+	tick := func() {
+		s.t.Helper()
+		err := s.d.Update(context.Background(), "tick", func(tx *store.Tx) error {
+			_, failed, err := s.e.Tick(tx, s.now)
+			if failed != nil {
+				s.t.Errorf("tick: %v", failed)
+			}
+			return err
+		})
+		if err != nil {
+			s.t.Fatal(err)
+		}
+	}
+	tick()
+	s.now = s.now.Add(engine.DefaultChampionshipPause)
+	tick()
+}
+
 // TestTournamentGolden pins the tournament pages and their JSON
 // (rewritten with -update): the lists, a running round robin with its
 // crosstable, standings and rounds, a finished double round robin, an
 // open Swiss, a knockout with a replayed draw, the player page with his
-// tournaments.
+// tournaments, the championship's first edition (its league a tournament
+// like any, made by the timer).
 func TestTournamentGolden(t *testing.T) {
 	s := newSite(t, true)
 	s.games()
 	s.tournaments()
+	s.championship()
 	for _, tc := range []struct{ name, target, ext string }{
 		{"tournaments", "/tournaments", "html"},
 		{"tournaments", "/tournaments.json", "json"},
@@ -124,6 +157,7 @@ func TestTournamentGolden(t *testing.T) {
 		{"tournament-cup", "/tournament/cup", "html"},
 		{"player-dave", "/player/dave", "html"},
 		{"game-spring", "/game/104", "html"},
+		{"tournament-league", "/tournament/lyngk-championship-1-league-1", "html"},
 	} {
 		res, body := s.get("GET", tc.target)
 		if res.StatusCode != http.StatusOK {
