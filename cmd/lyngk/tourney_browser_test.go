@@ -21,11 +21,11 @@ import (
 )
 
 // tourneySite is a store holding "winter-championship-2026" (a name of
-// the longest a player may give), a round robin of twelve
-// players with long userids made by mail (tournament create, eleven
-// joins, the last of which starts it), about half its games ended by
-// mail (resigned, drawn by proposal), served by the web part on a
-// loopback port. It returns the server's URL.
+// the longest a player may give), a round robin of twelve players with
+// long userids made by mail (tournament create, eleven joins, the last of
+// which starts it), about half its games ended by mail (resigned, drawn
+// by proposal), served by the web part on a loopback port. It returns the
+// server's URL.
 func tourneySite(t *testing.T) string {
 	t.Helper()
 	set, err := templates.Load("")
@@ -131,11 +131,12 @@ return {vw:vw, sw:document.documentElement.scrollWidth, bad:bad.slice(0,8),
 
 // TestBrowserTournamentPages opens the tournament pages in Chromium at
 // 360 px (a phone) and 1280 px: /tournaments and the tournament page of a
-// round robin of twelve with long userids, made and half played by mail. The page never scrolls
-// sideways; on the phone the crosstable keeps its grid and scrolls inside
-// its own box, which stays within the window; at 1280 px it fits without
-// scrolling. The standings keep their columns too (a phone's stacked
-// list was seven lines a player) and fit: a long name wraps. LYNGK_PAGES_SCREENSHOTS=DIR keeps the screenshots
+// round robin of twelve with long userids, made and half played by mail.
+// The page never scrolls sideways; on the phone the crosstable keeps its
+// grid and scrolls inside its own box, which stays within the window; at
+// 1280 px it fits without scrolling. The standings keep their columns too
+// (a phone's stacked list was seven lines a player) and fit: a long name
+// wraps. LYNGK_PAGES_SCREENSHOTS=DIR keeps the screenshots
 // (WIDTH-tournament.png, WIDTH-tournament-cross.png, scrolled to the
 // crosstable). Without the box (.crossbox) the phone's page was 683 px
 // wide.
