@@ -42,9 +42,9 @@ import (
 // The record is meta "championship " + the game's word (a championship
 // per game, one record each).
 
-// DefaultChampionshipPause is the default time between the end of an edition and
-// the start of the next (Config.ChampionshipPause): a week, as on Little
-// Golem.
+// DefaultChampionshipPause is the default time between the end of an
+// edition and the start of the next (Config.ChampionshipPause): a week,
+// as on Little Golem.
 const DefaultChampionshipPause = 7 * 24 * time.Hour
 
 // MaxChampionshipPlayers bounds the players enrolled in one game's
@@ -96,13 +96,14 @@ func (c *championship) enrolled(userid string) int {
 	return slices.IndexFunc(c.Enrolled, func(id string) bool { return strings.EqualFold(id, userid) })
 }
 
-// leagueName is the tournament of league l (from 1) of edition e.
+// leagueName is the tournament of a league (from 1, the top one) of an
+// edition of the championship of the game word.
 func leagueName(word string, edition, league int) string {
 	return fmt.Sprintf("%s-championship-%d-league-%d", word, edition, league)
 }
 
 // ChampionshipState is what anybody may see of a game's championship (the
-// read API), for `lyngk admin championship` and the mails.
+// read API), for `lyngk admin championship`, the mails and /tournaments.
 type ChampionshipState struct {
 	Game     string    `json:"game"`
 	On       bool      `json:"on"`
