@@ -104,7 +104,8 @@
 //	tourindex                   the tournaments by game and state, and
 //	                            each player's open and running ones, kept
 //	                            by saveTourney, the one write of a
-//	                            tournament record
+//	                            tournament record; lyngk admin check
+//	                            compares it with the records
 //
 // Schema upgrades ([Upgrade], run by store.Open one step a transaction
 // until it is done, its progress in meta "upgrade" so that a killed

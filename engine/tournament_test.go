@@ -163,6 +163,18 @@ func TestTournamentBounds(t *testing.T) {
 	if !errors.Is(err, engine.ErrNoTournament) {
 		t.Errorf("ReadTournament of the cancelled B2: %v, want ErrNoTournament", err)
 	}
+	// lyngk admin check compares the index with the records.
+	v.checkIndexes()
+	if err := v.db.Update(func(tx *store.Tx) error { return tx.Delete(store.BucketTourIndex, "pbob\x00a1") }); err != nil {
+		t.Fatal(err)
+	}
+	var diffs []string
+	if err := v.db.View(func(tx *store.Tx) (err error) { diffs, err = engine.CheckIndexes(tx); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{`tourindex: missing "pbob\x00a1"`}; !slices.Equal(diffs, want) {
+		t.Errorf("admin check after a key of the tournaments' index was lost: %q, want %q", diffs, want)
+	}
 }
 
 // TestTournamentWithdraw: a Swiss of 4 over 2 rounds. dave withdraws in
@@ -232,6 +244,7 @@ func TestTournamentWithdraw(t *testing.T) {
 		t.Errorf("state %s after the last game, want finished", d.State)
 	}
 	mustSay(t, v.cmd(addr("alice"), "lyngk tournament withdraw W alice pw-alice"), addr("alice"), "Tournament W is over")
+	v.checkIndexes()
 	checkGolden(t, "tournament-withdraw", log.String())
 }
 
