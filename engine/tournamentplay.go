@@ -727,6 +727,9 @@ func (r *request) startTourGame(t *tourney, num int, white, black string) (int, 
 	if err != nil {
 		return 0, err
 	}
+	if gv.Notice, err = r.notice("tournament-game", kv{"Name": t.Name, "Round": num, "Format": t.Format}); err != nil {
+		return 0, err
+	}
 	return board, r.boardMails(g, "new-game", gv, recipients(g), nil)
 }
 
