@@ -350,3 +350,65 @@ func TestTournamentOldStore(t *testing.T) {
 	}
 	mustSay(t, v.cmd(addr("alice"), "lyngk tournament create New alice pw-alice"), addr("alice"), "created tournament New")
 }
+
+// TestTournamentWithdrawRoundRobin: in a round robin of 4 dave resigns
+// one game, then withdraws: his two other games, running, are lost by
+// forfeit at once (no game won nor Sonneborn-Berger for them), and the
+// round robin goes on to its end without him.
+func TestTournamentWithdrawRoundRobin(t *testing.T) {
+	v := newEnv(t)
+	v.signup("alice", "bob", "carol", "dave")
+	v.cmd(addr("alice"), "lyngk tournament create RR alice pw-alice -players 4-4")
+	for _, n := range []string{"bob", "carol", "dave"} {
+		v.cmd(addr(n), "lyngk tournament join RR "+n+" pw-"+n)
+	}
+	var his []engine.TournamentGame
+	for _, r := range v.tourney("RR").Rounds {
+		for _, g := range r.Games {
+			if g.White == "dave" || g.Black == "dave" {
+				his = append(his, g)
+			}
+		}
+	}
+	if len(his) != 3 {
+		t.Fatalf("dave has %d games, want 3", len(his))
+	}
+	v.cmd(addr("dave"), fmt.Sprintf("lyngk resign %d dave pw-dave", his[0].Board))
+	out := v.cmd(addr("dave"), "lyngk tournament withdraw RR dave pw-dave")
+	if len(out) != 5 {
+		t.Fatalf("withdraw: want his answer and the two forfeits' board mails to both players, got %d:\n%s", len(out), format(out))
+	}
+	forfeits := 0
+	for _, r := range v.tourney("RR").Rounds {
+		for _, g := range r.Games {
+			if g.Board == his[1].Board || g.Board == his[2].Board {
+				if g.White == "dave" && g.Result == "-/+" || g.Black == "dave" && g.Result == "+/-" {
+					forfeits++
+				}
+			}
+		}
+	}
+	if forfeits != 2 {
+		t.Errorf("%d of dave's running games lost by forfeit, want 2", forfeits)
+	}
+	for _, r := range v.tourney("RR").Rounds {
+		for _, g := range r.Games {
+			if g.Result == "" {
+				v.cmd(addr(g.White), fmt.Sprintf("lyngk resign %d %s pw-%s", g.Board, g.White, g.White))
+			}
+		}
+	}
+	d := v.tourney("RR")
+	if d.State != engine.TournamentFinished {
+		t.Fatalf("state %s, want finished", d.State)
+	}
+	for _, s := range d.Standings {
+		if s.Player == "dave" && (s.Score != 0 || s.Wins != 0 || s.Games != 3 || !s.Withdrawn) {
+			t.Errorf("dave's standing: %+v", s)
+		}
+		if s.Player != "dave" && s.Games != 3 {
+			t.Errorf("%s has %d games, want 3", s.Player, s.Games)
+		}
+	}
+	v.checkIndexes()
+}

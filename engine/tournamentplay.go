@@ -422,11 +422,13 @@ func (r *request) tourWithdraw(c Command) error {
 	defer r.unbounded()()
 	for _, b := range boards {
 		g, ok, err := r.loadGame(b)
-		if err != nil || !ok || g.over() {
-			if err == nil && !ok {
-				err = fmt.Errorf("engine: tournament %s: board %d has no record", t.Name, b)
-			}
+		switch {
+		case err != nil:
 			return err
+		case !ok:
+			return fmt.Errorf("engine: tournament %s: board %d has no record", t.Name, b)
+		case g.over():
+			continue
 		}
 		if err := r.forfeitWithdrawn(g, u.ID); err != nil {
 			return err
