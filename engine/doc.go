@@ -178,6 +178,7 @@
 //	                                        Events poll it (one record read)
 //	ListTournaments(tx, game, states...)    tournaments (TournamentSummary) by
 //	                                        game, state, name, from the index
+//	PlayerTournaments(tx, id)               a player's open and running ones
 //	ReadTournament(tx, name)                one tournament (TournamentDetail):
 //	                                        players in seed order, standings
 //	                                        with tie-breaks, crosstable,

@@ -158,6 +158,16 @@ func TestTournamentBounds(t *testing.T) {
 	if want := []string{"A1", "A2", "A3", "A4", "B1"}; !slices.Equal(names, want) {
 		t.Errorf("ListTournaments: %q, want %q (B2 cancelled)", names, want)
 	}
+	if err := v.db.View(func(tx *store.Tx) (err error) { list, err = v.e.PlayerTournaments(tx, "BOB"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	names = nil
+	for _, s := range list {
+		names = append(names, s.Name)
+	}
+	if want := []string{"A1", "A2", "A3", "B1"}; !slices.Equal(names, want) {
+		t.Errorf("PlayerTournaments(bob): %q, want %q", names, want)
+	}
 	var err error
 	v.db.View(func(tx *store.Tx) error { _, err = v.e.ReadTournament(tx, "B2"); return nil })
 	if !errors.Is(err, engine.ErrNoTournament) {

@@ -437,6 +437,22 @@ func (e *Engine) ListTournaments(tx Tx, game string, states ...TournamentState) 
 	return list, nil
 }
 
+// PlayerTournaments returns the open and running tournaments userid (any
+// case) plays in, withdrawn ones apart, by name: what his page links. It
+// reads the index and the records it returns.
+func (e *Engine) PlayerTournaments(tx Tx, userid string) ([]TournamentSummary, error) {
+	var list []TournamentSummary
+	err := scanPrefix(tx, bucketTourIndex, "p"+strings.ToLower(userid)+"\x00", func(name string) error {
+		t, found, err := loadTourney(tx, name)
+		if err != nil || !found {
+			return err
+		}
+		list = append(list, e.tourSummary(t))
+		return nil
+	})
+	return list, err
+}
+
 // ReadTournament returns the tournament of name (any case):
 // ErrNoTournament when there is none.
 func (e *Engine) ReadTournament(tx Tx, name string) (*TournamentDetail, error) {
