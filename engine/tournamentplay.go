@@ -47,7 +47,7 @@ const (
 	// than its players less one.
 	MaxSwissRounds = 12
 	// MaxTournamentsPerWeek is how many tournaments a player may create
-	// in 7 days (a window that opens with the first).
+	// in any 7 days (user.TournamentsMade keeps the times).
 	MaxTournamentsPerWeek = 2
 	// MaxTournamentsPerPlayer bounds the open and running tournaments a
 	// player plays in (created or joined; the robot is not bounded).
@@ -68,15 +68,14 @@ var tournamentName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9._-]*$`)
 
 // tourOptions are the options of "tournament create".
 type tourOptions struct {
-	format     TournamentFormat
-	rounds     int
-	min, max   int
-	double     bool
-	rated      bool
-	private    string
-	variant    string
-	hasRounds  bool
-	hasPlayers bool
+	format    TournamentFormat
+	rounds    int
+	min, max  int
+	double    bool
+	rated     bool
+	private   string
+	variant   string
+	hasRounds bool
 }
 
 // parseTourOptions reads the options after "tournament create NAME
@@ -117,7 +116,7 @@ func (r *request) parseTourOptions(word string, args []string) (tourOptions, err
 			if !ok || !dash || err1 != nil || err2 != nil || a1 < MinTournamentPlayers || a2 < a1 || a2 > MaxTournamentPlayers {
 				return o, bad(a + " " + v)
 			}
-			o.min, o.max, o.hasPlayers = a1, a2, true
+			o.min, o.max = a1, a2
 		case "-double":
 			o.double = true
 		case "-rated":
@@ -145,9 +144,6 @@ func (r *request) parseTourOptions(word string, args []string) (tourOptions, err
 		return o, refuse(whyTourTooLarge, kv{"Max": MaxRoundRobinPlayers})
 	case o.format == FormatSwiss && o.hasRounds && o.rounds > o.max-1:
 		return o, refuse(whyTourTooManyRounds, kv{"Rounds": o.rounds, "Max": o.max, "Most": o.max - 1})
-	}
-	if !o.hasPlayers && o.format == FormatRoundRobin {
-		o.max = min(o.max, MaxRoundRobinPlayers)
 	}
 	if o.variant == "" {
 		o.variant, _ = gm.Variant("")
