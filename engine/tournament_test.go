@@ -302,6 +302,14 @@ func TestTournamentTimer(t *testing.T) {
 func TestTournamentRobot(t *testing.T) {
 	v := newEnv(t, func(c *engine.Config) { c.RobotPlayer, c.TournamentRobot = true, true })
 	v.signup("alice", "bob")
+	// Refused, the robot's entry makes no account for it.
+	v.cmd(addr("alice"), "lyngk tournament create Duo alice pw-alice -players 2-2")
+	v.cmd(addr("bob"), "lyngk tournament join Duo bob pw-bob")
+	before := v.dump()
+	mustSay(t, v.cmd(addr("alice"), "lyngk tournament robot Duo alice pw-alice"), addr("alice"), "Tournament Duo is running")
+	if after := v.dump(); after != before {
+		t.Errorf("a refused entry of the robot changed the store: %s", diff(before, after))
+	}
 	v.cmd(addr("alice"), "lyngk tournament create R alice pw-alice -players 3-3")
 	mustSay(t, v.cmd(addr("bob"), "lyngk tournament robot R bob pw-bob"), addr("bob"), "Only the creator")
 	mustSay(t, v.cmd(addr("alice"), "lyngk tournament robot R alice pw-alice"), addr("alice"), "robot joined tournament R")

@@ -280,6 +280,10 @@ func (r *request) tourRobot(c Command) error {
 	if !r.e.cfg.TournamentRobot || !r.e.cfg.RobotPlayer || r.e.games[t.Game].Robot == nil {
 		return refuse(whyTourNoRobot, kv{"Name": t.Name})
 	}
+	// Refused before robotUser, which makes the robot's account.
+	if err := t.mayJoin(RobotID); err != nil {
+		return err
+	}
 	robot, ok, err := r.robotUser()
 	if err != nil {
 		return err
@@ -290,16 +294,22 @@ func (r *request) tourRobot(c Command) error {
 	return r.enter(t, robot)
 }
 
-// enter adds u to open t, and starts t when it is full.
-func (r *request) enter(t *tourney, u *user) error {
+// mayJoin refuses userid a place in t: t has started, or has him. (An
+// open tournament is never full: the join that fills it starts it.)
+func (t *tourney) mayJoin(userid string) error {
 	if t.State != TournamentOpen {
 		return refuse(whyTourNotOpen, kv{"Name": t.Name, "State": t.State})
 	}
-	if t.index(u.ID) >= 0 {
-		return refuse(whyTourJoined, kv{"Name": t.Name, "User": u.ID})
+	if t.index(userid) >= 0 {
+		return refuse(whyTourJoined, kv{"Name": t.Name, "User": userid})
 	}
-	if len(t.Players) >= t.Max {
-		return refuse(whyTourFull, kv{"Name": t.Name})
+	return nil
+}
+
+// enter adds u to open t, and starts t when it is full.
+func (r *request) enter(t *tourney, u *user) error {
+	if err := t.mayJoin(u.ID); err != nil {
+		return err
 	}
 	if err := r.mayEnter(u); err != nil {
 		return err
