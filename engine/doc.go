@@ -110,7 +110,8 @@
 //	tourindex                   the tournaments by game and state, and
 //	                            each player's open and running ones, kept
 //	                            by saveTourney, the one write of a
-//	                            tournament record
+//	                            tournament record; lyngk admin check
+//	                            compares it with the records
 //
 // Schema upgrades ([Upgrade], run by store.Open one step a transaction
 // until it is done, its progress in meta "upgrade" so that a killed
@@ -183,6 +184,7 @@
 //	                                        Events poll it (one record read)
 //	ListTournaments(tx, game, states...)    tournaments (TournamentSummary) by
 //	                                        game, state, name, from the index
+//	PlayerTournaments(tx, id)               a player's open and running ones
 //	ReadTournament(tx, name)                one tournament (TournamentDetail):
 //	                                        players in seed order, standings
 //	                                        with tie-breaks, crosstable,

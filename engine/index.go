@@ -52,7 +52,7 @@ const (
 var gameIndexes = []string{bucketByPlayer, bucketRunning, bucketDeadlines, bucketEnded}
 
 // indexBuckets are the buckets CheckIndexes compares, in the order it reports.
-var indexBuckets = []string{bucketByPlayer, bucketRunning, bucketDeadlines, bucketEnded, bucketCounts, bucketRatings, bucketGameTokens, bucketExpiry, bucketRecipients}
+var indexBuckets = []string{bucketByPlayer, bucketRunning, bucketDeadlines, bucketEnded, bucketCounts, bucketRatings, bucketGameTokens, bucketExpiry, bucketRecipients, bucketTourIndex}
 
 // The count keys of everybody's games (countKeys).
 const (
@@ -350,6 +350,19 @@ func wantIndexes(tx Tx) (map[string]map[string]string, error) {
 	}
 	for k, c := range counts {
 		want[bucketCounts][k] = strconv.Itoa(c)
+	}
+	err = tx.ForEach(bucketTournaments, func(key string, val []byte) error {
+		t := new(tourney)
+		if err := json.Unmarshal(val, t); err != nil {
+			return fmt.Errorf("engine: tournaments/%s: %w", key, err)
+		}
+		for _, k := range t.indexKeys() {
+			want[bucketTourIndex][k] = ""
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return want, wantExpiry(tx, want)
 }

@@ -93,7 +93,6 @@ const (
 	whyTourNoRobot       why = "tournament-no-robot"
 	whyTourNotOpen       why = "tournament-not-open"
 	whyTourJoined        why = "tournament-joined"
-	whyTourFull          why = "tournament-full"
 	whyTourStarted       why = "tournament-started"
 	whyTourNotPlayer     why = "tournament-not-player"
 	whyTourTooFew        why = "tournament-too-few"

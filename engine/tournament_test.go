@@ -158,10 +158,32 @@ func TestTournamentBounds(t *testing.T) {
 	if want := []string{"A1", "A2", "A3", "A4", "B1"}; !slices.Equal(names, want) {
 		t.Errorf("ListTournaments: %q, want %q (B2 cancelled)", names, want)
 	}
+	if err := v.db.View(func(tx *store.Tx) (err error) { list, err = v.e.PlayerTournaments(tx, "BOB"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	names = nil
+	for _, s := range list {
+		names = append(names, s.Name)
+	}
+	if want := []string{"A1", "A2", "A3", "B1"}; !slices.Equal(names, want) {
+		t.Errorf("PlayerTournaments(bob): %q, want %q", names, want)
+	}
 	var err error
 	v.db.View(func(tx *store.Tx) error { _, err = v.e.ReadTournament(tx, "B2"); return nil })
 	if !errors.Is(err, engine.ErrNoTournament) {
 		t.Errorf("ReadTournament of the cancelled B2: %v, want ErrNoTournament", err)
+	}
+	// lyngk admin check compares the index with the records.
+	v.checkIndexes()
+	if err := v.db.Update(func(tx *store.Tx) error { return tx.Delete(store.BucketTourIndex, "pbob\x00a1") }); err != nil {
+		t.Fatal(err)
+	}
+	var diffs []string
+	if err := v.db.View(func(tx *store.Tx) (err error) { diffs, err = engine.CheckIndexes(tx); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{`tourindex: missing "pbob\x00a1"`}; !slices.Equal(diffs, want) {
+		t.Errorf("admin check after a key of the tournaments' index was lost: %q, want %q", diffs, want)
 	}
 }
 
@@ -232,6 +254,7 @@ func TestTournamentWithdraw(t *testing.T) {
 		t.Errorf("state %s after the last game, want finished", d.State)
 	}
 	mustSay(t, v.cmd(addr("alice"), "lyngk tournament withdraw W alice pw-alice"), addr("alice"), "Tournament W is over")
+	v.checkIndexes()
 	checkGolden(t, "tournament-withdraw", log.String())
 }
 
@@ -279,6 +302,14 @@ func TestTournamentTimer(t *testing.T) {
 func TestTournamentRobot(t *testing.T) {
 	v := newEnv(t, func(c *engine.Config) { c.RobotPlayer, c.TournamentRobot = true, true })
 	v.signup("alice", "bob")
+	// Refused, the robot's entry makes no account for it.
+	v.cmd(addr("alice"), "lyngk tournament create Duo alice pw-alice -players 2-2")
+	v.cmd(addr("bob"), "lyngk tournament join Duo bob pw-bob")
+	before := v.dump()
+	mustSay(t, v.cmd(addr("alice"), "lyngk tournament robot Duo alice pw-alice"), addr("alice"), "Tournament Duo is running")
+	if after := v.dump(); after != before {
+		t.Errorf("a refused entry of the robot changed the store: %s", diff(before, after))
+	}
 	v.cmd(addr("alice"), "lyngk tournament create R alice pw-alice -players 3-3")
 	mustSay(t, v.cmd(addr("bob"), "lyngk tournament robot R bob pw-bob"), addr("bob"), "Only the creator")
 	mustSay(t, v.cmd(addr("alice"), "lyngk tournament robot R alice pw-alice"), addr("alice"), "robot joined tournament R")
@@ -336,4 +367,66 @@ func TestTournamentOldStore(t *testing.T) {
 		t.Errorf("new buckets not empty: %s", got)
 	}
 	mustSay(t, v.cmd(addr("alice"), "lyngk tournament create New alice pw-alice"), addr("alice"), "created tournament New")
+}
+
+// TestTournamentWithdrawRoundRobin: in a round robin of 4 dave resigns
+// one game, then withdraws: his two other games, running, are lost by
+// forfeit at once (no game won nor Sonneborn-Berger for them), and the
+// round robin goes on to its end without him.
+func TestTournamentWithdrawRoundRobin(t *testing.T) {
+	v := newEnv(t)
+	v.signup("alice", "bob", "carol", "dave")
+	v.cmd(addr("alice"), "lyngk tournament create RR alice pw-alice -players 4-4")
+	for _, n := range []string{"bob", "carol", "dave"} {
+		v.cmd(addr(n), "lyngk tournament join RR "+n+" pw-"+n)
+	}
+	var his []engine.TournamentGame
+	for _, r := range v.tourney("RR").Rounds {
+		for _, g := range r.Games {
+			if g.White == "dave" || g.Black == "dave" {
+				his = append(his, g)
+			}
+		}
+	}
+	if len(his) != 3 {
+		t.Fatalf("dave has %d games, want 3", len(his))
+	}
+	v.cmd(addr("dave"), fmt.Sprintf("lyngk resign %d dave pw-dave", his[0].Board))
+	out := v.cmd(addr("dave"), "lyngk tournament withdraw RR dave pw-dave")
+	if len(out) != 5 {
+		t.Fatalf("withdraw: want his answer and the two forfeits' board mails to both players, got %d:\n%s", len(out), format(out))
+	}
+	forfeits := 0
+	for _, r := range v.tourney("RR").Rounds {
+		for _, g := range r.Games {
+			if g.Board == his[1].Board || g.Board == his[2].Board {
+				if g.White == "dave" && g.Result == "-/+" || g.Black == "dave" && g.Result == "+/-" {
+					forfeits++
+				}
+			}
+		}
+	}
+	if forfeits != 2 {
+		t.Errorf("%d of dave's running games lost by forfeit, want 2", forfeits)
+	}
+	for _, r := range v.tourney("RR").Rounds {
+		for _, g := range r.Games {
+			if g.Result == "" {
+				v.cmd(addr(g.White), fmt.Sprintf("lyngk resign %d %s pw-%s", g.Board, g.White, g.White))
+			}
+		}
+	}
+	d := v.tourney("RR")
+	if d.State != engine.TournamentFinished {
+		t.Fatalf("state %s, want finished", d.State)
+	}
+	for _, s := range d.Standings {
+		if s.Player == "dave" && (s.Score != 0 || s.Wins != 0 || s.Games != 3 || !s.Withdrawn) {
+			t.Errorf("dave's standing: %+v", s)
+		}
+		if s.Player != "dave" && s.Games != 3 {
+			t.Errorf("%s has %d games, want 3", s.Player, s.Games)
+		}
+	}
+	v.checkIndexes()
 }

@@ -47,7 +47,7 @@ const (
 	// than its players less one.
 	MaxSwissRounds = 12
 	// MaxTournamentsPerWeek is how many tournaments a player may create
-	// in 7 days (a window that opens with the first).
+	// in any 7 days (user.TournamentsMade keeps the times).
 	MaxTournamentsPerWeek = 2
 	// MaxTournamentsPerPlayer bounds the open and running tournaments a
 	// player plays in (created or joined; the robot is not bounded).
@@ -68,15 +68,14 @@ var tournamentName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9._-]*$`)
 
 // tourOptions are the options of "tournament create".
 type tourOptions struct {
-	format     TournamentFormat
-	rounds     int
-	min, max   int
-	double     bool
-	rated      bool
-	private    string
-	variant    string
-	hasRounds  bool
-	hasPlayers bool
+	format    TournamentFormat
+	rounds    int
+	min, max  int
+	double    bool
+	rated     bool
+	private   string
+	variant   string
+	hasRounds bool
 }
 
 // parseTourOptions reads the options after "tournament create NAME
@@ -117,7 +116,7 @@ func (r *request) parseTourOptions(word string, args []string) (tourOptions, err
 			if !ok || !dash || err1 != nil || err2 != nil || a1 < MinTournamentPlayers || a2 < a1 || a2 > MaxTournamentPlayers {
 				return o, bad(a + " " + v)
 			}
-			o.min, o.max, o.hasPlayers = a1, a2, true
+			o.min, o.max = a1, a2
 		case "-double":
 			o.double = true
 		case "-rated":
@@ -145,9 +144,6 @@ func (r *request) parseTourOptions(word string, args []string) (tourOptions, err
 		return o, refuse(whyTourTooLarge, kv{"Max": MaxRoundRobinPlayers})
 	case o.format == FormatSwiss && o.hasRounds && o.rounds > o.max-1:
 		return o, refuse(whyTourTooManyRounds, kv{"Rounds": o.rounds, "Max": o.max, "Most": o.max - 1})
-	}
-	if !o.hasPlayers && o.format == FormatRoundRobin {
-		o.max = min(o.max, MaxRoundRobinPlayers)
 	}
 	if o.variant == "" {
 		o.variant, _ = gm.Variant("")
@@ -284,6 +280,10 @@ func (r *request) tourRobot(c Command) error {
 	if !r.e.cfg.TournamentRobot || !r.e.cfg.RobotPlayer || r.e.games[t.Game].Robot == nil {
 		return refuse(whyTourNoRobot, kv{"Name": t.Name})
 	}
+	// Refused before robotUser, which makes the robot's account.
+	if err := t.mayJoin(RobotID); err != nil {
+		return err
+	}
 	robot, ok, err := r.robotUser()
 	if err != nil {
 		return err
@@ -294,16 +294,22 @@ func (r *request) tourRobot(c Command) error {
 	return r.enter(t, robot)
 }
 
-// enter adds u to open t, and starts t when it is full.
-func (r *request) enter(t *tourney, u *user) error {
+// mayJoin refuses userid a place in t: t has started, or has him. (An
+// open tournament is never full: the join that fills it starts it.)
+func (t *tourney) mayJoin(userid string) error {
 	if t.State != TournamentOpen {
 		return refuse(whyTourNotOpen, kv{"Name": t.Name, "State": t.State})
 	}
-	if t.index(u.ID) >= 0 {
-		return refuse(whyTourJoined, kv{"Name": t.Name, "User": u.ID})
+	if t.index(userid) >= 0 {
+		return refuse(whyTourJoined, kv{"Name": t.Name, "User": userid})
 	}
-	if len(t.Players) >= t.Max {
-		return refuse(whyTourFull, kv{"Name": t.Name})
+	return nil
+}
+
+// enter adds u to open t, and starts t when it is full.
+func (r *request) enter(t *tourney, u *user) error {
+	if err := t.mayJoin(u.ID); err != nil {
+		return err
 	}
 	if err := r.mayEnter(u); err != nil {
 		return err
@@ -422,11 +428,13 @@ func (r *request) tourWithdraw(c Command) error {
 	defer r.unbounded()()
 	for _, b := range boards {
 		g, ok, err := r.loadGame(b)
-		if err != nil || !ok || g.over() {
-			if err == nil && !ok {
-				err = fmt.Errorf("engine: tournament %s: board %d has no record", t.Name, b)
-			}
+		switch {
+		case err != nil:
 			return err
+		case !ok:
+			return fmt.Errorf("engine: tournament %s: board %d has no record", t.Name, b)
+		case g.over():
+			continue
 		}
 		if err := r.forfeitWithdrawn(g, u.ID); err != nil {
 			return err
@@ -725,6 +733,9 @@ func (r *request) startTourGame(t *tourney, num int, white, black string) (int, 
 	}
 	gv, err := r.e.view(g, -1, 0)
 	if err != nil {
+		return 0, err
+	}
+	if gv.Notice, err = r.notice("tournament-game", kv{"Name": t.Name, "Round": num, "Format": t.Format}); err != nil {
 		return 0, err
 	}
 	return board, r.boardMails(g, "new-game", gv, recipients(g), nil)

@@ -189,28 +189,11 @@ func saveTourney(tx Tx, t *tourney) error {
 	return nil
 }
 
-// scanIndex calls fn with the name of each key of tourindex that starts
-// with prefix, in key order.
-func scanIndex(tx Tx, prefix string, fn func(name string) error) error {
-	errStop := errors.New("stop")
-	err := tx.Scan(bucketTourIndex, prefix, func(key string, _ []byte) error {
-		rest, ok := strings.CutPrefix(key, prefix)
-		if !ok {
-			return errStop
-		}
-		return fn(rest)
-	})
-	if errors.Is(err, errStop) {
-		return nil
-	}
-	return err
-}
-
 // playerTourneys counts the open and running tournaments userid plays in
 // (withdrawn ones not counted).
 func playerTourneys(tx Tx, userid string) (int, error) {
 	n := 0
-	err := scanIndex(tx, "p"+strings.ToLower(userid)+"\x00", func(string) error { n++; return nil })
+	err := scanPrefix(tx, bucketTourIndex, "p"+strings.ToLower(userid)+"\x00", func(string) error { n++; return nil })
 	return n, err
 }
 
@@ -438,7 +421,7 @@ func (e *Engine) ListTournaments(tx Tx, game string, states ...TournamentState) 
 			if !ok {
 				return nil, ErrBadState
 			}
-			err := scanIndex(tx, "g"+w+"\x00"+k+"\x00", func(name string) error {
+			err := scanPrefix(tx, bucketTourIndex, "g"+w+"\x00"+k+"\x00", func(name string) error {
 				t, found, err := loadTourney(tx, name)
 				if err != nil || !found {
 					return err
@@ -452,6 +435,22 @@ func (e *Engine) ListTournaments(tx Tx, game string, states ...TournamentState) 
 		}
 	}
 	return list, nil
+}
+
+// PlayerTournaments returns the open and running tournaments userid (any
+// case) plays in, withdrawn ones apart, by name: what his page links. It
+// reads the index and the records it returns.
+func (e *Engine) PlayerTournaments(tx Tx, userid string) ([]TournamentSummary, error) {
+	var list []TournamentSummary
+	err := scanPrefix(tx, bucketTourIndex, "p"+strings.ToLower(userid)+"\x00", func(name string) error {
+		t, found, err := loadTourney(tx, name)
+		if err != nil || !found {
+			return err
+		}
+		list = append(list, e.tourSummary(t))
+		return nil
+	})
+	return list, err
 }
 
 // ReadTournament returns the tournament of name (any case):

@@ -148,7 +148,7 @@ func TestWidths(t *testing.T) {
 		"ToMove": "abcdefghijklmnop", "YourTurn": false, "Title": "Abcdefghijklmnop", "GameWord": "abcdefghijklmnop",
 		"Notation": "Write a move as FROM-TO, like b1-b2.",
 		"Format":   "roundrobin", "Rounds": 12, "Again": "Dec 12 23:52 UTC", "Creator": "abcdefghijklmnop", "State": "finished",
-		"Players": 64, "Min": 64, "Most": 63,
+		"Players": 64, "Min": 64, "Most": 63, "Round": 12,
 		"Examples": []map[string]any{{"Title": "Abcdefghijklmnop", "Move": "f2-f6;xb5-f5;xa4"}, {"Title": "Abcdefghijklmnop", "Move": "R,e4-e5"}},
 	}
 	n := 0

@@ -8,9 +8,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/lyngk"
+	"lyngk.example/lyngk/mailer"
 	"lyngk.example/lyngk/templates"
 )
 
@@ -257,4 +259,64 @@ func TestTournamentKnockout8(t *testing.T) {
 	}
 	p.send("alice", "lyngk tournament show Cup")
 	p.check("tournament-knockout8")
+}
+
+// awaitSubject waits for the first mail after the player's first n whose
+// subject is subject, and returns it with the number of mails then.
+func awaitSubject(p localPlayer, n int, subject string) (mailer.Inbound, int) {
+	p.t.Helper()
+	for {
+		n++
+		if m := p.await(n); m.Subject == subject {
+			return m, n
+		}
+	}
+}
+
+var yourBoard = regexp.MustCompile(`(?m)^  Board (\d+): `)
+
+// TestServeTournament runs a round robin of three through `lyngk serve`
+// in local mode, with its in-process SMTP and IMAP servers: alice creates
+// it and, the operator allowing it (robot_tournaments), enters the robot;
+// bob's join fills and starts it. Every game starts by itself; the
+// players resign theirs (the robot thinks about its own meanwhile), and
+// each player gets the final standings.
+func TestServeTournament(t *testing.T) {
+	cfg := defaultConfig()
+	cfg.DataDir = t.TempDir()
+	cfg.RobotPlayer, cfg.TournamentRobot, cfg.RobotThink = true, true, 10*time.Millisecond
+	s := startServe(t, cfg)
+	alice := localPlayer{t: t, name: "alice", smtp: s.smtp, imap: s.imap}
+	bob := localPlayer{t: t, name: "bob", smtp: s.smtp, imap: s.imap}
+	alice.signup("pw-alice", 0)
+	bob.signup("pw-bob", 0)
+	alice.send("lyngk tournament create Trio alice pw-alice -players 3-3", "", "")
+	_, na := awaitSubject(alice, 2, "Lyngk tournament Trio")
+	alice.send("lyngk tournament robot Trio alice pw-alice", "", "")
+	joined, na := awaitSubject(alice, na, "Lyngk tournament Trio")
+	if !strings.Contains(joined.Body, "robot joined tournament Trio") {
+		t.Fatalf("the robot's entry:\n%s", joined.Body)
+	}
+	bob.send("lyngk tournament join Trio bob pw-bob", "", "")
+	startA, na := awaitSubject(alice, na, "Lyngk tournament Trio starts")
+	startB, nb := awaitSubject(bob, 2, "Lyngk tournament Trio starts")
+	for _, c := range []struct {
+		p     localPlayer
+		start mailer.Inbound
+	}{{alice, startA}, {bob, startB}} {
+		boards := yourBoard.FindAllStringSubmatch(c.start.Body, -1)
+		if len(boards) != 2 {
+			t.Fatalf("%s's start mail lists %d games, want 2:\n%s", c.p.name, len(boards), c.start.Body)
+		}
+		for _, b := range boards {
+			c.p.send(fmt.Sprintf("lyngk resign %s %s pw-%s", b[1], c.p.name, c.p.name), "", "")
+		}
+	}
+	endA, _ := awaitSubject(alice, na, "Lyngk tournament Trio is over")
+	endB, _ := awaitSubject(bob, nb, "Lyngk tournament Trio is over")
+	for _, m := range []mailer.Inbound{endA, endB} {
+		if !strings.Contains(m.Body, "robot wins it.") || !strings.Contains(m.Body, "Standings (win 1, draw ½") {
+			t.Errorf("the end mail:\n%s", m.Body)
+		}
+	}
 }
