@@ -104,20 +104,3 @@ func (e *Engine) tourWords(game string) ([]string, error) {
 	slices.Sort(words)
 	return words, nil
 }
-
-// PlayerTournaments returns the open and running tournaments userid plays
-// in (not those he withdrew from), by name: the index keeps each
-// player's, bounded by MaxTournamentsPerPlayer, so the player page reads
-// only them.
-func (e *Engine) PlayerTournaments(tx Tx, userid string) ([]TournamentSummary, error) {
-	var list []TournamentSummary
-	err := scanIndex(tx, "p"+strings.ToLower(userid)+"\x00", func(name string) error {
-		t, found, err := loadTourney(tx, name)
-		if err != nil || !found {
-			return err
-		}
-		list = append(list, e.tourSummary(t))
-		return nil
-	})
-	return list, err
-}
