@@ -3,13 +3,16 @@ package web_test
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/golden"
+	"lyngk.example/lyngk/engine/web"
 	"lyngk.example/lyngk/store"
 )
 
@@ -210,6 +213,37 @@ func TestTournamentPaths(t *testing.T) {
 		calls := s.obs.all()
 		if want := fmt.Sprintf("%s %d", tc.route, tc.status); calls[len(calls)-1] != want {
 			t.Errorf("%s: observed %q, want %q", tc.target, calls[len(calls)-1], want)
+		}
+	}
+}
+
+// TestTournamentBase: under a base path (web_url https://example.org/lyngk)
+// every link of the tournament pages starts with it.
+func TestTournamentBase(t *testing.T) {
+	s := newSite(t, true)
+	s.games()
+	s.tournaments()
+	s.championship()
+	var err error
+	s.h, err = web.New(web.Config{Store: s.d, Engine: s.e, Public: true, Base: "/lyngk", Log: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, target := range []string{"/lyngk/tournaments", "/lyngk/tournament/spring", "/lyngk/tournament/cup",
+		"/lyngk/tournament/lyngk-championship-1-league-1", "/lyngk/player/dave", "/lyngk/game/104"} {
+		res, body := s.get(http.MethodGet, target)
+		if res.StatusCode != http.StatusOK {
+			t.Errorf("GET %s: %d", target, res.StatusCode)
+			continue
+		}
+		links := regexp.MustCompile(`href="([^"]*)"`).FindAllStringSubmatch(body, -1)
+		for _, m := range links {
+			if link := m[1]; strings.HasPrefix(link, "/") && !strings.HasPrefix(link, "/lyngk/") {
+				t.Errorf("GET %s: link %q outside /lyngk/", target, link)
+			}
+		}
+		if !strings.Contains(body, `href="/lyngk/tournament`) {
+			t.Errorf("GET %s links no tournament", target)
 		}
 	}
 }

@@ -21,8 +21,9 @@
 // and complete without JavaScript; a small script only adds the live
 // update and the arrow keys.
 //
-// Status codes: an unknown game or player is 404; a malformed board
-// number, ?after=K or ?state= is 400; a K past the game's last move is 404
+// Status codes: an unknown game, player or tournament is 404; a malformed
+// board number, ?after=K or ?state=, or a tournament list's cursor that is
+// not one, is 400; a K past the game's last move is 404
 // (that position does not exist). GET and HEAD only, except on /play/:
 // another method is 405 with an Allow header.
 package web
