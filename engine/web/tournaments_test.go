@@ -247,3 +247,53 @@ func TestTournamentBase(t *testing.T) {
 		}
 	}
 }
+
+// TestTournamentPaging: a list longer than a page (101 open tournaments:
+// "blitz" made by mail and 100 copies of its record under other names)
+// shows 100 and links the rest; the link, followed, shows the one left and
+// no further link; the JSON's next link is its own.
+func TestTournamentPaging(t *testing.T) {
+	s := newSite(t, true)
+	s.games()
+	s.tournaments()
+	err := s.db.Update(func(tx *store.Tx) error {
+		rec, err := tx.Get(store.BucketTournaments, "blitz")
+		if err != nil {
+			return err
+		}
+		for i := range 100 {
+			name := fmt.Sprintf("open%03d", i)
+			copied := strings.Replace(string(rec), `"name":"blitz"`, `"name":"`+name+`"`, 1)
+			if err := tx.Put(store.BucketTournaments, name, []byte(copied)); err != nil {
+				return err
+			}
+			if err := tx.Put(store.BucketTourIndex, "glyngk\x000\x00"+name, nil); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := regexp.MustCompile(`<td data-label="Tournament"><a href="/tournament/([^"]+)">`)
+	_, body := s.get(http.MethodGet, "/tournaments?state=open")
+	first := rows.FindAllStringSubmatch(body, -1)
+	next := regexp.MustCompile(`<a href="([^"]+)">next page</a>`).FindStringSubmatch(body)
+	if len(first) != 100 || first[0][1] != "blitz" || first[99][1] != "open098" || next == nil {
+		t.Fatalf("page 1: %d rows, next %v", len(first), next)
+	}
+	link := strings.ReplaceAll(next[1], "&amp;", "&")
+	if link != "/tournaments?after=lyngk%3Aopen098&state=open" {
+		t.Errorf("the next page's link is %q", link)
+	}
+	_, body = s.get(http.MethodGet, link)
+	second := rows.FindAllStringSubmatch(body, -1)
+	if len(second) != 1 || second[0][1] != "open099" || strings.Contains(body, "next page") {
+		t.Errorf("page 2: %v", second)
+	}
+	_, body = s.get(http.MethodGet, "/tournaments.json?state=open")
+	if !strings.Contains(body, `"next":"/tournaments.json?after=lyngk%3Aopen098&state=open"`) {
+		t.Errorf("the JSON's next link: %.300s", body[strings.LastIndex(body, "}]"):])
+	}
+}
