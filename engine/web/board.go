@@ -1,8 +1,6 @@
 package web
 
 import (
-	"bytes"
-	"encoding/json"
 	"net/http"
 	"strings"
 )
@@ -115,14 +113,7 @@ func (h *Handler) gameJSON(w http.ResponseWriter, r *http.Request, n string) {
 		h.serverError(w, r, err)
 		return
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(j); err != nil {
-		h.serverError(w, r, err)
-		return
-	}
-	h.send(w, r, "application/json", b.Bytes())
+	h.sendJSON(w, r, j)
 }
 
 // send writes data as the whole answer. Nothing is cached for long: a

@@ -271,7 +271,8 @@ func (h *Handler) tournament(w http.ResponseWriter, r *http.Request) {
 	h.render(w, r, http.StatusOK, "tournament.html", h.title(d.Name+" · "+displayName(d.Title)+" tournament"), v)
 }
 
-// sendJSON writes v as the whole answer, as /game/N.json is written.
+// sendJSON writes v as JSON, the whole answer: /game/N.json and the
+// tournaments' JSON. HTML is not escaped (the answer is no page).
 func (h *Handler) sendJSON(w http.ResponseWriter, r *http.Request, v any) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
