@@ -464,6 +464,12 @@ func TestTournamentReadAPI(t *testing.T) {
 			}
 		}
 	}
+	// alice lost 102 to bob, beat carol (103) and bob (105), drew 106
+	// with carol: 2½. Sonneborn-Berger: bob's 2 and carol's 1½ for the
+	// wins, half of carol's 1½ for the draw: 2 + 1½ + ¾ = 4¼.
+	if s := d.Standings[0]; s.Player != "alice" || s.ScoreText != "2½" || s.SBText != "4¼" || s.SB != 17 {
+		t.Errorf("alice's standing: %+v, want 2½ and SB 4¼", s)
+	}
 	j, err := json.MarshalIndent(d, "", "  ")
 	if err != nil {
 		t.Fatal(err)
