@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -429,4 +430,71 @@ func TestTournamentWithdrawRoundRobin(t *testing.T) {
 		}
 	}
 	v.checkIndexes()
+}
+
+// TestTournamentReadAPI pins what the web reads of a tournament: a doubled
+// round robin of 3, every game resigned by the player to move first but
+// the last, drawn; the detail as JSON (testdata/tournament-read.golden),
+// each pair's two games in one crosstable cell, and the listings.
+func TestTournamentReadAPI(t *testing.T) {
+	v := newEnv(t)
+	v.signup("alice", "bob", "carol")
+	v.cmd(addr("alice"), "lyngk tournament create Tri alice pw-alice -players 3-3 -double -rated")
+	v.cmd(addr("bob"), "lyngk tournament join Tri bob pw-bob")
+	v.cmd(addr("carol"), "lyngk tournament join Tri carol pw-carol")
+	var boards []engine.TournamentGame
+	for _, r := range v.tourney("tri").Rounds {
+		boards = append(boards, r.Games...)
+	}
+	if len(boards) != 6 {
+		t.Fatalf("%d games, want 6", len(boards))
+	}
+	slices.SortFunc(boards, func(a, b engine.TournamentGame) int { return a.Board - b.Board })
+	for _, g := range boards[:5] {
+		v.cmd(addr(g.White), fmt.Sprintf("lyngk resign %d %s pw-%s", g.Board, g.White, g.White))
+	}
+	last := boards[5]
+	v.cmd(addr(last.White), fmt.Sprintf("lyngk move %d %s pw-%s propose", last.Board, last.White, last.White))
+	v.cmd(addr(last.Black), fmt.Sprintf("lyngk move %d %s pw-%s accept", last.Board, last.Black, last.Black))
+	d := v.tourney("TRI")
+	for i := range d.Crosstable {
+		for j, cell := range d.Crosstable[i] {
+			if n := len(strings.Fields(cell)); i != j && n != 2 || i == j && n != 0 {
+				t.Errorf("crosstable[%d][%d] = %q", i, j, cell)
+			}
+		}
+	}
+	// alice lost 102 to bob, beat carol (103) and bob (105), drew 106
+	// with carol: 2½. Sonneborn-Berger: bob's 2 and carol's 1½ for the
+	// wins, half of carol's 1½ for the draw: 2 + 1½ + ¾ = 4¼.
+	if s := d.Standings[0]; s.Player != "alice" || s.ScoreText != "2½" || s.SBText != "4¼" || s.SB != 17 {
+		t.Errorf("alice's standing: %+v, want 2½ and SB 4¼", s)
+	}
+	j, err := json.MarshalIndent(d, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "tournament-read", string(j)+"\n")
+	var open, done []engine.TournamentSummary
+	err = v.db.View(func(tx *store.Tx) error {
+		if open, err = v.e.ListTournaments(tx, "lyngk", engine.TournamentOpen, engine.TournamentRunning); err != nil {
+			return err
+		}
+		done, err = v.e.ListTournaments(tx, "")
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(open) != 0 || len(done) != 1 || done[0].Name != "Tri" || done[0].State != engine.TournamentFinished {
+		t.Errorf("listings: open and running %+v, all %+v", open, done)
+	}
+	v.db.View(func(tx *store.Tx) error { _, err = v.e.ListTournaments(tx, "chess"); return nil })
+	if !errors.Is(err, engine.ErrNoGame) {
+		t.Errorf("ListTournaments of an unknown game: %v, want ErrNoGame", err)
+	}
+	v.db.View(func(tx *store.Tx) error { _, err = v.e.ListTournaments(tx, "lyngk", "frozen"); return nil })
+	if !errors.Is(err, engine.ErrBadState) {
+		t.Errorf("ListTournaments of an unknown state: %v, want ErrBadState", err)
+	}
 }
