@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -59,8 +60,16 @@ const (
 // benchMail are the mail commands measured, benchPages the pages.
 var (
 	benchMail  = []string{"lyngk games busy", "lyngk history busy", "lyngk show busy", "all show busy", "lyngk standings", "lyngk ratings"}
-	benchPages = []string{"/", "/games", "/games?page=5", "/player/" + benchstore.Busy, "/standings"}
+	benchPages = []string{"/", "/games", pageFive, "/player/" + benchstore.Busy, "/standings"}
 )
+
+// pageFive stands in benchPages for page 5 of /games as its links reach
+// it (after the last game of page 4), found by following them from page 1
+// (the last page of a store of fewer pages).
+const pageFive = "/games page 5"
+
+// nextPage is the link of a /games page to the next.
+var nextPage = regexp.MustCompile(`<a href="(/games\?[^"]*)">page \d+</a>`)
 
 // sample is one operation's figures at one size.
 type sample struct {
@@ -293,19 +302,34 @@ func (d *benchDaemon) mails(t *testing.T, path string) []sample {
 func (d *benchDaemon) pages(t *testing.T) []sample {
 	t.Helper()
 	client := &http.Client{Timeout: 5 * time.Minute}
+	get := func(page string) []byte {
+		resp, err := client.Get("http://" + d.web + page)
+		if err != nil {
+			t.Fatalf("%s: %v", page, err)
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %s, %v", page, resp.Status, err)
+		}
+		return b
+	}
+	five := "/games"
+	for range 4 {
+		m := nextPage.FindSubmatch(get(five))
+		if m == nil {
+			break // a small store: its last page
+		}
+		five = strings.ReplaceAll(string(m[1]), "&amp;", "&")
+	}
 	var out []sample
-	for _, page := range benchPages {
-		s := measure(t, "web `"+page+"`", func() time.Duration { return d.cpu(t) }, func(int) int {
-			resp, err := client.Get("http://" + d.web + page)
-			if err != nil {
-				t.Fatalf("%s: %v", page, err)
-			}
-			defer resp.Body.Close()
-			b, err := io.ReadAll(resp.Body)
-			if err != nil || resp.StatusCode != http.StatusOK {
-				t.Fatalf("%s: %s, %v", page, resp.Status, err)
-			}
-			return len(b)
+	for _, name := range benchPages {
+		page := name
+		if name == pageFive {
+			page = five
+		}
+		s := measure(t, "web `"+name+"`", func() time.Duration { return d.cpu(t) }, func(int) int {
+			return len(get(page))
 		})
 		s.RSS = d.rss(t)
 		out = append(out, s)
