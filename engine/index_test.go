@@ -310,13 +310,16 @@ func (c visitTx) Scan(bucket, from string, fn func(key string, val []byte) error
 }
 
 // TestPruneReadsExpired: the prune reads the expiry index up to now and
-// the tokens of the games that expired, no other token, account or
-// address: with a finished game over for TokenKeep, sixty running games'
-// tokens (of the last six days) and an unconfirmed signup of the day, a tick visits no record of
-// tokens, users or addresses, one expiry key past the one due, and the
-// expired game's tokens; the running games' tokens are kept. The old
-// prune walked PruneBatch records of tokens, users and addresses a tick,
-// whatever had expired.
+// the tokens of the games that expired, no other token, account, address
+// or confirmation code: with a finished game over for TokenKeep, alice's
+// and bob's confirmation codes of their signups a month ago, sixty running
+// games' tokens (of the last six days) and an unconfirmed signup of the
+// day with its code, a tick visits no record of tokens, users, addresses
+// or confirms, the three expiry keys due and one past them, and the
+// expired game's tokens; the running games' tokens and zed's code are
+// kept, alice's and bob's codes deleted. The old prune walked PruneBatch
+// records of tokens, users and addresses a tick, whatever had expired,
+// and before schema 6 every confirmation code.
 func TestPruneReadsExpired(t *testing.T) {
 	v := newEnv(t)
 	v.signup("alice", "bob")
@@ -344,13 +347,16 @@ func TestPruneReadsExpired(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, b := range []string{store.BucketTokens, store.BucketUsers, store.BucketAddresses} {
+	for _, b := range []string{store.BucketTokens, store.BucketUsers, store.BucketAddresses, store.BucketConfirms} {
 		if n := tx.visits[b]; n != 0 {
 			t.Errorf("the tick visited %d records of %s, want none", n, b)
 		}
 	}
-	if n := tx.visits[store.BucketExpiry]; n > 2 {
-		t.Errorf("the tick visited %d expiry keys, want 2 at most (the one due, the next)", n)
+	if n := tx.visits[store.BucketExpiry]; n > 4 {
+		t.Errorf("the tick visited %d expiry keys, want 4 at most (the three due, the next)", n)
+	}
+	if n := v.keys(store.BucketConfirms); n != 1 {
+		t.Errorf("%d confirmation codes after the tick, want zed's alone", n)
 	}
 	if n := tx.visits[store.BucketGameTokens]; n > before+1 {
 		t.Errorf("the tick visited %d gametokens keys, want %d at most (board 101's, the next)", n, before+1)

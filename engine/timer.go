@@ -17,8 +17,8 @@ import (
 // store, so a restart loses nothing, and a server that was down catches up
 // at its first tick. Tick also drops the hourly counts of past hours
 // (strangers, senders' commands, wrong passwords: pruneWindows), so forged
-// senders leave nothing behind, and the confirmation codes sent 7 days ago
-// or earlier (pruneConfirms).
+// senders leave nothing behind, and what expired (pruneStale: reply
+// tokens, signups, addresses, confirmation codes).
 //
 // As in Handle, err is non-nil only when the store failed. A game whose
 // timer fails for a reason of its own (a template that does not render, a
@@ -27,9 +27,6 @@ import (
 // game cannot stop the reminders and forfeits of all.
 func (e *Engine) Tick(tx Tx, now time.Time) (mails []Mail, failed, err error) {
 	if err := pruneWindows(tx, now); err != nil {
-		return nil, nil, err
-	}
-	if err := pruneConfirms(tx, now); err != nil {
 		return nil, nil, err
 	}
 	if err := pruneStale(tx, now); err != nil {
