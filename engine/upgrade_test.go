@@ -357,14 +357,15 @@ func TestUpgradeExpiry(t *testing.T) {
 // without the confirmation codes), made here by playing upgradeScenario
 // and an unconfirmed signup, then dropping the codes' keys, is upgraded to
 // version 6: admin check said which keys were missing before, the upgrade
-// builds the very keys this release writes as it plays, and the prune
+// builds the very keys this release writes as it plays, every listing
+// reads as before, and the prune
 // then deletes every code by them 7 days after it was sent, reading no
 // record of confirms. Version 5's prune read every code every minute.
 func TestUpgradeConfirmExpiry(t *testing.T) {
 	v := newEnv(t, withYinsh)
 	upgradeScenario(v)
 	v.cmd(addr("zed"), "signup zed pw-zed")
-	want := v.dump(store.BucketExpiry)
+	want, listings := v.dump(store.BucketExpiry), v.listings()
 	codes := regexp.MustCompile(`(?m)^expiry/([0-9a-f]{16}c[0-9a-z]+)=$`).FindAllStringSubmatch(want, -1)
 	if n := strings.Count(v.dump(store.BucketConfirms), "\n"); len(codes) != n || n == 0 {
 		t.Fatalf("%d expiry keys of confirmation codes, want one for each of the %d codes:\n%s", len(codes), n, want)
@@ -394,6 +395,9 @@ func TestUpgradeConfirmExpiry(t *testing.T) {
 	}
 	if got := v.dump(store.BucketExpiry); got != want {
 		t.Errorf("the expiry index of version 6 after the upgrade differs from the one written in play: %s", diff(want, got))
+	}
+	if got := v.listings(); got != listings {
+		t.Errorf("the listings after the upgrade differ: %s", diff(listings, got))
 	}
 	v.checkIndexes()
 	v.now = v.now.Add(7*24*time.Hour + time.Hour)
