@@ -38,8 +38,10 @@ import (
 //   - the minute timer as the daemon runs it (daemon.Tick: its pictures
 //     drawn first, then the outbox's expiry, engine.Tick and its mails
 //     composed and queued in one write transaction), with nothing due and
-//     with reminders due, and the hourly prune (a tick an hour after the
-//     last one, which prunes): the time each held the write lock, which
+//     with reminders due (and, in turns, with their pictures drawn
+//     inside the transaction, as before), and the hourly prune (a tick an
+//     hour after the last one, which prunes): the time each held the
+//     write lock, which
 //     daemon.WriteBound states, and the mails queued a tick; in a process
 //     of their own (this test binary again);
 //   - the daemon's start-up: from the process started to its web
@@ -266,10 +268,17 @@ func measureTimes(t *testing.T, op string, cpu func() time.Duration, f func(i in
 	for i := 0; i < benchSamples && (i < benchMinSamples || time.Since(began) < benchBudget); i++ {
 		times = append(times, f(i))
 	}
+	s := timesSample(t, op, times)
+	s.CPU = (cpu() - c0) / time.Duration(len(times))
+	return s
+}
+
+// timesSample is the sample of op's times (sorted in place).
+func timesSample(t *testing.T, op string, times []time.Duration) sample {
+	t.Helper()
 	slices.Sort(times)
-	s := sample{Op: op, N: len(times), P50: times[len(times)/2], P99: times[(len(times)*99)/100],
-		CPU: (cpu() - c0) / time.Duration(len(times))}
-	t.Logf("%s: p50 %v p99 %v (%d), CPU %v", op, s.P50, s.P99, s.N, s.CPU)
+	s := sample{Op: op, N: len(times), P50: times[len(times)/2], P99: times[(len(times)*99)/100]}
+	t.Logf("%s: p50 %v p99 %v (%d)", op, s.P50, s.P99, s.N)
 	return s
 }
 
@@ -357,7 +366,7 @@ func timerProcess(t *testing.T, path string) []sample {
 			res = append(res, s)
 		}
 	}
-	if len(res) != 3 {
+	if len(res) != 4 {
 		t.Fatalf("timer process gave %d results:\n%s", len(res), out)
 	}
 	return res
@@ -370,7 +379,10 @@ func timerProcess(t *testing.T, path string) []sample {
 // before the earliest deadline of the queue), with its batch of
 // reminders due (bench-store's running games are past their reminder:
 // each tick, a minute apart, sends TickBatch of them with their
-// pictures), and the hourly prune (each tick an hour after the last).
+// pictures), the same with the pictures drawn inside the transaction as
+// before engine.ForecastTick (in turns with the daemon's ticks, for a
+// ratio under one load), and the hourly prune (each tick an hour after
+// the last).
 func TestBenchScaleTimer(t *testing.T) {
 	path := os.Getenv("LYNGK_BENCH_TIMER_DB")
 	if path == "" {
@@ -407,15 +419,42 @@ func TestBenchScaleTimer(t *testing.T) {
 		}
 		return n
 	}
+	// The same work with its pictures drawn inside the transaction, as
+	// the timer did before engine.ForecastTick: an engine of its own (its
+	// own memory of pictures), no forecast.
+	engInside, err := newEngine(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dInside := daemon.New(daemon.Config{DB: db, Engine: engInside, Server: cfg.Server,
+		Held: func(_ string, h time.Duration) { held = h }})
+	tickInside := func(now time.Time) error {
+		return dInside.Commit(context.Background(), daemon.Work{Name: "timers", Now: now, Apply: func(tx *daemon.Tx) error {
+			if _, err := tx.Expire(now); err != nil {
+				return err
+			}
+			mails, _, err := engInside.Tick(tx, now)
+			if err != nil {
+				return err
+			}
+			_, err = tx.Send(mails)
+			return err
+		}})
+	}
 	mails := 0
-	tick := func(now time.Time) time.Duration {
+	run := func(f func(now time.Time) error, now time.Time) time.Duration {
 		n := queued()
-		if _, err := d.Tick(context.Background(), now); err != nil {
+		if err := f(now); err != nil {
 			t.Fatal(err)
 		}
 		mails += queued() - n
 		return held
 	}
+	daemonTick := func(now time.Time) error {
+		_, err := d.Tick(context.Background(), now)
+		return err
+	}
+	tick := func(now time.Time) time.Duration { return run(daemonTick, now) }
 	perTick := func(s sample) sample {
 		s.Mails = float64(mails) / float64(s.N)
 		mails = 0
@@ -445,14 +484,35 @@ func TestBenchScaleTimer(t *testing.T) {
 	idle := perTick(measureTimes(t, "the minute timer's transaction, nothing due", self, func(int) time.Duration {
 		return tick(quiet)
 	}))
-	timer := perTick(measureTimes(t, fmt.Sprintf("the minute timer's transaction, up to %d reminders with pictures due", engine.TickBatch), self, func(i int) time.Duration {
-		return tick(start.Add(time.Duration(i+1) * time.Minute))
-	}))
+	// Ticks a minute apart, the pictures drawn before the transaction and
+	// inside it in turns, so that both meet the same load.
+	op := fmt.Sprintf("the minute timer's transaction, up to %d reminders with pictures due", engine.TickBatch)
+	var ways [2][]time.Duration
+	var cpu [2]time.Duration
+	var sent [2]int
+	for i := range benchSamples {
+		for w, f := range []func(time.Time) error{daemonTick, tickInside} {
+			c0 := self()
+			ways[w] = append(ways[w], run(f, start.Add(time.Duration(2*i+w+1)*time.Minute)))
+			cpu[w] += self() - c0
+			sent[w] += mails
+			mails = 0
+		}
+	}
+	var timer, inside sample
+	for w, s := range []*sample{&timer, &inside} {
+		*s = timesSample(t, []string{op, op + ", drawn inside (as before)"}[w], ways[w])
+		s.CPU = cpu[w] / time.Duration(s.N)
+		s.Mails = float64(sent[w]) / float64(s.N)
+	}
 	prune := perTick(measureTimes(t, "the hourly prune's transaction (with its timer run)", self, func(i int) time.Duration {
 		return tick(start.Add(time.Duration(i+1) * 61 * time.Minute))
 	}))
+	if _, in, _ := eng.PicturesDrawn(); in != 0 {
+		t.Errorf("the daemon's ticks drew %d pictures inside the transaction", in)
+	}
 	rss := procStatus(t, os.Getpid(), "VmRSS:")
-	for _, s := range []sample{idle, timer, prune} {
+	for _, s := range []sample{idle, timer, inside, prune} {
 		s.RSS = rss
 		b, _ := json.Marshal(s)
 		fmt.Printf("benchresult %s\n", b)
