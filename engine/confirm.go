@@ -20,7 +20,8 @@ const (
 	// confirmKeep is how long a confirmation code is kept, used or not:
 	// an unused one confirms nothing after it (a new one comes with
 	// change address), a used one answers a late second use "already
-	// confirmed" until then. Tick deletes older ones (pruneConfirms), so
+	// confirmed" until then. Tick deletes older ones (pruneStale, by the
+	// expiry index), so
 	// signups leave no record for good.
 	confirmKeep = 7 * 24 * time.Hour
 	// confirmPrefix begins the Message-ID of a confirmation mail:
@@ -122,7 +123,7 @@ func (r *request) askConfirm(u *user, addrs []string, signup bool) error {
 			return err
 		}
 		rec := confirmation{V: recordVersion, User: strings.ToLower(u.ID), Address: ad, Sent: r.now}
-		if err := save(r.tx, bucketConfirms, code, &rec); err != nil {
+		if err := saveConfirm(r.tx, code, &rec); err != nil {
 			return err
 		}
 		v := confirmView{User: u.ID, Server: r.e.cfg.Server, Addr: ad, Code: code,

@@ -40,19 +40,22 @@ func (r *request) deleteAccount(c Command) error {
 			return err
 		}
 	}
-	var codes []string
+	var codes, expiries []string
 	err = r.tx.ForEach(bucketConfirms, func(code string, val []byte) error {
 		var rec confirmation
 		if json.Unmarshal(val, &rec) != nil || rec.User == key {
-			codes = append(codes, code)
+			codes, expiries = append(codes, code), append(expiries, confirmExpiryOf(code, val))
 		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	for _, code := range codes {
+	for i, code := range codes {
 		if err := r.tx.Delete(bucketConfirms, code); err != nil {
+			return err
+		}
+		if err := r.tx.Delete(bucketExpiry, expiries[i]); err != nil {
 			return err
 		}
 	}

@@ -89,8 +89,8 @@
 //	gametokens, expiry          the expiry indexes (expire.go): each
 //	                            game's tokens, and by the time it expires
 //	                            what the prune deletes; kept by saveToken,
-//	                            writeGame, saveUser and saveAddress, the
-//	                            writes of those records
+//	                            writeGame, saveUser, saveAddress and
+//	                            saveConfirm, the writes of those records
 //	recipients                  the players who take messages, a
 //	                            broadcast's recipients (message.go), kept
 //	                            by saveUser
@@ -127,8 +127,10 @@
 // due is then zero: the first ticks set it, firstLooks times TickBatch a
 // minute, reading the record alone unless the game is due). From version
 // 4, which had no expiry index, the expiry indexes and recipients are
-// built from a full scan of the tokens, users and addresses, and meta "pruned" (the cursor
-// of version 4's prune) is deleted.
+// built from a full scan of the tokens, users, addresses and
+// confirmation codes, and meta "pruned" (the cursor of version 4's prune)
+// is deleted. From version 5, whose expiry index had no confirmation
+// code, the codes' keys are added from a scan of confirms alone.
 //
 // A position is never stored: it is the replay of the moves on the start
 // position of the board number (the game's Rules.New, then Parse and Play

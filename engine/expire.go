@@ -10,8 +10,8 @@ import (
 )
 
 // Expiry of what nobody needs any more: the store must not keep
-// every reply token (about 1.7 KB a move) and every unconfirmed signup for
-// good. Tick runs pruneStale, which reads the expiry index up to now:
+// every reply token (about 1.7 KB a move), every unconfirmed signup and
+// every confirmation code for good. Tick runs pruneStale, which reads the expiry index up to now:
 // what expired and nothing else.
 const (
 	// TokenKeep is how long the reply tokens of a finished game are kept
@@ -40,7 +40,9 @@ const PruneBatch = 200
 //     an account that confirmed no address (expirySignup, its userid:
 //     SignupKeep after its creation), an address confirmed for nobody
 //     (expiryAddress, the address: confirmWindow after its window's
-//     start).
+//     start), and, since schema version 6, a confirmation code
+//     (expiryConfirm, the code: confirmKeep after it was sent; a record
+//     that does not decode at the zero time, at once).
 //
 // The expiry key of a game is there while the game is over and has a
 // token: saveToken adds it for the first token of a finished game,
@@ -52,6 +54,7 @@ const (
 	expiryTokens     = "t"
 	expirySignup     = "u"
 	expiryAddress    = "a"
+	expiryConfirm    = "c"
 )
 
 // keyPruned is the key, in bucket meta, of the prune's cursor of schema
@@ -83,6 +86,34 @@ func addressExpiry(key string, a *address) string {
 		return ""
 	}
 	return timeKey(a.Start.Add(confirmWindow)) + expiryAddress + key
+}
+
+// confirmExpiry is the key in expiry of confirmation code code, whose
+// record is c (nil: one that does not decode, pruned at once).
+func confirmExpiry(code string, c *confirmation) string {
+	var sent time.Time
+	if c != nil {
+		sent = c.Sent.Add(confirmKeep)
+	}
+	return timeKey(sent) + expiryConfirm + code
+}
+
+// confirmExpiryOf is confirmExpiry of the stored record val.
+func confirmExpiryOf(code string, val []byte) string {
+	c := new(confirmation)
+	if json.Unmarshal(val, c) != nil {
+		c = nil
+	}
+	return confirmExpiry(code, c)
+}
+
+// saveConfirm is every write of a confirmation code's record: the record
+// and its key in expiry (the code's time never changes).
+func saveConfirm(tx Tx, code string, c *confirmation) error {
+	if err := save(tx, bucketConfirms, code, c); err != nil {
+		return err
+	}
+	return tx.Put(bucketExpiry, confirmExpiry(code, c), nil)
 }
 
 // moveKey replaces the key was of bucket, an index of empty values, by
@@ -179,9 +210,10 @@ func saveAddress(tx Tx, key string, a *address) error {
 // pruneStale deletes, at most PruneBatch records a call, what expired by
 // now, reading the expiry index up to now and nothing else: the tokens of
 // games over for TokenKeep, the accounts that never confirmed an address
-// within SignupKeep, and the records of addresses confirmed for nobody
+// within SignupKeep, the records of addresses confirmed for nobody
 // whose day of confirmation mails is over (nothing of such an address is
-// kept: a deleted account's, one a signup named and never confirmed).
+// kept: a deleted account's, one a signup named and never confirmed), and
+// the confirmation codes sent confirmKeep ago, used or not.
 func pruneStale(tx Tx, now time.Time) error {
 	end := timeKey(now)
 	var due []string
@@ -214,7 +246,7 @@ func pruneStale(tx Tx, now time.Time) error {
 				break
 			}
 		} else {
-			bucket := map[string]string{expirySignup: bucketUsers, expiryAddress: bucketAddresses}[kind]
+			bucket := map[string]string{expirySignup: bucketUsers, expiryAddress: bucketAddresses, expiryConfirm: bucketConfirms}[kind]
 			if bucket != "" {
 				if err := tx.Delete(bucket, name); err != nil {
 					return err
@@ -256,8 +288,8 @@ func pruneTokens(tx Tx, board string, budget int) (n int, all bool, err error) {
 	return len(keys), all, nil
 }
 
-// wantExpiry adds to want the expiry indexes that the token, game, user
-// and address records call for (CheckIndexes).
+// wantExpiry adds to want the expiry indexes that the token, game, user,
+// address and confirmation records call for (CheckIndexes).
 func wantExpiry(tx Tx, want map[string]map[string]string) error {
 	boards := map[int]bool{}
 	err := tx.ForEach(bucketTokens, func(key string, val []byte) error {
@@ -294,13 +326,20 @@ func wantExpiry(tx Tx, want map[string]map[string]string) error {
 	if err != nil {
 		return err
 	}
-	return tx.ForEach(bucketAddresses, func(key string, val []byte) error {
+	err = tx.ForEach(bucketAddresses, func(key string, val []byte) error {
 		a := new(address)
 		if json.Unmarshal(val, a) == nil {
 			if k := addressExpiry(key, a); k != "" {
 				want[bucketExpiry][k] = ""
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return tx.ForEach(bucketConfirms, func(code string, val []byte) error {
+		want[bucketExpiry][confirmExpiryOf(code, val)] = ""
 		return nil
 	})
 }

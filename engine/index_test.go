@@ -65,28 +65,48 @@ func (v *env) running(board int) (word string, players [2]string, pos games.Posi
 }
 
 // TestIndexesRandomPlay plays random mails (challenges of both games,
-// moves, declines, resignations, subscriptions, vacations, a signoff and
-// a delete) and timer runs days apart (reminders, forfeits, cancelled
-// games, the prune, vacations' rechecks: six weeks after the last
-// vacation no game runs), and finds after every tenth step and at the end
-// every index equal to a full scan of the games: every write of a game
-// keeps its indexes in its transaction.
+// moves, declines, resignations, subscriptions, vacations, signups never
+// confirmed, a signoff and a delete), random moves on the play page (the
+// web's click path, engine.PlayToken, with the reply tokens of the board
+// mails sent: the player's turn, a stale token refused, a resignation),
+// and timer runs days apart (reminders, forfeits, cancelled games, vacations'
+// rechecks: six weeks after the last vacation no game runs; and the
+// prune's expiries: reply tokens, signups, confirmation codes), and finds
+// after every tenth step and at the end every index equal to a full scan
+// of the records (what lyngk admin check reports): every write keeps its
+// indexes in its transaction. At the end every confirmation code and
+// signup never confirmed has expired and gone.
 func TestIndexesRandomPlay(t *testing.T) {
 	v := newEnv(t, withYinsh)
 	names := []string{"alice", "bob", "carol", "dave", "erin", "frank"}
 	v.signup(names...)
 	rnd := rand.New(rand.NewPCG(7, 32))
 	pick := func() string { return names[rnd.IntN(len(names))] }
-	boards := 0
-	for step := range 400 {
-		switch k := rnd.IntN(20); {
+	var tokens []string // of the board mails sent, the latest 200
+	keep := func(out []engine.Mail) {
+		for _, m := range out {
+			local, _, _ := strings.Cut(m.MessageID, "@")
+			if tok, ok := strings.CutPrefix(local, "lyngk."); ok {
+				tokens = append(tokens, tok)
+			}
+		}
+		tokens = tokens[max(0, len(tokens)-200):]
+	}
+	cmd := func(from, subject string) []engine.Mail {
+		out := v.cmd(from, subject)
+		keep(out)
+		return out
+	}
+	boards, web, unconfirmed := 0, 0, 0
+	for step := range 500 {
+		switch k := rnd.IntN(25); {
 		case k < 3 || boards == 0:
 			a, b := pick(), pick()
 			if a == b {
 				continue
 			}
 			word := []string{"lyngk", "yinsh"}[rnd.IntN(2)]
-			if out := v.cmd(addr(a), fmt.Sprintf("%s challenge %s %s", word, a, b)); len(out) == 2 {
+			if out := cmd(addr(a), fmt.Sprintf("%s challenge %s %s", word, a, b)); len(out) == 2 {
 				boards++
 			}
 		case k < 14:
@@ -97,33 +117,59 @@ func TestIndexesRandomPlay(t *testing.T) {
 			}
 			name := players[pos.Turn()-1]
 			legal := pos.Legal()
-			v.cmd(addr(name), fmt.Sprintf("%s move %d %s pw-%s %s", word, board, name, name, legal[rnd.IntN(len(legal))]))
+			cmd(addr(name), fmt.Sprintf("%s move %d %s pw-%s %s", word, board, name, name, legal[rnd.IntN(len(legal))]))
 		case k < 15:
 			board := 101 + rnd.IntN(boards)
 			if word, players, _, ok := v.running(board); ok {
 				p := players[rnd.IntN(2)]
 				verb := []string{"resign", "decline"}[rnd.IntN(2)]
-				v.cmd(addr(p), fmt.Sprintf("%s %s %d %s pw-%s", word, verb, board, p, p))
+				cmd(addr(p), fmt.Sprintf("%s %s %d %s pw-%s", word, verb, board, p, p))
 			}
 		case k < 16:
 			board, n := 101+rnd.IntN(boards), pick()
-			v.cmd(addr(n), fmt.Sprintf("lyngk subscribe %d %s pw-%s", board, n, n))
-			v.cmd(addr(n), fmt.Sprintf("yinsh subscribe %d %s pw-%s", board, n, n))
+			cmd(addr(n), fmt.Sprintf("lyngk subscribe %d %s pw-%s", board, n, n))
+			cmd(addr(n), fmt.Sprintf("yinsh subscribe %d %s pw-%s", board, n, n))
 		case k < 17:
 			n := pick()
-			v.cmd(addr(n), fmt.Sprintf("vacation %s pw-%s %s", n, n, []string{"on", "off"}[rnd.IntN(2)]))
+			cmd(addr(n), fmt.Sprintf("vacation %s pw-%s %s", n, n, []string{"on", "off"}[rnd.IntN(2)]))
+		case k < 18:
+			unconfirmed++
+			n := fmt.Sprintf("new%d", unconfirmed)
+			cmd(addr(n), fmt.Sprintf("signup %s pw-%s", n, n))
+		case k < 23:
+			if len(tokens) == 0 {
+				continue
+			}
+			// Mostly one of the latest, some still the player's turn.
+			tok := tokens[len(tokens)-1-rnd.IntN(min(len(tokens), 12))]
+			var tv *engine.TokenView
+			if err := v.db.View(func(tx *store.Tx) (err error) { tv, err = v.e.TokenGame(tx, tok); return err }); err != nil {
+				continue // a token the mail path refuses too: game over, pruned
+			}
+			move := "b1-b2" // not this player's turn: refused, nothing written
+			switch {
+			case tv.YourTurn && rnd.IntN(10) == 0:
+				move = "resign"
+			case tv.YourTurn:
+				move = tv.Legal[rnd.IntN(len(tv.Legal))]
+			}
+			out, refused := v.playWeb(tok, move)
+			if refused == nil {
+				web++
+			}
+			keep(out)
 		default:
 			v.now = v.now.Add(time.Duration(rnd.IntN(10*24)) * time.Hour)
-			v.tick()
+			keep(v.tick())
 		}
 		if step%10 == 9 {
 			v.checkIndexes()
 		}
 	}
-	v.cmd(addr("carol"), "signoff carol pw-carol")
-	v.cmd(addr("dave"), "delete dave pw-dave")
+	cmd(addr("carol"), "signoff carol pw-carol")
+	cmd(addr("dave"), "delete dave pw-dave")
 	for _, n := range names {
-		v.cmd(addr(n), fmt.Sprintf("vacation %s pw-%s off", n, n))
+		cmd(addr(n), fmt.Sprintf("vacation %s pw-%s off", n, n))
 	}
 	for range 8 {
 		v.now = v.now.Add(5 * 24 * time.Hour)
@@ -141,6 +187,15 @@ func TestIndexesRandomPlay(t *testing.T) {
 	}
 	if c.Games != boards || c.Running != 0 || c.Finished == 0 || c.Cancelled == 0 {
 		t.Errorf("counts %+v after %d challenges and six weeks of timers: want every game over, some finished, some cancelled", c, boards)
+	}
+	if web < 20 || unconfirmed < 5 {
+		t.Errorf("%d moves on the play page applied, %d signups never confirmed: the test shows little", web, unconfirmed)
+	}
+	if n := v.keys(store.BucketConfirms); n != 0 {
+		t.Errorf("%d confirmation codes left six weeks after the last signup", n)
+	}
+	if users := v.dump(store.BucketUsers); strings.Contains(users, "users/new") {
+		t.Errorf("signups never confirmed kept six weeks on:\n%s", users)
 	}
 }
 
@@ -310,13 +365,16 @@ func (c visitTx) Scan(bucket, from string, fn func(key string, val []byte) error
 }
 
 // TestPruneReadsExpired: the prune reads the expiry index up to now and
-// the tokens of the games that expired, no other token, account or
-// address: with a finished game over for TokenKeep, sixty running games'
-// tokens (of the last six days) and an unconfirmed signup of the day, a tick visits no record of
-// tokens, users or addresses, one expiry key past the one due, and the
-// expired game's tokens; the running games' tokens are kept. The old
-// prune walked PruneBatch records of tokens, users and addresses a tick,
-// whatever had expired.
+// the tokens of the games that expired, no other token, account, address
+// or confirmation code: with a finished game over for TokenKeep, alice's
+// and bob's confirmation codes of their signups a month ago, sixty running
+// games' tokens (of the last six days) and an unconfirmed signup of the
+// day with its code, a tick visits no record of tokens, users, addresses
+// or confirms, the three expiry keys due and one past them, and the
+// expired game's tokens; the running games' tokens and zed's code are
+// kept, alice's and bob's codes deleted. The old prune walked PruneBatch
+// records of tokens, users and addresses a tick, whatever had expired,
+// and before schema 6 every confirmation code.
 func TestPruneReadsExpired(t *testing.T) {
 	v := newEnv(t)
 	v.signup("alice", "bob")
@@ -344,13 +402,16 @@ func TestPruneReadsExpired(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, b := range []string{store.BucketTokens, store.BucketUsers, store.BucketAddresses} {
+	for _, b := range []string{store.BucketTokens, store.BucketUsers, store.BucketAddresses, store.BucketConfirms} {
 		if n := tx.visits[b]; n != 0 {
 			t.Errorf("the tick visited %d records of %s, want none", n, b)
 		}
 	}
-	if n := tx.visits[store.BucketExpiry]; n > 2 {
-		t.Errorf("the tick visited %d expiry keys, want 2 at most (the one due, the next)", n)
+	if n := tx.visits[store.BucketExpiry]; n > 4 {
+		t.Errorf("the tick visited %d expiry keys, want 4 at most (the three due, the next)", n)
+	}
+	if n := v.keys(store.BucketConfirms); n != 1 {
+		t.Errorf("%d confirmation codes after the tick, want zed's alone", n)
 	}
 	if n := tx.visits[store.BucketGameTokens]; n > before+1 {
 		t.Errorf("the tick visited %d gametokens keys, want %d at most (board 101's, the next)", n, before+1)

@@ -134,20 +134,9 @@ func (s span) total(tx Tx) (int, error) {
 // users, from the keys.
 func (r *request) listing(keys []string, scope, state string, after, skip, limit int) (gs []*game, more int, err error) {
 	ss := spans(keys, scope, state)
-	first, from := 0, ""
-	if after != 0 {
-		g, ok, err := r.loadGame(after)
-		if err != nil {
-			return nil, 0, err
-		}
-		for i, s := range ss {
-			if ok && s.running != g.over() {
-				first, from = i, restOf(s.bucket, g)
-			}
-		}
-		if !ok || from == "" {
-			first = len(ss) // no such board in the listing: nothing after it
-		}
+	first, from, err := r.startAfter(ss, after)
+	if err != nil {
+		return nil, 0, err
 	}
 	fast := after == 0 && state != StateNext
 	left := skip
@@ -217,4 +206,83 @@ func (r *request) listing(keys []string, scope, state string, after, skip, limit
 		more = max(total-skip-len(gs), 0)
 	}
 	return gs, more, nil
+}
+
+// startAfter is where a listing of spans ss starts after board after (0:
+// at the first game): the span, and the rest after which it starts in it
+// ("": at its first key). A board in no span of the listing starts it
+// past its end: nothing after it.
+func (r *request) startAfter(ss []span, after int) (first int, from string, err error) {
+	if after == 0 {
+		return 0, "", nil
+	}
+	g, ok, err := r.loadGame(after)
+	if err != nil {
+		return 0, "", err
+	}
+	for i, s := range ss {
+		if ok && s.running != g.over() {
+			first, from = i, restOf(s.bucket, g)
+		}
+	}
+	if !ok || from == "" {
+		first = len(ss)
+	}
+	return first, from, nil
+}
+
+// pageAfter is listing after board after for the web's pages (Page with
+// a Cursor after a board): it reads the page's games and the index key of
+// one game more, never the keys after them, so that a page far down costs
+// what the first costs. more comes from the counts, less before (the
+// games of the pages before, as the link says) and the page: at least 1
+// when a game follows the page, 0 when none does.
+func (r *request) pageAfter(keys []string, scope, state string, after, before, limit int) (gs []*game, more int, err error) {
+	ss := spans(keys, scope, state)
+	first, from, err := r.startAfter(ss, after)
+	if err != nil {
+		return nil, 0, err
+	}
+	follows := false
+	for i := first; i < len(ss) && !follows; i++ {
+		s := ss[i]
+		start := ""
+		if i == first {
+			start = from
+		}
+		rs, err := s.rests(r.tx, start, limit+1-len(gs))
+		if err != nil {
+			return nil, 0, err
+		}
+		for _, rest := range rs {
+			if len(gs) == limit {
+				follows = true
+				break
+			}
+			board, err := boardOfRest(s.bucket, rest)
+			if err != nil {
+				return nil, 0, err
+			}
+			g, ok, err := r.loadGame(board)
+			if err != nil {
+				return nil, 0, err
+			}
+			if !ok {
+				return nil, 0, fmt.Errorf("engine: %s/%q: no game %d", s.bucket, rest, board)
+			}
+			gs = append(gs, g)
+		}
+	}
+	if !follows {
+		return gs, 0, nil
+	}
+	total := 0
+	for _, s := range ss {
+		n, err := s.total(r.tx)
+		if err != nil {
+			return nil, 0, err
+		}
+		total += n
+	}
+	return gs, max(total-before-len(gs), 1), nil
 }

@@ -278,18 +278,42 @@ func (e *Engine) summaries(gs []*game) ([]GameSummary, error) {
 	return out, nil
 }
 
+// A Cursor says where a page of a listing starts.
+type Cursor struct {
+	// After starts the page after board After in the listing's order (a
+	// board no longer where it was, or in no listing of f: an empty
+	// page); 0 starts at the first game, less Skip.
+	After int
+	// Skip, with After 0, leaves out the first Skip games, reading their
+	// index keys but not their records: a page far down by number costs
+	// the keys before it. A page after a board costs its own games alone.
+	Skip int
+	// Before, with After, is how many games the pages before held: only
+	// the count of the games after the page (more) comes from it.
+	Before int
+}
+
 // Page returns one page of the listing of the games that pass f, in the
 // listings' order: running first, then finished, newest first (of
-// everybody's finished games the last ended first). It leaves out the
-// first skip games, reading their index keys but not their records, and
-// returns at most limit; more counts the games after the page. An
-// unknown userid in f.Users is ErrNoUser, an unknown state ErrBadState.
-func (e *Engine) Page(tx Tx, f GameFilter, skip, limit int) (_ []GameSummary, more int, err error) {
+// everybody's finished games the last ended first), from at, at most
+// limit; more counts the games after the page. Read after a board, more
+// is the listing's count less at.Before and the page: exact when the
+// pages before held Before games, and in any case 0 only when no game
+// follows the page, at least 1 when one does. An unknown userid in
+// f.Users is ErrNoUser, an unknown state ErrBadState.
+func (e *Engine) Page(tx Tx, f GameFilter, at Cursor, limit int) (_ []GameSummary, more int, err error) {
 	state, keys, err := e.selection(tx, f)
 	if err != nil {
 		return nil, 0, err
 	}
-	gs, more, err := (&request{e: e, tx: tx}).listing(keys, scopeOf(f.Game), state, 0, max(skip, 0), max(limit, 0))
+	r := &request{e: e, tx: tx}
+	scope := scopeOf(f.Game)
+	var gs []*game
+	if at.After == 0 || state == StateNext {
+		gs, more, err = r.listing(keys, scope, state, at.After, max(at.Skip, 0), max(limit, 0))
+	} else {
+		gs, more, err = r.pageAfter(keys, scope, state, at.After, max(at.Before, 0), max(limit, 0))
+	}
 	if err != nil {
 		return nil, 0, err
 	}

@@ -144,6 +144,12 @@ func BenchmarkScale(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
+		// Page 5 of the web's /games starts after the last game of page 4.
+		var page4 []GameSummary
+		view(func(tx *store.Tx) (err error) {
+			page4, _, err = s.e.Page(tx, GameFilter{}, Cursor{Skip: 3 * 50}, 50)
+			return err
+		})
 		ops := []struct {
 			name string
 			run  func()
@@ -164,22 +170,22 @@ func BenchmarkScale(b *testing.B) {
 			}},
 			{"web-front", func() {
 				view(func(tx *store.Tx) error {
-					if _, _, err := s.e.Page(tx, GameFilter{State: StateActive}, 0, 50); err != nil {
+					if _, _, err := s.e.Page(tx, GameFilter{State: StateActive}, Cursor{}, 50); err != nil {
 						return err
 					}
-					_, _, err := s.e.Page(tx, GameFilter{State: StateFinished}, 0, 20)
+					_, _, err := s.e.Page(tx, GameFilter{State: StateFinished}, Cursor{}, 20)
 					return err
 				})
 			}},
 			{"web-games-page5", func() {
 				view(func(tx *store.Tx) error {
-					_, _, err := s.e.Page(tx, GameFilter{}, 4*50, 50)
+					_, _, err := s.e.Page(tx, GameFilter{}, Cursor{After: page4[len(page4)-1].Board, Before: 4 * 50}, 50)
 					return err
 				})
 			}},
 			{"web-player", func() {
 				view(func(tx *store.Tx) error {
-					_, _, err := s.e.Page(tx, GameFilter{Users: []string{"busy"}}, 0, 50)
+					_, _, err := s.e.Page(tx, GameFilter{Users: []string{"busy"}}, Cursor{}, 50)
 					return err
 				})
 			}},

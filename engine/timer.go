@@ -17,10 +17,10 @@ import (
 // store, so a restart loses nothing, and a server that was down catches up
 // at its first tick. Tick also drops the hourly counts of past hours
 // (strangers, senders' commands, wrong passwords: pruneWindows), so forged
-// senders leave nothing behind, and the confirmation codes sent 7 days ago
-// or earlier (pruneConfirms), and runs the championships' timer
-// (championship.go: an edition scheduled once the last has ended, started
-// when due).
+// senders leave nothing behind, and what expired (pruneStale: reply
+// tokens, signups, addresses, confirmation codes), and runs the
+// championships' timer (championship.go: an edition scheduled once the
+// last has ended, started when due).
 //
 // As in Handle, err is non-nil only when the store failed. A game whose
 // timer fails for a reason of its own (a template that does not render, a
@@ -29,9 +29,6 @@ import (
 // game cannot stop the reminders and forfeits of all.
 func (e *Engine) Tick(tx Tx, now time.Time) (mails []Mail, failed, err error) {
 	if err := pruneWindows(tx, now); err != nil {
-		return nil, nil, err
-	}
-	if err := pruneConfirms(tx, now); err != nil {
 		return nil, nil, err
 	}
 	if err := pruneStale(tx, now); err != nil {
@@ -43,9 +40,33 @@ func (e *Engine) Tick(tx Tx, now time.Time) (mails []Mail, failed, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	boards, err := dueBoards(tx, now, TickBatch*firstLooks)
+	timed, _, failed, err := e.timers(tx, now, false)
 	if err != nil {
 		return nil, nil, err
+	}
+	return append(mails, timed...), errors.Join(append(fails, failed)...), nil
+}
+
+// ForecastTick is Forecast (pictures.go) for Tick: the pictures of the
+// reminders and game-over mails Tick would send at now (and the robot's
+// review of a game the timer ends), nothing written, so that the daemon
+// draws them before the timer's write transaction, which then only
+// writes. Its games are Tick's: the same queue, read the same way. (A
+// championship's first board mails are drawn in the transaction: an
+// edition starts a few times a year.)
+func (e *Engine) ForecastTick(tx Tx, now time.Time) []Drawing {
+	_, ds, _, _ := e.timers(tx, now, true)
+	return ds
+}
+
+// timers runs the timers of the games due at now (at most TickBatch, and
+// the first looks), each game in its own pending writes: committed, or
+// with forecast dropped and only its drawings kept.
+func (e *Engine) timers(tx Tx, now time.Time, forecast bool) (mails []Mail, drawings []Drawing, failed, err error) {
+	var fails []error
+	boards, err := dueBoards(tx, now, TickBatch*firstLooks)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	looked := 0
 	for _, board := range boards {
@@ -53,7 +74,7 @@ func (e *Engine) Tick(tx Tx, now time.Time) (mails []Mail, failed, err error) {
 			break
 		}
 		p := newPending(tx)
-		r := &request{e: e, tx: p, now: now}
+		r := &request{e: e, tx: p, now: now, forecast: forecast}
 		ferr := guard(func() error {
 			g, ok, err := r.loadGame(board)
 			if err != nil || !ok || g.over() {
@@ -70,24 +91,27 @@ func (e *Engine) Tick(tx Tx, now time.Time) (mails []Mail, failed, err error) {
 		})
 		switch {
 		case p.storeErr != nil:
-			return nil, nil, p.storeErr
+			return nil, nil, nil, p.storeErr
 		case ferr != nil:
 			fails = append(fails, fmt.Errorf("engine: timer of board %d: %w", board, ferr))
 			continue
+		case forecast:
+			drawings = append(drawings, r.drawings...)
+			continue
 		}
 		if err := p.commit(); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		mails = append(mails, r.out...)
 	}
-	return mails, errors.Join(fails...), nil
+	return mails, drawings, errors.Join(fails...), nil
 }
 
 // TickBatch bounds the games one Tick looks at, so that the timer's
 // transaction is short whatever the store holds (on a 2-core machine 50
 // text-only reminders took 22 ms, 50 games cancelled with their mails 79
-// ms, fsync included, and a reminder with its picture about 7 ms: 4 stay
-// near 20 ms): the games due beyond it
+// ms, fsync included; a reminder's picture, about 7 ms, is drawn before
+// the transaction: ForecastTick): the games due beyond it
 // wait for the next tick, a minute later, in the order they fell due. A
 // game whose timer fails stays due and counts in the batch: TickBatch
 // broken games would stop the timer, and each is named in every Tick's

@@ -54,12 +54,14 @@ func (s *upgradeState) version() int { return s.V }
 // Then each step indexes at most UpgradeBatch records of one bucket:
 // tokens (gametokens, and expiry for a finished game), from versions
 // before 4 games (the indexes and counts of index.go), users (from
-// versions before 4 the standings; the signups in expiry, recipients)
-// and addresses (expiry). logf, when not nil, hears the progress (a
-// million games take a few minutes).
+// versions before 4 the standings; the signups in expiry, recipients),
+// addresses (expiry) and confirmation codes (expiry, new in version 6:
+// from version 5 the upgrade reads them alone, a few days' signups).
+// logf, when not nil, hears the progress (a million games take a few
+// minutes).
 func Upgrade(tx Tx, from int, unnamed string, logf func(format string, args ...any)) (done bool, err error) {
 	switch {
-	case from < 1 || from > 4:
+	case from < 1 || from > 5:
 		return false, fmt.Errorf("engine: no upgrade from schema version %d", from)
 	case !validGameWord(unnamed):
 		return false, fmt.Errorf("engine: upgrade: %q is no game word", unnamed)
@@ -77,6 +79,9 @@ func Upgrade(tx Tx, from int, unnamed string, logf func(format string, args ...a
 			logf("engine: upgrade from schema version %d: building the indexes, %d records a step", from, UpgradeBatch)
 		}
 		st = upgradeState{V: recordVersion, From: from, Bucket: bucketTokens}
+		if from == 5 {
+			st.Bucket = bucketConfirms
+		}
 		return false, save(tx, bucketMeta, keyUpgrade, &st)
 	}
 	n, err := indexBatch(tx, &st)
@@ -88,7 +93,8 @@ func Upgrade(tx Tx, from int, unnamed string, logf func(format string, args ...a
 	}
 	if st.Next == "" {
 		st.Read = 0
-		st.Bucket = map[string]string{bucketTokens: bucketGames, bucketGames: bucketUsers, bucketUsers: bucketAddresses}[st.Bucket]
+		st.Bucket = map[string]string{bucketTokens: bucketGames, bucketGames: bucketUsers, bucketUsers: bucketAddresses,
+			bucketAddresses: bucketConfirms}[st.Bucket]
 		if st.Bucket == bucketGames && from == 4 {
 			st.Bucket = bucketUsers
 		}
@@ -212,6 +218,8 @@ func indexBatch(tx Tx, st *upgradeState) (int, error) {
 					return put(bucketExpiry, k)
 				}
 			}
+		case bucketConfirms:
+			return put(bucketExpiry, confirmExpiryOf(key, val))
 		}
 		return nil
 	})

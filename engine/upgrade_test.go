@@ -281,7 +281,8 @@ func TestUpgradeFirstGame(t *testing.T) {
 // TestUpgradeExpiry: a store of schema version 4 (the indexes of the
 // games, no expiry index nor recipients, the prune's cursor in
 // meta/pruned), made here by playing upgradeScenario and an unconfirmed
-// signup, then dropping those indexes, is upgraded to version 5: admin check said what was
+// signup, then dropping those indexes, is upgraded to the current
+// version: admin check said what was
 // missing before, the upgrade builds the very keys this release writes as
 // it plays, the cursor goes, and the prune then deletes the finished
 // games' tokens, the signup and its address by them. The release before
@@ -348,6 +349,68 @@ func TestUpgradeExpiry(t *testing.T) {
 	}
 	if got := v.dump(store.BucketUsers, store.BucketAddresses); strings.Contains(got, "zed") {
 		t.Errorf("zed's signup kept past SignupKeep:\n%s", got)
+	}
+	v.checkIndexes()
+}
+
+// TestUpgradeConfirmExpiry: a store of schema version 5 (its expiry index
+// without the confirmation codes), made here by playing upgradeScenario
+// and an unconfirmed signup, then dropping the codes' keys, is upgraded to
+// version 6: admin check said which keys were missing before, the upgrade
+// builds the very keys this release writes as it plays, every listing
+// reads as before, and the prune
+// then deletes every code by them 7 days after it was sent, reading no
+// record of confirms. Version 5's prune read every code every minute.
+func TestUpgradeConfirmExpiry(t *testing.T) {
+	v := newEnv(t, withYinsh)
+	upgradeScenario(v)
+	v.cmd(addr("zed"), "signup zed pw-zed")
+	want, listings := v.dump(store.BucketExpiry), v.listings()
+	codes := regexp.MustCompile(`(?m)^expiry/([0-9a-f]{16}c[0-9a-z]+)=$`).FindAllStringSubmatch(want, -1)
+	if n := strings.Count(v.dump(store.BucketConfirms), "\n"); len(codes) != n || n == 0 {
+		t.Fatalf("%d expiry keys of confirmation codes, want one for each of the %d codes:\n%s", len(codes), n, want)
+	}
+	err := v.db.Update(func(tx *store.Tx) error {
+		for _, c := range codes {
+			if err := tx.Delete(store.BucketExpiry, c[1]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var diffs []string
+	if err := v.db.View(func(tx *store.Tx) (err error) { diffs, err = engine.CheckIndexes(tx); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if len(diffs) != len(codes) {
+		t.Errorf("admin check before the upgrade: %d lines, want one for each of the %d keys dropped:\n%s", len(diffs), len(codes), strings.Join(diffs, "\n"))
+	}
+	v.db.Close()
+	setSchema(t, v.path, "5")
+	if v.db, err = store.Open(v.path, store.Options{Upgrade: upgradeLyngk}); err != nil {
+		t.Fatal(err)
+	}
+	if got := v.dump(store.BucketExpiry); got != want {
+		t.Errorf("the expiry index of version 6 after the upgrade differs from the one written in play: %s", diff(want, got))
+	}
+	if got := v.listings(); got != listings {
+		t.Errorf("the listings after the upgrade differ: %s", diff(listings, got))
+	}
+	v.checkIndexes()
+	v.now = v.now.Add(7*24*time.Hour + time.Hour)
+	tx := visitTx{visits: map[string]int{}}
+	if err := v.db.Update(func(stx *store.Tx) error {
+		tx.Tx = stx
+		_, _, err := v.e.Tick(tx, v.now)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got := v.dump(store.BucketConfirms); got != "" || tx.visits[store.BucketConfirms] != 0 {
+		t.Errorf("after the prune (%d records of confirms visited), codes kept past 7 days:\n%s", tx.visits[store.BucketConfirms], got)
 	}
 	v.checkIndexes()
 }

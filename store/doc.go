@@ -30,7 +30,7 @@
 //	                                              the bucket being indexed, the next key
 //	           "championship " + game word        a game's championship: on, enrolled,     engine (JSON)
 //	                                              edition, its leagues, next start
-//	           "schema"                           schema version, decimal ASCII ("5")      store
+//	           "schema"                           schema version, decimal ASCII ("6")      store
 //	robot      board number, "%08d"               a game waiting for the robot player's    engine (JSON)
 //	                                              move: the number of moves then
 //	addresses  lower-cased address                address record (confirmed for whom,     engine (JSON)
@@ -68,8 +68,9 @@
 //	expiry     when it expires, Unix nanoseconds  empty: what the prune deletes, the       engine
 //	           in 16 hex digits, then "t" and a   earliest expiring first: the tokens of
 //	           board ("%08d"), "u" and a lower-   a finished game, an account that
-//	           cased userid, or "a" and a lower-  confirmed no address, an address
-//	           cased address                      confirmed for nobody
+//	           cased userid, "a" and a lower-     confirmed no address, an address
+//	           cased address, or "c" and a        confirmed for nobody, a confirmation
+//	           confirmation code                  code
 //	recipients lower-cased userid                 empty: the players who take messages     engine
 //	                                              and broadcasts (confirmed address,
 //	                                              messages on, not signed off)
@@ -163,5 +164,7 @@
 // adds the expiry indexes (gametokens, expiry) and the recipients of a
 // broadcast (recipients), kept and built alike, and
 // drops meta/"pruned" (version 4's cursor of the prune, which then read
-// every token and account).
+// every token and account); 6 adds no bucket: the expiry index holds the
+// confirmation codes too (kind "c"), built from the confirms bucket on a
+// file of version 5 (the prune read every code a minute before).
 package store

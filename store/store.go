@@ -34,7 +34,8 @@ const (
 	BucketCounts    = "counts"
 	BucketRatings   = "ratings"
 	// The expiry indexes (schema version 5): a finished game's reply
-	// tokens, and what the prune deletes by the time it expires.
+	// tokens, and what the prune deletes by the time it expires (since
+	// version 6 the confirmation codes too).
 	BucketGameTokens = "gametokens"
 	BucketExpiry     = "expiry"
 	// BucketRecipients (schema version 5): the players who take messages.
@@ -101,7 +102,7 @@ var obsoleteBuckets = []string{"mailboxes"}
 // schemaKey in BucketMeta holds the schema version, written as decimal ASCII.
 const (
 	schemaKey     = "schema"
-	schemaVersion = 5
+	schemaVersion = 6
 )
 
 // DefaultTimeout is how long Open waits for the file lock when

@@ -27,7 +27,7 @@ func TestOpenCreatesLayout(t *testing.T) {
 		"users": {}, "games": {}, "tokens": {}, "rate": {}, "strangers": {}, "robot": {}, "addresses": {}, "confirms": {}, "bounces": {},
 		"byplayer": {}, "running": {}, "deadlines": {}, "ended": {}, "counts": {}, "ratings": {}, "gametokens": {}, "expiry": {}, "recipients": {},
 		"tournaments": {}, "tourindex": {},
-		"meta": {"schema": "5"},
+		"meta": {"schema": "6"},
 		"seen": {}, "outbox": {}, "dead": {}, "hourly": {}, "daily": {}, "sent": {}, "sentat": {},
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -145,7 +145,7 @@ func TestUnknownBucket(t *testing.T) {
 func TestSchemaKeyReserved(t *testing.T) {
 	db, _ := openTemp(t)
 	for _, op := range []func(*store.Tx) error{
-		func(tx *store.Tx) error { return tx.Put(store.BucketMeta, "schema", []byte("5")) },
+		func(tx *store.Tx) error { return tx.Put(store.BucketMeta, "schema", []byte("6")) },
 		func(tx *store.Tx) error { return tx.Delete(store.BucketMeta, "schema") },
 	} {
 		if err := db.Update(op); !errors.Is(err, store.ErrReserved) {
@@ -154,8 +154,8 @@ func TestSchemaKeyReserved(t *testing.T) {
 	}
 	view(t, db, func(tx *store.Tx) error {
 		v, err := tx.Get(store.BucketMeta, "schema")
-		if string(v) != "5" {
-			t.Errorf("schema = %q, want 3", v)
+		if string(v) != "6" {
+			t.Errorf("schema = %q, want 6", v)
 		}
 		return err
 	})
@@ -247,7 +247,7 @@ func TestUpdateRollsBack(t *testing.T) {
 		"users": {"keep": "1"}, "games": {}, "tokens": {}, "rate": {}, "strangers": {}, "robot": {}, "addresses": {}, "confirms": {}, "bounces": {},
 		"byplayer": {}, "running": {}, "deadlines": {}, "ended": {}, "counts": {}, "ratings": {}, "gametokens": {}, "expiry": {}, "recipients": {},
 		"tournaments": {}, "tourindex": {},
-		"meta": {"schema": "5"}, "seen": {}, "outbox": {}, "dead": {}, "hourly": {}, "daily": {}, "sent": {}, "sentat": {},
+		"meta": {"schema": "6"}, "seen": {}, "outbox": {}, "dead": {}, "hourly": {}, "daily": {}, "sent": {}, "sentat": {},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("after a failed Update the file holds %v, want %v", got, want)
@@ -330,7 +330,7 @@ func TestSchemaRefused(t *testing.T) {
 		name   string
 		schema string
 	}{
-		{"newer", "6"},
+		{"newer", "7"},
 		{"older without upgrade", "1"},
 		{"none", "0"},
 		{"garbage", "one"},
@@ -396,7 +396,7 @@ func TestSchemaUpgrade(t *testing.T) {
 		t.Errorf("upgrade called with %v, want [1]", got)
 	}
 	after := dump(t, path)
-	if after["meta"]["schema"] != "5" || after["addresses"]["alice@example.com"] != "A" {
+	if after["meta"]["schema"] != "6" || after["addresses"]["alice@example.com"] != "A" {
 		t.Errorf("after upgrade: meta %v, addresses %v", after["meta"], after["addresses"])
 	}
 	// A current file never runs the upgrade again.
@@ -449,7 +449,7 @@ func TestSchemaUpgradeSteps(t *testing.T) {
 	if want := []string{"4:1", "4:2", "4:2", "4:3"}; !slices.Equal(calls, want) {
 		t.Errorf("steps %v, want %v", calls, want)
 	}
-	if got := dump(t, path)["meta"]; got["step"] != "3" || got["schema"] != "5" {
+	if got := dump(t, path)["meta"]; got["step"] != "3" || got["schema"] != "6" {
 		t.Errorf("after the upgrade: meta %v", got)
 	}
 }

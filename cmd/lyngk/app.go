@@ -57,7 +57,7 @@ func (a *app) daemon() *daemon.Daemon {
 	a.once.Do(func() {
 		if a.d == nil {
 			a.d = daemon.New(daemon.Config{DB: a.db, Engine: a.eng, Server: a.robot, VERP: a.verp, Log: a.log,
-				Now: func() time.Time { return a.now() }})
+				Now: func() time.Time { return a.now() }, Held: a.metrics.held})
 		}
 	})
 	return a.d

@@ -2,13 +2,16 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,7 +19,9 @@ import (
 	"testing"
 	"time"
 
+	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/benchstore"
+	"lyngk.example/lyngk/engine/daemon"
 	"lyngk.example/lyngk/store"
 )
 
@@ -30,10 +35,17 @@ import (
 //     is from the mail handed over to the replies back;
 //   - the web pages, through the same daemon's web listener: time to the
 //     last byte, and the page's size;
-//   - the minute timer's transaction (the outbox's expiry and
-//     engine.Tick, as the daemon runs them; reminders not composed) and
-//     the hourly prune (a Tick an hour after the last one, which prunes),
-//     in a process of their own (this test binary again);
+//   - the minute timer as the daemon runs it (daemon.Tick: its pictures
+//     drawn first, then the outbox's expiry, engine.Tick and its mails
+//     composed and queued in one write transaction), with nothing due and
+//     with reminders due (and, in turns, with their pictures drawn
+//     inside the transaction, as before), and the hourly prune (a tick an
+//     hour after the last one, which prunes): the time each held the
+//     write lock, which
+//     daemon.WriteBound states, and the mails queued a tick; in a process
+//     of their own (this test binary again);
+//   - the daemon's start-up: from the process started to its web
+//     listener's line;
 //   - the daemon's resident memory after the pages, and the file's size.
 //
 // Each operation runs until it has had benchSamples samples or
@@ -50,8 +62,16 @@ const (
 // benchMail are the mail commands measured, benchPages the pages.
 var (
 	benchMail  = []string{"lyngk games busy", "lyngk history busy", "lyngk show busy", "all show busy", "lyngk standings", "lyngk ratings"}
-	benchPages = []string{"/", "/games", "/games?page=5", "/player/" + benchstore.Busy, "/standings"}
+	benchPages = []string{"/", "/games", pageFive, "/player/" + benchstore.Busy, "/standings"}
 )
+
+// pageFive stands in benchPages for page 5 of /games as its links reach
+// it (after the last game of page 4), found by following them from page 1
+// (the last page of a store of fewer pages).
+const pageFive = "/games page 5"
+
+// nextPage is the link of a /games page to the next.
+var nextPage = regexp.MustCompile(`<a href="(/games\?[^"]*)">page \d+</a>`)
 
 // sample is one operation's figures at one size.
 type sample struct {
@@ -61,6 +81,7 @@ type sample struct {
 	CPU      time.Duration // per sample
 	RSS      int64         // bytes, after the samples
 	Bytes    int           // the page's size (web)
+	Mails    float64       // mails queued per sample (the timer)
 }
 
 func TestBenchScale(t *testing.T) {
@@ -98,6 +119,7 @@ func TestBenchScale(t *testing.T) {
 		extra[n] = map[string]string{"file": fmt.Sprintf("%d MB", st.Size()>>20), "bench-store": fmtDur(gen)}
 		t.Logf("%d games: bench-store %v, %d MB", n, gen.Round(time.Millisecond), st.Size()>>20)
 		d := startDaemon(t, bin, data)
+		extra[n]["start"] = fmtDur(d.start)
 		results[n] = append(results[n], d.mails(t, path)...)
 		results[n] = append(results[n], d.pages(t)...)
 		extra[n]["serve RSS"] = fmt.Sprintf("%d MB", d.rss(t)>>20)
@@ -118,6 +140,10 @@ type benchDaemon struct {
 	cmd  *exec.Cmd
 	web  string
 	done chan error
+	// start is the time from the start of the process to its web
+	// listener's line: the store opened (and upgraded, when it was
+	// older), the listeners up.
+	start time.Duration
 }
 
 func startDaemon(t *testing.T, bin, data string) *benchDaemon {
@@ -129,6 +155,7 @@ func startDaemon(t *testing.T, bin, data string) *benchDaemon {
 		t.Fatal(err)
 	}
 	cmd.Stderr = io.Discard
+	began := time.Now()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +163,7 @@ func startDaemon(t *testing.T, bin, data string) *benchDaemon {
 	lines := bufio.NewScanner(stdout)
 	for lines.Scan() {
 		if addr, ok := strings.CutPrefix(lines.Text(), "listening web "); ok {
-			d.web = addr
+			d.web, d.start = addr, time.Since(began)
 			break
 		}
 	}
@@ -222,18 +249,36 @@ func (d *benchDaemon) stop(t *testing.T) {
 // the figures; cpu reads the CPU time of the process doing the work.
 func measure(t *testing.T, op string, cpu func() time.Duration, f func(i int) int) sample {
 	t.Helper()
+	size := 0
+	s := measureTimes(t, op, cpu, func(i int) time.Duration {
+		began := time.Now()
+		size = f(i)
+		return time.Since(began)
+	})
+	s.Bytes = size
+	return s
+}
+
+// measureTimes is measure of the times f returns, a part of each run
+// (the write transaction of a tick); the CPU is the whole run's.
+func measureTimes(t *testing.T, op string, cpu func() time.Duration, f func(i int) time.Duration) sample {
+	t.Helper()
 	var times []time.Duration
 	began, c0 := time.Now(), cpu()
-	size := 0
 	for i := 0; i < benchSamples && (i < benchMinSamples || time.Since(began) < benchBudget); i++ {
-		s := time.Now()
-		size = f(i)
-		times = append(times, time.Since(s))
+		times = append(times, f(i))
 	}
+	s := timesSample(t, op, times)
+	s.CPU = (cpu() - c0) / time.Duration(len(times))
+	return s
+}
+
+// timesSample is the sample of op's times (sorted in place).
+func timesSample(t *testing.T, op string, times []time.Duration) sample {
+	t.Helper()
 	slices.Sort(times)
-	s := sample{Op: op, N: len(times), P50: times[len(times)/2], P99: times[(len(times)*99)/100],
-		CPU: (cpu() - c0) / time.Duration(len(times)), Bytes: size}
-	t.Logf("%s: p50 %v p99 %v (%d), CPU %v", op, s.P50, s.P99, s.N, s.CPU)
+	s := sample{Op: op, N: len(times), P50: times[len(times)/2], P99: times[(len(times)*99)/100]}
+	t.Logf("%s: p50 %v p99 %v (%d)", op, s.P50, s.P99, s.N)
 	return s
 }
 
@@ -266,19 +311,34 @@ func (d *benchDaemon) mails(t *testing.T, path string) []sample {
 func (d *benchDaemon) pages(t *testing.T) []sample {
 	t.Helper()
 	client := &http.Client{Timeout: 5 * time.Minute}
+	get := func(page string) []byte {
+		resp, err := client.Get("http://" + d.web + page)
+		if err != nil {
+			t.Fatalf("%s: %v", page, err)
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %s, %v", page, resp.Status, err)
+		}
+		return b
+	}
+	five := "/games"
+	for range 4 {
+		m := nextPage.FindSubmatch(get(five))
+		if m == nil {
+			break // a small store: its last page
+		}
+		five = strings.ReplaceAll(string(m[1]), "&amp;", "&")
+	}
 	var out []sample
-	for _, page := range benchPages {
-		s := measure(t, "web `"+page+"`", func() time.Duration { return d.cpu(t) }, func(int) int {
-			resp, err := client.Get("http://" + d.web + page)
-			if err != nil {
-				t.Fatalf("%s: %v", page, err)
-			}
-			defer resp.Body.Close()
-			b, err := io.ReadAll(resp.Body)
-			if err != nil || resp.StatusCode != http.StatusOK {
-				t.Fatalf("%s: %s, %v", page, resp.Status, err)
-			}
-			return len(b)
+	for _, name := range benchPages {
+		page := name
+		if name == pageFive {
+			page = five
+		}
+		s := measure(t, "web `"+name+"`", func() time.Duration { return d.cpu(t) }, func(int) int {
+			return len(get(page))
 		})
 		s.RSS = d.rss(t)
 		out = append(out, s)
@@ -306,15 +366,23 @@ func timerProcess(t *testing.T, path string) []sample {
 			res = append(res, s)
 		}
 	}
-	if len(res) != 2 {
+	if len(res) != 4 {
 		t.Fatalf("timer process gave %d results:\n%s", len(res), out)
 	}
 	return res
 }
 
 // TestBenchScaleTimer is the timer process of TestBenchScale: the minute
-// timer's transaction as the daemon runs it, a minute apart, then the
-// hourly prune (each run an hour after the last).
+// timer as the daemon runs it (daemon.Tick: its pictures drawn before its
+// write transaction), the time it held the write lock
+// (daemon.Config.Held), three ways: with nothing due (at the minute
+// before the earliest deadline of the queue), with its batch of
+// reminders due (bench-store's running games are past their reminder:
+// each tick, a minute apart, sends TickBatch of them with their
+// pictures), the same with the pictures drawn inside the transaction as
+// before engine.ForecastTick (in turns with the daemon's ticks, for a
+// ratio under one load), and the hourly prune (each tick an hour after
+// the last).
 func TestBenchScaleTimer(t *testing.T) {
 	path := os.Getenv("LYNGK_BENCH_TIMER_DB")
 	if path == "" {
@@ -325,10 +393,14 @@ func TestBenchScaleTimer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	eng, err := newEngine(defaultConfig())
+	cfg := defaultConfig()
+	eng, err := newEngine(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
+	var held time.Duration
+	d := daemon.New(daemon.Config{DB: db, Engine: eng, Server: cfg.Server,
+		Held: func(_ string, h time.Duration) { held = h }})
 	self := func() time.Duration {
 		var ru syscall.Rusage
 		if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
@@ -336,37 +408,119 @@ func TestBenchScaleTimer(t *testing.T) {
 		}
 		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 	}
-	tick := func(now time.Time) {
-		err := db.Update(func(tx *store.Tx) error {
+	queued := func() int {
+		n := 0
+		if err := db.View(func(tx *store.Tx) error {
+			var err error
+			n, _, _, err = tx.OutboxStats()
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	// The same work with its pictures drawn inside the transaction, as
+	// the timer did before engine.ForecastTick: an engine of its own (its
+	// own memory of pictures), no forecast.
+	engInside, err := newEngine(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dInside := daemon.New(daemon.Config{DB: db, Engine: engInside, Server: cfg.Server,
+		Held: func(_ string, h time.Duration) { held = h }})
+	tickInside := func(now time.Time) error {
+		return dInside.Commit(context.Background(), daemon.Work{Name: "timers", Now: now, Apply: func(tx *daemon.Tx) error {
 			if _, err := tx.Expire(now); err != nil {
 				return err
 			}
-			_, _, err := eng.Tick(tx, now)
+			mails, _, err := engInside.Tick(tx, now)
+			if err != nil {
+				return err
+			}
+			_, err = tx.Send(mails)
 			return err
-		})
-		if err != nil {
+		}})
+	}
+	mails := 0
+	run := func(f func(now time.Time) error, now time.Time) time.Duration {
+		n := queued()
+		if err := f(now); err != nil {
 			t.Fatal(err)
 		}
+		mails += queued() - n
+		return held
+	}
+	daemonTick := func(now time.Time) error {
+		_, err := d.Tick(context.Background(), now)
+		return err
+	}
+	tick := func(now time.Time) time.Duration { return run(daemonTick, now) }
+	perTick := func(s sample) sample {
+		s.Mails = float64(mails) / float64(s.N)
+		mails = 0
+		return s
 	}
 	// The daemon ran its timers at its start, prune included: the first
 	// runs here are the minute timer's, as the following minutes would be.
 	start := time.Now()
 	tick(start)
-	timer := measure(t, "the minute timer (`Tick`)", self, func(i int) int {
-		tick(start.Add(time.Duration(i+1) * time.Minute))
-		return 0
-	})
-	prune := measure(t, "the hourly prune (with its timer run)", self, func(i int) int {
-		tick(start.Add(time.Duration(i+1) * 61 * time.Minute))
-		return 0
-	})
+	var first string
+	if err := db.View(func(tx *store.Tx) error {
+		return tx.Scan(store.BucketDeadlines, "", func(k string, _ []byte) error {
+			first = k
+			return errBenchEnough
+		})
+	}); err != nil && !errors.Is(err, errBenchEnough) {
+		t.Fatal(err)
+	}
+	// A deadline's key starts with its time, Unix nanoseconds in 16 hex
+	// digits (store/doc.go).
+	due, err := strconv.ParseInt(first[:min(len(first), 16)], 16, 64)
+	if err != nil {
+		t.Fatalf("deadlines: first key %q: %v", first, err)
+	}
+	quiet := time.Unix(0, due).Add(-time.Minute)
+	mails = 0
+	idle := perTick(measureTimes(t, "the minute timer's transaction, nothing due", self, func(int) time.Duration {
+		return tick(quiet)
+	}))
+	// Ticks a minute apart, the pictures drawn before the transaction and
+	// inside it in turns, so that both meet the same load.
+	op := fmt.Sprintf("the minute timer's transaction, up to %d reminders with pictures due", engine.TickBatch)
+	var ways [2][]time.Duration
+	var cpu [2]time.Duration
+	var sent [2]int
+	for i := range benchSamples {
+		for w, f := range []func(time.Time) error{daemonTick, tickInside} {
+			c0 := self()
+			ways[w] = append(ways[w], run(f, start.Add(time.Duration(2*i+w+1)*time.Minute)))
+			cpu[w] += self() - c0
+			sent[w] += mails
+			mails = 0
+		}
+	}
+	var timer, inside sample
+	for w, s := range []*sample{&timer, &inside} {
+		*s = timesSample(t, []string{op, op + ", drawn inside (as before)"}[w], ways[w])
+		s.CPU = cpu[w] / time.Duration(s.N)
+		s.Mails = float64(sent[w]) / float64(s.N)
+	}
+	prune := perTick(measureTimes(t, "the hourly prune's transaction (with its timer run)", self, func(i int) time.Duration {
+		return tick(start.Add(time.Duration(i+1) * 61 * time.Minute))
+	}))
+	if _, in, _ := eng.PicturesDrawn(); in != 0 {
+		t.Errorf("the daemon's ticks drew %d pictures inside the transaction", in)
+	}
 	rss := procStatus(t, os.Getpid(), "VmRSS:")
-	for _, s := range []sample{timer, prune} {
+	for _, s := range []sample{idle, timer, inside, prune} {
 		s.RSS = rss
 		b, _ := json.Marshal(s)
 		fmt.Printf("benchresult %s\n", b)
 	}
 }
+
+// errBenchEnough ends a scan early.
+var errBenchEnough = errors.New("enough")
 
 // benchTable writes the results as a Markdown table: an operation a row,
 // a size a column.
@@ -389,12 +543,16 @@ func benchTable(sizes []int, results map[int][]sample, extra map[int]map[string]
 			if strings.HasPrefix(r.Op, "web") {
 				cell += fmt.Sprintf(", %d KB", (r.Bytes+1023)>>10)
 			}
+			if r.Mails > 0 {
+				cell += fmt.Sprintf(", %.3g mails", r.Mails)
+			}
 			fmt.Fprintf(&b, " %s |", cell)
 		}
 		b.WriteString("\n")
 	}
-	for _, k := range []string{"serve RSS", "file", "bench-store"} {
-		fmt.Fprintf(&b, "| %s |", map[string]string{"serve RSS": "`lyngk serve` RSS after the pages", "file": "store file",
+	for _, k := range []string{"start", "serve RSS", "file", "bench-store"} {
+		fmt.Fprintf(&b, "| %s |", map[string]string{"start": "`lyngk serve` start-up (to its web listener)",
+			"serve RSS": "`lyngk serve` RSS after the pages", "file": "store file",
 			"bench-store": "`lyngk bench-store` (wall time)"}[k])
 		for _, n := range sizes {
 			fmt.Fprintf(&b, " %s |", extra[n][k])

@@ -30,6 +30,7 @@ type metrics struct {
 	webRequests    *prometheus.CounterVec
 	webSeconds     *prometheus.HistogramVec
 	strangerDrop   prometheus.Counter
+	writeSeconds   *prometheus.HistogramVec
 }
 
 func newMetrics(db *store.DB) *metrics {
@@ -67,6 +68,11 @@ func newMetrics(db *store.DB) *metrics {
 			Help:    "Time to answer a request to the web part, by path (the route); an event stream counts when it closes.",
 			Buckets: []float64{.001, .002, .005, .01, .02, .05, .1, .25, 1, 10, 60},
 		}, []string{"path"}),
+		writeSeconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "lyngk_write_lock_seconds",
+			Help:    "Time a unit of work held the store's write lock (its transaction, fsync included), by work: mail, web move, robot move, timers, admin.",
+			Buckets: []float64{.001, .002, .005, .01, .02, .05, .1, .25, 1},
+		}, []string{"work"}),
 		strangerDrop: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "lyngk_stranger_mails_dropped_total",
 			Help: "Mails to strangers (no confirmed address) dropped past their share of mails_per_day (stranger_share), since the daemon started.",
@@ -76,7 +82,7 @@ func newMetrics(db *store.DB) *metrics {
 		m.mails.WithLabelValues(string(o))
 	}
 	m.reg.MustRegister(m.mails, m.mailSeconds, m.replySeconds, m.inboxSeconds, m.imapReconnects,
-		m.webRequests, m.webSeconds, m.strangerDrop,
+		m.webRequests, m.webSeconds, m.strangerDrop, m.writeSeconds,
 		prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}),
 		&storeCollector{db: db})
 	return m
@@ -127,6 +133,14 @@ func (m *metrics) mail(o outcome, d time.Duration) {
 	}
 	m.mails.WithLabelValues(string(o)).Inc()
 	m.mailSeconds.Observe(d.Seconds())
+}
+
+// held records how long a unit of work held the write lock
+// (daemon.Config.Held).
+func (m *metrics) held(work string, d time.Duration) {
+	if m != nil {
+		m.writeSeconds.WithLabelValues(work).Observe(d.Seconds())
+	}
 }
 
 // strangerDrops counts n strangers' mails dropped past their share.

@@ -122,3 +122,60 @@ func TestPicturesAfterDuplicate(t *testing.T) {
 		t.Errorf("the second move's picture: drawn before the transaction %d, inside %d; want 1 and 0", before-before0, inside)
 	}
 }
+
+// TestTimerPicturesBeforeTransaction: the minute timer's mails have their
+// pictures drawn before its write transaction, as a move's: a reminder and
+// then a forfeit of the same game, each picture drawn before, none inside,
+// each mail in the outbox with its picture; the daemon reports the
+// transaction's hold of the write lock (daemon.Config.Held). The old
+// daemon forecast nothing for the timer: both pictures were drawn inside.
+func TestTimerPicturesBeforeTransaction(t *testing.T) {
+	a, g, send := pictureGame(t, false)
+	send(moveMail(&g, g.Legal(nil)[0])) // bob to move
+	held := map[string]int{}
+	cfg := defaultConfig()
+	// A restarted server: the move's picture, which the reminder shows
+	// too, is no longer in memory.
+	eng, err := newEngine(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.eng = eng
+	a.d = daemon.New(daemon.Config{DB: a.db, Engine: a.eng, Server: a.robot, Log: a.log,
+		Held: func(work string, _ time.Duration) { held[work]++ }})
+	before0, inside0, _ := a.eng.PicturesDrawn()
+	pictures := func() int {
+		t.Helper()
+		n := 0
+		err := a.db.View(func(tx *store.Tx) error {
+			out, err := tx.Outbox()
+			for _, m := range out {
+				if bytes.Contains(m.Data, []byte("Content-Type: image/png")) {
+					n++
+				}
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	queued := pictures()
+	for i, at := range []time.Duration{cfg.NagAfter + time.Hour, cfg.ForfeitAfter + time.Hour} {
+		if failed, err := a.daemon().Tick(context.Background(), time.Now().Add(at)); failed != nil || err != nil {
+			t.Fatalf("tick: %v, %v", failed, err)
+		}
+		before, inside, _ := a.eng.PicturesDrawn()
+		if before != before0+int64(i+1) || inside != inside0 {
+			t.Errorf("tick %d: pictures drawn before the transaction %d, inside %d; want %d and 0", i+1, before-before0, inside-inside0, i+1)
+		}
+	}
+	// The reminder to bob, the forfeit's game-over mails to both.
+	if n := pictures() - queued; n != 3 {
+		t.Errorf("%d timer mails in the outbox with a picture, want 3", n)
+	}
+	if held["timers"] != 2 {
+		t.Errorf("the daemon reported %d timer transactions, want 2 (%v)", held["timers"], held)
+	}
+}

@@ -67,7 +67,21 @@ type Config struct {
 	// Now is the clock of the work that brings no time of its own; nil:
 	// time.Now.
 	Now func() time.Time
+	// Held, when set, is told after each write transaction how long it
+	// held the store's write lock (from its start to its commit, fsync
+	// included; the wait for the lock not counted), by work name: the
+	// figure WriteBound states.
+	Held func(work string, held time.Duration)
 }
+
+// WriteBound is the longest a unit of work should hold the store's write
+// lock on a 2-core machine, whatever the store holds: every other writer
+// (a mail, a web move, the robot) waits meanwhile. The work keeps it by
+// doing its slow parts before the transaction (pictures and reviews:
+// draw.go; bcrypt: the password pool) and by working in bounded batches
+// (engine.TickBatch, engine.PruneBatch). Nothing enforces it: the store
+// benchmark measures it (deploy/BENCHMARKS.md), Held reports it.
+const WriteBound = 20 * time.Millisecond
 
 // Daemon writes the store. It is safe for concurrent use: bbolt runs one
 // write transaction at a time, and the pictures are drawn before it.
@@ -78,6 +92,7 @@ type Daemon struct {
 	verp   bool
 	log    *slog.Logger
 	now    func() time.Time
+	held   func(string, time.Duration)
 
 	mu      sync.Mutex
 	changed chan struct{} // closed at the next commit (Changed)
@@ -92,7 +107,7 @@ func New(cfg Config) *Daemon {
 		cfg.Now = time.Now
 	}
 	return &Daemon{db: cfg.DB, eng: cfg.Engine, server: cfg.Server, verp: cfg.VERP, log: cfg.Log, now: cfg.Now,
-		changed: make(chan struct{})}
+		held: cfg.Held, changed: make(chan struct{})}
 }
 
 // View runs fn in one read transaction: the read side the web part is
@@ -232,12 +247,17 @@ func (d *Daemon) Commit(ctx context.Context, w Work) error {
 		deliver = Enqueue
 	}
 	var t *Tx
+	var began time.Time
 	err := d.db.Update(func(tx *store.Tx) error {
+		began = time.Now()
 		t = &Tx{Tx: tx, Now: now, d: d, deliver: deliver}
 		return w.Apply(t)
 	})
 	if err != nil {
 		return err
+	}
+	if d.held != nil {
+		d.held(w.Name, time.Since(began))
 	}
 	// A mail that cannot be composed (say, to an address a player typed
 	// wrongly) must not wedge its work into an endless retry: the change

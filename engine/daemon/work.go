@@ -83,13 +83,18 @@ func (d *Daemon) RobotMove(ctx context.Context, t engine.RobotTurn, m games.Move
 }
 
 // Tick runs the game timers (reminders, forfeits) at now and drops the
-// expired records (store.Tx.Expire), in one transaction like a mail. The
-// games whose timers failed are returned as failed (they are tried again
-// at the next tick); err is the store's.
+// expired records (store.Tx.Expire), in one transaction like a mail, the
+// pictures of its mails drawn before it (engine.ForecastTick), so that
+// the transaction only reads and writes records and composes mails
+// (WriteBound). The games whose timers failed are returned as failed
+// (they are tried again at the next tick); err is the store's.
 func (d *Daemon) Tick(ctx context.Context, now time.Time) (failed, err error) {
 	err = d.Commit(ctx, Work{
 		Name: "timers",
 		Now:  now,
+		Forecast: func(tx *store.Tx, now time.Time) []engine.Drawing {
+			return d.eng.ForecastTick(tx, now)
+		},
 		Apply: func(tx *Tx) error {
 			if _, err := tx.Expire(now); err != nil {
 				return err

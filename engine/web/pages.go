@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,8 +26,8 @@ const (
 
 // maxListed bounds a listing of games (/games, a player's page): running
 // first, then finished, newest first, with a note that there are more.
-// The read API reads the games of the page alone (engine.Page): page N
-// reads the index keys of the pages before it, not their games.
+// The read API reads the games of the page alone (engine.Page), and a
+// page of /games starts after the last game of the page before (games).
 const maxListed = 500
 
 // row is one game of a listing.
@@ -87,11 +88,11 @@ type indexView struct {
 func (h *Handler) index(w http.ResponseWriter, r *http.Request) {
 	var v indexView
 	err := h.cfg.Store.View(func(tx engine.Tx) error {
-		running, more, err := h.cfg.Engine.Page(tx, engine.GameFilter{State: engine.StateActive}, 0, frontRunning)
+		running, more, err := h.cfg.Engine.Page(tx, engine.GameFilter{State: engine.StateActive}, engine.Cursor{}, frontRunning)
 		if err != nil {
 			return err
 		}
-		finished, _, err := h.cfg.Engine.Page(tx, engine.GameFilter{State: engine.StateFinished}, 0, recentFinished)
+		finished, _, err := h.cfg.Engine.Page(tx, engine.GameFilter{State: engine.StateFinished}, engine.Cursor{}, recentFinished)
 		if err != nil {
 			return err
 		}
@@ -113,8 +114,19 @@ type gamesView struct {
 	Games       []row
 	More        int // games on later pages
 	Page        int // from 1 (?page=N)
+	Last        int // the board of the page's last game: the next page starts after it
 }
 
+// games is /games[?state=S][&user=U][&after=BOARD&page=N]: the listing of
+// the games, maxListed a page. A page starts after the last game of the
+// page before (after, a board, the cursor of the link to the next page),
+// so that it reads its own games and the index key of one more, whatever
+// page it is: page N by number read the keys of every game before it.
+// page only numbers the page (and counts the games after it). A link of
+// the old form, ?page=N without after, is redirected (302: a page's first
+// game moves as games start and end) to the page after the last game of
+// page N-1 as the listing stands, found once by reading the keys before
+// it; past the listing's end it is answered as an empty page.
 func (h *Handler) games(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	v := gamesView{User: q.Get("user"), State: q.Get("state"),
@@ -131,6 +143,15 @@ func (h *Handler) games(w http.ResponseWriter, r *http.Request) {
 		}
 		v.Page = n
 	}
+	after := 0
+	if a := q.Get("after"); a != "" {
+		n, err := strconv.Atoi(a)
+		if err != nil || n < 1 {
+			h.fail(w, r, http.StatusBadRequest, "after is a board number.")
+			return
+		}
+		after = n
+	}
 	if v.State == engine.StateNext || !validState(v.State) {
 		h.fail(w, r, http.StatusBadRequest, "state is active, finished or all.")
 		return
@@ -140,19 +161,57 @@ func (h *Handler) games(w http.ResponseWriter, r *http.Request) {
 		f.Users = []string{v.User}
 	}
 	var gs []engine.GameSummary
+	redirect := 0
 	err := h.cfg.Store.View(func(tx engine.Tx) (err error) {
-		gs, v.More, err = h.cfg.Engine.Page(tx, f, (v.Page-1)*maxListed, maxListed)
+		at := engine.Cursor{After: after, Before: (v.Page - 1) * maxListed}
+		if after == 0 && v.Page > 1 {
+			// The old form: the last game of the page before, for the
+			// redirect; past the listing's end, the page by number
+			// (empty).
+			last, _, err := h.cfg.Engine.Page(tx, f, engine.Cursor{Skip: at.Before - 1}, 1)
+			if err != nil || len(last) > 0 {
+				redirect = boardOf(last)
+				return err
+			}
+			at.Skip = at.Before
+		}
+		gs, v.More, err = h.cfg.Engine.Page(tx, f, at, maxListed)
 		return err
 	})
 	if h.playerFailed(w, r, v.User, err) {
 		return
 	}
+	if redirect != 0 {
+		http.Redirect(w, r, h.gamesURL(v, redirect), http.StatusFound)
+		return
+	}
 	v.Games = rows(gs)
+	if len(gs) > 0 {
+		v.Last = gs[len(gs)-1].Board
+	}
 	title := strings.ToUpper(v.State[:1]) + v.State[1:] + " games"
 	if v.User != "" {
 		title += " of " + v.User
 	}
 	h.render(w, r, http.StatusOK, "games.html", h.title(title), v)
+}
+
+// boardOf is the board of the one game of gs, 0 for none.
+func boardOf(gs []engine.GameSummary) int {
+	if len(gs) == 0 {
+		return 0
+	}
+	return gs[0].Board
+}
+
+// gamesURL is the link to page v.Page of the listing of v, after board
+// after.
+func (h *Handler) gamesURL(v gamesView, after int) string {
+	q := url.Values{"state": {v.State}, "after": {strconv.Itoa(after)}, "page": {strconv.Itoa(v.Page)}}
+	if v.User != "" {
+		q.Set("user", v.User)
+	}
+	return h.cfg.Base + "/games?" + q.Encode()
 }
 
 func validState(s string) bool {
@@ -260,7 +319,7 @@ func (h *Handler) player(w http.ResponseWriter, r *http.Request) {
 				v.Ratings = append(v.Ratings, gameRating{Title: gameName(g), Player: q})
 			}
 		}
-		gs, more, err := h.cfg.Engine.Page(tx, engine.GameFilter{Users: []string{id}, State: engine.StateAll}, 0, maxListed)
+		gs, more, err := h.cfg.Engine.Page(tx, engine.GameFilter{Users: []string{id}, State: engine.StateAll}, engine.Cursor{}, maxListed)
 		if err != nil {
 			return err
 		}
