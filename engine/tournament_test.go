@@ -329,7 +329,7 @@ func TestTournamentRobot(t *testing.T) {
 }
 
 // TestTournamentOldStore: a store file of the release before tournaments
-// (schema 5 without the buckets tournaments and tourindex) opens with every
+// (without the buckets tournaments and tourindex) opens with every
 // record as it was, the two buckets added empty, and takes tournaments.
 func TestTournamentOldStore(t *testing.T) {
 	v := newEnv(t, withYinsh)
