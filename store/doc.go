@@ -71,6 +71,10 @@
 //	recipients lower-cased userid                 empty: the players who take messages     engine
 //	                                              and broadcasts (confirmed address,
 //	                                              messages on, not signed off)
+//	reviews    board number, "%08d"               a game that ended whose robot's review   engine (JSON)
+//	                                              is not mailed yet: its number of moves,
+//	                                              when it ended (written with the game's
+//	                                              end, deleted with the review's mails)
 //	seen       dedupe key of a processed mail     time processed, 8-byte big-endian        store
 //	           (Message-ID and a digest of        int64 Unix nanoseconds
 //	           sender and text, cmd/lyngk)
@@ -99,7 +103,7 @@
 // A dead letter keeps the header of its message (up to 16 KiB) and its
 // size, not its body: it tells an operator what was lost and why, and a
 // refused reply can be megabytes. Buckets created by a later release (hourly,
-// bounces, daily, sent, sentat) are added by [Open] to an older file; the schema version stays.
+// bounces, daily, sent, sentat, reviews) are added by [Open] to an older file; the schema version stays.
 //
 // # Delivery state and expiry
 //

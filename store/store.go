@@ -39,6 +39,9 @@ const (
 	BucketExpiry     = "expiry"
 	// BucketRecipients (schema version 5): the players who take messages.
 	BucketRecipients = "recipients"
+	// BucketReviews came later; Open adds it to an older file: the
+	// robot's reviews of ended games not yet mailed.
+	BucketReviews = "reviews"
 )
 
 // Store-owned buckets, reachable only through the typed methods.
@@ -77,6 +80,7 @@ var buckets = []struct {
 	{BucketGameTokens, true},
 	{BucketExpiry, true},
 	{BucketRecipients, true},
+	{BucketReviews, true},
 	{bucketSeen, false},
 	{bucketOutbox, false},
 	{bucketDead, false},

@@ -4,10 +4,8 @@
 // change) given to Commit, which runs it in the same steps whoever asks:
 //
 //  1. forecast, in a read transaction, the board pictures the work's mails
-//     will show (engine.Forecast and its kin), and the robot's review of a
-//     game the work ends, unless the server is busy (draw.go);
-//  2. draw them, and make the review, outside the store's write lock, on
-//     every core (draw.go);
+//     will show (engine.Forecast and its kin; draw.go);
+//  2. draw them outside the store's write lock, on every core (draw.go);
 //  3. one write transaction: the work applies its change, composes its
 //     mails (mailer.Compose) and queues each under its SMTP envelope, one
 //     per recipient with a VERP sender when bounce_verp is on, in its
@@ -19,6 +17,11 @@
 // A crash at any step loses nothing and repeats nothing: before the commit
 // nothing was written, after it the mails are in the outbox with the
 // change that caused them.
+//
+// The robot's review of a game that ended is made by a worker of its own
+// (RunReviews, reviews.go), outside this sequence: the transaction that
+// ends the game records it owed, and the worker commits its mails later,
+// as a unit of work of its own, so that no mail waits for a review.
 //
 // The sender's own bookkeeping in the outbox (an attempt counted, a mail
 // sent, given up or dropped) is written here too (Outbox), without the
@@ -67,6 +70,10 @@ type Config struct {
 	// Now is the clock of the work that brings no time of its own; nil:
 	// time.Now.
 	Now func() time.Time
+	// Reviewing, when set, is called by the review worker before it makes
+	// the review of board (reviews.go): a test holds a review there to
+	// make it as slow as it likes.
+	Reviewing func(ctx context.Context, board int)
 }
 
 // Daemon writes the store. It is safe for concurrent use: bbolt runs one
@@ -78,6 +85,8 @@ type Daemon struct {
 	verp   bool
 	log    *slog.Logger
 	now    func() time.Time
+	// reviewing is Config.Reviewing.
+	reviewing func(ctx context.Context, board int)
 
 	mu      sync.Mutex
 	changed chan struct{} // closed at the next commit (Changed)
@@ -92,7 +101,7 @@ func New(cfg Config) *Daemon {
 		cfg.Now = time.Now
 	}
 	return &Daemon{db: cfg.DB, eng: cfg.Engine, server: cfg.Server, verp: cfg.VERP, log: cfg.Log, now: cfg.Now,
-		changed: make(chan struct{})}
+		reviewing: cfg.Reviewing, changed: make(chan struct{})}
 }
 
 // View runs fn in one read transaction: the read side the web part is
@@ -219,9 +228,6 @@ func (d *Daemon) Commit(ctx context.Context, w Work) error {
 		var ds []engine.Drawing
 		if d.db.View(func(tx *store.Tx) error {
 			ds = w.Forecast(tx, now)
-			if busy(tx) {
-				ds = withoutReviews(ds)
-			}
 			return nil
 		}) == nil {
 			d.draw(ctx, ds)

@@ -8,8 +8,8 @@ import (
 	"lyngk.example/lyngk/store"
 )
 
-// TestBusy: the server is busy, and the forecast's game-over reviews are
-// left out, from BusyOutbox mails waiting in the outbox, not before.
+// TestBusy: the server is busy, and the review worker waits, from
+// BusyOutbox mails waiting in the outbox, not before.
 func TestBusy(t *testing.T) {
 	db, err := store.Open(filepath.Join(t.TempDir(), "lyngk.db"), store.Options{})
 	if err != nil {
