@@ -71,6 +71,11 @@ func TestReviewFollowsGameOver(t *testing.T) {
 	}
 }
 
+// withoutReviews is rs without the review mails that follow a game's end.
+func withoutReviews(rs []reply) []reply {
+	return slices.DeleteFunc(rs, func(r reply) bool { return strings.HasPrefix(r.Subject, "Review of ") })
+}
+
 // reviewApp is the app of the store at path, its daemon calling hook
 // before each review it makes.
 func reviewApp(t *testing.T, path string, hook func(ctx context.Context, board int)) *app {
