@@ -211,12 +211,13 @@ func (e *Engine) PendingReviews(tx Tx) ([]PendingReview, error) {
 }
 
 // MakeReview makes p's review, outside any transaction: at most
-// ReviewPlayouts playouts of one worker. It stops early when ctx ends.
-func (e *Engine) MakeReview(ctx context.Context, p *PendingReview) error {
+// ReviewPlayouts playouts of one worker, pace (nil: none) called before
+// each position's search (review.Paced). It stops early when ctx ends.
+func (e *Engine) MakeReview(ctx context.Context, p *PendingReview, pace func(context.Context) error) error {
 	if p.job == nil || p.made {
 		return nil
 	}
-	points, err := review.Review(ctx, p.job.robot, p.job.start, p.job.moves, p.job.playouts)
+	points, err := review.Paced(ctx, p.job.robot, p.job.start, p.job.moves, p.job.playouts, pace)
 	if err != nil {
 		return err
 	}

@@ -62,7 +62,7 @@ func (v *env) reviews() []engine.Mail {
 	v.t.Helper()
 	var out []engine.Mail
 	for _, p := range v.owed() {
-		if err := v.e.MakeReview(context.Background(), &p); err != nil {
+		if err := v.e.MakeReview(context.Background(), &p, nil); err != nil {
 			v.t.Fatal(err)
 		}
 		out = append(out, v.reviewMails(p)...)
@@ -194,7 +194,7 @@ func TestReviewMailedOnce(t *testing.T) {
 		t.Fatalf("%d reviews owed after the restart, want 1", len(ps))
 	}
 	p := ps[0]
-	if err := v.e.MakeReview(context.Background(), &p); err != nil {
+	if err := v.e.MakeReview(context.Background(), &p, nil); err != nil {
 		t.Fatal(err)
 	}
 	if out := v.reviewMails(p); len(out) != 2 {

@@ -46,6 +46,7 @@ import (
 	"net/textproto"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"lyngk.example/lyngk/engine"
@@ -90,6 +91,13 @@ type Daemon struct {
 
 	mu      sync.Mutex
 	changed chan struct{} // closed at the next commit (Changed)
+
+	// What the review worker gives way to (giveWay): the units of work
+	// under way, the last commit's time and the start of the sender's
+	// round under way (Unix nanoseconds; 0: none).
+	working    atomic.Int32
+	lastCommit atomic.Int64
+	sending    atomic.Int64
 }
 
 // New makes the daemon of cfg.DB.
@@ -220,6 +228,11 @@ type dropped struct {
 // then Apply in one transaction, then the change signal. The drawing stops
 // early when ctx ends; the transaction runs to its end.
 func (d *Daemon) Commit(ctx context.Context, w Work) error {
+	d.working.Add(1)
+	defer func() {
+		d.lastCommit.Store(time.Now().UnixNano())
+		d.working.Add(-1)
+	}()
 	now := w.Now
 	if now.IsZero() {
 		now = d.now()

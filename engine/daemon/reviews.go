@@ -23,6 +23,49 @@ import (
 // (busy: BusyOutbox mails or more wait in the outbox) it waits, and the
 // review's own commit is a short write transaction like any mail's.
 
+// While it makes a review, the worker gives way to the mail at every
+// position (giveWay): on a machine of two cores a review searched beside
+// a mail being applied or sent slowed that mail down, as a review made
+// before it had. It waits while a unit of work is under way, for
+// giveWayGrace after each commit (until the sender's round that sends
+// its mails has begun) and while a round of the sender is under way, for
+// at most giveWayMax a position, so that a server that never rests still
+// makes its reviews.
+
+// giveWayGrace, giveWayPoll, giveWayMax: see giveWay.
+const (
+	giveWayGrace = 50 * time.Millisecond
+	giveWayPoll  = 5 * time.Millisecond
+	giveWayMax   = 5 * time.Second
+	// sendingStale: a round begun this long ago and never finished (its
+	// bookkeeping failed) is no longer waited for.
+	sendingStale = 30 * time.Second
+)
+
+// mailUnderWay reports whether the worker should give way now.
+func (d *Daemon) mailUnderWay() bool {
+	now := time.Now()
+	if d.working.Load() > 0 || now.Sub(time.Unix(0, d.lastCommit.Load())) < giveWayGrace {
+		return true
+	}
+	s := d.sending.Load()
+	return s != 0 && now.Sub(time.Unix(0, s)) < sendingStale
+}
+
+// giveWay waits while mail is under way (mailUnderWay), at most
+// giveWayMax, looking again every giveWayPoll.
+func (d *Daemon) giveWay(ctx context.Context) error {
+	deadline := time.Now().Add(giveWayMax)
+	for d.mailUnderWay() && time.Now().Before(deadline) {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(giveWayPoll):
+		}
+	}
+	return ctx.Err()
+}
+
 // BusyOutbox is the outbox's length from which the server counts as busy.
 const BusyOutbox = 10
 
@@ -105,7 +148,7 @@ func (d *Daemon) reviewOne(ctx context.Context, waitBusy bool, deliver Deliver) 
 		d.reviewing(ctx, p.Board)
 	}
 	started := time.Now()
-	if err := d.eng.MakeReview(ctx, &p); err != nil {
+	if err := d.eng.MakeReview(ctx, &p, d.giveWay); err != nil {
 		return false, err
 	}
 	made := time.Since(started)
