@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -180,12 +181,15 @@ type PendingReview struct {
 	made  bool
 }
 
-// PendingReviews returns the reviews owed, in board order. It reads only
-// bucket reviews and those games.
-func (e *Engine) PendingReviews(tx Tx) ([]PendingReview, error) {
+// PendingReviews returns the first max reviews owed, in board order. It
+// reads only bucket reviews and those games.
+func (e *Engine) PendingReviews(tx Tx, max int) ([]PendingReview, error) {
 	r := &request{e: e, tx: tx}
 	var out []PendingReview
 	err := tx.ForEach(bucketReviews, func(key string, val []byte) error {
+		if len(out) >= max {
+			return errEnough
+		}
 		n, err := boardNumber(strings.TrimLeft(key, "0"))
 		if err != nil {
 			return fmt.Errorf("engine: reviews/%s: not a board number", key)
@@ -207,6 +211,9 @@ func (e *Engine) PendingReviews(tx Tx) ([]PendingReview, error) {
 		out = append(out, p)
 		return nil
 	})
+	if errors.Is(err, errEnough) {
+		err = nil
+	}
 	return out, err
 }
 

@@ -33,7 +33,7 @@ func (v *env) owed() []engine.PendingReview {
 	var ps []engine.PendingReview
 	if err := v.db.View(func(tx *store.Tx) error {
 		var err error
-		ps, err = v.e.PendingReviews(tx)
+		ps, err = v.e.PendingReviews(tx, 100)
 		return err
 	}); err != nil {
 		v.t.Fatal(err)

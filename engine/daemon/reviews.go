@@ -136,7 +136,7 @@ func (d *Daemon) reviewOne(ctx context.Context, waitBusy bool, deliver Deliver) 
 	isBusy := false
 	err = d.db.View(func(tx *store.Tx) error {
 		var err error
-		owed, err = d.eng.PendingReviews(tx)
+		owed, err = d.eng.PendingReviews(tx, 1)
 		isBusy = waitBusy && busy(tx)
 		return err
 	})
