@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"math"
@@ -71,7 +70,6 @@ func reviewPlayouts(n int) int {
 
 // reviewJob is the search of one review.
 type reviewJob struct {
-	key      string
 	robot    games.Robot
 	start    games.Position
 	moves    []string
@@ -131,9 +129,7 @@ func (e *Engine) reviewOf(g *game) (*reviewJob, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%d\x00%d\x00%s", gm.Name(), g.Board, g.Winner, strings.Join(moves, " "))
-	return &reviewJob{key: string(h.Sum(nil)), robot: gm.Robot, start: start, moves: moves, loser: 3 - g.Winner, playouts: playouts}, nil
+	return &reviewJob{robot: gm.Robot, start: start, moves: moves, loser: 3 - g.Winner, playouts: playouts}, nil
 }
 
 // owedReview records, in the transaction that ends g, that its review is
