@@ -213,6 +213,14 @@ func (e *Engine) PendingReviews(tx Tx, max int) ([]PendingReview, error) {
 	return out, err
 }
 
+// ReviewsOwed counts the reviews owed: the backlog of the review worker,
+// for the operator's metrics.
+func ReviewsOwed(tx Tx) (int, error) {
+	n := 0
+	err := tx.ForEach(bucketReviews, func(string, []byte) error { n++; return nil })
+	return n, err
+}
+
 // MakeReview makes p's review, outside any transaction: at most
 // ReviewPlayouts playouts of one worker, pace (nil: none) called before
 // each position's search (review.Paced). It stops early when ctx ends.

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"lyngk.example/lyngk/engine/daemon"
 	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
@@ -182,12 +184,30 @@ func TestReviewHoldsNoMail(t *testing.T) {
 	}
 }
 
+// reviewsOwed is the lyngk_reviews_owed gauge of /metrics for db.
+func reviewsOwed(t *testing.T, db *store.DB) float64 {
+	t.Helper()
+	reg := prometheus.NewPedanticRegistry()
+	reg.MustRegister(&storeCollector{db: db})
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() == "lyngk_reviews_owed" {
+			return mf.GetMetric()[0].GetGauge().GetValue()
+		}
+	}
+	t.Fatal("no lyngk_reviews_owed in /metrics")
+	return 0
+}
+
 // TestReviewAfterCrash (crash safety): the daemon stopped between the
 // commit that ends a game and the review's mails (the worker's context
 // ends in the middle of the review, as a kill would end it: nothing of it
-// is written) leaves the review owed in the store; after the restart the
-// review is made and mailed to both players once, and a second run of the
-// worker mails nothing more.
+// is written) leaves the review owed in the store (lyngk_reviews_owed 1);
+// after the restart the review is made and mailed to both players once
+// (the gauge 0), and a second run of the worker mails nothing more.
 func TestReviewAfterCrash(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "lyngk.db")
 	last := reviewGameTo(t, path)
@@ -202,6 +222,9 @@ func TestReviewAfterCrash(t *testing.T) {
 	if n := reviewsQueued(t, a.db); n != 0 {
 		t.Fatalf("%d review mails from the killed worker", n)
 	}
+	if n := reviewsOwed(t, a.db); n != 1 {
+		t.Fatalf("lyngk_reviews_owed %v after the kill, want 1", n)
+	}
 	a.db.Close()
 
 	b := reviewApp(t, path, nil)
@@ -212,6 +235,9 @@ func TestReviewAfterCrash(t *testing.T) {
 		if n := reviewsQueued(t, b.db); n != 2 {
 			t.Fatalf("%d review mails after the restart, want 2:\n%q", n, queuedSubjects(t, b.db))
 		}
+	}
+	if n := reviewsOwed(t, b.db); n != 0 {
+		t.Errorf("lyngk_reviews_owed %v once mailed, want 0", n)
 	}
 }
 
