@@ -81,6 +81,11 @@ func withoutReviews(rs []reply) []reply {
 // reviewApp is the app of the store at path, its daemon calling hook
 // before each review it makes.
 func reviewApp(t *testing.T, path string, hook func(ctx context.Context, board int)) *app {
+	return reviewAppLog(t, path, hook, io.Discard)
+}
+
+// reviewAppLog is reviewApp logging to logs, debug lines included.
+func reviewAppLog(t *testing.T, path string, hook func(ctx context.Context, board int), logs io.Writer) *app {
 	t.Helper()
 	db, err := store.Open(path, store.Options{Upgrade: upgrade})
 	if err != nil {
@@ -92,7 +97,8 @@ func reviewApp(t *testing.T, path string, hook func(ctx context.Context, board i
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &app{db: db, eng: eng, robot: cfg.Server, log: slog.New(slog.NewTextHandler(io.Discard, nil)), now: time.Now}
+	a := &app{db: db, eng: eng, robot: cfg.Server, log: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		now: time.Now}
 	a.d = daemon.New(daemon.Config{DB: db, Engine: eng, Server: cfg.Server, Log: a.log, Reviewing: hook})
 	return a
 }
@@ -249,7 +255,8 @@ func TestReviewWaitsWhenBusy(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "lyngk.db")
 	last := reviewGameTo(t, path)
 	started := make(chan int, 1)
-	a := reviewApp(t, path, func(_ context.Context, board int) { started <- board })
+	logs := &lockedBuffer{}
+	a := reviewAppLog(t, path, func(_ context.Context, board int) { started <- board }, logs)
 	var ids []uint64
 	if err := a.db.Update(func(tx *store.Tx) error {
 		for range daemon.BusyOutbox {
@@ -273,13 +280,9 @@ func TestReviewWaitsWhenBusy(t *testing.T) {
 		cancel()
 		<-stopped
 	}()
-	// The worker looks at start and after each commit: a commit that
-	// leaves the outbox busy starts no review.
-	changed := a.d.Changed()
-	if err := a.d.Update(ctx, "test", func(tx *store.Tx) error { return nil }); err != nil {
-		t.Fatal(err)
-	}
-	<-changed
+	// The worker looks at the store, finds the outbox busy and starts no
+	// review: it says so in its log.
+	waitText(t, logs, `msg="review waits for the outbox" board=101`)
 	select {
 	case b := <-started:
 		t.Fatalf("board %d reviewed with the outbox busy", b)

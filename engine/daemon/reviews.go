@@ -140,6 +140,9 @@ func (d *Daemon) reviewOne(ctx context.Context, waitBusy bool, deliver Deliver) 
 		isBusy = waitBusy && busy(tx)
 		return err
 	})
+	if err == nil && len(owed) > 0 && isBusy {
+		d.log.Debug("review waits for the outbox", "board", owed[0].Board)
+	}
 	if err != nil || len(owed) == 0 || isBusy {
 		return false, err
 	}
