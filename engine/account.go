@@ -383,8 +383,8 @@ type setting struct {
 // (one subject for every mail of a game); chat, copy (the default: the
 // sender of a chat gets a copy) or confirm (a one-line confirmation);
 // messages, on (the default: messages and broadcasts come) or off;
-// review, on (the default: the game-over mail names the loser's costliest
-// turns, reviews.go) or off.
+// review, on (the default: a mail after the game-over mail names the
+// loser's costliest turns, reviews.go) or off.
 var settings = map[string]setting{
 	"change format":   {[]string{"html", formatText}, func(u *user) *string { return &u.Format }},
 	"change subject":  {[]string{"gamerz", subjectGame}, func(u *user) *string { return &u.Subject }},

@@ -112,6 +112,14 @@
 //	                            by saveTourney, the one write of a
 //	                            tournament record; lyngk admin check
 //	                            compares it with the records
+//	reviews "%08d" board        a robot's review owed (reviews.go): the
+//	                            game's number of moves and the time it
+//	                            ended; written in the transaction that
+//	                            ends a won game (when a player or watcher
+//	                            takes reviews), deleted in the one that
+//	                            queues the review's mails, so a crash in
+//	                            between makes the review again and mails
+//	                            it once
 //
 // Schema upgrades ([Upgrade], run by store.Open one step a transaction
 // until it is done, its progress in meta "upgrade" so that a killed

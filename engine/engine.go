@@ -236,7 +236,7 @@ func New(cfg Config) (*Engine, error) {
 	for _, g := range cfg.Games {
 		titles = append(titles, g.Title())
 	}
-	return &Engine{cfg: cfg, auth: auth, pics: newPictures(), revs: newReviews(), games: byName, ownSubject: ownSubjectRE(cfg.ServerName, titles),
+	return &Engine{cfg: cfg, auth: auth, pics: newPictures(), revs: new(reviews), games: byName, ownSubject: ownSubjectRE(cfg.ServerName, titles),
 		commands: commandTable(), topWords: topWords()}, nil
 }
 

@@ -276,7 +276,7 @@ func (r *request) moved(g *game, c *commentView, notice string) error {
 	}
 	v.Notice = notice
 	if g.over() {
-		if err := r.gameReview(g, v); err != nil {
+		if err := r.owedReview(g); err != nil {
 			return err
 		}
 	}

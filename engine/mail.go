@@ -45,10 +45,7 @@ type gameView struct {
 	Notice             string
 	Comment            *commentView
 	Timing             *timingView
-	// Review is the robot's review of a game that ended, in the game-over
-	// mail to a user who takes it (reviews.go), nil for none.
-	Review *reviewView
-	Nag    *nagView
+	Nag                *nagView
 	// Play is the page WebURL/play/TOKEN of a board mail to a player
 	// (Config.WebURL set), "" for none.
 	Play string
@@ -276,9 +273,6 @@ func (r *request) boardMails(g *game, kind string, v *gameView, keys []string, c
 			mv.Comment = c
 		}
 		mv.forTurn(g, key)
-		if u.Review == reviewOff {
-			mv.Review = nil
-		}
 		id, err := r.messageID(g, key)
 		if err != nil {
 			return err

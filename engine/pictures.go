@@ -42,13 +42,7 @@ type Drawing struct {
 	pos   games.Position
 	names [2]string
 	marks *[2]string
-	// rv is a game-over review to make instead of a picture (reviews.go).
-	rv *reviewJob
 }
-
-// Review reports whether d is the robot's review of a game that ends
-// rather than a picture: the daemon leaves it out when the server is busy.
-func (d Drawing) Review() bool { return d.rv != nil }
 
 // Where a picture was drawn, for PicturesDrawn.
 const (
@@ -92,12 +86,9 @@ func (e *Engine) png(d Drawing, where int) ([]byte, error) {
 	return png, nil
 }
 
-// Draw makes the picture of d (or its review) and keeps it for Handle
-// (or RobotMove). It is safe to call from several goroutines at once.
+// Draw makes the picture of d and keeps it for Handle (or RobotMove). It
+// is safe to call from several goroutines at once.
 func (e *Engine) Draw(d Drawing) error {
-	if d.rv != nil {
-		return e.makeReview(d.rv)
-	}
 	_, err := e.png(d, drawnBefore)
 	return err
 }

@@ -78,8 +78,8 @@ type user struct {
 	// Messages is "off" when the user takes no messages nor broadcasts
 	// (change messages); "" (the default) takes them.
 	Messages string `json:"messages,omitempty"`
-	// Review is "off" when the user's game-over mails carry no robot's
-	// review (change review); "" (the default) they do.
+	// Review is "off" when the user gets no robot's review of a game that
+	// ends (change review); "" (the default) he does.
 	Review string `json:"review,omitempty"`
 	// MessagesSent counts the message mails the user sent in the day that
 	// opened with MessagesDay (MaxMessagesPerDay).
@@ -100,7 +100,7 @@ const (
 	subjectGame = "game"    // Subject: one subject a game
 	chatConfirm = "confirm" // Chat: a confirmation instead of a copy
 	messagesOff = "off"     // Messages: none, nor broadcasts
-	reviewOff   = "off"     // Review: none in the game-over mail
+	reviewOff   = "off"     // Review: no review mail
 )
 
 // html reports whether u's mails showing a board carry the HTML part.

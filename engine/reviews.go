@@ -2,31 +2,39 @@ package engine
 
 import (
 	"context"
-	"crypto/sha256"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
 	"sync/atomic"
+	"time"
 
-	"lyngk.example/lyngk/engine/bounded"
 	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/review"
 )
 
-// The robot's review in the game-over mail: the three turns where the
+// The robot's review of a game that ends: the three turns where the
 // loser's chance fell most (package review), each with the move the robot
-// would have played. Like a picture, a review is never made inside the
-// store's write transaction: the forecast of the work that ends a game
-// lists it among its Drawings, the daemon makes it with Draw before the
-// transaction (or leaves it out when the server is busy: engine/daemon),
-// and the game-over mail finds it in the engine's memory. A mail that
-// finds none (no forecast, a busy server, a game too long for the budget)
-// goes without it; the game's page makes its own review later.
+// would have played, mailed to the game's players and watchers.
+//
+// It costs up to a second of one core, so nobody's mail waits for it, not
+// even the game-over mail: the transaction that ends a won game records
+// in bucket reviews that its review is owed (owedReview, beside the game
+// change, so a crash loses nothing), and the game-over mails go at once,
+// as fast as any move's. A worker outside the write lock (engine/daemon)
+// reads the records (PendingReviews), makes one review at a time
+// (MakeReview), and commits its mails with the record's deletion in one
+// transaction (ReviewMails), so a crash before that commit makes the
+// review again at the next start and one after it sends nothing twice.
+// The review follows the game-over mail as a short text mail of its own,
+// in the game's thread: a player learns the result at once and reads the
+// robot's opinion a second later, rather than wait for the robot to hear
+// that he won.
 //
 // The budget: at most ReviewPlayouts playouts of one worker a game,
-// review.Playouts a position or fewer for a long game, and no review in
-// the mail when that leaves under minReviewPlayouts a position. YINSH is
-// the costlier game to search: a game of 46 moves at 200 a position costs
+// review.Playouts a position or fewer for a long game, and no review at
+// all when that leaves under minReviewPlayouts a position. YINSH is the
+// costlier game to search: a game of 46 moves at 200 a position costs
 // 0.93 s of one core (BenchmarkReview), so a review costs at most about a
 // second of one core, LYNGK's far less.
 
@@ -36,8 +44,19 @@ const ReviewPlayouts = 10_000
 // minReviewPlayouts is the least search of a position worth a review.
 const minReviewPlayouts = 20
 
-// reviewBudget bounds the reviews kept: each is a few hundred bytes.
-const reviewBudget = 1 << 20
+// bucketReviews holds the reviews owed (store.BucketReviews), keyed like
+// the game.
+const bucketReviews = "reviews"
+
+// reviewOwed is a record of bucket reviews: the game ended at Ended with
+// Moves moves, and its review is not mailed yet.
+type reviewOwed struct {
+	V     int       `json:"v"`
+	Moves int       `json:"moves"`
+	Ended time.Time `json:"ended"`
+}
+
+func (w *reviewOwed) version() int { return w.V }
 
 // reviewPlayouts is the search of one position of a game of n moves, 0
 // when the game is too long for the budget.
@@ -49,9 +68,8 @@ func reviewPlayouts(n int) int {
 	return p
 }
 
-// reviewJob is a review to make before the transaction (Drawing.rv).
+// reviewJob is the search of one review.
 type reviewJob struct {
-	key      string
 	robot    games.Robot
 	start    games.Position
 	moves    []string
@@ -59,11 +77,20 @@ type reviewJob struct {
 	playouts int
 }
 
-// reviewView is the review the game-over mail prints (templates: the
-// "review" text of board.tmpl, mail.html): the loser's costliest turns.
+// reviewView is the review mail's data (templates: review.subject and
+// review.body of board.tmpl): the game, the loser and his costliest turns.
 type reviewView struct {
-	Loser string
-	Turns []reviewTurn
+	Title   string
+	Board   int
+	Players [2]string
+	Winner  string
+	Loser   string
+	Turns   []reviewTurn
+	// URL is the game's page, with the chart of the chances ("" without
+	// Config.WebURL).
+	URL string
+	// User is the recipient's userid, for the line that turns reviews off.
+	User string
 }
 
 // reviewTurn is one of them: move K, the loser's chance before and after
@@ -74,19 +101,14 @@ type reviewTurn struct {
 	Before, After int
 }
 
-// reviews is the engine's memory of the reviews made for the mails.
+// reviews counts the reviews made.
 type reviews struct {
-	cache *bounded.Cache[[]review.Drop]
-	made  atomic.Int64
+	made atomic.Int64
 }
 
-func newReviews() *reviews {
-	return &reviews{cache: bounded.New(reviewBudget, func(ds []review.Drop) int { return 64 + 128*len(ds) })}
-}
-
-// reviewOf is the job of g's review, nil for a game the mail shows none
-// of: not won (a tie, a cancelled game), a game without a robot, or one
-// too long for the budget.
+// reviewOf is the job of g's review, nil for a game that gets none: not
+// won (a tie, a cancelled game), a game without a robot, or one too long
+// for the budget.
 func (e *Engine) reviewOf(g *game) (*reviewJob, error) {
 	if g.Status != StatusWon || g.Winner == 0 {
 		return nil, nil
@@ -107,48 +129,167 @@ func (e *Engine) reviewOf(g *game) (*reviewJob, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%d\x00%d\x00%s", gm.Name(), g.Board, g.Winner, strings.Join(moves, " "))
-	return &reviewJob{key: string(h.Sum(nil)), robot: gm.Robot, start: start, moves: moves, loser: 3 - g.Winner, playouts: playouts}, nil
+	return &reviewJob{robot: gm.Robot, start: start, moves: moves, loser: 3 - g.Winner, playouts: playouts}, nil
 }
 
-// makeReview makes the review of j and keeps it for the mail.
-func (e *Engine) makeReview(j *reviewJob) error {
-	if _, ok := e.revs.cache.Lookup(j.key); ok {
+// owedReview records, in the transaction that ends g, that its review is
+// owed, unless g gets none or nobody who takes its mails wants one.
+func (r *request) owedReview(g *game) error {
+	if r.forecast {
 		return nil
 	}
-	points, err := review.Review(context.Background(), j.robot, j.start, j.moves, j.playouts)
-	if err != nil {
-		return err
-	}
-	e.revs.made.Add(1)
-	e.revs.cache.Put(j.key, review.Worst(points, j.moves, j.loser, 3))
-	return nil
-}
-
-// ReviewsMade counts the game-over reviews made (Draw), all of them
-// before the write transaction: none is ever made inside.
-func (e *Engine) ReviewsMade() int64 { return e.revs.made.Load() }
-
-// gameReview sets v's review of g, finished: listed for the forecast,
-// from memory for the mail (none when it was not made).
-func (r *request) gameReview(g *game, v *gameView) error {
 	j, err := r.e.reviewOf(g)
 	if err != nil || j == nil {
 		return err
 	}
-	if r.forecast {
-		r.drawings = append(r.drawings, Drawing{key: "review\x00" + j.key, board: g.Board, rv: j})
+	keys, err := r.reviewReaders(g)
+	if err != nil || len(keys) == 0 {
+		return err
+	}
+	return save(r.tx, bucketReviews, gameKey(g.Board), &reviewOwed{V: recordVersion, Moves: len(g.Moves), Ended: g.Ended})
+}
+
+// reviewReaders are the users among g's players and watchers who get its
+// review: an address, and review not turned off.
+func (r *request) reviewReaders(g *game) ([]string, error) {
+	var out []string
+	for _, key := range recipients(g) {
+		u, ok, err := r.loadUser(key)
+		if err != nil {
+			return nil, err
+		}
+		if ok && len(u.Addresses) > 0 && u.Review != reviewOff {
+			out = append(out, key)
+		}
+	}
+	return out, nil
+}
+
+// A PendingReview is a review owed (bucket reviews): PendingReviews reads
+// it, MakeReview makes it outside any transaction, ReviewMails mails it.
+type PendingReview struct {
+	Board int
+	// Ended is when the game ended.
+	Ended time.Time
+	moves int
+	job   *reviewJob // nil: the game gets none after all (gone, changed)
+	drops []review.Drop
+	made  bool
+}
+
+// PendingReviews returns the first max reviews owed, in board order. It
+// reads only bucket reviews and those games.
+func (e *Engine) PendingReviews(tx Tx, max int) ([]PendingReview, error) {
+	r := &request{e: e, tx: tx}
+	var out []PendingReview
+	err := tx.ForEach(bucketReviews, func(key string, val []byte) error {
+		if len(out) >= max {
+			return errEnough
+		}
+		n, err := boardNumber(strings.TrimLeft(key, "0"))
+		if err != nil {
+			return fmt.Errorf("engine: reviews/%s: not a board number", key)
+		}
+		var w reviewOwed
+		if _, err := load(tx, bucketReviews, key, &w); err != nil {
+			return err
+		}
+		p := PendingReview{Board: n, Ended: w.Ended, moves: w.Moves}
+		g, ok, err := r.loadGame(n)
+		if err != nil {
+			return err
+		}
+		if ok && len(g.Moves) == w.Moves {
+			if p.job, err = e.reviewOf(g); err != nil {
+				return err
+			}
+		}
+		out = append(out, p)
+		return nil
+	})
+	if errors.Is(err, errEnough) {
+		err = nil
+	}
+	return out, err
+}
+
+// ReviewsOwed counts the reviews owed: the backlog of the review worker,
+// for the operator's metrics.
+func ReviewsOwed(tx Tx) (int, error) {
+	n := 0
+	err := tx.ForEach(bucketReviews, func(string, []byte) error { n++; return nil })
+	return n, err
+}
+
+// MakeReview makes p's review, outside any transaction: at most
+// ReviewPlayouts playouts of one worker, pace (nil: none) called before
+// each position's search (review.Paced). It stops early when ctx ends.
+func (e *Engine) MakeReview(ctx context.Context, p *PendingReview, pace func(context.Context) error) error {
+	if p.job == nil || p.made {
 		return nil
 	}
-	drops, ok := r.e.revs.cache.Lookup(j.key)
-	if !ok || len(drops) == 0 {
-		return nil
+	points, err := review.Paced(ctx, p.job.robot, p.job.start, p.job.moves, p.job.playouts, pace)
+	if err != nil {
+		return err
 	}
-	v.Review = &reviewView{Loser: g.Players[j.loser-1]}
-	for _, d := range drops {
-		v.Review.Turns = append(v.Review.Turns, reviewTurn{K: d.K, Move: d.Move, Best: d.Best,
+	e.revs.made.Add(1)
+	p.drops, p.made = review.Worst(points, p.job.moves, p.job.loser, 3), true
+	return nil
+}
+
+// ReviewsMade counts the reviews made (MakeReview), all of them outside
+// the write transaction: none is ever made inside.
+func (e *Engine) ReviewsMade() int64 { return e.revs.made.Load() }
+
+// ReviewMails returns, in the write transaction, the mails of p, made,
+// and deletes its record: one mail to each player and watcher who takes
+// reviews. None when the record is gone (mailed already: a review made
+// twice is mailed once), and none but the deletion when the game gets no
+// review after all (it changed or was deleted, or the loser made no move
+// worse than the robot's).
+func (e *Engine) ReviewMails(tx Tx, p PendingReview, now time.Time) ([]Mail, error) {
+	var w reviewOwed
+	if ok, err := load(tx, bucketReviews, gameKey(p.Board), &w); err != nil || !ok {
+		return nil, err
+	}
+	if err := tx.Delete(bucketReviews, gameKey(p.Board)); err != nil {
+		return nil, err
+	}
+	if p.job == nil || !p.made || len(p.drops) == 0 || w.Moves != p.moves {
+		return nil, nil
+	}
+	r := &request{e: e, tx: tx, now: now}
+	g, ok, err := r.loadGame(p.Board)
+	if err != nil || !ok || len(g.Moves) != p.moves {
+		return nil, err
+	}
+	gm, err := e.gameOf(g)
+	if err != nil {
+		return nil, err
+	}
+	v := &reviewView{Title: gm.Title(), Board: g.Board, Players: g.Players, Winner: g.Players[g.Winner-1],
+		Loser: g.Players[p.job.loser-1]}
+	if e.cfg.WebURL != "" {
+		v.URL = fmt.Sprintf("%s/game/%d", e.cfg.WebURL, g.Board)
+	}
+	for _, d := range p.drops {
+		v.Turns = append(v.Turns, reviewTurn{K: d.K, Move: d.Move, Best: d.Best,
 			Before: int(math.Round(100 * d.Before)), After: int(math.Round(100 * d.After))})
 	}
-	return nil
+	keys, err := r.reviewReaders(g)
+	if err != nil {
+		return nil, err
+	}
+	for _, key := range keys {
+		u, _, err := r.loadUser(key)
+		if err != nil {
+			return nil, err
+		}
+		mv := *v
+		mv.User = u.ID
+		if err := r.mailAbout("review", &mv, envelope{to: u.Addresses, board: g.Board, key: key}); err != nil {
+			return nil, err
+		}
+	}
+	return r.out, nil
 }

@@ -48,10 +48,9 @@ func (e *Engine) Tick(tx Tx, now time.Time) (mails []Mail, failed, err error) {
 }
 
 // ForecastTick is Forecast (pictures.go) for Tick: the pictures of the
-// reminders and game-over mails Tick would send at now (and the robot's
-// review of a game the timer ends), nothing written, so that the daemon
-// draws them before the timer's write transaction, which then only
-// writes. Its games are Tick's: the same queue, read the same way. (A
+// reminders and game-over mails Tick would send at now, nothing
+// written, so that the daemon draws them before the timer's write
+// transaction, which then only writes. Its games are Tick's: the same queue, read the same way. (A
 // championship's first board mails are drawn in the transaction: an
 // edition starts a few times a year.)
 func (e *Engine) ForecastTick(tx Tx, now time.Time) []Drawing {

@@ -79,6 +79,10 @@
 //	           open, "1" running, "2" finished),  state, then name; a player's open and
 //	           0x00, lower-cased name; or "p"     running tournaments (not those he
 //	           lower-cased userid, 0x00, name     withdrew from)
+//	reviews    board number, "%08d"               a game that ended whose robot's review   engine (JSON)
+//	                                              is not mailed yet: its number of moves,
+//	                                              when it ended (written with the game's
+//	                                              end, deleted with the review's mails)
 //	seen       dedupe key of a processed mail     time processed, 8-byte big-endian        store
 //	           (Message-ID and a digest of        int64 Unix nanoseconds
 //	           sender and text, cmd/lyngk)
@@ -107,8 +111,8 @@
 // A dead letter keeps the header of its message (up to 16 KiB) and its
 // size, not its body: it tells an operator what was lost and why, and a
 // refused reply can be megabytes. Buckets created by a later release (hourly,
-// bounces, daily, sent, sentat, tournaments, tourindex) are added by [Open]
-// to an older file, empty; the schema version stays.
+// bounces, daily, sent, sentat, tournaments, tourindex, reviews) are added by
+// [Open] to an older file, empty; the schema version stays.
 //
 // # Delivery state and expiry
 //

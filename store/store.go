@@ -44,6 +44,9 @@ const (
 	// Open adds them, empty, to an older file.
 	BucketTournaments = "tournaments"
 	BucketTourIndex   = "tourindex"
+	// BucketReviews came later; Open adds it to an older file: the
+	// robot's reviews of ended games not yet mailed.
+	BucketReviews = "reviews"
 )
 
 // Store-owned buckets, reachable only through the typed methods.
@@ -84,6 +87,7 @@ var buckets = []struct {
 	{BucketRecipients, true},
 	{BucketTournaments, true},
 	{BucketTourIndex, true},
+	{BucketReviews, true},
 	{bucketSeen, false},
 	{bucketOutbox, false},
 	{bucketDead, false},

@@ -25,7 +25,7 @@ func TestOpenCreatesLayout(t *testing.T) {
 	got := dump(t, path)
 	want := map[string]map[string]string{
 		"users": {}, "games": {}, "tokens": {}, "rate": {}, "strangers": {}, "robot": {}, "addresses": {}, "confirms": {}, "bounces": {},
-		"byplayer": {}, "running": {}, "deadlines": {}, "ended": {}, "counts": {}, "ratings": {}, "gametokens": {}, "expiry": {}, "recipients": {},
+		"byplayer": {}, "running": {}, "deadlines": {}, "ended": {}, "counts": {}, "ratings": {}, "gametokens": {}, "expiry": {}, "recipients": {}, "reviews": {},
 		"tournaments": {}, "tourindex": {},
 		"meta": {"schema": "6"},
 		"seen": {}, "outbox": {}, "dead": {}, "hourly": {}, "daily": {}, "sent": {}, "sentat": {},
@@ -245,7 +245,7 @@ func TestUpdateRollsBack(t *testing.T) {
 	got := dump(t, path)
 	want := map[string]map[string]string{
 		"users": {"keep": "1"}, "games": {}, "tokens": {}, "rate": {}, "strangers": {}, "robot": {}, "addresses": {}, "confirms": {}, "bounces": {},
-		"byplayer": {}, "running": {}, "deadlines": {}, "ended": {}, "counts": {}, "ratings": {}, "gametokens": {}, "expiry": {}, "recipients": {},
+		"byplayer": {}, "running": {}, "deadlines": {}, "ended": {}, "counts": {}, "ratings": {}, "gametokens": {}, "expiry": {}, "recipients": {}, "reviews": {},
 		"tournaments": {}, "tourindex": {},
 		"meta": {"schema": "6"}, "seen": {}, "outbox": {}, "dead": {}, "hourly": {}, "daily": {}, "sent": {}, "sentat": {},
 	}

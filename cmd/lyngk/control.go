@@ -114,7 +114,7 @@ func (a *app) serveControl(ctx context.Context, c net.Conn) {
 		cerr = admin(a.db, a.daemon(), fields[1:], true, &out) // the daemon's store knows its limits
 	case "process":
 		if len(fields) > 1 && fields[1] == "mbox" {
-			cerr = a.processMbox(ctx, body, &out)
+			cerr = a.processMbox(ctx, body, &out, false)
 		} else {
 			_, cerr = a.apply(ctx, body, daemon.Enqueue)
 		}
@@ -131,13 +131,19 @@ func (a *app) serveControl(ctx context.Context, c net.Conn) {
 }
 
 // processMbox applies one mail and writes its replies as an mbox, after the
-// commit (`lyngk process -mbox`).
-func (a *app) processMbox(ctx context.Context, raw []byte, w io.Writer) error {
+// commit (`lyngk process -mbox`); with reviews, then the mails of the
+// robot's reviews owed (daemon.Reviews), where no daemon's worker makes
+// them.
+func (a *app) processMbox(ctx context.Context, raw []byte, w io.Writer, reviews bool) error {
 	var out []daemon.Outgoing
-	_, err := a.apply(ctx, raw, func(_ *store.Tx, m daemon.Outgoing, _ time.Time) error {
+	deliver := func(_ *store.Tx, m daemon.Outgoing, _ time.Time) error {
 		out = append(out, m)
 		return nil
-	})
+	}
+	_, err := a.apply(ctx, raw, deliver)
+	if err == nil && reviews {
+		err = a.daemon().Reviews(ctx, deliver)
+	}
 	if err != nil {
 		return err
 	}

@@ -201,7 +201,8 @@ func (m *metrics) serve(addr string, log *slog.Logger) (*http.Server, net.Addr, 
 }
 
 // storeCollector reads gauges from the store at scrape time: outbox depth
-// and age, dead letters, games started, finished and cancelled.
+// and age, dead letters, games started, finished and cancelled, reviews
+// owed.
 type storeCollector struct{ db *store.DB }
 
 var (
@@ -218,8 +219,9 @@ var (
 	descStrangers = prometheus.NewDesc("lyngk_stranger_mails_sent_24h", "Recipients sent to in the last 24 hours that were strangers (no confirmed address), of lyngk_mails_sent_24h.", nil, nil)
 	descStrCap    = prometheus.NewDesc("lyngk_stranger_mails_per_day_cap", "The strangers' share of mails_per_day in recipients (stranger_share; 0: no cap).", nil, nil)
 	descDropped   = prometheus.NewDesc("lyngk_stranger_mails_dropped_24h", "Stranger recipients whose mail was dropped past their share in the last 24 hours.", nil, nil)
+	descReviews   = prometheus.NewDesc("lyngk_reviews_owed", "Games ended whose robot's review is not mailed yet (the review worker's backlog).", nil, nil)
 	storeDescList = []*prometheus.Desc{descOutbox, descOldest, descDead, descGames, descFinished, descCancelled, descBouncing,
-		descSent24h, descDayCap, descDayHeld, descStrangers, descStrCap, descDropped}
+		descSent24h, descDayCap, descDayHeld, descStrangers, descStrCap, descDropped, descReviews}
 )
 
 func (c *storeCollector) Describe(ch chan<- *prometheus.Desc) {
@@ -273,6 +275,11 @@ func (c *storeCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(descStrangers, prometheus.GaugeValue, float64(d.Strangers))
 		ch <- prometheus.MustNewConstMetric(descStrCap, prometheus.GaugeValue, float64(d.StrangerCap))
 		ch <- prometheus.MustNewConstMetric(descDropped, prometheus.GaugeValue, float64(d.Dropped))
+		owed, err := engine.ReviewsOwed(tx)
+		if err != nil {
+			return err
+		}
+		ch <- prometheus.MustNewConstMetric(descReviews, prometheus.GaugeValue, float64(owed))
 		return nil
 	})
 }

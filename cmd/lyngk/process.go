@@ -60,11 +60,16 @@ func runProcess(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		a := &app{db: db, eng: eng, robot: *from, log: slog.New(slog.NewTextHandler(stderr,
 			&slog.HandlerOptions{Level: slog.LevelWarn})), now: time.Now}
+		// Without a daemon, no worker makes the robot's review of a game
+		// the mail ended (daemon.RunReviews): it is made here, after the
+		// mail's commit, and its mails follow the game-over mails.
 		if *mbox != "" {
-			return a.processMbox(context.Background(), raw, &out)
+			return a.processMbox(context.Background(), raw, &out, true)
 		}
-		_, err = a.apply(context.Background(), raw, daemon.Enqueue)
-		return err
+		if _, err = a.apply(context.Background(), raw, daemon.Enqueue); err != nil {
+			return err
+		}
+		return a.daemon().Reviews(context.Background(), nil)
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "lyngk: %v\n", err)

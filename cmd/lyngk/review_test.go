@@ -1,13 +1,20 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"fmt"
+	"io"
+	"log/slog"
 	"math/rand/v2"
+	netmail "net/mail"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 
 	"lyngk.example/lyngk/engine/daemon"
 	"lyngk.example/lyngk/engine/games"
@@ -15,10 +22,9 @@ import (
 	"lyngk.example/lyngk/store"
 )
 
-// reviewGame plays a LYNGK game of alice and bob to its end through
-// `lyngk process`, calling beforeLast before the move that ends it, and
-// returns the game-over mails.
-func reviewGame(t *testing.T, db string, beforeLast func()) []reply {
+// reviewGameTo plays a LYNGK game of alice and bob (board 101) through
+// `lyngk process` up to the move that ends it, which it returns unsent.
+func reviewGameTo(t *testing.T, db string) rawMail {
 	t.Helper()
 	addr := map[string]string{"alice": "alice@example.com", "bob": "bob@example.org"}
 	n := 0
@@ -43,58 +49,261 @@ func reviewGame(t *testing.T, db string, beforeLast func()) []reply {
 			if g.Status() != games.Won {
 				t.Fatal("the game is a tie: no loser to review")
 			}
-			beforeLast()
-			return process(t, db, m)
+			return m
 		}
 		process(t, db, m)
 	}
 }
 
-// TestReviewInGameOverMail: through the daemon (`lyngk process`), the move
-// that ends a game brings both players the robot's review in the
-// game-over mail, made before the write transaction (the engine makes
-// none inside: TestGameOverReviewNotInside).
-func TestReviewInGameOverMail(t *testing.T) {
+// TestReviewFollowsGameOver: through `lyngk process`, which has no
+// worker, the move that ends a game brings both players the game-over
+// mail without a review, then the robot's review in a mail of its own.
+func TestReviewFollowsGameOver(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "lyngk.db")
-	out := reviewGame(t, db, func() {})
-	if len(out) != 2 {
-		t.Fatalf("%d game-over mails, want 2", len(out))
+	out := process(t, db, reviewGameTo(t, db))
+	if len(out) != 4 {
+		t.Fatalf("%d mails after the last move, want 2 game-over mails and 2 reviews", len(out))
 	}
-	for _, r := range out {
-		if !strings.Contains(r.Body, "chance fell most, as the robot sees it:") {
-			t.Errorf("the game-over mail to %s has no review:\n%s", r.to, r.Body)
+	for i, r := range out {
+		review := i >= 2
+		if got := strings.Contains(r.Body, "chance fell most, as the robot sees it:"); got != review ||
+			strings.HasPrefix(r.Subject, "Review of") != review {
+			t.Errorf("mail %d to %s (%q), a review: %v, want %v:\n%s", i, r.to, r.Subject, got, review, r.Body)
 		}
 	}
 }
 
-// TestReviewLeftOutWhenBusy: with daemon.BusyOutbox mails waiting in the
-// outbox as the move that ends the game comes, the game-over mails go
-// without the review, rather than wait for its search.
-func TestReviewLeftOutWhenBusy(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "lyngk.db")
-	out := reviewGame(t, db, func() {
-		s, err := store.Open(db, store.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
-		if err := s.Update(func(tx *store.Tx) error {
-			for range daemon.BusyOutbox {
-				if _, err := tx.Enqueue("lyngk@localhost", []string{"carol@example.net"}, []byte("Subject: x\r\n\r\nx\r\n"), time.Now()); err != nil {
-					return err
-				}
+// withoutReviews is rs without the review mails that follow a game's end.
+func withoutReviews(rs []reply) []reply {
+	return slices.DeleteFunc(rs, func(r reply) bool { return strings.HasPrefix(r.Subject, "Review of ") })
+}
+
+// reviewApp is the app of the store at path, its daemon calling hook
+// before each review it makes.
+func reviewApp(t *testing.T, path string, hook func(ctx context.Context, board int)) *app {
+	return reviewAppLog(t, path, hook, io.Discard)
+}
+
+// reviewAppLog is reviewApp logging to logs, debug lines included.
+func reviewAppLog(t *testing.T, path string, hook func(ctx context.Context, board int), logs io.Writer) *app {
+	t.Helper()
+	db, err := store.Open(path, store.Options{Upgrade: upgrade})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	cfg := defaultConfig()
+	eng, err := newEngine(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &app{db: db, eng: eng, robot: cfg.Server, log: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		now: time.Now}
+	a.d = daemon.New(daemon.Config{DB: db, Engine: eng, Server: cfg.Server, Log: a.log, Reviewing: hook})
+	return a
+}
+
+// queuedSubjects lists the outbox's mails as "RECIPIENTS: SUBJECT".
+func queuedSubjects(t *testing.T, db *store.DB) []string {
+	t.Helper()
+	var out []string
+	err := db.View(func(tx *store.Tx) error {
+		ms, err := tx.Outbox()
+		for _, m := range ms {
+			h, err := netmail.ReadMessage(bytes.NewReader(m.Data))
+			if err != nil {
+				return err
 			}
-			return nil
-		}); err != nil {
-			t.Fatal(err)
+			out = append(out, strings.Join(m.To, ",")+": "+h.Header.Get("Subject"))
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// reviewsQueued counts the review mails in the outbox.
+func reviewsQueued(t *testing.T, db *store.DB) int {
+	return len(slices.DeleteFunc(queuedSubjects(t, db), func(s string) bool { return !strings.Contains(s, ": Review of ") }))
+}
+
+// TestReviewHoldsNoMail: the move that ends a game is committed with its
+// game-over mails before any review is made (on the old code the review
+// was made before that commit: ReviewsMade was 1), and while the review
+// worker is held in a slow review (the hook), another game's move mail is
+// answered at once; released, the worker mails the review to both
+// players, once.
+func TestReviewHoldsNoMail(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lyngk.db")
+	last := reviewGameTo(t, path)
+	for i, u := range []string{"carol", "dave"} {
+		signupConfirmed(t, path, u+"@example.net", u, "pw-"+u, fmt.Sprintf("c%d@test.example", i))
+	}
+	process(t, path, rawMail{from: "carol@example.net", subject: "lyngk challenge carol dave", id: "c3@test.example"})
+
+	reviewing := make(chan int, 1)
+	release := make(chan struct{})
+	a := reviewApp(t, path, func(ctx context.Context, board int) {
+		reviewing <- board
+		select {
+		case <-release:
+		case <-ctx.Done():
 		}
 	})
-	if len(out) != 2 {
-		t.Fatalf("%d game-over mails, want 2", len(out))
+	ctx, cancel := context.WithCancel(context.Background())
+	stopped := make(chan error, 1)
+	if _, err := a.apply(ctx, last.bytes(), daemon.Enqueue); err != nil {
+		t.Fatal(err)
 	}
-	for _, r := range out {
-		if strings.Contains(r.Body, "chance fell most") || !strings.Contains(r.Body, "Game won by") {
-			t.Errorf("the game-over mail to %s, the server busy:\n%s", r.to, r.Body)
+	if n := a.eng.ReviewsMade(); n != 0 {
+		t.Fatalf("%d reviews made before the game-over mails were committed, want 0", n)
+	}
+	go func() { stopped <- a.d.RunReviews(ctx) }()
+	defer func() {
+		cancel()
+		<-stopped
+	}()
+	if b := <-reviewing; b != 101 {
+		t.Fatalf("reviewing board %d, want 101", b)
+	}
+	// The worker is in board 101's review, held: carol's move is answered.
+	if _, err := a.apply(ctx, rawMail{from: "carol@example.net", subject: "lyngk move 102 carol pw-carol G,f5-f4", id: "c4@test.example"}.bytes(), daemon.Enqueue); err != nil {
+		t.Fatal(err)
+	}
+	q := queuedSubjects(t, a.db)
+	for _, want := range []string{"carol@example.net: Lyngk Board 102 dave", "dave@example.net: Lyngk Board 102 dave"} {
+		if !slices.Contains(q, want) {
+			t.Errorf("board 102's move mail to %s not queued while the review runs: %q", want, q)
 		}
+	}
+	if n := reviewsQueued(t, a.db); n != 0 {
+		t.Errorf("%d review mails before the review was made", n)
+	}
+	close(release)
+	for reviewsQueued(t, a.db) < 2 {
+		<-a.d.Changed()
+	}
+	if n := reviewsQueued(t, a.db); n != 2 {
+		t.Errorf("%d review mails, want 2:\n%q", n, queuedSubjects(t, a.db))
+	}
+}
+
+// reviewsOwed is the lyngk_reviews_owed gauge of /metrics for db.
+func reviewsOwed(t *testing.T, db *store.DB) float64 {
+	t.Helper()
+	reg := prometheus.NewPedanticRegistry()
+	reg.MustRegister(&storeCollector{db: db})
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() == "lyngk_reviews_owed" {
+			return mf.GetMetric()[0].GetGauge().GetValue()
+		}
+	}
+	t.Fatal("no lyngk_reviews_owed in /metrics")
+	return 0
+}
+
+// TestReviewAfterCrash (crash safety): the daemon stopped between the
+// commit that ends a game and the review's mails (the worker's context
+// ends in the middle of the review, as a kill would end it: nothing of it
+// is written) leaves the review owed in the store (lyngk_reviews_owed 1);
+// after the restart the review is made and mailed to both players once
+// (the gauge 0), and a second run of the worker mails nothing more.
+func TestReviewAfterCrash(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lyngk.db")
+	last := reviewGameTo(t, path)
+	ctx, kill := context.WithCancel(context.Background())
+	a := reviewApp(t, path, func(context.Context, int) { kill() })
+	if _, err := a.apply(context.Background(), last.bytes(), daemon.Enqueue); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.d.RunReviews(ctx); err != context.Canceled {
+		t.Fatalf("the worker killed in the review: %v", err)
+	}
+	if n := reviewsQueued(t, a.db); n != 0 {
+		t.Fatalf("%d review mails from the killed worker", n)
+	}
+	if n := reviewsOwed(t, a.db); n != 1 {
+		t.Fatalf("lyngk_reviews_owed %v after the kill, want 1", n)
+	}
+	a.db.Close()
+
+	b := reviewApp(t, path, nil)
+	for range 2 {
+		if err := b.d.Reviews(context.Background(), nil); err != nil {
+			t.Fatal(err)
+		}
+		if n := reviewsQueued(t, b.db); n != 2 {
+			t.Fatalf("%d review mails after the restart, want 2:\n%q", n, queuedSubjects(t, b.db))
+		}
+	}
+	if n := reviewsOwed(t, b.db); n != 0 {
+		t.Errorf("lyngk_reviews_owed %v once mailed, want 0", n)
+	}
+}
+
+// TestReviewWaitsWhenBusy: with daemon.BusyOutbox mails waiting in the
+// outbox, the worker makes no review (the players' mail goes first); once
+// the sender has drained the outbox below that, it does, without a commit
+// to wake it.
+func TestReviewWaitsWhenBusy(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lyngk.db")
+	last := reviewGameTo(t, path)
+	started := make(chan int, 1)
+	logs := &lockedBuffer{}
+	a := reviewAppLog(t, path, func(_ context.Context, board int) { started <- board }, logs)
+	var ids []uint64
+	if err := a.db.Update(func(tx *store.Tx) error {
+		for range daemon.BusyOutbox {
+			id, err := tx.Enqueue("lyngk@localhost", []string{"carol@example.net"}, []byte("Subject: x\r\n\r\nx\r\n"), time.Now())
+			if err != nil {
+				return err
+			}
+			ids = append(ids, id)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.apply(context.Background(), last.bytes(), daemon.Enqueue); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	stopped := make(chan error, 1)
+	go func() { stopped <- a.d.RunReviews(ctx) }()
+	defer func() {
+		cancel()
+		<-stopped
+	}()
+	// The worker looks at the store, finds the outbox busy and starts no
+	// review: it says so in its log.
+	waitText(t, logs, `msg="review waits for the outbox" board=101`)
+	select {
+	case b := <-started:
+		t.Fatalf("board %d reviewed with the outbox busy", b)
+	default:
+	}
+	// The sender delivers the waiting mails (its bookkeeping sends no
+	// change signal: the worker looks again by itself).
+	if err := a.db.Update(func(tx *store.Tx) error {
+		for _, id := range ids {
+			if err := tx.Sent(id, time.Now()); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if b := <-started; b != 101 {
+		t.Fatalf("reviewed board %d, want 101", b)
+	}
+	for reviewsQueued(t, a.db) < 2 {
+		<-a.d.Changed()
 	}
 }

@@ -265,7 +265,10 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 	tasks := []task{{"password lane", a.runLane}, {"timers", func(ctx context.Context) error { return a.timers(ctx, tickEvery) }},
 		// Every commit wakes the sender (the robot and the web's live
 		// pages wait on the change signal themselves).
-		{"changes", func(ctx context.Context) error { d.Watch(ctx, sender.Wake); return nil }}}
+		{"changes", func(ctx context.Context) error { d.Watch(ctx, sender.Wake); return nil }},
+		// The robot's reviews of ended games, one at a time, outside the
+		// mail's path (daemon.RunReviews).
+		{"reviews", d.RunReviews}}
 	if imapCfg.Addr != "" {
 		tasks = append(tasks, task{"poller", poller.Run})
 	} else {

@@ -73,6 +73,13 @@ func TestServeLocalYinsh(t *testing.T) {
 	if g.Status() != games.Won || g.Winner() != 1 {
 		t.Fatalf("game not over: %v", g.Status())
 	}
+	// The robot's review follows the game-over mails.
+	for k, q := range players {
+		count[k]++
+		if m := q.await(count[k]); m.Subject != "Review of Yinsh Board 101" {
+			t.Fatalf("%s's mail after the game's end: %q, want its review", q.name, m.Subject)
+		}
+	}
 
 	// Against the robot: alice places and moves, the robot answers.
 	alice.send("yinsh challenge -blitz alice robot", "", "")

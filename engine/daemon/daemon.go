@@ -4,10 +4,8 @@
 // change) given to Commit, which runs it in the same steps whoever asks:
 //
 //  1. forecast, in a read transaction, the board pictures the work's mails
-//     will show (engine.Forecast and its kin), and the robot's review of a
-//     game the work ends, unless the server is busy (draw.go);
-//  2. draw them, and make the review, outside the store's write lock, on
-//     every core (draw.go);
+//     will show (engine.Forecast and its kin; draw.go);
+//  2. draw them outside the store's write lock, on every core (draw.go);
 //  3. one write transaction: the work applies its change, composes its
 //     mails (mailer.Compose) and queues each under its SMTP envelope, one
 //     per recipient with a VERP sender when bounce_verp is on, in its
@@ -19,6 +17,11 @@
 // A crash at any step loses nothing and repeats nothing: before the commit
 // nothing was written, after it the mails are in the outbox with the
 // change that caused them.
+//
+// The robot's review of a game that ended is made by a worker of its own
+// (RunReviews, reviews.go), outside this sequence: the transaction that
+// ends the game records it owed, and the worker commits its mails later,
+// as a unit of work of its own, so that no mail waits for a review.
 //
 // The sender's own bookkeeping in the outbox (an attempt counted, a mail
 // sent, given up or dropped) is written here too (Outbox), without the
@@ -43,6 +46,7 @@ import (
 	"net/textproto"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"lyngk.example/lyngk/engine"
@@ -72,6 +76,10 @@ type Config struct {
 	// included; the wait for the lock not counted), by work name: the
 	// figure WriteBound states.
 	Held func(work string, held time.Duration)
+	// Reviewing, when set, is called by the review worker before it makes
+	// the review of board (reviews.go): a test holds a review there to
+	// make it as slow as it likes.
+	Reviewing func(ctx context.Context, board int)
 }
 
 // WriteBound is the longest a unit of work should hold the store's write
@@ -93,9 +101,18 @@ type Daemon struct {
 	log    *slog.Logger
 	now    func() time.Time
 	held   func(string, time.Duration)
+	// reviewing is Config.Reviewing.
+	reviewing func(ctx context.Context, board int)
 
 	mu      sync.Mutex
 	changed chan struct{} // closed at the next commit (Changed)
+
+	// What the review worker gives way to (giveWay): the units of work
+	// under way, the last commit's time and the start of the sender's
+	// round under way (Unix nanoseconds; 0: none).
+	working    atomic.Int32
+	lastCommit atomic.Int64
+	sending    atomic.Int64
 }
 
 // New makes the daemon of cfg.DB.
@@ -107,7 +124,7 @@ func New(cfg Config) *Daemon {
 		cfg.Now = time.Now
 	}
 	return &Daemon{db: cfg.DB, eng: cfg.Engine, server: cfg.Server, verp: cfg.VERP, log: cfg.Log, now: cfg.Now,
-		held: cfg.Held, changed: make(chan struct{})}
+		held: cfg.Held, reviewing: cfg.Reviewing, changed: make(chan struct{})}
 }
 
 // View runs fn in one read transaction: the read side the web part is
@@ -226,6 +243,11 @@ type dropped struct {
 // then Apply in one transaction, then the change signal. The drawing stops
 // early when ctx ends; the transaction runs to its end.
 func (d *Daemon) Commit(ctx context.Context, w Work) error {
+	d.working.Add(1)
+	defer func() {
+		d.lastCommit.Store(time.Now().UnixNano())
+		d.working.Add(-1)
+	}()
 	now := w.Now
 	if now.IsZero() {
 		now = d.now()
@@ -234,9 +256,6 @@ func (d *Daemon) Commit(ctx context.Context, w Work) error {
 		var ds []engine.Drawing
 		if d.db.View(func(tx *store.Tx) error {
 			ds = w.Forecast(tx, now)
-			if busy(tx) {
-				ds = withoutReviews(ds)
-			}
 			return nil
 		}) == nil {
 			d.draw(ctx, ds)

@@ -3,11 +3,9 @@ package daemon
 import (
 	"context"
 	"runtime"
-	"slices"
 	"sync"
 
 	"lyngk.example/lyngk/engine"
-	"lyngk.example/lyngk/store"
 )
 
 // Pictures are drawn outside the store's write transaction.
@@ -24,29 +22,6 @@ import (
 // between) leaves the picture to be drawn inside, as before;
 // engine.PicturesDrawn counts both. The mails committed are whole, picture
 // included: a crash at any point loses no mail and sends none twice.
-
-// The robot's review of a game that ends (engine/reviews.go) is made the
-// same way, among the pictures, before the transaction that ends the game:
-// its game-over mail finds it made. It costs up to a second of one core,
-// so it waits for no one: when the server is busy (busy: BusyOutbox mails
-// or more wait in the outbox), the forecast's reviews are left out and
-// the game-over mail goes without one, rather than delay players' mail;
-// the game's page makes its review later.
-
-// BusyOutbox is the outbox's length from which the server counts as busy.
-const BusyOutbox = 10
-
-// busy reports whether the outbox holds BusyOutbox mails or more (or
-// cannot be read).
-func busy(tx *store.Tx) bool {
-	queued, _, _, err := tx.OutboxStats()
-	return err != nil || queued >= BusyOutbox
-}
-
-// withoutReviews is ds without its reviews.
-func withoutReviews(ds []engine.Drawing) []engine.Drawing {
-	return slices.DeleteFunc(ds, engine.Drawing.Review)
-}
 
 // drawWorkers is how many pictures are drawn at once: every core.
 func drawWorkers() int { return max(1, runtime.NumCPU()) }

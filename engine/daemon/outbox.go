@@ -14,6 +14,7 @@ import (
 // sent, given up or dropped), not a change of anybody's games: they send
 // no change signal, which would only wake the sender again.
 type Outbox struct {
+	d   *Daemon
 	db  *store.DB
 	log *slog.Logger
 	// dropped is told how many strangers' mails a round dropped (a
@@ -25,7 +26,7 @@ var _ mailer.Queue = Outbox{}
 
 // Outbox is the daemon's outbox, for the sender; dropped (nil: none) is
 // told of the strangers' mails dropped past their share.
-func (d *Daemon) Outbox(dropped func(n int)) Outbox { return Outbox{d.db, d.log, dropped} }
+func (d *Daemon) Outbox(dropped func(n int)) Outbox { return Outbox{d, d.db, d.log, dropped} }
 
 // Due reads the due mails; the strangers' mails past their share, which
 // the store names with them, are dropped in a transaction of their own
@@ -71,7 +72,10 @@ func (q Outbox) Due(now time.Time, max int) ([]mailer.QueuedMail, error) {
 
 // Begin and Finish each write a whole round in one transaction: one fsync
 // for all its mails rather than one per mail.
+// The round's start is noted for the review worker, which gives way to
+// the sending (giveWay).
 func (q Outbox) Begin(as []mailer.Attempt) error {
+	q.d.sending.Store(time.Now().UnixNano())
 	return q.db.Update(func(tx *store.Tx) error {
 		for _, a := range as {
 			if err := tx.RecordAttempt(a.ID, a.Next); err != nil {
@@ -83,6 +87,7 @@ func (q Outbox) Begin(as []mailer.Attempt) error {
 }
 
 func (q Outbox) Finish(now time.Time, rs []mailer.Result) error {
+	defer q.d.sending.Store(0)
 	return q.db.Update(func(tx *store.Tx) error {
 		for _, r := range rs {
 			var err error

@@ -51,12 +51,25 @@ type Drop struct {
 // with its automatic passes, as the game keeps it; a terminal entry left
 // out) played from start, with robot searching playouts per position.
 func Review(ctx context.Context, robot games.Robot, start games.Position, moves []string, playouts int) ([]Point, error) {
+	return Paced(ctx, robot, start, moves, playouts, nil)
+}
+
+// Paced is Review with pace (nil: none) called before the search of each
+// position: a caller that must give way to other work waits in it (the
+// server's review worker, while players' mail is handled), and its error
+// stops the review. The review is the same whatever the waits.
+func Paced(ctx context.Context, robot games.Robot, start games.Position, moves []string, playouts int, pace func(context.Context) error) ([]Point, error) {
 	if playouts < 1 {
 		return nil, fmt.Errorf("review: %d playouts", playouts)
 	}
 	pos := start.Clone()
 	var out []Point
 	for k := 0; ; k++ {
+		if pace != nil {
+			if err := pace(ctx); err != nil {
+				return nil, err
+			}
+		}
 		p, err := estimate(ctx, robot, pos, k, playouts)
 		if err != nil {
 			return nil, err
