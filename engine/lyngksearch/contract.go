@@ -1,6 +1,7 @@
 package lyngksearch
 
 import (
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/engine/mcts"
 )
@@ -11,8 +12,20 @@ import (
 var config = mcts.Tuned(1<<20, 2048)
 
 // Robot is LYNGK's robot player in the game contract (games.Robot): the
-// search with LYNGK's policy and tuning.
-var Robot = mcts.Robot[lyngk.Game, lyngk.Move, policy]{Config: config, Draw: acceptDraw}
+// search with playouts cut and scored by the evaluation (guided).
+var Robot = robot{
+	Policy: guided{W: &standardWeights, Sample: 1},
+	Config: config,
+	Width:  30,
+}
+
+// baseline is the robot before the evaluation: every playout to the end.
+var baseline = mcts.Robot[lyngk.Game, lyngk.Move, policy]{Config: config, Draw: acceptDraw}
+
+// Baseline returns the robot as it was before the evaluation (playouts to
+// the end of the game, see the package comment), which the strength
+// benchmark plays as "the previous robot".
+func Baseline() games.Robot { return baseline }
 
 // acceptDraw accepts a draw unless player would win were the game counted
 // now (rulebook G).
