@@ -1,19 +1,51 @@
 // Package lyngksearch is the LYNGK robot: LYNGK's policy for the shared Monte
 // Carlo tree search of package mcts (the tree, arena, selection and
 // parallelism live there, see its comment), over the rules of package
-// lyngk. It stays out of package lyngk because the search reads the clock
-// (a think time) and uses many pseudo-random numbers; given a seed and an
-// iteration budget it is deterministic, so every result replays.
+// lyngk, with an evaluation of LYNGK positions that chooses which moves the
+// search looks at. It stays out of package lyngk because the search reads
+// the clock (a think time) and uses many pseudo-random numbers; given a
+// seed and a playout budget it is deterministic, so every result replays.
+//
+// # The robot
+//
+// Robot ranks the moves of the position to play by the evaluation of the
+// position each one leads to (a move that wins the game first) and lets
+// the tree search look at the 30 best only: with a few thousand playouts a
+// move and a few hundred legal moves, the plain search gave each move a
+// handful of playouts and its choice was close to a draw among the moves
+// of the highest class. Deeper in the tree every move stays (the ranking
+// costs an Apply and an evaluation a move, about 1.5 µs, once per search).
+// Baseline is the robot as it was before: the same search over all moves.
+// The budget of games.Think is the search's: Playouts iterations in all
+// (deterministic for a Seed), else as many as fit in Time, the ranking
+// included (about 0.6 ms for the moves of a start position,
+// BenchmarkRootMoves). Measured by TestMatch (match_test.go, skipped unless
+// LYNGK_MATCH is set): see engine/README.md.
+//
+// # Evaluation
+//
+// The evaluation (weights.evaluate) counts, in stacks, for player 1 less
+// player 2: the stacks removed (the score, rulebook G); each stack on the
+// board topped by a claimed colour, for its owner, by its height when it
+// can still grow (it sees a stack with none of its colours, low enough to
+// merge) and only by its pieces when it is dead (then only rulebook G2's
+// count of the stacks left looks at it); each stack topped by a free
+// colour, for each player who may still claim that colour; a stack the
+// player to move can complete now, and those the other player threatens to
+// complete next. Reaching is judged in straight lines (lyngk.Game.Sees),
+// without LYNGK bounces. Swapping the players negates it.
 //
 // # Move classes
 //
 // A LYNGK position has up to about a thousand legal moves, claim variants
-// included. Every move gets a small class from one look at the board
-// (class): a move that completes a stack of the mover's own colour (a
-// removal in the standard game, the win in stack6) ranks highest, then
-// moves that build a taller own-topped stack; a claim whose colour the move
-// does not use ranks below the same move without it. The tuning (config)
-// was set by the strength runs of engine/README.md.
+// included. The tree looks at the moves without a claim the moving stack
+// does not use (that claim only spends one of the player's two; the same
+// move without it is there). Every move gets a small class from one look
+// at the board (class): a move that completes a stack of the mover's own
+// colour (a removal in the standard game, the win in stack6) ranks
+// highest, then moves that build a taller own-topped stack; a move that
+// leaves the opponent a stack to complete next (gives) ranks one lower.
+// The tuning (config) was set by the strength runs of engine/README.md.
 //
 // # Playouts
 //
@@ -23,5 +55,8 @@
 // random legal move; with probability 1/2 that random move is drawn among
 // the moves without a claim, so that colours are not all claimed within the
 // first two turns of every playout as a uniform choice would do (claim
-// variants outnumber plain moves five to one at the start).
+// variants outnumber plain moves five to one at the start). The policy
+// can also cut a playout at a depth and draw its winner from the
+// evaluation (guided.Depth); the strength runs found that weaker than
+// playing to the end, so the robot plays to the end.
 package lyngksearch

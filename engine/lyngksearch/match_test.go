@@ -32,7 +32,8 @@ import (
 // LYNGK_MATCH_PARALLEL the games played at once (each robot thinks on one
 // worker); LYNGK_MATCH_FIRST the board of the first game (default 1);
 // LYNGK_MATCH_POLICY "depth,quiet,sharpness,sample,width" tries other cut-offs of the
-// guided playouts.
+// guided playouts and the width of the root, LYNGK_MATCH_FPU another
+// value of an unvisited child (mcts.Config.FPU).
 func TestMatch(t *testing.T) {
 	n := envInt(t, "LYNGK_MATCH", 0)
 	if n <= 0 {
@@ -57,6 +58,11 @@ func TestMatch(t *testing.T) {
 		}
 		p.W = &standardWeights
 		robot.Policy = p
+	}
+	if s := os.Getenv("LYNGK_MATCH_FPU"); s != "" {
+		if _, err := fmt.Sscanf(s, "%g", &robot.Config.FPU); err != nil {
+			t.Fatalf("LYNGK_MATCH_FPU %q: %v", s, err)
+		}
 	}
 	players := [2]games.Robot{robot, Baseline()}
 	var mu sync.Mutex

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
@@ -60,11 +61,17 @@ func (r robot) rootMoves(g *lyngk.Game, width int) []lyngk.Move {
 }
 
 // Search chooses a move for the player to move in g among its Width best
-// by the evaluation (mcts.Search with the tree's root so narrowed).
+// by the evaluation (mcts.Search with the tree's root so narrowed). A
+// think time includes the ranking; the search still gets its one playout
+// a worker when the ranking took it all.
 func (r robot) Search(ctx context.Context, g *lyngk.Game, o mcts.Options) (mcts.Result[lyngk.Move], error) {
 	p := r.Policy
 	if g.Status() == games.Playing && r.Width > 0 {
+		start := time.Now()
 		p.root = &rootFilter{game: *g, moves: r.rootMoves(g, r.Width)}
+		if o.Think > 0 {
+			o.Think = max(o.Think-time.Since(start), time.Nanosecond)
+		}
 	}
 	return mcts.Search(ctx, g, p, r.Config, o)
 }
