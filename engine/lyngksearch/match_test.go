@@ -14,6 +14,7 @@ import (
 
 	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
+	"lyngk.example/lyngk/engine/mcts"
 )
 
 // TestMatch plays the robot (Robot) against the previous one (Baseline)
@@ -33,7 +34,9 @@ import (
 // worker); LYNGK_MATCH_FIRST the board of the first game (default 1);
 // LYNGK_MATCH_POLICY "depth,quiet,sharpness,sample,width" tries other cut-offs of the
 // guided playouts and the width of the root, LYNGK_MATCH_FPU another
-// value of an unvisited child (mcts.Config.FPU).
+// value of an unvisited child (mcts.Config.FPU); LYNGK_MATCH_PLAIN, when
+// set, plays the previous robot with the robot's tuning (Config) instead
+// of the robot.
 func TestMatch(t *testing.T) {
 	n := envInt(t, "LYNGK_MATCH", 0)
 	if n <= 0 {
@@ -65,6 +68,11 @@ func TestMatch(t *testing.T) {
 		}
 	}
 	players := [2]games.Robot{robot, Baseline()}
+	if os.Getenv("LYNGK_MATCH_PLAIN") != "" {
+		// The previous robot with the robot's tuning, to tell what the
+		// evaluation adds to the tuning.
+		players[0] = mcts.Robot[lyngk.Game, lyngk.Move, policy]{Config: robot.Config, Draw: acceptDraw}
+	}
 	var mu sync.Mutex
 	var score, moves, turns, thought [2]float64
 	var wins, ties int
