@@ -61,10 +61,16 @@ func (r robot) rootMoves(g *lyngk.Game, width int) []lyngk.Move {
 }
 
 // Search chooses a move for the player to move in g among its Width best
-// by the evaluation (mcts.Search with the tree's root so narrowed). A
+// by the evaluation (mcts.Search with the tree's root so narrowed), in the
+// standard game; in stack6 it is the previous robot's (Baseline). A
 // think time includes the ranking; the search still gets its one playout
 // a worker when the ranking took it all.
 func (r robot) Search(ctx context.Context, g *lyngk.Game, o mcts.Options) (mcts.Result[lyngk.Move], error) {
+	if g.Variant() != lyngk.Standard {
+		// The evaluation knows the standard game only (stacks of five
+		// removed); stack6 keeps the previous robot.
+		return baseline.Search(ctx, g, o)
+	}
 	p := r.Policy
 	if g.Status() == games.Playing && r.Width > 0 {
 		start := time.Now()
