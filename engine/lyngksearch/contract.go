@@ -15,7 +15,7 @@ var config = mcts.Tuned(1<<20, 2048)
 // search over the 30 best moves by the evaluation, with the classes of
 // guided and playouts to the end (see the package comment).
 var Robot = robot{
-	Policy: guided{W: &standardWeights, Sample: 1},
+	Policy: guided{W: &standardWeights},
 	Config: robotConfig,
 	Width:  30,
 }

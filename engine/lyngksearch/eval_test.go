@@ -186,3 +186,47 @@ func TestGives(t *testing.T) {
 		}
 	}
 }
+
+// TestCutPlayouts: playouts cut at a depth stop within Depth+Quiet moves
+// (each may be followed by a pass in the record) or at the end of the
+// game, and name a winner, 0, 1 or 2, by the sign of the evaluation or
+// drawn from its chances.
+func TestCutPlayouts(t *testing.T) {
+	r := mcts.RNG(3)
+	var buf []lyngk.Move
+	for _, p := range []guided{
+		{W: &standardWeights, Depth: 4, Quiet: 2},
+		{W: &standardWeights, Depth: 6, Quiet: 4, Sharpness: 2},
+	} {
+		seen := map[int]bool{}
+		for board := 1; board <= 200; board++ {
+			g := lyngk.New(board, lyngk.Standard)
+			// Start from positions of the middle game too.
+			for range board % 30 {
+				buf = g.Legal(buf[:0])
+				if len(buf) == 0 {
+					break
+				}
+				if err := g.Apply(buf[r.Intn(len(buf))]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if g.Status() != games.Playing {
+				continue
+			}
+			before := g.MoveCount()
+			var w int
+			w, buf = p.Playout(&g, &r, buf)
+			if played := g.MoveCount() - before; g.Status() == games.Playing && played > 2*(p.Depth+p.Quiet) {
+				t.Errorf("%+v: played %d moves", p, played)
+			}
+			if w < 0 || w > 2 || (g.Status() != games.Playing && w != g.Winner()) {
+				t.Errorf("%+v: winner %d, status %v", p, w, g.Status())
+			}
+			seen[w] = true
+		}
+		if !seen[1] || !seen[2] {
+			t.Errorf("%+v: winners %v", p, seen)
+		}
+	}
+}

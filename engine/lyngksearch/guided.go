@@ -8,8 +8,10 @@ import (
 	"lyngk.example/lyngk/engine/mcts"
 )
 
-// guided is the robot's policy: the classes of policy, and playouts cut
-// at a depth where the evaluation scores the position (see the package
+// guided is the robot's policy: the classes of policy, one lower for a
+// move that gives the opponent a stack to complete; the moves without a
+// claim spent elsewhere; and policy's playouts, to the end or cut at a
+// depth where the evaluation scores the position (see the package
 // comment).
 type guided struct {
 	policy
@@ -21,12 +23,8 @@ type guided struct {
 	// removed is counted removed. Depth 0 plays to the end.
 	Depth, Quiet int
 	// Sharpness turns an evaluation e (in stacks) into player 1's chance
-	// of a win, 1/(1+exp(-Sharpness*e)).
+	// of a win, 1/(1+exp(-Sharpness*e)); at 0 the sign of e decides.
 	Sharpness float64
-	// Sample is how many random moves a playout draws when it has no
-	// stack to complete; it plays the one of the highest class (Class),
-	// the first drawn among equals.
-	Sample int
 	// root, when set, narrows the moves of the search's root position
 	// (robot.Search); read only, so the workers share it.
 	root *rootFilter
@@ -42,10 +40,10 @@ func (p guided) Class(g *lyngk.Game, m lyngk.Move) uint8 {
 	return c
 }
 
-// Playout plays at most Depth moves (more while a stack is being
-// completed) as policy's playout does, then draws the winner from the
-// evaluation's chances. The stack6 variant, whose evaluation was not
-// tuned, plays to the end.
+// Playout plays as policy's playout does, to the end or, with a Depth, at
+// most Depth moves (more while a stack is being completed), then draws the
+// winner from the evaluation's chances. The stack6 variant, which the
+// evaluation does not know, plays to the end.
 func (p guided) Playout(g *lyngk.Game, r *mcts.RNG, buf []lyngk.Move) (int, []lyngk.Move) {
 	if g.Variant() != lyngk.Standard {
 		return p.policy.Playout(g, r, buf)
@@ -54,15 +52,6 @@ func (p guided) Playout(g *lyngk.Game, r *mcts.RNG, buf []lyngk.Move) (int, []ly
 		var pick lyngk.Move
 		var scoring bool
 		pick, scoring, buf = playoutMove(g, r, buf)
-		if !scoring && p.Sample > 1 {
-			best := p.Class(g, pick)
-			for range p.Sample - 1 {
-				m := buf[r.Intn(len(buf))]
-				if c := p.Class(g, m); c > best {
-					pick, best = m, c
-				}
-			}
-		}
 		if p.Depth > 0 && n >= p.Depth && (!scoring || n >= p.Depth+p.Quiet) {
 			break
 		}

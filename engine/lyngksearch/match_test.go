@@ -32,7 +32,7 @@ import (
 // both, which is not equal time: a cut playout is cheaper);
 // LYNGK_MATCH_PARALLEL the games played at once (each robot thinks on one
 // worker); LYNGK_MATCH_FIRST the board of the first game (default 1);
-// LYNGK_MATCH_POLICY "depth,quiet,sharpness,sample,width" tries other cut-offs of the
+// LYNGK_MATCH_POLICY "depth,quiet,sharpness,width" tries other cut-offs of the
 // guided playouts and the width of the root, LYNGK_MATCH_FPU another
 // value of an unvisited child (mcts.Config.FPU); LYNGK_MATCH_PLAIN, when
 // set, plays the previous robot with the robot's tuning (Config) instead
@@ -56,8 +56,8 @@ func TestMatch(t *testing.T) {
 	robot := Robot
 	if s := os.Getenv("LYNGK_MATCH_POLICY"); s != "" {
 		var p guided
-		if _, err := fmt.Sscanf(s, "%d,%d,%g,%d,%d", &p.Depth, &p.Quiet, &p.Sharpness, &p.Sample, &robot.Width); err != nil {
-			t.Fatalf("LYNGK_MATCH_POLICY %q: want depth,quiet,sharpness,sample,width: %v", s, err)
+		if _, err := fmt.Sscanf(s, "%d,%d,%g,%d", &p.Depth, &p.Quiet, &p.Sharpness, &robot.Width); err != nil {
+			t.Fatalf("LYNGK_MATCH_POLICY %q: want depth,quiet,sharpness,width: %v", s, err)
 		}
 		p.W = &standardWeights
 		robot.Policy = p
