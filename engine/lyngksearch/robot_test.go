@@ -62,7 +62,9 @@ func TestRobotGames(t *testing.T) {
 
 // TestThinkBudget: through the game contract a playout budget is spent
 // exactly, a think time (the ranking of the moves included) is kept to
-// within the slack of a loaded machine, and a cancelled context ends the
+// within the slack of a loaded machine (the search looks at the clock
+// every 64 playouts, package mcts; at a load of 17 on two cores those took
+// up to 365 ms), and a cancelled context ends the
 // search with its error.
 func TestThinkBudget(t *testing.T) {
 	p := lyngk.Position(lyngk.New(7, lyngk.Standard))
@@ -72,7 +74,7 @@ func TestThinkBudget(t *testing.T) {
 	}
 	start := time.Now()
 	th, err = Robot.Think(context.Background(), p, games.Think{Time: 20 * time.Millisecond, Workers: 1, Seed: 1})
-	if took := time.Since(start); err != nil || took > 250*time.Millisecond || th.Playouts == 0 {
+	if took := time.Since(start); err != nil || took > time.Second || th.Playouts == 0 {
 		t.Errorf("20 ms: %d playouts in %v, %v", th.Playouts, took, err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
