@@ -36,7 +36,8 @@ import (
 // guided playouts and the width of the root, LYNGK_MATCH_FPU another
 // value of an unvisited child (mcts.Config.FPU); LYNGK_MATCH_PLAIN, when
 // set, plays the previous robot with the robot's tuning (Config) instead
-// of the robot.
+// of the robot, LYNGK_MATCH_VS_TUNED that one instead of the previous
+// robot.
 func TestMatch(t *testing.T) {
 	n := envInt(t, "LYNGK_MATCH", 0)
 	if n <= 0 {
@@ -68,10 +69,14 @@ func TestMatch(t *testing.T) {
 		}
 	}
 	players := [2]games.Robot{robot, Baseline()}
+	// The previous robot with the robot's tuning, to tell what the
+	// evaluation adds to the tuning.
+	tuned := mcts.Robot[lyngk.Game, lyngk.Move, policy]{Config: robot.Config, Draw: acceptDraw}
 	if os.Getenv("LYNGK_MATCH_PLAIN") != "" {
-		// The previous robot with the robot's tuning, to tell what the
-		// evaluation adds to the tuning.
-		players[0] = mcts.Robot[lyngk.Game, lyngk.Move, policy]{Config: robot.Config, Draw: acceptDraw}
+		players[0] = tuned
+	}
+	if os.Getenv("LYNGK_MATCH_VS_TUNED") != "" {
+		players[1] = tuned
 	}
 	var mu sync.Mutex
 	var score, moves, turns, thought [2]float64
