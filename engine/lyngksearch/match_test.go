@@ -69,14 +69,15 @@ func TestMatch(t *testing.T) {
 		}
 	}
 	players := [2]games.Robot{robot, Baseline()}
+	sides := [2]string{"robot", "the previous robot"}
 	// The previous robot with the robot's tuning, to tell what the
 	// evaluation adds to the tuning.
 	tuned := mcts.Robot[lyngk.Game, lyngk.Move, policy]{Config: robot.Config, Draw: acceptDraw}
 	if os.Getenv("LYNGK_MATCH_PLAIN") != "" {
-		players[0] = tuned
+		players[0], sides[0] = tuned, "previous robot with the robot's tuning"
 	}
 	if os.Getenv("LYNGK_MATCH_VS_TUNED") != "" {
-		players[1] = tuned
+		players[1], sides[1] = tuned, "the previous robot with the robot's tuning"
 	}
 	var mu sync.Mutex
 	var score, moves, turns, thought [2]float64
@@ -144,8 +145,8 @@ func TestMatch(t *testing.T) {
 	if playouts > 0 {
 		budget = strconv.Itoa(playouts) + " playouts"
 	}
-	t.Logf("robot against the previous robot, %s a move: %d games, %d won, %d tied, %d lost: score %.1f%% (95%% interval %.1f%%-%.1f%%); mean time a move %.0f ms and %.0f ms, playouts a move %.0f and %.0f; %v",
-		budget, n, wins, ties, n-wins-ties, 100*s/float64(n), 100*lo, 100*hi,
+	t.Logf("%s against %s, %s a move: %d games, %d won, %d tied, %d lost: score %.1f%% (95%% interval %.1f%%-%.1f%%); mean time a move %.0f ms and %.0f ms, playouts a move %.0f and %.0f; %v",
+		sides[0], sides[1], budget, n, wins, ties, n-wins-ties, 100*s/float64(n), 100*lo, 100*hi,
 		1000*moves[0]/max(turns[0], 1), 1000*moves[1]/max(turns[1], 1), thought[0]/max(turns[0], 1), thought[1]/max(turns[1], 1), time.Since(start).Round(time.Second))
 }
 
