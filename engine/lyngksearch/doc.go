@@ -32,7 +32,9 @@
 // position, every move checked against the rules' legal moves, on the
 // shared two-core machine (load 4 to 17, which both sides share). At 100 ms
 // a move, 200 games (boards 1 to 200): 84.2 % (168 won, 1 tied, 31 lost;
-// 95 % Wilson interval 78.6-88.6 %). The share of each part, 100 games
+// 95 % Wilson interval 78.6-88.6 %); at 300 ms, 100 games (boards 201 to
+// 300): 82.5 % (82-1-17; 73.9-88.7 %); at 1 s, 20 games (boards 601 to
+// 620): 80 % (16-0-4; 58.4-91.9 %). The share of each part, 100 games
 // each at 50 ms unless said: the ranking of the root, the claims spent
 // elsewhere left out and the classes of guided, with the previous tuning,
 // 65.5 % (an unvisited child worth 0.5; 0.35 gave 35.5 %, 0.6
