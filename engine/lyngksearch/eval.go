@@ -25,8 +25,10 @@ type weights struct {
 	MaxThreats     int
 }
 
-// standardWeights are the weights the strength runs settled on (see the
-// package comment).
+// standardWeights are set by hand from the rules (a removed stack is 1; a
+// four that can still grow half of one; a stack about to be completed
+// most of one), not tuned: the strength runs measured the robot with
+// these (see the package comment).
 var standardWeights = weights{
 	Live:       [6]float64{0, 0.03, 0.1, 0.25, 0.5, 0},
 	Dead:       0.01,
