@@ -408,3 +408,26 @@ func (g *Game) Owner(c Color) int {
 	}
 	return int(g.owner[c])
 }
+
+// Colors returns the set of colours in the stack on p, bit c for colour c
+// (Ivory..Black); jokers stay out, as they may stand for any colour
+// (rulebook E5). 0 when p is empty or no point. A robot's evaluation reads
+// it to tell whether two stacks may ever merge.
+func (g *Game) Colors(p Point) uint8 {
+	if !p.valid() {
+		return 0
+	}
+	return g.mask[p]
+}
+
+// Sees returns the set of stacks (bit q for point q) that the stack on p
+// reaches in a straight line over empty points, the first stack in each of
+// the six directions (rulebook E3); 0 when p is empty or no point. It is
+// symmetric: q is in Sees(p) exactly when p is in Sees(q). LYNGK bounces
+// (rulebook F) are not included.
+func (g *Game) Sees(p Point) uint64 {
+	if !p.valid() {
+		return 0
+	}
+	return g.nb[p]
+}

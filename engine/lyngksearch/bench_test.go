@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/internal/cputime"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/engine/mcts"
@@ -61,5 +62,33 @@ func BenchmarkSearch100k(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkEvaluate scores positions of a random game from board 101.
+func BenchmarkEvaluate(b *testing.B) {
+	var ps []lyngk.Game
+	r := mcts.RNG(1)
+	g := lyngk.New(101, lyngk.Standard)
+	for g.Status() == games.Playing {
+		ps = append(ps, g)
+		ms := g.Legal(nil)
+		if err := g.Apply(ms[r.Intn(len(ms))]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	i := 0
+	for b.Loop() {
+		standardWeights.evaluate(&ps[i%len(ps)])
+		i++
+	}
+}
+
+// BenchmarkRootMoves ranks the moves of start position 101 by the
+// evaluation (the robot's cost per move before its search).
+func BenchmarkRootMoves(b *testing.B) {
+	g := lyngk.New(101, lyngk.Standard)
+	for b.Loop() {
+		Robot.rootMoves(&g, Robot.Width)
 	}
 }

@@ -44,49 +44,58 @@ func maxHeight(g *lyngk.Game) int {
 // Playout finishes the game (see the package comment) and returns the
 // winner, 0 for a tie, and the scratch buffer buf.
 func (policy) Playout(g *lyngk.Game, r *mcts.RNG, buf []lyngk.Move) (int, []lyngk.Move) {
-	maxH := maxHeight(g)
 	for g.Status() == games.Playing {
-		me := g.Turn()
-		claims := 0
-		for c := lyngk.Ivory; c <= lyngk.Black; c++ {
-			if g.Owner(c) == me {
-				claims++
-			}
-		}
-		buf = g.LegalPlain(buf[:0])
-		scoring := 0
 		var pick lyngk.Move
-		for _, m := range buf {
-			if g.Height(m.From)+g.Height(m.To) != maxH {
-				continue
-			}
-			switch top := g.Top(m.From); g.Owner(top) {
-			case me:
-			case 0:
-				// A neutral stack completing the height scores with the
-				// claim of its colour.
-				if claims == 2 {
-					continue
-				}
-				m.Claim = top
-			default:
-				continue
-			}
-			// Reservoir sampling: each scoring move equally likely.
-			scoring++
-			if r.Intn(scoring) == 0 {
-				pick = m
-			}
-		}
-		if scoring == 0 {
-			if len(buf) == 0 || r.Next()&1 == 0 {
-				buf = g.Legal(buf[:0])
-			}
-			pick = buf[r.Intn(len(buf))]
-		}
+		pick, _, buf = playoutMove(g, r, buf)
 		if err := g.Apply(pick); err != nil {
 			panic("lyngksearch: a legal move is refused: " + err.Error())
 		}
 	}
 	return g.Winner(), buf
+}
+
+// playoutMove is the move of a playout for the player to move in g, a
+// game that goes on: a move that completes an own stack when there is one
+// (scoring is true then), else a random one (see the package comment). It
+// returns buf, the scratch room it may grow.
+func playoutMove(g *lyngk.Game, r *mcts.RNG, buf []lyngk.Move) (pick lyngk.Move, scoring bool, _ []lyngk.Move) {
+	maxH := maxHeight(g)
+	me := g.Turn()
+	claims := 0
+	for c := lyngk.Ivory; c <= lyngk.Black; c++ {
+		if g.Owner(c) == me {
+			claims++
+		}
+	}
+	buf = g.LegalPlain(buf[:0])
+	n := 0
+	for _, m := range buf {
+		if g.Height(m.From)+g.Height(m.To) != maxH {
+			continue
+		}
+		switch top := g.Top(m.From); g.Owner(top) {
+		case me:
+		case 0:
+			// A neutral stack completing the height scores with the
+			// claim of its colour.
+			if claims == 2 {
+				continue
+			}
+			m.Claim = top
+		default:
+			continue
+		}
+		// Reservoir sampling: each scoring move equally likely.
+		n++
+		if r.Intn(n) == 0 {
+			pick = m
+		}
+	}
+	if n > 0 {
+		return pick, true, buf
+	}
+	if len(buf) == 0 || r.Next()&1 == 0 {
+		buf = g.Legal(buf[:0])
+	}
+	return buf[r.Intn(len(buf))], false, buf
 }

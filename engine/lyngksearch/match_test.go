@@ -1,0 +1,174 @@
+package lyngksearch
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"lyngk.example/lyngk/engine/games"
+	"lyngk.example/lyngk/engine/lyngk"
+	"lyngk.example/lyngk/engine/mcts"
+)
+
+// TestMatch plays the robot (Robot) against the previous one (Baseline)
+// through the game contract, at equal think time per move, colours
+// alternating, each game from its own start position; every move is
+// checked against the rules' legal moves before it is played. It is a
+// measuring program, not a unit test: it runs only when LYNGK_MATCH gives
+// the number of games, for example
+//
+//	flock /tmp/bench.lock env LYNGK_MATCH=200 LYNGK_MATCH_THINK=100ms LYNGK_MATCH_PARALLEL=2 \
+//	    go test ./engine/lyngksearch -run TestMatch -v -timeout 0
+//
+// LYNGK_MATCH_THINK is the think time per move of both robots (default
+// 100ms), LYNGK_MATCH_PLAYOUTS a playout budget instead (the same for
+// both, which is not equal time: a cut playout is cheaper);
+// LYNGK_MATCH_PARALLEL the games played at once (each robot thinks on one
+// worker); LYNGK_MATCH_FIRST the board of the first game (default 1);
+// LYNGK_MATCH_POLICY "depth,quiet,sharpness,width" tries other cut-offs of the
+// guided playouts and the width of the root, LYNGK_MATCH_FPU another
+// value of an unvisited child (mcts.Config.FPU); LYNGK_MATCH_PLAIN, when
+// set, plays the previous robot with the robot's tuning (Config) instead
+// of the robot, LYNGK_MATCH_VS_TUNED that one instead of the previous
+// robot.
+func TestMatch(t *testing.T) {
+	n := envInt(t, "LYNGK_MATCH", 0)
+	if n <= 0 {
+		t.Skip("a measuring program: set LYNGK_MATCH to the number of games")
+	}
+	think := 100 * time.Millisecond
+	if s := os.Getenv("LYNGK_MATCH_THINK"); s != "" {
+		d, err := time.ParseDuration(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		think = d
+	}
+	playouts := envInt(t, "LYNGK_MATCH_PLAYOUTS", 0)
+	parallel := envInt(t, "LYNGK_MATCH_PARALLEL", 1)
+	first := envInt(t, "LYNGK_MATCH_FIRST", 1)
+	robot := Robot
+	if s := os.Getenv("LYNGK_MATCH_POLICY"); s != "" {
+		var p guided
+		if _, err := fmt.Sscanf(s, "%d,%d,%g,%d", &p.Depth, &p.Quiet, &p.Sharpness, &robot.Width); err != nil {
+			t.Fatalf("LYNGK_MATCH_POLICY %q: want depth,quiet,sharpness,width: %v", s, err)
+		}
+		p.W = &standardWeights
+		robot.Policy = p
+	}
+	if s := os.Getenv("LYNGK_MATCH_FPU"); s != "" {
+		if _, err := fmt.Sscanf(s, "%g", &robot.Config.FPU); err != nil {
+			t.Fatalf("LYNGK_MATCH_FPU %q: %v", s, err)
+		}
+	}
+	players := [2]games.Robot{robot, Baseline()}
+	sides := [2]string{"robot", "the previous robot"}
+	// The previous robot with the robot's tuning, to tell what the
+	// evaluation adds to the tuning.
+	tuned := mcts.Robot[lyngk.Game, lyngk.Move, policy]{Config: robot.Config, Draw: acceptDraw}
+	if os.Getenv("LYNGK_MATCH_PLAIN") != "" {
+		players[0], sides[0] = tuned, "previous robot with the robot's tuning"
+	}
+	if os.Getenv("LYNGK_MATCH_VS_TUNED") != "" {
+		players[1], sides[1] = tuned, "the previous robot with the robot's tuning"
+	}
+	var mu sync.Mutex
+	var score, moves, turns, thought [2]float64
+	var wins, ties int
+	sem := make(chan struct{}, max(parallel, 1))
+	var wg sync.WaitGroup
+	start := time.Now()
+	for i := range n {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			side := 1 + i%2 // the robot's side
+			p := lyngk.Position(lyngk.New(first+i, lyngk.Standard))
+			var took [2]time.Duration
+			var count, pl [2]int
+			for p.Outcome() == games.Playing {
+				who := 0
+				if p.Turn() != side {
+					who = 1
+				}
+				began := time.Now()
+				th, err := players[who].Think(context.Background(), p, games.Think{Playouts: playouts, Time: think, Workers: 1, Seed: uint64(1000*i + p.Turn())})
+				took[who] += time.Since(began)
+				count[who]++
+				pl[who] += th.Playouts
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if !slices.Contains(p.Legal(), th.Move.String()) {
+					t.Errorf("game %d: %v is not among the legal moves", i, th.Move)
+					return
+				}
+				if err := p.Play(th.Move); err != nil {
+					t.Errorf("game %d: %v", i, err)
+					return
+				}
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			result := "lost"
+			switch p.Winner() {
+			case side:
+				wins++
+				result = "won"
+			case 0:
+				ties++
+				result = "tied"
+			}
+			for who := range 2 {
+				turns[who] += float64(count[who])
+				moves[who] += took[who].Seconds()
+				thought[who] += float64(pl[who])
+			}
+			score[0]++
+			g, _ := lyngk.Of(p)
+			t.Logf("game %d (board %d, robot player %d) %s %d-%d after %d moves; so far %d won, %d tied of %d",
+				i, first+i, side, result, g.Removed(side), g.Removed(3-side), len(p.Moves()), wins, ties, int(score[0]))
+		})
+	}
+	wg.Wait()
+	s := float64(wins) + float64(ties)/2
+	lo, hi := wilson(s, float64(n))
+	budget := think.String()
+	if playouts > 0 {
+		budget = strconv.Itoa(playouts) + " playouts"
+	}
+	t.Logf("%s against %s, %s a move: %d games, %d won, %d tied, %d lost: score %.1f%% (95%% interval %.1f%%-%.1f%%); mean time a move %.0f ms and %.0f ms, playouts a move %.0f and %.0f; %v",
+		sides[0], sides[1], budget, n, wins, ties, n-wins-ties, 100*s/float64(n), 100*lo, 100*hi,
+		1000*moves[0]/max(turns[0], 1), 1000*moves[1]/max(turns[1], 1), thought[0]/max(turns[0], 1), thought[1]/max(turns[1], 1), time.Since(start).Round(time.Second))
+}
+
+// wilson is the 95 % Wilson score interval of s successes in n trials.
+func wilson(s, n float64) (lo, hi float64) {
+	const z = 1.96
+	p := s / n
+	mid := (p + z*z/(2*n)) / (1 + z*z/n)
+	half := z / (1 + z*z/n) * math.Sqrt(p*(1-p)/n+z*z/(4*n*n))
+	return mid - half, mid + half
+}
+
+// envInt reads a whole number from the environment, def when unset.
+func envInt(t *testing.T, name string, def int) int {
+	t.Helper()
+	s := strings.TrimSpace(os.Getenv(name))
+	if s == "" {
+		return def
+	}
+	v, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatalf("%s=%q: %v", name, s, err)
+	}
+	return v
+}
