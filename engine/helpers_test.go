@@ -28,7 +28,7 @@ const robot = "lyngk@example.net"
 
 // offered are the games of the tests, as cmd/lyngk offers them: LYNGK.
 func offered() []games.Game {
-	return []games.Game{{Rules: lyngk.Rules, Picture: lyngkpicture.Pictures, Input: lyngkpicture.Pictures, Robot: lyngksearch.Robot}}
+	return []games.Game{{Rules: lyngk.Rules, Picture: lyngkpicture.Pictures, Input: lyngkpicture.Pictures, Robot: lyngksearch.Robot, Judge: lyngksearch.Baseline()}}
 }
 
 // parser is an engine for the tests of its parsers, which need no store.

@@ -114,7 +114,7 @@ func (e *Engine) reviewOf(g *game) (*reviewJob, error) {
 		return nil, nil
 	}
 	gm, err := e.gameOf(g)
-	if err != nil || gm.Robot == nil {
+	if err != nil || gm.Reviewer() == nil {
 		return nil, err
 	}
 	moves := g.Moves
@@ -129,7 +129,7 @@ func (e *Engine) reviewOf(g *game) (*reviewJob, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &reviewJob{robot: gm.Robot, start: start, moves: moves, loser: 3 - g.Winner, playouts: playouts}, nil
+	return &reviewJob{robot: gm.Reviewer(), start: start, moves: moves, loser: 3 - g.Winner, playouts: playouts}, nil
 }
 
 // owedReview records, in the transaction that ends g, that its review is

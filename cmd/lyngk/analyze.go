@@ -189,7 +189,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 		}
 		at = n
 	}
-	if reviewSet && (!recordSet || gm.Robot == nil) {
+	if reviewSet && (!recordSet || gm.Reviewer() == nil) {
 		return usageErr("-review goes with -record, for a game with a robot")
 	}
 	if recordSet {
@@ -424,7 +424,7 @@ func reviewRecord(gm games.Game, r record.Record, moves []string) (*reviewed, er
 	if err != nil {
 		return nil, err
 	}
-	points, err := review.Review(context.Background(), gm.Robot, start, moves, review.Playouts)
+	points, err := review.Review(context.Background(), gm.Reviewer(), start, moves, review.Playouts)
 	if err != nil {
 		return nil, err
 	}

@@ -18,7 +18,8 @@ import (
 // the one place that knows them all, in the order of help and the lists.
 func offered() []games.Game {
 	return []games.Game{
-		{Rules: lyngk.Rules, Picture: lyngkpicture.Pictures, Input: lyngkpicture.Pictures, Robot: lyngksearch.Robot},
+		{Rules: lyngk.Rules, Picture: lyngkpicture.Pictures, Input: lyngkpicture.Pictures, Robot: lyngksearch.Robot,
+			Judge: lyngksearch.Baseline()},
 		{Rules: yinsh.Rules, Picture: yinshpicture.Pictures, Input: yinshpicture.Pictures, Robot: yinshsearch.Robot},
 	}
 }

@@ -267,12 +267,26 @@ type Thought struct {
 // Game is one game the server offers: its rules, and what it brings
 // beyond them (nil when it has none: no picture, then text mails only; no
 // input, then the play page's forms only; no robot, then nobody can
-// challenge the robot player to it).
+// challenge the robot player to it, and no game of it is reviewed).
 type Game struct {
 	Rules
 	Picture Picture
 	Input   Input
 	Robot   Robot
+	// Judge, when set, is the robot the review of a finished game asks
+	// for each side's chance and the better move (package review): a
+	// search whose Value reads as a chance, where the robot that plays
+	// is tuned to win rather than to estimate. nil: Robot.
+	Judge Robot
+}
+
+// Reviewer is the robot that reviews the game's finished games: Judge,
+// else Robot (nil when the game has neither).
+func (g Game) Reviewer() Robot {
+	if g.Judge != nil {
+		return g.Judge
+	}
+	return g.Robot
 }
 
 // Variants are the names of a game's variants, the default first: the

@@ -136,7 +136,7 @@ func (rv *reviewer) make(board int) (*gameReview, error) {
 		return nil, err
 	}
 	g, err := d.Rules()
-	if err != nil || g.Robot == nil {
+	if err != nil || g.Reviewer() == nil {
 		return &gameReview{}, err
 	}
 	start, err := d.Position(0)
@@ -147,7 +147,7 @@ func (rv *reviewer) make(board int) (*gameReview, error) {
 	if n := len(moves); n > 0 && (moves[n-1] == record.Resign || moves[n-1] == record.Forfeit) {
 		moves = moves[:n-1]
 	}
-	points, err := review.Review(context.Background(), g.Robot, start, moves, review.Playouts)
+	points, err := review.Review(context.Background(), g.Reviewer(), start, moves, review.Playouts)
 	if err != nil {
 		return nil, err
 	}

@@ -89,7 +89,7 @@ func (o *observed) all() []string {
 
 // offered are the games of the tests, as cmd/lyngk offers them: LYNGK.
 func offered() []games.Game {
-	return []games.Game{{Rules: lyngk.Rules, Picture: lyngkpicture.Pictures, Input: lyngkpicture.Pictures, Robot: lyngksearch.Robot}}
+	return []games.Game{{Rules: lyngk.Rules, Picture: lyngkpicture.Pictures, Input: lyngkpicture.Pictures, Robot: lyngksearch.Robot, Judge: lyngksearch.Baseline()}}
 }
 
 func newSite(t testing.TB, public bool) *site {
