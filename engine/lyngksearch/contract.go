@@ -1,6 +1,7 @@
 package lyngksearch
 
 import (
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/engine/mcts"
 )
@@ -13,6 +14,11 @@ var config = mcts.Tuned(1<<20, 2048)
 // Robot is LYNGK's robot player in the game contract (games.Robot): the
 // search with LYNGK's policy and tuning.
 var Robot = mcts.Robot[lyngk.Game, lyngk.Move, policy]{Config: config, Draw: acceptDraw}
+
+// Baseline is the robot the server played before its levels: the yardstick
+// of the strength benchmark (make bench-robot), which plays every level
+// against it at the level's own budget.
+func Baseline() games.Robot { return Robot }
 
 // acceptDraw accepts a draw unless player would win were the game counted
 // now (rulebook G).
