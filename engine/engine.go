@@ -111,8 +111,11 @@ type Config struct {
 	Listed int
 	// BcryptCost is the cost of new password hashes; 0 = bcrypt.DefaultCost.
 	BcryptCost int
-	// RobotPlayer makes the built-in account RobotID play (robot.go).
+	// RobotPlayer makes the robot players play (robot.go): the accounts of
+	// RobotLevels, weakest first (nil: RobotID alone, at its budget of
+	// RobotLevels).
 	RobotPlayer bool
+	RobotLevels []RobotLevel
 	// WebURL is the public base URL of the web part (no trailing slash):
 	// when set, every board mail to a player says "Move on the web:"
 	// WebURL/play/TOKEN in both parts (play.go). "" = no such line.
@@ -180,6 +183,14 @@ func New(cfg Config) (*Engine, error) {
 			return nil, fmt.Errorf("engine: no domain for Message-IDs and none in the server address %q", cfg.Server)
 		}
 		cfg.Domain = d
+	}
+	if len(cfg.RobotLevels) == 0 {
+		cfg.RobotLevels = []RobotLevel{RobotLevels[slices.IndexFunc(RobotLevels, func(l RobotLevel) bool { return l.ID == RobotID })]}
+	}
+	for _, l := range cfg.RobotLevels {
+		if !validUserID(l.ID) || (l.Think.Playouts <= 0 && l.Think.Time <= 0) {
+			return nil, fmt.Errorf("engine: robot level %q: a valid userid and a budget, please", l.ID)
+		}
 	}
 	if cfg.Rand == nil {
 		cfg.Rand = rand.Reader

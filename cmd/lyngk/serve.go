@@ -183,6 +183,10 @@ func newEngine(cfg config) (*engine.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	levels, err := cfg.robotLevels()
+	if err != nil {
+		return nil, err
+	}
 	return engine.New(engine.Config{
 		Games:          offered(),
 		Server:         cfg.Server,
@@ -195,6 +199,7 @@ func newEngine(cfg config) (*engine.Engine, error) {
 		NagAfter:       cfg.NagAfter,
 		ForfeitAfter:   cfg.ForfeitAfter,
 		RobotPlayer:    cfg.RobotPlayer,
+		RobotLevels:    levels,
 		WebURL:         cfg.WebURL,
 	})
 }
@@ -269,7 +274,7 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 		log.Info("no imap_addr: mail comes in through lyngk process", "socket", controlPath(db.Path()))
 	}
 	if cfg.RobotPlayer {
-		log.Info("robot player on", "think", cfg.RobotThink, "searches_at_once", cap(robot.slots))
+		log.Info("robot player on", "levels", cfg.RobotLevels, "think", cfg.RobotThink, "searches_at_once", cap(robot.slots))
 		tasks = append(tasks, task{"robot", robot.run})
 	}
 	log.Info("lyngk serving", "server", cfg.Server, "name", eng.ServerName(), "data", cfg.DataDir, "local", cfg.local())
