@@ -52,7 +52,7 @@ type RobotLevel struct {
 // Budget is the level's thinking as the help and the web page write it.
 func (l RobotLevel) Budget() string {
 	if l.Think.Playouts > 0 {
-		return fmt.Sprintf("%d playouts a move, at most %v", l.Think.Playouts, l.CPU)
+		return fmt.Sprintf("%d playouts a move (at most %v)", l.Think.Playouts, l.CPU)
 	}
 	return fmt.Sprintf("%v a move", l.Think.Time)
 }
@@ -65,11 +65,11 @@ func (l RobotLevel) Budget() string {
 // more time helps least; the two lowest count playouts, so that they are
 // as strong on a busy server as on an idle one.
 var RobotLevels = []RobotLevel{
-	{ID: "robot-novice", About: "A beginner: it sees the obvious and misses the rest; a first game against a computer.",
+	{ID: "robot-novice", About: "A beginner: it sees the obvious and misses the rest.",
 		Think: games.Think{Playouts: 100}, CPU: 100 * time.Millisecond},
-	{ID: "robot-club", About: "A club player: it makes few plain mistakes but can be outplayed.",
+	{ID: "robot-club", About: "A club player: few plain mistakes, but it can be outplayed.",
 		Think: games.Think{Playouts: 1500}, CPU: 500 * time.Millisecond},
-	{ID: RobotID, About: "The default robot: a solid player for everyday games.",
+	{ID: RobotID, About: "The default: a solid player for everyday games.",
 		Think: games.Think{Time: 2 * time.Second}, CPU: 2 * time.Second},
 	{ID: "robot-max", About: "The strongest: it thinks longest and is the hardest to beat.",
 		Think: games.Think{Time: 10 * time.Second}, CPU: 10 * time.Second},
