@@ -43,11 +43,19 @@ type RobotLevel struct {
 	// same move for the same seed) or Time. The daemon sets Workers (one)
 	// and Seed.
 	Think games.Think
-	// CPU is the most CPU of one core a move it is stated to take: what
-	// the strength benchmark checks every move against, and what a search
-	// costs against the daemon's hourly bound for games nobody has moved in.
+	// CPU is the most CPU a move it is stated to take: what the strength
+	// benchmark checks every move against, and what a search costs
+	// against the daemon's hourly bound for games nobody has moved in. For
+	// a level that thinks a Time (of the clock, one worker) it is
+	// ThinkCPU(Time): the search's time and the garbage collector's share
+	// beside it.
 	CPU time.Duration
 }
+
+// ThinkCPU is the CPU stated for a search of think of the clock with one
+// worker: think, and a tenth more for the garbage collector, which marks
+// on another core while the search allocates its tree.
+func ThinkCPU(think time.Duration) time.Duration { return think + think/10 }
 
 // Budget is the level's thinking as the help and the web page write it.
 func (l RobotLevel) Budget() string {
@@ -70,9 +78,9 @@ var RobotLevels = []RobotLevel{
 	{ID: "robot-club", About: "A club player: few plain mistakes, but it can be outplayed.",
 		Think: games.Think{Playouts: 1500}, CPU: 500 * time.Millisecond},
 	{ID: RobotID, About: "The default: a solid player for everyday games.",
-		Think: games.Think{Time: 2 * time.Second}, CPU: 2 * time.Second},
+		Think: games.Think{Time: 2 * time.Second}, CPU: ThinkCPU(2 * time.Second)},
 	{ID: "robot-max", About: "The strongest: it thinks longest and is the hardest to beat.",
-		Think: games.Think{Time: 10 * time.Second}, CPU: 10 * time.Second},
+		Think: games.Think{Time: 10 * time.Second}, CPU: ThinkCPU(10 * time.Second)},
 }
 
 // robotLevel returns the level of userid id when the robot players play

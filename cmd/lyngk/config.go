@@ -404,7 +404,7 @@ func (c *config) robotLevels() ([]engine.RobotLevel, error) {
 			continue
 		}
 		if l.ID == engine.RobotID {
-			l.Think.Time, l.CPU = c.RobotThink, c.RobotThink
+			l.Think.Time, l.CPU = c.RobotThink, engine.ThinkCPU(c.RobotThink)
 		}
 		out = append(out, l)
 	}

@@ -136,7 +136,7 @@ func TestParseConfig(t *testing.T) {
 			check: func(c config) bool {
 				ls, err := c.robotLevels()
 				return err == nil && slices.Equal(robotIDs(ls), []string{"robot-novice", "robot", "robot-max"}) &&
-					ls[1].Think.Time == 3*time.Second && ls[1].CPU == 3*time.Second && ls[0].Think.Playouts > 0
+					ls[1].Think.Time == 3*time.Second && ls[1].CPU == engine.ThinkCPU(3*time.Second) && ls[0].Think.Playouts > 0
 			}},
 		{name: "unknown robot level", file: "robot_levels = robot, robot-god\n", env: env(),
 			err: `robot_levels: no level "robot-god": choose among robot-novice robot-club robot robot-max`},

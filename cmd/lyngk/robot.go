@@ -48,12 +48,12 @@ type robotPlayer struct {
 }
 
 // newRobotPlayer makes the robots' player; unmovedPerHour searches of
-// think are its hourly budget for games nobody has moved in (the settings
-// robot_unmoved_per_hour and robot_think).
+// think (the level robot's, the settings robot_unmoved_per_hour and
+// robot_think) are its hourly budget for games nobody has moved in.
 func newRobotPlayer(a *app, think time.Duration, unmovedPerHour int) *robotPlayer {
 	return &robotPlayer{a: a, wake: make(chan struct{}, 1),
 		slots: make(chan struct{}, runtime.NumCPU()), busy: map[int]bool{},
-		unmovedBudget: time.Duration(unmovedPerHour) * think}
+		unmovedBudget: time.Duration(unmovedPerHour) * engine.ThinkCPU(think)}
 }
 
 // mayThink says whether the game of t may be thought about now, and counts

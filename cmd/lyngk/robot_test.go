@@ -392,10 +392,10 @@ func TestRobotUnmovedPerHour(t *testing.T) {
 
 // TestRobotUnmovedLevelCPU: the hourly bound on searches for games nobody
 // has moved in counts each search at its level's CPU. With two searches of
-// 2 s an hour (4 s), robot-max's 10 s search runs as the first of the
-// window and then nothing more does; forty robot-novice searches of 0.1 s
-// fit; a game a human moved in is never held back; the next hour opens a
-// new window.
+// robot's 2 s an hour (2.2 s of CPU each), robot-max's 10 s search runs as
+// the first of the window and then nothing more does; forty-four
+// robot-novice searches of at most 0.1 s fit; a game a human moved in is
+// never held back; the next hour opens a new window.
 func TestRobotUnmovedLevelCPU(t *testing.T) {
 	level := func(id string) engine.RobotLevel {
 		i := slices.IndexFunc(engine.RobotLevels, func(l engine.RobotLevel) bool { return l.ID == id })
@@ -427,7 +427,7 @@ func TestRobotUnmovedLevelCPU(t *testing.T) {
 	for p.mayThink(turn("robot-novice", true), now) && n < 1000 {
 		n++
 	}
-	if want := int(4 * time.Second / level("robot-novice").CPU); n != want {
+	if want := int(2 * level("robot").CPU / level("robot-novice").CPU); n != want {
 		t.Errorf("%d robot-novice searches in 4 s of CPU, want %d", n, want)
 	}
 }

@@ -23,9 +23,9 @@ func robotLevelsDoc() string {
 		if l.ID == engine.RobotID {
 			budget = "robot_think a move, the level of old and the default"
 		}
-		out = append(out, fmt.Sprintf("%s (%s)", l.ID, budget))
+		out = append(out, l.ID+", "+budget)
 	}
-	return strings.Join(out[:len(out)-1], ", ") + " and " + out[len(out)-1]
+	return strings.Join(out, "; ")
 }
 
 // settingsTable is every key of the configuration file, in the order and
@@ -243,7 +243,7 @@ var settingsTable = []settingSection{
 				`out. false: their userids are unknown, and games they already play wait until they are turned on again.`},
 		{key: "robot_levels", kind: text, field: func(c *config) any { return &c.RobotLevels },
 			def: robotLevelsDefault, example: robotLevelsDefault,
-			doc: "The robot players that play, separated by commas, among " + robotLevelsDoc() + `; "help robot" describes them. ` +
+			doc: "The robot players that play, separated by commas, among (weakest first) " + robotLevelsDoc() + `. "help robot" describes them. ` +
 				"A level's account is made on its first challenge, unless a human holds the userid: he keeps it, " +
 				"and that level is not offered. A level left out is refused by name; games it already plays wait " +
 				"until it is back."},
@@ -253,10 +253,11 @@ var settingsTable = []settingSection{
 				"a second when a core is free."},
 		{key: "robot_unmoved_per_hour", kind: count, field: func(c *config) any { return &c.RobotUnmovedPerHour },
 			def: "30", example: "30",
-			doc: `Searches of robot_think a robot makes per hour in games no human has moved in yet (anybody may ` +
-				`start one: "lyngk challenge robot alice"), in a window that opens with the first; a level's search ` +
-				"counts for its CPU (robot-max's 10 s as five of 2 s, robot-novice's 0.1 s as a twentieth), and " +
-				"the first of a window always runs. Beyond it they wait for the next hour. Games a human has " +
+			doc: `Searches of the level robot (robot_think a move) the robots make per hour in games no human has ` +
+				`moved in yet (anybody may start one: "lyngk challenge robot alice"), in a window that opens with ` +
+				"the first. Another level's search counts for its stated CPU against robot's: at the default " +
+				"robot_think a robot-max search counts as five, a robot-novice one as a twenty-second. The first " +
+				"search of a window always runs; beyond the bound they wait for the next hour. Games a human has " +
 				"moved in are never held back."},
 	}},
 	{title: "The web", settings: []setting{
