@@ -479,12 +479,19 @@ func webHelp(webURL string) string {
 	return fmt.Sprintf("  Web pages:            %s/\n", webURL)
 }
 
-// robotHelp is the local help's line on the robot player.
+// robotHelp is the local help's lines on the robot player: robot, the
+// default level, and the levels on.
 func robotHelp(cfg config) string {
-	if !cfg.RobotPlayer {
+	levels, err := cfg.robotLevels()
+	if !cfg.RobotPlayer || err != nil || len(levels) == 0 {
 		return ""
 	}
-	return "  The robot player:     userid robot, the computer opponent (\"lyngk challenge alice robot\")\n"
+	var ids []string
+	for _, l := range levels {
+		ids = append(ids, l.ID)
+	}
+	return "  The robot player:     userid robot, the computer opponent (\"lyngk challenge alice robot\")\n" +
+		"  Its levels:           " + strings.Join(ids, ", ") + " (\"help robot\")\n"
 }
 
 // timers runs the engine's timers (reminders, forfeits) every period, each
