@@ -7,9 +7,10 @@
 // CPU is measured and compared with the player's stated budget.
 //
 // Moves are thought one at a time, so that the CPU of the process while a
-// search runs is that search's (getrusage; a search's worker goroutines
-// and the garbage collector it causes count too, which the daemon's one
-// search per core pays as well). A match so uses one core.
+// search runs is that search's (cputime: a search's worker goroutines and
+// the garbage collector it causes count too, which the daemon's one
+// search per core pays as well). A match so uses one core. Where the
+// system gives no CPU time (outside unix) every move reads 0.
 package robotmatch
 
 import (
@@ -19,10 +20,10 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"lyngk.example/lyngk/engine/games"
+	"lyngk.example/lyngk/engine/internal/cputime"
 )
 
 // ErrIllegalMove: a robot chose a move the rules refuse in the position
@@ -127,9 +128,9 @@ func Play(ctx context.Context, m Match, progress func(string)) (Result, error) {
 			think := p.Think
 			think.Workers = max(think.Workers, 1)
 			think.Seed = uint64(i)<<24 | uint64(k)<<1 | uint64(side)
-			before := cpu()
+			before := cputime.Now()
 			th, err := p.Robot.Think(ctx, pos.Clone(), think)
-			used := cpu() - before
+			used := cputime.Now() - before
 			if err != nil {
 				return r, fmt.Errorf("robotmatch: %s, game %d, move %d: %s: %w", r.Game, i, len(pos.Moves())+1, p.Name, err)
 			}
@@ -182,15 +183,6 @@ func apply(pos games.Position, m games.Move) error {
 		return fmt.Errorf("%q is not among the legal moves", parsed.String())
 	}
 	return pos.Play(parsed)
-}
-
-// cpu is the CPU (user and system) the process has used so far.
-func cpu() time.Duration {
-	var u syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
-		return 0
-	}
-	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }
 
 // Table writes the results as Markdown, for README's benchmarks: one row
