@@ -149,13 +149,15 @@ type accountView struct {
 	// game of the board of "unsubscribed".
 	Resigned []boardGroup
 	Title    string
-	// Games, RobotPlayer, Robots and Robot are for the welcome mail: the
-	// games offered, each with its own challenge, whether a robot player
-	// takes challenges, which (helpView's), and the one to suggest.
+	// Games, RobotPlayer, Robots and Suggested are for the welcome mail:
+	// the games offered, each with its own challenge, whether a robot
+	// player takes challenges, which (helpView's), and the one to suggest.
+	// (Not "Robot": overrides of old that still name the server's address
+	// so must fail to render, not show a userid.)
 	Games       []gameHelp
 	RobotPlayer bool
 	Robots      []robotView
-	Robot       string
+	Suggested   string
 }
 
 // boardGroup is boards of one game, named by its title.

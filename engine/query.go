@@ -293,9 +293,10 @@ type helpView struct {
 	Text          string     // a game's text: "help GAME", "help notation"
 	RobotPlayer   bool       // a robot player takes challenges (Config.RobotPlayer)
 	// Robots are the robot players that take challenges, weakest first,
-	// and Robot the userid the mails suggest (robotViews).
-	Robots []robotView
-	Robot  string
+	// and Suggested the userid the mails suggest (robotViews; not
+	// "Robot", the server's address of old, accountView's).
+	Robots    []robotView
+	Suggested string
 	// Sections are "help notation" and "help rules": each game's text of
 	// the topic.
 	Sections []helpSection
@@ -334,7 +335,7 @@ func (r *request) help(c Command) error {
 		return err
 	}
 	v := helpView{Server: r.e.cfg.Server, Commands: r.e.helpCommands(), Topics: strings.Join(helpTopics, ", "),
-		Games: r.e.gameHelps(), RobotPlayer: len(robots) > 0, Robots: robots, Robot: robot}
+		Games: r.e.gameHelps(), RobotPlayer: len(robots) > 0, Robots: robots, Suggested: robot}
 	if len(v.Games) > 1 {
 		for _, g := range v.Games {
 			v.Topics += ", " + g.Word
