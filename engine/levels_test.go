@@ -1,6 +1,8 @@
 package engine_test
 
 import (
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -8,6 +10,7 @@ import (
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/store"
+	"lyngk.example/lyngk/templates"
 )
 
 // withLevels turns the robot players on with the levels named, from
@@ -179,4 +182,34 @@ func ids(ls []engine.RobotLevel) []string {
 		out = append(out, l.ID)
 	}
 	return out
+}
+
+// TestOverrideOldRobotField: a template override of old that still names
+// the server's address {{.Robot}} fails to render the welcome mail, with
+// the levels on as before them, rather than showing a robot's userid (the
+// suggested robot is Suggested).
+func TestOverrideOldRobotField(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "templates", "account.tmpl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := strings.Replace(string(src), "You are signed up at {{server}}, {{.Server}}.", "You are signed up at {{server}}, {{.Robot}}.", 1)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "account.tmpl"), []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	set, err := templates.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := newEnv(t, withLevels(ids(engine.RobotLevels)...), func(c *engine.Config) { c.Templates = set })
+	ask := v.cmd(addr("alice"), "signup alice pw-alice")
+	if len(ask) != 1 {
+		t.Fatalf("signup: %s", format(ask))
+	}
+	_, failed := v.mailFailing(engine.Inbound{From: addr("alice"), Subject: "Re: " + ask[0].Subject, Body: "yes\n",
+		InReplyTo: []string{ask[0].MessageID}, MessageID: "confirm@players.example"})
+	if failed == nil || !strings.Contains(failed.Error(), "Robot") {
+		t.Errorf("the welcome mail of an override naming {{.Robot}}: %v", failed)
+	}
 }
