@@ -127,7 +127,7 @@ func Play(ctx context.Context, m Match, progress func(string)) (Result, error) {
 			}
 			think := p.Think
 			think.Workers = max(think.Workers, 1)
-			think.Seed = uint64(i)<<24 | uint64(k)<<1 | uint64(side)
+			think.Seed = seed(i, k, side)
 			before := cputime.Now()
 			th, err := p.Robot.Think(ctx, pos.Clone(), think)
 			used := cputime.Now() - before
@@ -165,6 +165,16 @@ func Play(ctx context.Context, m Match, progress func(string)) (Result, error) {
 	}
 	r.Elapsed = time.Since(start)
 	return r, nil
+}
+
+// seed is the search seed of move k of game i for side: the three mixed
+// (splitmix64's finaliser), so that the two sides' and the games' seeds
+// share no pattern a generator could echo.
+func seed(i, k, side int) uint64 {
+	z := uint64(i)<<32 | uint64(k)<<1 | uint64(side)
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
 }
 
 // apply plays m in pos through the rules alone: its notation read back in
