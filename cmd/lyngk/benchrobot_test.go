@@ -38,7 +38,7 @@ import (
 //
 // One search runs at a time (robotmatch measures the process's CPU), so
 // it takes one core; the Makefile's default (the two lowest levels at 100
-// games a match) takes about 25 minutes of it. All levels at 100 games a
+// games a match) takes under an hour of it. All levels at 100 games a
 // match take days, most of them the matches at 10 s a move: a YINSH game
 // against robot-max is some 35 moves of 10 s on its side alone.
 func TestBenchRobot(t *testing.T) {
