@@ -6,7 +6,7 @@ GO       ?= go
 BIN      ?= bin/lyngk
 FUZZTIME ?= 20s
 
-.PHONY: run build test unit e2e bench bench-abuse bench-scale fuzz lint clean
+.PHONY: run build test unit e2e bench bench-abuse bench-scale bench-robot fuzz lint clean
 
 # make run ARGS="-local-smtp 127.0.0.1:3525": flags for lyngk serve.
 run: build
@@ -42,6 +42,24 @@ bench-abuse:
 SCALE_MAX ?= 100000
 bench-scale:
 	LYNGK_BENCH_SCALE_MAX=$(SCALE_MAX) $(GO) test -count=1 -timeout 4h -run '^TestBenchScale$$' -v ./cmd/lyngk
+
+# The robot strength benchmark: in LYNGK and YINSH each level against the
+# one below it and against the previous robot at the level's budget, the
+# weakest against a random and a greedy player; colours alternating, every
+# robot move checked by the rules, CPU a move against each level's budget;
+# it prints the Markdown tables of README's benchmarks. One search at a
+# time (one core). The default, the two lowest levels at 100 games a
+# match, takes under an hour of one core (48 minutes measured under load);
+# ROBOT_LEVELS=all adds robot (2 s a move) and robot-max (10 s), which take
+# days at 100 games a match: choose ROBOT_GAMES and ROBOT_GAME (lyngk,
+# yinsh) to suit.
+ROBOT_GAMES  ?= 100
+ROBOT_LEVELS ?= robot-novice,robot-club
+ROBOT_GAME   ?= lyngk,yinsh
+bench-robot:
+	LYNGK_BENCH_ROBOT=1 LYNGK_BENCH_ROBOT_GAMES=$(ROBOT_GAMES) LYNGK_BENCH_ROBOT_GAME=$(ROBOT_GAME) \
+		LYNGK_BENCH_ROBOT_LEVELS=$(if $(filter all,$(ROBOT_LEVELS)),,$(ROBOT_LEVELS)) \
+		$(GO) test -count=1 -timeout 0 -run '^TestBenchRobot$$' -v ./cmd/lyngk
 
 # Each fuzz target runs for FUZZTIME; go test -fuzz takes one target at a time.
 fuzz:

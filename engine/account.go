@@ -94,14 +94,16 @@ var (
 	hostLabel = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$`)
 )
 
-// player loads a userid that is to play: known and not signed off. The
-// robot's account is made on its first challenge, and exists only while
-// the robot plays.
+// player loads a userid that is to play: known and not signed off. A
+// robot's account is made on its first challenge, and plays only while
+// its level is on; a level the operator did not choose is refused by
+// name, so that a player who read of it elsewhere learns why.
 func (r *request) player(id string) (*user, error) {
 	u, ok, err := r.loadUser(id)
-	if strings.EqualFold(id, RobotID) && (!ok || u.Robot) {
-		u, ok, err = r.robotUser()
-		ok = ok && r.e.cfg.RobotPlayer
+	if err == nil && r.e.robotName(id) && (!ok || u.Robot) {
+		if u, ok, err = r.robotUser(id); err == nil && !ok && r.e.cfg.RobotPlayer {
+			return nil, refuse(whyRobotOff, kv{"User": id, "Levels": r.e.robotIDs()})
+		}
 	}
 	switch {
 	case err != nil:
@@ -147,11 +149,15 @@ type accountView struct {
 	// game of the board of "unsubscribed".
 	Resigned []boardGroup
 	Title    string
-	// Games and RobotPlayer are for the welcome mail: the games offered,
-	// each with its own challenge, and whether the robot player takes
-	// challenges.
+	// Games, RobotPlayer, Robots and Suggested are for the welcome mail:
+	// the games offered, each with its own challenge, whether a robot
+	// player takes challenges, which (helpView's), and the one to suggest.
+	// (Not "Robot": overrides of old that still name the server's address
+	// so must fail to render, not show a userid.)
 	Games       []gameHelp
 	RobotPlayer bool
+	Robots      []robotView
+	Suggested   string
 }
 
 // boardGroup is boards of one game, named by its title.
@@ -199,7 +205,8 @@ func (r *request) signup(c Command) error {
 	if err != nil {
 		return err
 	}
-	taken = taken || (r.e.cfg.RobotPlayer && strings.EqualFold(id, RobotID))
+	_, robot := r.e.robotLevel(id)
+	taken = taken || robot
 	if taken {
 		return refuse(whyUseridTaken, kv{"User": id})
 	}

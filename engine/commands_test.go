@@ -133,7 +133,7 @@ func TestRefusals(t *testing.T) {
 	}
 	data := kv{
 		"Addr": "carol@example.org", "Arg": "12x", "Board": 101, "Days": 21, "Given": 12, "Kind": "undo",
-		"Limit": 60, "Max": 20, "Move": "R,b1-b2", "N": 3, "Name": "move", "Now": 5, "Option": "-x",
+		"Levels": "robot-novice or robot", "Limit": 60, "Max": 20, "Move": "R,b1-b2", "N": 3, "Name": "move", "Now": 5, "Option": "-x",
 		"Other": "bob", "Reason": "There is no stack on b1", "Sent": 4, "Topic": "x", "Topics": "commands, notation, rules", "Until": "23:52 UTC",
 		"Usage": "lyngk move BOARD USERID PASSWORD MOVE[#N]", "User": "alice", "Want": 13, "Word": "frobnicate",
 		"ToMove": "bob", "YourTurn": false, "Title": "Lyngk", "GameWord": "lyngk", "Notation": "Write a move as FROM-TO.",

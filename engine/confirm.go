@@ -239,8 +239,12 @@ func (r *request) confirm(id, code string) error {
 		return err
 	}
 	if welcome {
+		robots, robot, err := r.robotViews()
+		if err != nil {
+			return err
+		}
 		return r.mail("signup", u.Addresses, accountView{User: u.ID, Server: r.e.cfg.Server, Addresses: u.Addresses,
-			Games: r.e.gameHelps(), RobotPlayer: r.e.cfg.RobotPlayer})
+			Games: r.e.gameHelps(), RobotPlayer: len(robots) > 0, Robots: robots, Suggested: robot})
 	}
 	return r.mail("account", union(dropped, u.Addresses), accountView{User: u.ID, What: "confirmed",
 		Addr: ad, Addresses: u.Addresses, Pending: u.Pending})

@@ -437,21 +437,26 @@
 // mail is: one that fails (a template, an undecodable record, a panic) is
 // left as it was and reported, and the other games' timers run.
 //
-// The robot player. With Config.RobotPlayer the userid "robot" is a
-// built-in account (user.Robot): made on its first challenge, without
-// password or address, so it can neither be logged into nor signed up for,
-// and it gets no mail. Every save of a game against it updates the index
-// bucket robot in the same transaction; RobotTurns reads the index, the
-// caller thinks outside any transaction, and RobotMove plays the move in a
+// The robot player. With Config.RobotPlayer each level of
+// Config.RobotLevels (RobotLevels: robot-novice, robot-club, "robot", the
+// default, and robot-max) is a built-in account (user.Robot): made on its
+// first challenge unless a human holds the userid (he keeps it, and the
+// level is not offered), without password or address, so it can neither
+// be logged into nor signed up for, and it gets no mail. Each level is a
+// player of its own, rated on its own; RobotTurn carries its budget. A
+// level left out is refused by name, and two robots never play each
+// other. Every save of a game against a robot updates the index bucket
+// robot in the same transaction; RobotTurns reads the index (a level left
+// out is skipped: its games wait), the caller thinks outside any transaction, and RobotMove plays the move in a
 // transaction of its own only if the game's move list is still the one
 // thought about (a take-back followed by another move gives a list of the
-// same length, so the whole list is compared). It is never reminded and
-// never forfeits. It answers a draw offer or a take-back request at once,
+// same length, so the whole list is compared). A robot is never reminded
+// and never forfeits. It answers a draw offer or a take-back request at once,
 // in the mail that made it: it takes back any move, and accepts a draw
 // unless it would win were the game counted now (rulebook G). With the
-// robot off, "robot" is an unknown userid (a human may sign up as
-// "robot"; that account never counts as the robot), and games it already
-// plays wait.
+// robots off, every level is an unknown userid (a human may sign up as
+// "robot"; that account never counts as a robot), and games they already
+// play wait.
 //
 // Times are stored as given; mails show them in UTC. In the timing block of
 // a finished game each move's time since the previous move (or the start)

@@ -115,8 +115,11 @@ type Config struct {
 	Listed int
 	// BcryptCost is the cost of new password hashes; 0 = bcrypt.DefaultCost.
 	BcryptCost int
-	// RobotPlayer makes the built-in account RobotID play (robot.go).
+	// RobotPlayer makes the robot players play (robot.go): the accounts of
+	// RobotLevels, weakest first (nil: RobotID alone, at its budget of
+	// RobotLevels).
 	RobotPlayer bool
+	RobotLevels []RobotLevel
 	// TournamentRobot lets a tournament's creator enter the robot player
 	// (GAME tournament robot), so that a small community fills a group;
 	// it needs RobotPlayer and a game that brings a robot.
@@ -188,6 +191,14 @@ func New(cfg Config) (*Engine, error) {
 			return nil, fmt.Errorf("engine: no domain for Message-IDs and none in the server address %q", cfg.Server)
 		}
 		cfg.Domain = d
+	}
+	if len(cfg.RobotLevels) == 0 {
+		cfg.RobotLevels = []RobotLevel{RobotLevels[slices.IndexFunc(RobotLevels, func(l RobotLevel) bool { return l.ID == RobotID })]}
+	}
+	for _, l := range cfg.RobotLevels {
+		if !validUserID(l.ID) || (l.Think.Playouts <= 0 && l.Think.Time <= 0) {
+			return nil, fmt.Errorf("engine: robot level %q: a valid userid and a budget, please", l.ID)
+		}
 	}
 	if cfg.Rand == nil {
 		cfg.Rand = rand.Reader

@@ -57,6 +57,11 @@ func (r *request) challenge(c Command) error {
 	if strings.EqualFold(p1.ID, p2.ID) {
 		return refuse(whySelfChallenge, kv{"User": p1.ID})
 	}
+	if p1.Robot && p2.Robot {
+		// Nobody would ever move in it, and it would cost a search a
+		// move for nobody's pleasure.
+		return refuse(whyRobotPair, kv{"User": p1.ID, "Other": p2.ID})
+	}
 	for _, u := range []*user{p1, p2} {
 		if !u.canPlay() {
 			return refuse(whyUnconfirmed, kv{"User": u.ID})

@@ -105,7 +105,7 @@ func (e *Engine) Checks(tx Tx, in Inbound, now time.Time) ([]Check, error) {
 			// free userid.
 			id, pw := c.Args[cmd.arg(userArg)], c.Args[cmd.arg(newPassword)]
 			if !validUserID(id) || !validPassword(pw) || signups[strings.ToLower(id)] ||
-				(e.cfg.RobotPlayer && strings.EqualFold(id, RobotID)) {
+				e.robotOn(id) {
 				continue
 			}
 			if _, taken, err := r.loadUser(id); err != nil || taken {

@@ -291,7 +291,12 @@ type helpView struct {
 	Games         []gameHelp // the games the server offers
 	Topics        string     // the topics of "help TOPIC", for its refusal
 	Text          string     // a game's text: "help GAME", "help notation"
-	RobotPlayer   bool       // the robot player takes challenges (Config.RobotPlayer)
+	RobotPlayer   bool       // a robot player takes challenges (Config.RobotPlayer)
+	// Robots are the robot players that take challenges, weakest first,
+	// and Suggested the userid the mails suggest (robotViews; not
+	// "Robot", the server's address of old, accountView's).
+	Robots    []robotView
+	Suggested string
 	// Sections are "help notation" and "help rules": each game's text of
 	// the topic.
 	Sections []helpSection
@@ -325,8 +330,12 @@ func (e *Engine) gameHelps() []gameHelp {
 // help: help [TOPIC]. TOPIC is commands, notation or rules (each game's
 // text of it), or a game word (that game's page, gameText "help").
 func (r *request) help(c Command) error {
+	robots, robot, err := r.robotViews()
+	if err != nil {
+		return err
+	}
 	v := helpView{Server: r.e.cfg.Server, Commands: r.e.helpCommands(), Topics: strings.Join(helpTopics, ", "),
-		Games: r.e.gameHelps(), RobotPlayer: r.e.cfg.RobotPlayer}
+		Games: r.e.gameHelps(), RobotPlayer: len(robots) > 0, Robots: robots, Suggested: robot}
 	if len(v.Games) > 1 {
 		for _, g := range v.Games {
 			v.Topics += ", " + g.Word
@@ -349,6 +358,8 @@ func (r *request) help(c Command) error {
 			}
 		case v.Topic == "commands":
 			body = "help-commands"
+		case v.Topic == "robot":
+			body = "help-robot"
 		default:
 			return refuse(whyHelpTopic, kv{"Topic": c.Args[0], "Topics": v.Topics})
 		}
@@ -365,7 +376,34 @@ func (r *request) help(c Command) error {
 }
 
 // helpTopics are the topics of "help TOPIC" beside the game words.
-var helpTopics = []string{"commands", "notation", "rules"}
+var helpTopics = []string{"commands", "notation", "rules", "robot"}
+
+// robotView is a robot player in the help and welcome mails.
+type robotView struct{ ID, About, Budget string }
+
+// robotViews are the robot players that take challenges, weakest first: the
+// levels on, but for one whose userid a human holds (he keeps it, and the
+// level is not offered). robot is the one the mails suggest: RobotID, the
+// default level, when it is on, else the weakest.
+func (r *request) robotViews() (views []robotView, robot string, err error) {
+	if !r.e.cfg.RobotPlayer {
+		return nil, "", nil
+	}
+	for _, l := range r.e.cfg.RobotLevels {
+		u, ok, err := r.loadUser(l.ID)
+		if err != nil {
+			return nil, "", err
+		}
+		if ok && !u.Robot {
+			continue
+		}
+		views = append(views, robotView{ID: l.ID, About: l.About, Budget: l.Budget()})
+		if robot == "" || l.ID == RobotID {
+			robot = l.ID
+		}
+	}
+	return views, robot, nil
+}
 
 // title is the name of game word (games.Rules.Title), the first game's for
 // none.

@@ -170,8 +170,12 @@ type GameDetail struct {
 
 // Player is a user as anybody may see them.
 type Player struct {
-	ID          string // as signed up
-	Robot       bool   // the built-in robot player
+	ID    string // as signed up
+	Robot bool   // a robot player (RobotLevels)
+	// About and Budget are a robot's level: what it is like to play and
+	// how long it thinks (RobotLevel.Budget); ReadPlayer sets them.
+	About       string `json:",omitempty"`
+	Budget      string `json:",omitempty"`
 	SignedOff   bool   // the userid stays taken, the games on record
 	Created     time.Time
 	Rating      int
@@ -416,6 +420,9 @@ func (e *Engine) ReadPlayer(tx Tx, id, game string) (Player, error) {
 		return Player{}, fmt.Errorf("%w: %q", ErrNoUser, id)
 	}
 	p := player(u, u.in(game))
+	if l, ok := e.aboutRobot(u.ID); ok && u.Robot {
+		p.About, p.Budget = l.About, l.Budget()
+	}
 	paused := len(u.Addresses) > 0
 	for _, a := range u.Addresses {
 		at, err := BounceMark(tx, a)

@@ -68,7 +68,7 @@ type user struct {
 	// Chat is what the sender of a chat gets: "" (the default) a copy of
 	// the chat mail; "confirm" a one-line confirmation.
 	Chat string `json:"chat,omitempty"`
-	// Robot marks the built-in robot player's account (RobotID): no
+	// Robot marks a robot player's account (RobotLevels, RobotID): no
 	// password, no address, never reminded nor forfeited.
 	Robot bool `json:"robot,omitempty"`
 	// Unasked counts the mails the user did not ask for (unasked) in the

@@ -62,6 +62,8 @@ const (
 	whyUnknownUser     why = "unknown-user"
 	whyReplyEmpty      why = "reply-empty"
 	whyRobotGame       why = "robot-game"
+	whyRobotOff        why = "robot-off"
+	whyRobotPair       why = "robot-pair"
 	whyWrongGame       why = "wrong-game"
 	whyUsage           why = "usage"
 	whyUseridTaken     why = "userid-taken"

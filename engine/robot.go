@@ -10,11 +10,12 @@ import (
 	"lyngk.example/lyngk/engine/games"
 )
 
-// RobotID is the userid of the built-in robot player (Config.RobotPlayer):
+// RobotID is the userid of the built-in robot player of old, the default
+// of the levels (RobotLevels): with Config.RobotPlayer each level on is
 // an account without password or address that anybody may challenge. The
-// engine keeps the list of games waiting for its move; the caller thinks
-// (a game's robot, games.Robot) outside any transaction and plays the move with
-// RobotMove in a transaction of its own.
+// engine keeps the list of games waiting for a robot's move; the caller
+// thinks (a game's robot, games.Robot, at the level's budget) outside any
+// transaction and plays the move with RobotMove in a transaction of its own.
 const RobotID = "robot"
 
 // bucketRobot indexes the games waiting for the robot's move (store.BucketRobot).
@@ -29,31 +30,144 @@ type robotWait struct {
 
 func (w *robotWait) version() int { return w.V }
 
-// robotUser returns the robot's account, creating it when the robot plays
-// and nobody holds the userid. ok is false when there is no robot.
-func (r *request) robotUser() (*user, bool, error) {
-	u, ok, err := r.loadUser(RobotID)
-	if err != nil || ok || !r.e.cfg.RobotPlayer {
-		return u, ok && u.Robot, err
+// RobotLevel is one robot player: an account the daemon thinks for at a
+// budget of its own, so that a beginner finds one he can beat and a strong
+// player one he cannot. Each level is a player of its own in the standings,
+// with its own rating.
+type RobotLevel struct {
+	ID string // its userid
+	// About says in a sentence what it is like to play: `help robot`, the
+	// web's player page.
+	About string
+	// Think is its search's budget a move: Playouts (load-independent, the
+	// same move for the same seed) or Time. The daemon sets Workers (one)
+	// and Seed.
+	Think games.Think
+	// CPU is the most CPU a move it is stated to take: what the strength
+	// benchmark checks every move against, and what a search costs
+	// against the daemon's hourly bound for games nobody has moved in. For
+	// a level that thinks a Time (of the clock, one worker) it is
+	// ThinkCPU(Time): the search's time and the garbage collector's share
+	// beside it.
+	CPU time.Duration
+}
+
+// ThinkCPU is the CPU stated for a search of think of the clock with one
+// worker: think, and a tenth more for the garbage collector, which marks
+// on another core while the search allocates its tree.
+func ThinkCPU(think time.Duration) time.Duration { return think + think/10 }
+
+// Budget is the level's thinking as the help and the web page write it.
+func (l RobotLevel) Budget() string {
+	if l.Think.Playouts > 0 {
+		return fmt.Sprintf("%d playouts a move (at most %v)", l.Think.Playouts, l.CPU)
 	}
-	u = &user{ID: RobotID, Robot: true, Created: r.now}
+	return fmt.Sprintf("%v a move", l.Think.Time)
+}
+
+// RobotLevels are the levels a server may offer, weakest first; the
+// operator chooses among them (Config.RobotLevels, the setting
+// robot_levels). RobotID is the robot of old, the default level: its think
+// time is the setting robot_think (2 s unless set). The steps between
+// levels are about tenfold in playouts, and fivefold at the top, where
+// more time helps least; the two lowest count playouts, so that they are
+// as strong on a busy server as on an idle one.
+var RobotLevels = []RobotLevel{
+	{ID: "robot-novice", About: "A beginner: it sees the obvious and misses the rest.",
+		Think: games.Think{Playouts: 100}, CPU: 100 * time.Millisecond},
+	{ID: "robot-club", About: "A club player: few plain mistakes, but it can be outplayed.",
+		Think: games.Think{Playouts: 1500}, CPU: 500 * time.Millisecond},
+	{ID: RobotID, About: "The default: a solid player for everyday games.",
+		Think: games.Think{Time: 2 * time.Second}, CPU: ThinkCPU(2 * time.Second)},
+	{ID: "robot-max", About: "The strongest: it thinks longest and is the hardest to beat.",
+		Think: games.Think{Time: 10 * time.Second}, CPU: ThinkCPU(10 * time.Second)},
+}
+
+// robotLevel returns the level of userid id when the robot players play
+// and that level is on.
+func (e *Engine) robotLevel(id string) (RobotLevel, bool) {
+	if !e.cfg.RobotPlayer {
+		return RobotLevel{}, false
+	}
+	for _, l := range e.cfg.RobotLevels {
+		if strings.EqualFold(l.ID, id) {
+			return l, true
+		}
+	}
+	return RobotLevel{}, false
+}
+
+// robotOn reports whether id is the userid of a level on: nobody may sign
+// up as it.
+func (e *Engine) robotOn(id string) bool {
+	_, ok := e.robotLevel(id)
+	return ok
+}
+
+// robotIDs are the userids of the levels on, for a refusal: "a, b or c".
+func (e *Engine) robotIDs() string {
+	var ids []string
+	for _, l := range e.cfg.RobotLevels {
+		ids = append(ids, l.ID)
+	}
+	if len(ids) < 2 {
+		return strings.Join(ids, "")
+	}
+	return strings.Join(ids[:len(ids)-1], ", ") + " or " + ids[len(ids)-1]
+}
+
+// robotName reports whether id may name a robot's account: a level on, or
+// one of RobotLevels (an account made while its level was on stays a
+// robot's when the operator turns the level off). Only such userids are
+// looked up as robots.
+func (e *Engine) robotName(id string) bool {
+	has := func(l RobotLevel) bool { return strings.EqualFold(l.ID, id) }
+	return slices.ContainsFunc(e.cfg.RobotLevels, has) || slices.ContainsFunc(RobotLevels, has)
+}
+
+// aboutRobot is the level of a robot's account for the help and the web:
+// the one on, else the catalogue's (a level turned off).
+func (e *Engine) aboutRobot(id string) (RobotLevel, bool) {
+	if l, ok := e.robotLevel(id); ok {
+		return l, true
+	}
+	i := slices.IndexFunc(RobotLevels, func(l RobotLevel) bool { return strings.EqualFold(l.ID, id) })
+	if i < 0 {
+		return RobotLevel{}, false
+	}
+	return RobotLevels[i], true
+}
+
+// robotUser returns the account of level id, creating it when the level is
+// on and nobody holds the userid; a human who holds it keeps it (ok is
+// false then, as when the level is off).
+func (r *request) robotUser(id string) (*user, bool, error) {
+	l, on := r.e.robotLevel(id)
+	u, ok, err := r.loadUser(id)
+	if err != nil || !on {
+		return nil, false, err
+	}
+	if ok {
+		return u, u.Robot, nil
+	}
+	u = &user{ID: l.ID, Robot: true, Created: r.now}
 	return u, true, r.saveUser(u)
 }
 
-// isRobot reports whether the userid key names the robot's account.
+// isRobot reports whether the userid key names a robot's account.
 func (r *request) isRobot(id string) (bool, error) {
-	if !strings.EqualFold(id, RobotID) {
+	if !r.e.robotName(id) {
 		return false, nil
 	}
 	u, ok, err := r.loadUser(id)
 	return ok && u.Robot, err
 }
 
-// indexRobot keeps bucket robot in step with g: a running game where the
+// indexRobot keeps bucket robot in step with g: a running game where a
 // robot is to move has a record, every other game none. saveGame calls it,
 // so the index changes in the transaction that changes the game.
 func (r *request) indexRobot(g *game) error {
-	if !slices.ContainsFunc(g.Players[:], func(p string) bool { return strings.EqualFold(p, RobotID) }) {
+	if !slices.ContainsFunc(g.Players[:], r.e.robotName) {
 		return nil
 	}
 	waiting := false
@@ -73,11 +187,12 @@ func (r *request) indexRobot(g *game) error {
 	return save(r.tx, bucketRobot, key, &robotWait{V: recordVersion, Moves: len(g.Moves)})
 }
 
-// RobotTurn is a game waiting for the robot's move: the position to think
+// RobotTurn is a game waiting for a robot's move: the position to think
 // about, and what RobotMove checks before it plays.
 type RobotTurn struct {
 	Board    int
 	Robot    games.Robot // the game's robot
+	Level    RobotLevel  // the robot player to move: its budget
 	Position games.Position
 	// Unmoved says no human has moved in the game yet: anybody may start
 	// such a game, so the daemon bounds the thinking for them.
@@ -85,8 +200,9 @@ type RobotTurn struct {
 	moves   []string
 }
 
-// RobotTurns returns the games waiting for the robot's move, in board
-// order. It reads only the index and those games.
+// RobotTurns returns the games waiting for a robot's move, in board
+// order. It reads only the index and those games. A game of a level the
+// operator turned off waits (players may resign) until it is on again.
 func (e *Engine) RobotTurns(tx Tx) ([]RobotTurn, error) {
 	r := &request{e: e, tx: tx}
 	var boards []int
@@ -121,11 +237,12 @@ func (e *Engine) RobotTurns(tx Tx) ([]RobotTurn, error) {
 		if err != nil {
 			return nil, err
 		}
-		human := 1
-		if g.player(RobotID) == 1 {
-			human = 2
+		level, on := e.robotLevel(g.Players[pos.Turn()-1])
+		if !on {
+			continue
 		}
-		out = append(out, RobotTurn{Board: n, Robot: gm.Robot, Position: pos, Unmoved: !g.moved(human),
+		human := 3 - pos.Turn()
+		out = append(out, RobotTurn{Board: n, Robot: gm.Robot, Level: level, Position: pos, Unmoved: !g.moved(human),
 			moves: slices.Clone(g.Moves)})
 	}
 	return out, nil

@@ -284,7 +284,7 @@ func (r *request) tourRobot(c Command) error {
 	if err := t.mayJoin(RobotID); err != nil {
 		return err
 	}
-	robot, ok, err := r.robotUser()
+	robot, ok, err := r.robotUser(RobotID)
 	if err != nil {
 		return err
 	}

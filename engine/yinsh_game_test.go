@@ -190,7 +190,7 @@ func TestYinshHelp(t *testing.T) {
 	// An unknown topic's refusal lists the games offered as topics (to a
 	// player: a stranger's refusal names nothing he typed).
 	out = v.cmd(addr("alice"), "help chess")
-	if len(out) != 1 || !strings.Contains(strings.ReplaceAll(out[0].Body, "\n", " "), `There is no help topic "chess". Every command is in "help commands"; the topics of help are: commands, notation, rules, lyngk, yinsh.`) {
+	if len(out) != 1 || !strings.Contains(strings.ReplaceAll(out[0].Body, "\n", " "), `There is no help topic "chess". Every command is in "help commands"; the topics of help are: commands, notation, rules, robot, lyngk, yinsh.`) {
 		t.Errorf("help chess:\n%s", format(out))
 	}
 }

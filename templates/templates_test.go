@@ -140,7 +140,7 @@ func TestWidths(t *testing.T) {
 	}
 	data := map[string]any{
 		"Addr": "someone.with.a.long.name@subdomain.example.org", "Arg": "1234567", "Board": 123456,
-		"Days": 21, "Given": 123, "Kind": "undo", "Limit": 60, "Max": 123, "Move": "R,b1-b2",
+		"Days": 21, "Given": 123, "Kind": "undo", "Levels": "robot-novice, robot-club, robot or robot-max", "Limit": 60, "Max": 123, "Move": "R,b1-b2",
 		"N": 123, "Name": "change address", "Now": 123, "Option": "-frobnicate", "Other": "abcdefghijklmnop",
 		"Reason": "i1 cannot be reached from a1 in a straight line over empty points, nor by LYNGK bounces (rulebook E3, F)",
 		"Sent":   122, "Topic": "frobnication", "Topics": "commands, notation, rules, abcdefghijklmnop",

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/mailer"
@@ -68,15 +69,19 @@ type config struct {
 	// Store bounds the mail let out per address and how long records are
 	// kept; the store owns their defaults (a zero field) and validation.
 	Store store.Limits
-	// RobotPlayer turns the built-in robot player on (engine.RobotID);
-	// RobotThink is its think time per move.
+	// RobotPlayer turns the robot players on; RobotLevels names the
+	// levels that play (engine.RobotLevels, config.robotLevels);
+	// RobotThink is the think time per move of the default level,
+	// engine.RobotID.
 	RobotPlayer bool
+	RobotLevels string
 	RobotThink  time.Duration
 	// TournamentRobot lets a tournament's creator enter the robot player
 	// (engine.Config.TournamentRobot).
 	TournamentRobot bool
-	// RobotUnmovedPerHour bounds the robot's searches per hour for games no
-	// human has moved in (robotPlayer.unmovedPerHour).
+	// RobotUnmovedPerHour bounds the robots' searches per hour for games
+	// no human has moved in, in searches of RobotThink
+	// (robotPlayer.unmovedBudget).
 	RobotUnmovedPerHour int
 	// AuthservID is the authserv-id of the Authentication-Results the
 	// server trusts (app.authservID); "" trusts none.
@@ -231,6 +236,9 @@ func (c *config) validate() error {
 			bad(err)
 		}
 	}
+	if _, err := c.robotLevels(); err != nil {
+		bad(err)
+	}
 	// A reminder after the forfeit would never be sent: the game is gone.
 	if c.ForfeitAfter <= c.NagAfter {
 		bad(fmt.Errorf("%w: forfeit_after (%v) must be longer than nag_after (%v): a game would be forfeited before its player is reminded",
@@ -376,4 +384,35 @@ func (c *config) webBase() string {
 		return ""
 	}
 	return strings.TrimRight(u.Path, "/")
+}
+
+// robotLevels are the robot players of robot_levels (userids separated by
+// commas or spaces), weakest first
+// whatever the order written: the levels of engine.RobotLevels named, the
+// default one (engine.RobotID) thinking robot_think a move.
+func (c *config) robotLevels() ([]engine.RobotLevel, error) {
+	var ids []string
+	for _, l := range engine.RobotLevels {
+		ids = append(ids, l.ID)
+	}
+	words := strings.FieldsFunc(c.RobotLevels, func(r rune) bool { return r == ',' || unicode.IsSpace(r) })
+	for i, w := range words {
+		if !slices.ContainsFunc(ids, func(id string) bool { return strings.EqualFold(id, w) }) {
+			return nil, fmt.Errorf("%w: robot_levels: no level %q: choose among %s", errConfig, w, strings.Join(ids, " "))
+		}
+		if slices.ContainsFunc(words[:i], func(v string) bool { return strings.EqualFold(v, w) }) {
+			return nil, fmt.Errorf("%w: robot_levels: %q twice", errConfig, w)
+		}
+	}
+	var out []engine.RobotLevel
+	for _, l := range engine.RobotLevels {
+		if !slices.ContainsFunc(words, func(w string) bool { return strings.EqualFold(w, l.ID) }) {
+			continue
+		}
+		if l.ID == engine.RobotID {
+			l.Think.Time, l.CPU = c.RobotThink, engine.ThinkCPU(c.RobotThink)
+		}
+		out = append(out, l)
+	}
+	return out, nil
 }

@@ -11,10 +11,12 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/mailer"
 	"lyngk.example/lyngk/store"
 )
@@ -124,6 +126,21 @@ func TestParseConfig(t *testing.T) {
 			check: func(c config) bool { return !c.RobotPlayer && c.RobotThink == 500*time.Millisecond }},
 		{name: "bad robot switch", file: "robot = yes\n", env: env(), err: "line 1: robot: want true or false"},
 		{name: "bad robot think", file: "robot_think = 0s\n", env: env(), err: "positive duration"},
+		// robot_levels: every level by default, weakest first whatever
+		// the order written; "robot" thinks robot_think.
+		{name: "every robot level by default", file: "", env: env(), check: func(c config) bool {
+			ls, err := c.robotLevels()
+			return err == nil && slices.Equal(robotIDs(ls), robotIDs(engine.RobotLevels))
+		}},
+		{name: "robot levels chosen", file: "robot_levels = robot-max, robot ROBOT-NOVICE\nrobot_think = 3s\n", env: env(),
+			check: func(c config) bool {
+				ls, err := c.robotLevels()
+				return err == nil && slices.Equal(robotIDs(ls), []string{"robot-novice", "robot", "robot-max"}) &&
+					ls[1].Think.Time == 3*time.Second && ls[1].CPU == engine.ThinkCPU(3*time.Second) && ls[0].Think.Playouts > 0
+			}},
+		{name: "unknown robot level", file: "robot_levels = robot, robot-god\n", env: env(),
+			err: `robot_levels: no level "robot-god": choose among robot-novice robot-club robot robot-max`},
+		{name: "robot level twice", file: "robot_levels = robot robot\n", env: env(), err: `robot_levels: "robot" twice`},
 		{name: "web off, public by default", file: "", env: env(),
 			check: func(c config) bool { return c.WebAddr == "" && c.WebURL == "" && c.WebPublic }},
 		{name: "web on, private, URL without its last slash",
@@ -236,4 +253,13 @@ func writeTestCA(t *testing.T, path string) {
 	if err := os.WriteFile(path, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// robotIDs are the userids of levels, in order.
+func robotIDs(ls []engine.RobotLevel) []string {
+	var out []string
+	for _, l := range ls {
+		out = append(out, l.ID)
+	}
+	return out
 }

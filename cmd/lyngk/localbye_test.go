@@ -58,6 +58,7 @@ func TestServeLocalSIGTERMSaysBye(t *testing.T) {
 	imapAddr := listenAddr(t, out, "imap", nil)
 	waitText(t, out, `(?m)^  The server's address: lyngk@localhost \(its mailbox: password `)
 	waitText(t, out, `(?m)^  The robot player: +userid robot, the computer opponent`)
+	waitText(t, out, `(?m)^  Its levels: +robot-novice, robot-club, robot, robot-max \("help robot"\)$`)
 
 	type conn struct {
 		name string

@@ -10,11 +10,10 @@ import (
 
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/daemon"
-	"lyngk.example/lyngk/engine/games"
 )
 
-// robotPlayer thinks and moves for the built-in robot player
-// (engine.RobotID). The store is the only record of its work: the engine
+// robotPlayer thinks and moves for the robot players (engine.RobotLevels),
+// each at its level's budget. The store is the only record of its work: the engine
 // indexes every game waiting for the robot's move in the transaction that
 // made it wait. robotPlayer reads that index, thinks outside any
 // transaction (so other mail is answered meanwhile), and plays each move
@@ -23,9 +22,8 @@ import (
 // and is thought about again at the next start); a crash after the commit
 // doubles nothing (the game no longer waits for that move).
 type robotPlayer struct {
-	a     *app
-	think time.Duration
-	wake  chan struct{}
+	a    *app
+	wake chan struct{}
 	// slots holds one token per core: at most one search per core runs;
 	// further games wait their turn.
 	slots chan struct{}
@@ -34,35 +32,42 @@ type robotPlayer struct {
 	busy map[int]bool // boards being thought about
 	wg   sync.WaitGroup
 
-	// unmovedPerHour bounds the searches for games no human has moved in
-	// (engine.RobotTurn.Unmoved) per hour, in a window that opens with the
-	// first; 0 = no bound. Anybody may start such a game (a forged
-	// "lyngk challenge robot alice" costs a search of think each): beyond
-	// the bound they wait for the next window, and games a human has
-	// moved in are thought about as ever. Owned by run's goroutine.
-	unmovedPerHour int
-	unmovedStart   time.Time
-	unmovedCount   int
-	unmovedTimer   *time.Timer
+	// unmovedBudget bounds the CPU of the searches for games no human has
+	// moved in (engine.RobotTurn.Unmoved) per hour, in a window that opens
+	// with the first; 0 = no bound. Anybody may start such a game (a
+	// forged "lyngk challenge robot-max alice" costs a search each):
+	// beyond the bound they wait for the next window, and games a human
+	// has moved in are thought about as ever. A search counts for its
+	// level's stated CPU (engine.RobotLevel.CPU), so a strong level's long
+	// search weighs what several short ones do; the first of a window
+	// always runs, whatever its level. Owned by run's goroutine.
+	unmovedBudget time.Duration
+	unmovedStart  time.Time
+	unmovedSpent  time.Duration
+	unmovedTimer  *time.Timer
 }
 
+// newRobotPlayer makes the robots' player; unmovedPerHour searches of
+// think (the level robot's, the settings robot_unmoved_per_hour and
+// robot_think) are its hourly budget for games nobody has moved in.
 func newRobotPlayer(a *app, think time.Duration, unmovedPerHour int) *robotPlayer {
-	return &robotPlayer{a: a, think: think, wake: make(chan struct{}, 1),
-		slots: make(chan struct{}, runtime.NumCPU()), busy: map[int]bool{}, unmovedPerHour: unmovedPerHour}
+	return &robotPlayer{a: a, wake: make(chan struct{}, 1),
+		slots: make(chan struct{}, runtime.NumCPU()), busy: map[int]bool{},
+		unmovedBudget: time.Duration(unmovedPerHour) * engine.ThinkCPU(think)}
 }
 
 // mayThink says whether the game of t may be thought about now, and counts
-// it when it is one no human has moved in. When the hour's are spent, a
-// Wake is set for the end of the window.
+// its level's CPU when it is one no human has moved in. When the hour's
+// budget is spent, a Wake is set for the end of the window.
 func (p *robotPlayer) mayThink(t engine.RobotTurn, now time.Time) bool {
-	if !t.Unmoved || p.unmovedPerHour == 0 {
+	if !t.Unmoved || p.unmovedBudget == 0 {
 		return true
 	}
 	if now.Sub(p.unmovedStart) >= time.Hour || now.Before(p.unmovedStart) {
-		p.unmovedStart, p.unmovedCount = now, 0
+		p.unmovedStart, p.unmovedSpent = now, 0
 	}
-	if p.unmovedCount < p.unmovedPerHour {
-		p.unmovedCount++
+	if p.unmovedSpent == 0 || p.unmovedSpent+t.Level.CPU <= p.unmovedBudget {
+		p.unmovedSpent += t.Level.CPU
 		return true
 	}
 	if d := p.unmovedStart.Add(time.Hour).Sub(now); p.unmovedTimer == nil {
@@ -141,10 +146,11 @@ func (p *robotPlayer) play(ctx context.Context, t engine.RobotTurn) {
 	defer func() { <-p.slots }()
 	started := time.Now()
 	moves := len(t.Position.Moves())
-	p.a.log.Info("robot thinking", "board", t.Board, "moves", moves)
-	res, err := t.Robot.Think(ctx, t.Position, games.Think{
-		Time: p.think, Workers: 1, Seed: uint64(t.Board)<<16 | uint64(moves),
-	})
+	p.a.log.Info("robot thinking", "board", t.Board, "level", t.Level.ID, "moves", moves)
+	// One worker: one search per core (slots), whatever the level.
+	think := t.Level.Think
+	think.Workers, think.Seed = 1, uint64(t.Board)<<16|uint64(moves)
+	res, err := t.Robot.Think(ctx, t.Position, think)
 	if err != nil {
 		// Stopped by a shutdown: the game still waits for the next start.
 		return
@@ -160,7 +166,7 @@ func (p *robotPlayer) play(ctx context.Context, t engine.RobotTurn) {
 		p.a.log.Error("robot: move not played", "board", t.Board, "error", err)
 		return
 	}
-	p.a.log.LogAttrs(ctx, slog.LevelInfo, "robot moved", slog.Int("board", t.Board),
+	p.a.log.LogAttrs(ctx, slog.LevelInfo, "robot moved", slog.Int("board", t.Board), slog.String("level", t.Level.ID),
 		slog.String("move", res.Move.String()), slog.Int("playouts", res.Playouts),
 		slog.Duration("waited", started.Sub(queued)), slog.Duration("thought", time.Since(started)))
 }

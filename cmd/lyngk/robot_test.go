@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/mailer"
@@ -386,5 +387,80 @@ func TestRobotUnmovedPerHour(t *testing.T) {
 	slices.Sort(boards)
 	if !slices.Equal(boards, []string{"101", "102", "106"}) {
 		t.Errorf("the robot moved in boards %v, want 101 102 106", boards)
+	}
+}
+
+// TestRobotUnmovedLevelCPU: the hourly bound on searches for games nobody
+// has moved in counts each search at its level's CPU. With two searches of
+// robot's 2 s an hour (2.2 s of CPU each), robot-max's 10 s search runs as
+// the first of the window and then nothing more does; forty-four
+// robot-novice searches of at most 0.1 s fit; a game a human moved in is
+// never held back; the next hour opens a new window.
+func TestRobotUnmovedLevelCPU(t *testing.T) {
+	level := func(id string) engine.RobotLevel {
+		i := slices.IndexFunc(engine.RobotLevels, func(l engine.RobotLevel) bool { return l.ID == id })
+		return engine.RobotLevels[i]
+	}
+	turn := func(id string, unmoved bool) engine.RobotTurn {
+		return engine.RobotTurn{Level: level(id), Unmoved: unmoved}
+	}
+	now := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
+	p := newRobotPlayer(nil, 2*time.Second, 2)
+	defer func() {
+		if p.unmovedTimer != nil {
+			p.unmovedTimer.Stop()
+		}
+	}()
+	if !p.mayThink(turn("robot-max", true), now) {
+		t.Fatal("the first search of the window was held back")
+	}
+	for _, id := range []string{"robot-max", "robot-novice", "robot"} {
+		if p.mayThink(turn(id, true), now.Add(time.Minute)) {
+			t.Errorf("%s thought after 10 s of a 4 s budget", id)
+		}
+	}
+	if !p.mayThink(turn("robot-max", false), now.Add(time.Minute)) {
+		t.Error("a game a human moved in was held back")
+	}
+	now = now.Add(time.Hour)
+	n := 0
+	for p.mayThink(turn("robot-novice", true), now) && n < 1000 {
+		n++
+	}
+	if want := int(2 * level("robot").CPU / level("robot-novice").CPU); n != want {
+		t.Errorf("%d robot-novice searches in 4 s of CPU, want %d", n, want)
+	}
+}
+
+// TestRobotLevelThinks: the daemon thinks for each level at its own
+// budget: robot-novice, challenged to start, moves after its 100 playouts
+// (one worker), whatever robot_think says.
+func TestRobotLevelThinks(t *testing.T) {
+	dir := t.TempDir()
+	cfg := defaultConfig()
+	cfg.DataDir = filepath.Join(dir, "data")
+	cfg.RobotThink = time.Hour
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	var stdout, logs lockedBuffer
+	go func() {
+		done <- serve(ctx, cfg, anyPort, anyPort, &stdout, slog.New(slog.NewTextHandler(&logs, nil)))
+	}()
+	smtpAddr, imapAddr := listenAddr(t, &stdout, "smtp", done), listenAddr(t, &stdout, "imap", done)
+	waitListening(t, imapAddr, done)
+	alice := localPlayer{t: t, name: "alice", smtp: smtpAddr, imap: imapAddr}
+	alice.signup("Sesame-8zq", 0)
+	alice.send("lyngk challenge robot-novice alice", "", "")
+	// The new-game mail and the board mail with robot-novice's move.
+	if m := alice.await(4); m.Subject != "Lyngk Board 101 alice" {
+		t.Fatalf("after robot-novice's move: %q", m.Subject)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`msg="robot moved" board=101 level=robot-novice move=\S+ playouts=100 `).MatchString(logs.String()) {
+		t.Errorf("robot-novice did not move after 100 playouts:\n%s", logs.String())
 	}
 }

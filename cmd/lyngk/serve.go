@@ -183,6 +183,10 @@ func newEngine(cfg config) (*engine.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	levels, err := cfg.robotLevels()
+	if err != nil {
+		return nil, err
+	}
 	return engine.New(engine.Config{
 		Games:          offered(),
 		Server:         cfg.Server,
@@ -197,6 +201,7 @@ func newEngine(cfg config) (*engine.Engine, error) {
 		// championship_days is a count: at least 1 (settingsTable).
 		ChampionshipPause: time.Duration(cfg.ChampionshipDays) * 24 * time.Hour,
 		RobotPlayer:       cfg.RobotPlayer,
+		RobotLevels:       levels,
 		TournamentRobot:   cfg.TournamentRobot,
 		WebURL:            cfg.WebURL,
 	})
@@ -275,7 +280,7 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 		log.Info("no imap_addr: mail comes in through lyngk process", "socket", controlPath(db.Path()))
 	}
 	if cfg.RobotPlayer {
-		log.Info("robot player on", "think", cfg.RobotThink, "searches_at_once", cap(robot.slots))
+		log.Info("robot player on", "levels", cfg.RobotLevels, "think", cfg.RobotThink, "searches_at_once", cap(robot.slots))
 		tasks = append(tasks, task{"robot", robot.run})
 	}
 	log.Info("lyngk serving", "server", cfg.Server, "name", eng.ServerName(), "data", cfg.DataDir, "local", cfg.local())
@@ -480,12 +485,19 @@ func webHelp(webURL string) string {
 	return fmt.Sprintf("  Web pages:            %s/\n", webURL)
 }
 
-// robotHelp is the local help's line on the robot player.
+// robotHelp is the local help's lines on the robot player: robot, the
+// default level, and the levels on.
 func robotHelp(cfg config) string {
-	if !cfg.RobotPlayer {
+	levels, err := cfg.robotLevels()
+	if !cfg.RobotPlayer || err != nil || len(levels) == 0 {
 		return ""
 	}
-	return "  The robot player:     userid robot, the computer opponent (\"lyngk challenge alice robot\")\n"
+	var ids []string
+	for _, l := range levels {
+		ids = append(ids, l.ID)
+	}
+	return "  The robot player:     userid robot, the computer opponent (\"lyngk challenge alice robot\")\n" +
+		"  Its levels:           " + strings.Join(ids, ", ") + " (\"help robot\")\n"
 }
 
 // timers runs the engine's timers (reminders, forfeits) every period, each

@@ -5,9 +5,28 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"lyngk.example/lyngk/engine"
 )
 
 //go:generate go test -run ^TestSettingsFiles$ -update .
+
+// robotLevelsDefault is robot_levels' default: every level.
+const robotLevelsDefault = "robot-novice,robot-club,robot,robot-max"
+
+// robotLevelsDoc lists the levels for robot_levels' text, weakest first,
+// each with its budget.
+func robotLevelsDoc() string {
+	var out []string
+	for _, l := range engine.RobotLevels {
+		budget := l.Budget()
+		if l.ID == engine.RobotID {
+			budget = "robot_think a move, the level of old and the default"
+		}
+		out = append(out, l.ID+", "+budget)
+	}
+	return strings.Join(out, "; ")
+}
 
 // settingsTable is every key of the configuration file, in the order and
 // sections of deploy/lyngk.conf.example. It is the one place a setting is
@@ -223,19 +242,28 @@ var settingsTable = []settingSection{
 	{title: "The robot player", settings: []setting{
 		{key: "robot", kind: boolean, field: func(c *config) any { return &c.RobotPlayer },
 			def: "true", example: "true",
-			doc: `true: the built-in account "robot" plays anybody who challenges it ("lyngk challenge alice ` +
-				`robot", or "robot alice" to let it start). It has no password and gets no mail; the daemon thinks ` +
-				`for it, one search per core at a time, and it never times out. false: "robot" is an unknown ` +
-				"userid, and games it already plays wait until it is turned on again."},
+			doc: `true: the robot players of robot_levels play anybody who challenges them ("lyngk challenge alice ` +
+				`robot", or "robot alice" to let it start). Each is an account without password or mail, rated ` +
+				`in the standings; the daemon thinks for them, one search per core at a time, and they never time ` +
+				`out. false: their userids are unknown, and games they already play wait until they are turned on again.`},
+		{key: "robot_levels", kind: text, field: func(c *config) any { return &c.RobotLevels },
+			def: robotLevelsDefault, example: robotLevelsDefault,
+			doc: "The robot players that play, separated by commas, among (weakest first) " + robotLevelsDoc() + `. "help robot" describes them. ` +
+				"A level's account is made on its first challenge, unless a human holds the userid: he keeps it, " +
+				"and that level is not offered. A level left out is refused by name; games it already plays wait " +
+				"until it is back."},
 		{key: "robot_think", kind: duration, field: func(c *config) any { return &c.RobotThink },
 			def: robotThink.String(), example: robotThink.String(),
-			doc: "The robot's think time per move, a Go duration; it answers within about this plus a second when " +
-				"a core is free."},
+			doc: `The think time per move of the level "robot", a Go duration; it answers within about this plus ` +
+				"a second when a core is free."},
 		{key: "robot_unmoved_per_hour", kind: count, field: func(c *config) any { return &c.RobotUnmovedPerHour },
 			def: "30", example: "30",
-			doc: `Games of the robot that no human has moved in yet (anybody may start one: "lyngk challenge robot ` +
-				`alice") it thinks about per hour, in a window that opens with the first; beyond it they wait for ` +
-				"the next hour. Games a human has moved in are never held back."},
+			doc: `Searches of the level robot (robot_think a move) the robots make per hour in games no human has ` +
+				`moved in yet (anybody may start one: "lyngk challenge robot alice"), in a window that opens with ` +
+				"the first. Another level's search counts for its stated CPU against robot's: at the default " +
+				"robot_think a robot-max search counts as five, a robot-novice one as a twenty-second. The first " +
+				"search of a window always runs; beyond the bound they wait for the next hour. Games a human has " +
+				"moved in are never held back."},
 		{key: "robot_tournaments", kind: boolean, field: func(c *config) any { return &c.TournamentRobot },
 			def: "false", example: "false",
 			doc: `true (with robot true): a tournament's creator may enter the robot player ("lyngk tournament ` +

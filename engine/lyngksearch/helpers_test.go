@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"lyngk.example/lyngk/engine/lyngk"
-	"lyngk.example/lyngk/engine/mcts"
 )
 
 // readPosition reads a board block and gives the turn to player.
@@ -22,9 +21,3 @@ func readPosition(t *testing.T, file string, player int) lyngk.Game {
 	g.SetTurn(player)
 	return g
 }
-
-// rng is the search's generator, for the players of the strength matches.
-type rng mcts.RNG
-
-func (r *rng) next() uint64   { return (*mcts.RNG)(r).Next() }
-func (r *rng) intn(n int) int { return (*mcts.RNG)(r).Intn(n) }

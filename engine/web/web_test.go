@@ -100,6 +100,12 @@ func newSite(t testing.TB, public bool) *site {
 // newSiteOf is newSite offering gs.
 func newSiteOf(t testing.TB, public bool, gs []games.Game) *site {
 	t.Helper()
+	return newSiteWith(t, public, gs)
+}
+
+// newSiteWith is newSiteOf with the engine's configuration changed by opts.
+func newSiteWith(t testing.TB, public bool, gs []games.Game, opts ...func(*engine.Config)) *site {
+	t.Helper()
 	set, err := templates.Load("")
 	if err == nil {
 		// The test game's texts, for the sites that offer it.
@@ -108,8 +114,12 @@ func newSiteOf(t testing.TB, public bool, gs []games.Game) *site {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(engine.Config{Games: gs, Server: "lyngk@example.net", Templates: set,
-		Rand: rand.NewChaCha8([32]byte{1}), BcryptCost: bcrypt.MinCost})
+	cfg := engine.Config{Games: gs, Server: "lyngk@example.net", Templates: set,
+		Rand: rand.NewChaCha8([32]byte{1}), BcryptCost: bcrypt.MinCost}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	e, err := engine.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package yinshsearch
 
 import (
+	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/mcts"
 	"lyngk.example/lyngk/engine/yinsh"
 )
@@ -14,6 +15,11 @@ var config = mcts.Tuned(1<<18, 1024)
 // Robot is YINSH's robot player in the game contract (games.Robot): the
 // search with YINSH's policy and tuning.
 var Robot = mcts.Robot[yinsh.Game, yinsh.Turn, policy]{Config: config, Draw: acceptDraw}
+
+// Baseline is the robot the server played before its levels: the yardstick
+// of the strength benchmark (make bench-robot), which plays every level
+// against it at the level's own budget.
+func Baseline() games.Robot { return Robot }
 
 // acceptDraw accepts a draw unless player has removed more rings than the
 // opponent: the count that decides a game ended by the empty pool

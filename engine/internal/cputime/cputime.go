@@ -1,6 +1,8 @@
 // Package cputime is the CPU time the games' benchmarks report per
 // operation ("cpu-ns/op") beside the wall time, which means little on a
-// busy shared machine. It is for tests only.
+// busy shared machine, and that the robots' strength benchmark
+// (engine/robotmatch) measures each move by. It is for tests and
+// benchmarks only.
 package cputime
 
 import (

@@ -1,0 +1,255 @@
+// Package robotmatch plays matches between robot players (games.Robot at a
+// budget) of any game, for the strength benchmark (make bench-robot): the
+// levels against each other and against the previous robot. Nothing the
+// robots say is trusted: every move is written out, read back by the
+// game's rules in the position and found among its legal moves before it
+// is played, and a refusal ends the match with ErrIllegalMove. Each move's
+// CPU is measured and compared with the player's stated budget.
+//
+// Moves are thought one at a time, so that the CPU of the process while a
+// search runs is that search's (cputime: a search's worker goroutines and
+// the garbage collector it causes count too, which the daemon's one
+// search per core pays as well). A match so uses one core. Where the
+// system gives no CPU time (outside unix) every move reads 0.
+package robotmatch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"lyngk.example/lyngk/engine/games"
+	"lyngk.example/lyngk/engine/internal/cputime"
+)
+
+// ErrIllegalMove: a robot chose a move the rules refuse in the position
+// it was asked about.
+var ErrIllegalMove = errors.New("robotmatch: illegal robot move")
+
+// Player is one side of a match: a robot thinking at a budget.
+type Player struct {
+	Name  string // as the tables write it
+	Robot games.Robot
+	// Think is the budget of each move; Workers 0 is one, and the match
+	// sets Seed.
+	Think games.Think
+	// CPU is the most CPU a move may take (the level's stated budget);
+	// 0: not checked.
+	CPU time.Duration
+}
+
+// Match is Games games of Rules (variant Variant, "" the default) between A and B,
+// colours alternating: A is player 1 in even games, player 2 in odd ones.
+// Game i starts at board First+i (LYNGK's start depends on it) and seeds
+// the searches with i, so that a match at playout budgets is replayed
+// move for move.
+type Match struct {
+	Rules   games.Rules
+	Variant string
+	A, B    Player
+	Games   int
+	First   int
+}
+
+// Side is what one player of a match spent: its moves, their CPU in all,
+// the most any took, and how many took more than its stated budget.
+type Side struct {
+	Moves  int
+	CPU    time.Duration
+	MaxCPU time.Duration
+	Over   int
+}
+
+// Result is a match's score, A's: won, tied and lost games.
+type Result struct {
+	Game, Variant   string // the game's title and variant
+	A, B            Player
+	Won, Tied, Lost int
+	Moves           int     // in all games, passes included
+	Sides           [2]Side // A's and B's
+	Elapsed         time.Duration
+}
+
+// Games is the number of games played.
+func (r Result) Games() int { return r.Won + r.Tied + r.Lost }
+
+// Score is A's share of the points, a tie counting half.
+func (r Result) Score() float64 {
+	if r.Games() == 0 {
+		return 0
+	}
+	return (float64(r.Won) + float64(r.Tied)/2) / float64(r.Games())
+}
+
+// Interval is the 95 % Wilson score interval of Score: unlike the normal
+// approximation it stays within 0..1 and holds for scores near 0 or 1
+// and for the few games of a short run.
+func (r Result) Interval() (lo, hi float64) {
+	return wilson(r.Score(), r.Games(), 1.959964)
+}
+
+// wilson is the Wilson score interval of proportion p of n trials at z.
+func wilson(p float64, n int, z float64) (lo, hi float64) {
+	if n == 0 {
+		return 0, 1
+	}
+	nf := float64(n)
+	mid := p + z*z/(2*nf)
+	half := z * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf))
+	d := 1 + z*z/nf
+	return max(0, (mid-half)/d), min(1, (mid+half)/d)
+}
+
+// Play plays the match and returns A's result. progress, when not nil,
+// gets a line after each game. A robot's error (ctx ended) or an illegal
+// move ends the match with that error.
+func Play(ctx context.Context, m Match, progress func(string)) (Result, error) {
+	if m.Variant == "" {
+		m.Variant, _ = m.Rules.Variant("")
+	}
+	r := Result{Game: m.Rules.Title(), Variant: m.Variant, A: m.A, B: m.B}
+	start := time.Now()
+	for i := range m.Games {
+		pos, err := m.Rules.New(m.First+i, m.Variant)
+		if err != nil {
+			return r, fmt.Errorf("robotmatch: %s board %d: %w", r.Game, m.First+i, err)
+		}
+		aSide := 1 + i%2
+		for k := 0; pos.Outcome() == games.Playing; k++ {
+			side := 0
+			p := m.A
+			if pos.Turn() != aSide {
+				side, p = 1, m.B
+			}
+			think := p.Think
+			think.Workers = max(think.Workers, 1)
+			think.Seed = seed(i, k, side)
+			before := cputime.Now()
+			th, err := p.Robot.Think(ctx, pos.Clone(), think)
+			used := cputime.Now() - before
+			if err != nil {
+				return r, fmt.Errorf("robotmatch: %s, game %d, move %d: %s: %w", r.Game, i, len(pos.Moves())+1, p.Name, err)
+			}
+			if err := apply(pos, th.Move); err != nil {
+				return r, fmt.Errorf("%w: %s, game %d (board %d), move %d: %s: %w",
+					ErrIllegalMove, r.Game, i, m.First+i, len(pos.Moves())+1, p.Name, err)
+			}
+			s := &r.Sides[side]
+			s.Moves++
+			s.CPU += used
+			s.MaxCPU = max(s.MaxCPU, used)
+			if p.CPU > 0 && used > p.CPU {
+				s.Over++
+			}
+		}
+		r.Moves += len(pos.Moves())
+		result := "won"
+		switch pos.Winner() {
+		case aSide:
+			r.Won++
+		case 0:
+			r.Tied++
+			result = "tied"
+		default:
+			r.Lost++
+			result = "lost"
+		}
+		if progress != nil {
+			progress(fmt.Sprintf("%s: %s (player %d) %s against %s in %d moves; %d won, %d tied, %d lost",
+				r.Game, m.A.Name, aSide, result, m.B.Name, len(pos.Moves()), r.Won, r.Tied, r.Lost))
+		}
+	}
+	r.Elapsed = time.Since(start)
+	return r, nil
+}
+
+// seed is the search seed of move k of game i for side: the three mixed
+// (splitmix64's finaliser), so that the two sides' and the games' seeds
+// share no pattern a generator could echo.
+func seed(i, k, side int) uint64 {
+	z := uint64(i)<<32 | uint64(k)<<1 | uint64(side)
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+// apply plays m in pos through the rules alone: its notation read back in
+// pos, found among pos's legal moves, and played. A robot's move value is
+// never handed to Play as it is, so a move of another position, or of
+// another game, cannot slip through.
+func apply(pos games.Position, m games.Move) error {
+	if m == nil {
+		return errors.New("no move")
+	}
+	parsed, _, err := pos.Parse(m.String())
+	if err != nil {
+		return err
+	}
+	if !slices.Contains(pos.Legal(), parsed.String()) {
+		return fmt.Errorf("%q is not among the legal moves", parsed.String())
+	}
+	return pos.Play(parsed)
+}
+
+// Table writes the results as Markdown, for README's benchmarks: one row
+// a match (the score of the first-named player, its 95 % interval,
+// games), then one row a player and game with its CPU a move (mean,
+// most) against its stated budget.
+func Table(results []Result) string {
+	var b strings.Builder
+	b.WriteString("| Game | Player | Against | Games | Score | 95 % interval | Won–tied–lost |\n")
+	b.WriteString("|---|---|---|--:|--:|---|---|\n")
+	for _, r := range results {
+		lo, hi := r.Interval()
+		fmt.Fprintf(&b, "| %s | %s | %s | %d | %.0f %% | %.0f–%.0f %% | %d–%d–%d |\n",
+			r.Game, r.A.Name, r.B.Name, r.Games(), 100*r.Score(), 100*lo, 100*hi, r.Won, r.Tied, r.Lost)
+	}
+	type key struct{ game, name string }
+	var order []key
+	sides := map[key]*Side{}
+	budget := map[key]time.Duration{}
+	for _, r := range results {
+		for i, p := range []Player{r.A, r.B} {
+			k := key{r.Game, p.Name}
+			s, ok := sides[k]
+			if !ok {
+				s = &Side{}
+				sides[k], budget[k] = s, p.CPU
+				order = append(order, k)
+			}
+			s.Moves += r.Sides[i].Moves
+			s.CPU += r.Sides[i].CPU
+			s.MaxCPU = max(s.MaxCPU, r.Sides[i].MaxCPU)
+			s.Over += r.Sides[i].Over
+		}
+	}
+	b.WriteString("\n| Game | Player | Moves | CPU a move, mean | most | stated budget | over it |\n")
+	b.WriteString("|---|---|--:|--:|--:|--:|--:|\n")
+	for _, k := range order {
+		s := sides[k]
+		mean := time.Duration(0)
+		if s.Moves > 0 {
+			mean = s.CPU / time.Duration(s.Moves)
+		}
+		stated := "–"
+		if budget[k] > 0 {
+			stated = round(budget[k]).String()
+		}
+		fmt.Fprintf(&b, "| %s | %s | %d | %v | %v | %s | %d |\n", k.game, k.name, s.Moves, round(mean), round(s.MaxCPU), stated, s.Over)
+	}
+	return b.String()
+}
+
+// round keeps three significant digits of d, enough for a table.
+func round(d time.Duration) time.Duration {
+	for unit := time.Duration(1); unit < time.Hour; unit *= 10 {
+		if d < 1000*unit {
+			return d.Round(unit)
+		}
+	}
+	return d.Round(time.Second)
+}
