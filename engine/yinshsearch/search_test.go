@@ -30,11 +30,11 @@ func TestDeterministic(t *testing.T) {
 		for _, workers := range []int{1, 2} {
 			g := position(t, n)
 			o := mcts.Options{Iterations: 400, Workers: workers, Seed: 42}
-			first, err := Robot.Search(context.Background(), &g, o)
+			first, err := baseline.Search(context.Background(), &g, o)
 			if err != nil {
 				t.Fatal(err)
 			}
-			again, err := Robot.Search(context.Background(), &g, o)
+			again, err := baseline.Search(context.Background(), &g, o)
 			if err != nil || again != first {
 				t.Fatalf("%d turns in, %d workers: %+v then %+v (%v)", n, workers, first, again, err)
 			}
@@ -64,7 +64,7 @@ func TestTakesWin(t *testing.T) {
 			}
 			if wins {
 				found++
-				res, err := Robot.Search(context.Background(), &g, mcts.Options{Iterations: 300, Seed: seed})
+				res, err := baseline.Search(context.Background(), &g, mcts.Options{Iterations: 300, Seed: seed})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -94,7 +94,7 @@ func mustApply(t testing.TB, g *yinsh.Game, s string) {
 // TestIterateAllocs: the inner loop of the search allocates nothing.
 func TestIterateAllocs(t *testing.T) {
 	g := position(t, 30)
-	tr := Robot.Tree(&g, 1, 0)
+	tr := baseline.Tree(&g, 1, 0)
 	if a := testing.AllocsPerRun(300, tr.Iterate); a != 0 {
 		t.Errorf("%v allocations per iteration", a)
 	}
