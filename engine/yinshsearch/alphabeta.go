@@ -115,6 +115,9 @@ func alphaBeta(ctx context.Context, g *yinsh.Game, o mcts.Options) (mcts.Result[
 		if m != nil {
 			best, bestScore = *m, v
 		}
+		if err == nil {
+			debugDepth = depth
+		}
 		if err != nil || v >= mateBound || v <= -mateBound {
 			break
 		}
@@ -128,10 +131,10 @@ func alphaBeta(ctx context.Context, g *yinsh.Game, o mcts.Options) (mcts.Result[
 		}
 		// A deeper iteration costs several times the last: start it only
 		// with most of the budget left.
-		if s.budget > 0 && s.nodes > s.budget/3 {
+		if s.budget > 0 && s.nodes > s.budget/2 {
 			break
 		}
-		if !s.deadline.IsZero() && time.Since(start) > o.Think/3 {
+		if !s.deadline.IsZero() && time.Since(start) > o.Think/2 {
 			break
 		}
 	}
@@ -220,12 +223,7 @@ func (s *searcher) search(ply, depth, alpha, beta int) (int, error) {
 	f := &s.stack[ply]
 	g := &f.g
 	if depth <= 0 || ply >= maxPly {
-		v := viewOf(g)
-		sc := score(&v)
-		if g.Turn() == 2 {
-			sc = -sc
-		}
-		return sc, nil
+		return s.quiesce(ply, depth, alpha, beta)
 	}
 	key := hashOf(g)
 	e := &s.tt[key&(1<<ttBits-1)]
@@ -308,6 +306,51 @@ func (s *searcher) search(ply, depth, alpha, beta int) (int, error) {
 	return best, nil
 }
 
+// quiesce scores the position at ply for its player to move beyond the
+// search's depth: the evaluation, unless he may make a row at once (a
+// row is a ring, far above what the evaluation weighs), when the turns
+// that make a row are searched too, qPlies deep at most, and he takes the
+// better of the evaluation and those.
+func (s *searcher) quiesce(ply, depth, alpha, beta int) (int, error) {
+	f := &s.stack[ply]
+	g := &f.g
+	v := viewOf(g)
+	sc, threat := evaluate(&v)
+	if g.Turn() == 2 {
+		sc = -sc
+	}
+	if !threat || depth <= -qPlies || ply >= maxPly || sc >= beta {
+		return sc, nil
+	}
+	alpha = max(alpha, sc)
+	best := sc
+	f.moves = g.Legal(f.moves[:0])
+	me := g.Turn()
+	for _, m := range f.moves {
+		if m.NPost == 0 {
+			continue
+		}
+		child := &s.stack[ply+1].g
+		*child = *g
+		if err := child.Apply(m); err != nil {
+			panic("yinshsearch: a legal turn is refused: " + err.Error())
+		}
+		v, err := s.child(ply+1, depth-1, alpha, beta, me)
+		if err != nil {
+			return 0, err
+		}
+		best = max(best, v)
+		alpha = max(alpha, v)
+		if alpha >= beta {
+			break
+		}
+	}
+	return best, nil
+}
+
+// qPlies bounds the quiescence search: a row made, answered by a row.
+const qPlies = 3
+
 // from is the point a turn's ring leaves, its destination for a
 // placement: the history table's first index.
 func from(m yinsh.Turn) yinsh.Point {
@@ -389,3 +432,5 @@ func mix(z uint64) uint64 {
 	z = (z ^ z>>27) * 0x94d049bb133111eb
 	return z ^ z>>31
 }
+
+var debugDepth int

@@ -126,7 +126,16 @@ var runWeight = [6]int{0, 1, 6, 30, 110, 0}
 // score evaluates v for white: positive when white stands better. Swapping
 // the colours (and the player to move) negates it.
 func score(v *view) int {
-	var side, ready [2]int
+	s, _ := evaluate(v)
+	return s
+}
+
+// evaluate is score, and whether the player to move may make a row at
+// once: a window of four of his markers with his ring or one of the
+// opponent's markers on the fifth point (the search then looks at the
+// turns that make rows before it trusts the score).
+func evaluate(v *view) (int, bool) {
+	var side, ready, flips [2]int
 	var row [2]bool
 	anyMarker := v.markers[0].or(v.markers[1])
 	for i := range board.windows {
@@ -152,6 +161,7 @@ func score(v *view) int {
 				}
 			case mine == 4 && theirs == 1 && theirRings == 0 && r[c] == 0:
 				side[c] += flipWeight
+				flips[c]++
 			}
 		}
 	}
@@ -168,7 +178,7 @@ func score(v *view) int {
 			side[c] += readyOther * ready[c]
 		}
 	}
-	return side[0] - side[1]
+	return side[0] - side[1], ready[v.toMove]+flips[v.toMove] > 0
 }
 
 func (s bitset) nonEmpty() bool { return s[0]|s[1] != 0 }
