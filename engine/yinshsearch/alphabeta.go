@@ -14,10 +14,10 @@ import (
 // NodesPerPlayout converts a budget in playouts (games.Think.Playouts,
 // mcts.Options.Iterations) into the nodes of the alpha-beta search: a
 // node (a position reached, its turns listed or its evaluation made)
-// costs about a fortieth of the CPU of a random playout of the previous
-// robot from a middle game, so a budget in playouts buys about the same
-// CPU under either robot (bench_test.go measures both).
-const NodesPerPlayout = 40
+// costs about 3.5 µs of CPU in a middle game, a random playout of the
+// previous robot about 85 µs (BenchmarkSearch and BenchmarkIterate), so a
+// budget in playouts buys about the same CPU under either robot.
+const NodesPerPlayout = 25
 
 // The bounds of the search: maxPly bounds the depth of the stack of
 // positions, maxDepth the iterative deepening; a won game scores winScore
@@ -115,9 +115,6 @@ func alphaBeta(ctx context.Context, g *yinsh.Game, o mcts.Options) (mcts.Result[
 		if m != nil {
 			best, bestScore = *m, v
 		}
-		if err == nil {
-			debugDepth = depth
-		}
 		if err != nil || v >= mateBound || v <= -mateBound {
 			break
 		}
@@ -212,11 +209,14 @@ func (s *searcher) child(ply, depth, alpha, beta, me int) (int, error) {
 // game goes on there) to depth, for its player to move.
 func (s *searcher) search(ply, depth, alpha, beta int) (int, error) {
 	s.nodes++
+	if s.hard && s.budget > 0 && s.nodes >= s.budget {
+		return 0, errStopped
+	}
 	if s.nodes&255 == 0 {
 		if err := s.ctx.Err(); err != nil {
 			return 0, err
 		}
-		if s.hard && (s.budget > 0 && s.nodes >= s.budget || !s.deadline.IsZero() && !time.Now().Before(s.deadline)) {
+		if s.hard && !s.deadline.IsZero() && !time.Now().Before(s.deadline) {
 			return 0, errStopped
 		}
 	}
@@ -432,5 +432,3 @@ func mix(z uint64) uint64 {
 	z = (z ^ z>>27) * 0x94d049bb133111eb
 	return z ^ z>>31
 }
-
-var debugDepth int
