@@ -66,16 +66,29 @@ type searcher struct {
 	budget   int       // nodes, 0 without a node budget
 	nodes    int
 	hard     bool // the budget may stop the search (after depth 1)
+	tu       *tuning
 	tt       []ttEntry
 	stack    [maxPly + 1]frame
 	killers  [maxPly][2]yinsh.Turn
 	history  [yinsh.NumPoints][yinsh.NumPoints]int32
 }
 
+// tuning is what may differ between two robots of this search: the
+// evaluation's weights and the reductions of the search, so that the
+// tests can pit a variant against the robot.
+type tuning struct {
+	w       weights
+	lmr     bool // late move reductions
+	quiesce bool // the quiescence search of rows ready
+}
+
+// robotTuning is the robot's.
+var robotTuning = tuning{w: standard, lmr: true, quiesce: true}
+
 // alphaBeta chooses a turn for the player to move in g: iterative
 // deepening of a principal-variation search with a transposition table,
 // within o's budget (see the package comment).
-func alphaBeta(ctx context.Context, g *yinsh.Game, o mcts.Options) (mcts.Result[yinsh.Turn], error) {
+func alphaBeta(ctx context.Context, g *yinsh.Game, o mcts.Options, tu *tuning) (mcts.Result[yinsh.Turn], error) {
 	if g.Status() != games.Playing {
 		return mcts.Result[yinsh.Turn]{}, mcts.ErrNoMove
 	}
@@ -83,7 +96,7 @@ func alphaBeta(ctx context.Context, g *yinsh.Game, o mcts.Options) (mcts.Result[
 		return mcts.Result[yinsh.Turn]{}, errors.New("yinshsearch: give a playout budget or a think time")
 	}
 	start := time.Now()
-	s := &searcher{ctx: ctx, tt: make([]ttEntry, 1<<ttBits)}
+	s := &searcher{ctx: ctx, tu: tu, tt: make([]ttEntry, 1<<ttBits)}
 	if o.Iterations > 0 {
 		s.budget = o.Iterations * NodesPerPlayout
 	} else {
@@ -268,10 +281,20 @@ func (s *searcher) search(ply, depth, alpha, beta int) (int, error) {
 		}
 		var v int
 		var err error
-		if i == 0 {
+		switch {
+		case i == 0:
 			v, err = s.child(ply+1, depth-1, alpha, beta, me)
-		} else {
-			v, err = s.child(ply+1, depth-1, alpha, alpha+1, me)
+		default:
+			// Late turns of a quiet kind are searched a ply less first
+			// (late move reduction): the ordering puts the good ones early.
+			d := depth - 1
+			if s.tu.lmr && depth >= 3 && i >= lateMoves && f.keys[i] < 1<<27 {
+				d--
+			}
+			v, err = s.child(ply+1, d, alpha, alpha+1, me)
+			if err == nil && v > alpha && d < depth-1 {
+				v, err = s.child(ply+1, depth-1, alpha, alpha+1, me)
+			}
 			if err == nil && v > alpha && v < beta {
 				v, err = s.child(ply+1, depth-1, alpha, beta, me)
 			}
@@ -315,11 +338,11 @@ func (s *searcher) quiesce(ply, depth, alpha, beta int) (int, error) {
 	f := &s.stack[ply]
 	g := &f.g
 	v := viewOf(g)
-	sc, threat := evaluate(&v)
+	sc, threat := evaluate(&v, &s.tu.w)
 	if g.Turn() == 2 {
 		sc = -sc
 	}
-	if !threat || depth <= -qPlies || ply >= maxPly || sc >= beta {
+	if !threat || !s.tu.quiesce || depth <= -qPlies || ply >= maxPly || sc >= beta {
 		return sc, nil
 	}
 	alpha = max(alpha, sc)
@@ -347,6 +370,10 @@ func (s *searcher) quiesce(ply, depth, alpha, beta int) (int, error) {
 	}
 	return best, nil
 }
+
+// lateMoves is the number of turns of a node searched to the full depth
+// before the late move reduction.
+const lateMoves = 4
 
 // qPlies bounds the quiescence search: a row made, answered by a row.
 const qPlies = 3

@@ -22,7 +22,7 @@ type robot struct{}
 // deterministic for a Seed, else the think time. Workers is not used: the
 // search runs on one core.
 func (robot) Search(ctx context.Context, g *yinsh.Game, o mcts.Options) (mcts.Result[yinsh.Turn], error) {
-	return alphaBeta(ctx, g, o)
+	return alphaBeta(ctx, g, o, &robotTuning)
 }
 
 // Think is Search of the YINSH game in p, within o's budget.

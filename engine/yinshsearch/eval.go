@@ -93,40 +93,43 @@ func viewOf(g *yinsh.Game) view {
 	}
 }
 
-// The weights of the evaluation, in thousandths of a ring removed. A ring
+// weights are the evaluation's, in thousandths of a ring removed. A ring
 // removed is the only thing that counts in the end (rulebook H), so it
 // outweighs everything else: the markers and rows are worth what they
 // promise of rings to come.
-const (
-	ringWeight = 1000
-	// rowWeight is a row of five on the board: its owner removes it with
-	// a ring at the start of his turn (rulebook G6), so it is nearly a
-	// ring already.
-	rowWeight = 800
-	// readyWeight is a window of four markers and a ring of the same
-	// colour on its fifth point: moving the ring away leaves the fifth
-	// marker. For the player to move it is nearly a row; for the other, a
-	// threat the mover must answer.
-	readyMover, readyOther = 450, 120
-	// flipWeight is a window of four markers and one of the opponent's
-	// without rings: a ring jumping that marker makes the row.
-	flipWeight = 40
-	// mobilityWeight is each point a ring can move to: rings that can move
-	// make rows and break the opponent's; ring count and freedom together.
-	mobilityWeight = 6
-	// markerWeight is each marker of a colour on the board.
-	markerWeight = 4
-)
+type weights struct {
+	ring int
+	// row is a row of five on the board: its owner removes it with a ring
+	// at the start of his turn (rulebook G6), so it is nearly a ring
+	// already.
+	row int
+	// readyMover and readyOther are a window of four markers and a ring of
+	// the same colour on its fifth point: moving the ring away leaves the
+	// fifth marker. For the player to move it is nearly a row; for the
+	// other, a threat the mover must answer.
+	readyMover, readyOther int
+	// flip is a window of four markers and one of the opponent's without
+	// rings: a ring jumping that marker makes the row.
+	flip int
+	// mobility is each point a ring can move to: rings that can move make
+	// rows and break the opponent's; ring count and freedom together.
+	mobility int
+	// marker is each marker of a colour on the board.
+	marker int
+	// run is the worth of a window holding n markers of one colour and
+	// none of the other's (and no ring of the other's, which would leave a
+	// marker there on moving): open runs of three and four promise rows.
+	run [6]int
+}
 
-// runWeight is the worth of a window holding n markers of one colour and
-// none of the other's (and no ring of the other's, which would leave a
-// marker there on moving): open runs of three and four promise rows.
-var runWeight = [6]int{0, 1, 6, 30, 110, 0}
+// standard are the robot's weights.
+var standard = weights{ring: 1000, row: 800, readyMover: 450, readyOther: 120, flip: 40, mobility: 6, marker: 4,
+	run: [6]int{0, 1, 6, 30, 110, 0}}
 
 // score evaluates v for white: positive when white stands better. Swapping
 // the colours (and the player to move) negates it.
 func score(v *view) int {
-	s, _ := evaluate(v)
+	s, _ := evaluate(v, &standard)
 	return s
 }
 
@@ -134,7 +137,7 @@ func score(v *view) int {
 // once: a window of four of his markers with his ring or one of the
 // opponent's markers on the fifth point (the search then looks at the
 // turns that make rows before it trusts the score).
-func evaluate(v *view) (int, bool) {
+func evaluate(v *view, w *weights) (int, bool) {
 	var side, ready, flips [2]int
 	var row [2]bool
 	anyMarker := v.markers[0].or(v.markers[1])
@@ -155,27 +158,27 @@ func evaluate(v *view) (int, bool) {
 			case mine == 5:
 				row[c] = true
 			case theirs == 0 && theirRings == 0:
-				side[c] += runWeight[mine]
+				side[c] += w.run[mine]
 				if mine == 4 && r[c] > 0 {
 					ready[c]++
 				}
 			case mine == 4 && theirs == 1 && theirRings == 0 && r[c] == 0:
-				side[c] += flipWeight
+				side[c] += w.flip
 				flips[c]++
 			}
 		}
 	}
 	for c := range 2 {
-		side[c] += ringWeight*v.removed[c] + markerWeight*v.markers[c].count() + mobilityWeight*mobility(v, c)
+		side[c] += w.ring*v.removed[c] + w.marker*v.markers[c].count() + w.mobility*mobility(v, c)
 		if row[c] {
-			side[c] += rowWeight
+			side[c] += w.row
 		}
 		switch {
 		case ready[c] == 0:
 		case c == v.toMove:
-			side[c] += readyMover + readyOther*(ready[c]-1)
+			side[c] += w.readyMover + w.readyOther*(ready[c]-1)
 		default:
-			side[c] += readyOther * ready[c]
+			side[c] += w.readyOther * ready[c]
 		}
 	}
 	return side[0] - side[1], ready[v.toMove]+flips[v.toMove] > 0

@@ -32,6 +32,44 @@ func TestMatchBaseline(t *testing.T) {
 	if n <= 0 {
 		t.Skip("a measuring program: set YINSH_MATCH to the number of games")
 	}
+	match(t, n, "baseline", Robot.Search, baseline.Search)
+}
+
+// variants are sparring opponents for TestSpar: the robot with a part of
+// its search or evaluation taken out or changed.
+var variants = map[string]tuning{
+	"plain":        {w: standard},
+	"no-lmr":       {w: standard, quiesce: true},
+	"no-quiesce":   {w: standard, lmr: true},
+	"no-mobility":  {w: func() weights { w := standard; w.mobility = 0; return w }(), lmr: true, quiesce: true},
+	"ready-low":    {w: func() weights { w := standard; w.readyMover = 200; return w }(), lmr: true, quiesce: true},
+	"markers-high": {w: func() weights { w := standard; w.marker = 20; return w }(), lmr: true, quiesce: true},
+}
+
+// TestSpar is the match of the robot against a variant of itself
+// (YINSH_VARIANT, one of variants; default plain), YINSH_SPAR games, the
+// other settings as TestMatchBaseline's.
+func TestSpar(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("YINSH_SPAR"))
+	if n <= 0 {
+		t.Skip("a measuring program: set YINSH_SPAR to the number of games")
+	}
+	name := os.Getenv("YINSH_VARIANT")
+	if name == "" {
+		name = "plain"
+	}
+	tu, ok := variants[name]
+	if !ok {
+		t.Fatalf("no variant %q", name)
+	}
+	match(t, n, name, Robot.Search, func(ctx context.Context, g *yinsh.Game, o mcts.Options) (mcts.Result[yinsh.Turn], error) {
+		return alphaBeta(ctx, g, o, &tu)
+	})
+}
+
+// match plays n games of robot against opp, thinking YINSH_THINK a turn
+// (default 100ms) each, and logs the robot's score.
+func match(t *testing.T, n int, oppName string, robot, opp searchFunc) {
 	think := 100 * time.Millisecond
 	if s := os.Getenv("YINSH_THINK"); s != "" {
 		d, err := time.ParseDuration(s)
@@ -66,11 +104,11 @@ func TestMatchBaseline(t *testing.T) {
 				var res mcts.Result[yinsh.Turn]
 				var err error
 				if g.Turn() == side {
-					res, err = Robot.Search(context.Background(), &g, o)
+					res, err = robot(context.Background(), &g, o)
 					tNew += time.Since(t0)
 					nNew++
 				} else {
-					res, err = baseline.Search(context.Background(), &g, o)
+					res, err = opp(context.Background(), &g, o)
 					tOld += time.Since(t0)
 					nOld++
 				}
@@ -105,9 +143,9 @@ func TestMatchBaseline(t *testing.T) {
 	played := wins + ties + losses
 	score := float64(wins) + float64(ties)/2
 	lo, hi := wilson(score, played)
-	t.Logf("robot against baseline at %v a turn: %d won, %d tied, %d lost of %d games: %s (95 %% interval %.1f–%.1f %%); mean wall time a turn %v (robot) and %v (baseline); %v in all",
-		think, wins, ties, losses, played, percent(score, played), 100*lo, 100*hi,
-		thinkNew/time.Duration(max(turnsNew, 1)), thinkOld/time.Duration(max(turnsOld, 1)), time.Since(start).Round(time.Second))
+	t.Logf("robot against %s at %v a turn: %d won, %d tied, %d lost of %d games: %s (95 %% interval %.1f–%.1f %%); mean wall time a turn %v (robot) and %v (%s); %v in all",
+		oppName, think, wins, ties, losses, played, percent(score, played), 100*lo, 100*hi,
+		thinkNew/time.Duration(max(turnsNew, 1)), thinkOld/time.Duration(max(turnsOld, 1)), oppName, time.Since(start).Round(time.Second))
 }
 
 func percent(score float64, n int) string {
