@@ -139,14 +139,6 @@ func alphaBeta(ctx context.Context, g *yinsh.Game, o mcts.Options, tu *tuning) (
 				break
 			}
 		}
-		// A deeper iteration costs several times the last: start it only
-		// with most of the budget left.
-		if s.budget > 0 && s.nodes > s.budget/2 {
-			break
-		}
-		if !s.deadline.IsZero() && time.Since(start) > o.Think/2 {
-			break
-		}
 	}
 	return mcts.Result[yinsh.Turn]{Move: best, Playouts: (s.nodes + NodesPerPlayout - 1) / NodesPerPlayout, Value: chance(bestScore)}, nil
 }

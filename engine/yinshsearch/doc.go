@@ -44,9 +44,9 @@
 // previous robot spends on as many playouts; Thought.Playouts reports the
 // nodes searched in the same unit. A think time stops the search at the
 // deadline. Either way the first iteration (every turn, one ply and its
-// quiescence) always ends, a deeper one is started only with half the
-// budget left, and an iteration cut short counts where it found a turn
-// better than the last iteration's. The search runs on one core (Workers
+// quiescence) always ends, the deeper ones go on while the budget lasts,
+// and an iteration cut short counts where it found a turn better than the
+// last iteration's best, which it searched first. The search runs on one core (Workers
 // is not used), checks its context every 256 nodes, and allocates its
 // table and stack once. The seed orders the root turns before the first
 // iteration, so it chooses among equal turns; given a seed and a playout
