@@ -23,12 +23,7 @@ func (s bitset) count() int             { return bits.OnesCount64(s[0]) + bits.O
 // along a row, along a diagonal.
 type lines struct {
 	ray     [yinsh.NumPoints][6][]yinsh.Point
-	windows []window
-}
-
-type window struct {
-	mask bitset
-	pts  [5]yinsh.Point
+	windows []bitset
 }
 
 var board = newLines()
@@ -62,9 +57,9 @@ func newLines() *lines {
 			if len(r) < 4 {
 				continue
 			}
-			w := window{pts: [5]yinsh.Point{p, r[0], r[1], r[2], r[3]}}
-			for _, q := range w.pts {
-				w.mask.add(q)
+			var w bitset
+			for _, q := range [5]yinsh.Point{p, r[0], r[1], r[2], r[3]} {
+				w.add(q)
 			}
 			l.windows = append(l.windows, w)
 		}
@@ -141,28 +136,26 @@ func evaluate(v *view, w *weights) (int, bool) {
 	var side, ready, flips [2]int
 	var row [2]bool
 	anyMarker := v.markers[0].or(v.markers[1])
-	for i := range board.windows {
-		mask := board.windows[i].mask
-		if !anyMarker.and(mask).nonEmpty() {
+	for _, mask := range board.windows {
+		if anyMarker[0]&mask[0]|anyMarker[1]&mask[1] == 0 {
 			continue
 		}
-		var m, r [2]int
+		m := [2]int{v.markers[0].and(mask).count(), v.markers[1].and(mask).count()}
 		for c := range 2 {
-			m[c] = v.markers[c].and(mask).count()
-			r[c] = v.rings[c].and(mask).count()
-		}
-		for c := range 2 {
-			mine, theirs, theirRings := m[c], m[1-c], r[1-c]
+			mine, theirs := m[c], m[1-c]
 			switch {
 			case mine == 0:
 			case mine == 5:
 				row[c] = true
-			case theirs == 0 && theirRings == 0:
+			case theirs == 0:
+				if v.rings[1-c].and(mask).nonEmpty() {
+					continue
+				}
 				side[c] += w.run[mine]
-				if mine == 4 && r[c] > 0 {
+				if mine == 4 && v.rings[c].and(mask).nonEmpty() {
 					ready[c]++
 				}
-			case mine == 4 && theirs == 1 && theirRings == 0 && r[c] == 0:
+			case mine == 4 && !v.rings[0].or(v.rings[1]).and(mask).nonEmpty():
 				side[c] += w.flip
 				flips[c]++
 			}
