@@ -18,12 +18,15 @@ func (s bitset) count() int             { return bits.OnesCount64(s[0]) + bits.O
 
 // lines is the board as the evaluation sees it: the rays of every point in
 // the six directions, and the 5-point windows of every line (the possible
-// rows), each with its points. It is built from the points' columns and
+// rows) as sets of points. It is built from the points' columns and
 // numbers, with the directions of the rules (rulebook B): along a column,
 // along a row, along a diagonal.
 type lines struct {
 	ray     [yinsh.NumPoints][6][]yinsh.Point
 	windows []bitset
+	// sight[p] holds the points on the six lines from p: the rings there
+	// may jump p.
+	sight [yinsh.NumPoints]bitset
 }
 
 var board = newLines()
@@ -50,6 +53,7 @@ func newLines() *lines {
 		for d, dir := range dirs {
 			for i, n := p.Column()+dir[0], p.Number()+dir[1]; lookup(i, n) != yinsh.NoPoint; i, n = i+dir[0], n+dir[1] {
 				l.ray[p][d] = append(l.ray[p][d], lookup(i, n))
+				l.sight[p].add(lookup(i, n))
 			}
 		}
 		for k := 0; k < 6; k += 2 {
@@ -104,10 +108,11 @@ type weights struct {
 	// other, a threat the mover must answer.
 	readyMover, readyOther int
 	// flip is a window of four markers and one of the opponent's without
-	// rings: a ring jumping that marker makes the row.
+	// rings, with a ring of the colour on a line through that marker: a
+	// ring jumping it makes the row.
 	flip int
-	// mobility is each point a ring can move to: rings that can move make
-	// rows and break the opponent's; ring count and freedom together.
+	// mobility is each point a ring can move to, up to freeMoves a ring:
+	// rings that can move make rows and break the opponent's.
 	mobility int
 	// marker is each marker of a colour on the board.
 	marker int
@@ -118,7 +123,7 @@ type weights struct {
 }
 
 // standard are the robot's weights.
-var standard = weights{ring: 1000, row: 800, readyMover: 450, readyOther: 120, flip: 40, mobility: 6, marker: 4,
+var standard = weights{ring: 1000, row: 800, readyMover: 450, readyOther: 120, flip: 40, mobility: 25, marker: 4,
 	run: [6]int{0, 1, 6, 30, 110, 0}}
 
 // score evaluates v for white: positive when white stands better. Swapping
@@ -155,7 +160,8 @@ func evaluate(v *view, w *weights) (int, bool) {
 				if mine == 4 && v.rings[c].and(mask).nonEmpty() {
 					ready[c]++
 				}
-			case mine == 4 && !v.rings[0].or(v.rings[1]).and(mask).nonEmpty():
+			case mine == 4 && !v.rings[0].or(v.rings[1]).and(mask).nonEmpty() &&
+				v.rings[c].and(board.sight[first(v.markers[1-c].and(mask))]).nonEmpty():
 				side[c] += w.flip
 				flips[c]++
 			}
@@ -179,18 +185,21 @@ func evaluate(v *view, w *weights) (int, bool) {
 
 func (s bitset) nonEmpty() bool { return s[0]|s[1] != 0 }
 
-// mobility counts the destinations of colour c's rings (rulebook E3): the
-// vacant points along each line up to a ring, and the first vacant point
-// after a run of markers. While rings are placed it counts the same for
-// the rings on the board, their future freedom.
+// mobility counts the freedom of colour c's rings (rulebook E3): for
+// each ring, its destinations (the vacant points along each line up to a
+// ring, and the first vacant point after a run of markers), up to
+// freeMoves. A ring hemmed in can neither make rows nor break them; one
+// with a few moves is as good as one with many (matches of the robot
+// against a variant counting every destination said so).
 func mobility(v *view, c int) int {
 	rings := v.rings[0].or(v.rings[1])
 	marks := v.markers[0].or(v.markers[1])
-	n := 0
+	total := 0
 	for r := v.rings[c]; r.nonEmpty(); {
 		p := first(r)
 		r[p>>6] &^= 1 << (p & 63)
-		for d := range 6 {
+		n := 0
+		for d := 0; d < 6 && n < freeMoves; d++ {
 			jumped := false
 			for _, q := range board.ray[p][d] {
 				if rings.has(q) {
@@ -206,9 +215,13 @@ func mobility(v *view, c int) int {
 				}
 			}
 		}
+		total += min(n, freeMoves)
 	}
-	return n
+	return total
 }
+
+// freeMoves is the count of destinations from which a ring is free.
+const freeMoves = 4
 
 func first(s bitset) yinsh.Point {
 	if s[0] != 0 {
