@@ -24,7 +24,9 @@ import (
 // Both robots think YINSH_THINK a turn (default 100ms) on one core, in
 // turn in one process, so that the load of the machine weighs on both
 // alike; YINSH_PARALLEL games run at once (default 1). The robot is white
-// in even games and black in odd ones; game i seeds both robots with i.
+// in even games and black in odd ones; game i seeds both robots with i,
+// the games numbered from YINSH_FIRST (default 0), so that a long match
+// can be played in parts.
 // Every turn is played through the rules (Apply), so an illegal turn fails
 // the match. The score counts a tie half; the interval is Wilson's at 95 %.
 func TestMatchBaseline(t *testing.T) {
@@ -82,6 +84,7 @@ func match(t *testing.T, n int, oppName string, robot, opp searchFunc) {
 	if s := os.Getenv("YINSH_PARALLEL"); s != "" {
 		parallel, _ = strconv.Atoi(s)
 	}
+	first, _ := strconv.Atoi(os.Getenv("YINSH_FIRST"))
 	var mu sync.Mutex
 	var wins, ties, losses int
 	var thinkNew, thinkOld time.Duration
@@ -89,7 +92,7 @@ func match(t *testing.T, n int, oppName string, robot, opp searchFunc) {
 	sem := make(chan struct{}, max(parallel, 1))
 	var wg sync.WaitGroup
 	start := time.Now()
-	for i := range n {
+	for i := first; i < first+n; i++ {
 		sem <- struct{}{}
 		wg.Add(1)
 		go func() {
