@@ -67,3 +67,14 @@ func points(s set) []Point {
 	}
 	return ps
 }
+
+// Bits returns the rings and the markers of each player (index 0 white,
+// 1 black) as bit sets: point p is bit p%64 of word p/64. It is for
+// evaluations that weigh the whole board at once (a robot's), which would
+// otherwise ask Piece 85 times.
+func (g *Game) Bits() (rings, markers [2][2]uint64) {
+	for c := range 2 {
+		rings[c], markers[c] = g.b.rings[c], g.b.markers[c]
+	}
+	return rings, markers
+}

@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"lyngk.example/lyngk/engine/games"
 )
 
 var players = [2]string{"alice", "bob"}
@@ -76,4 +78,29 @@ func TestBoardGoldens(t *testing.T) {
 	g = build(t, bothRows([2]uint8{}, Blitz))
 	mustApply(t, &g, "e3-e6;xa4-e4;xk9")
 	checkGolden(t, "board-blitz-won.golden", g.Board([2]string{"carol", "robot"}))
+}
+
+// TestBits: the bit sets of Bits hold exactly the rings and markers Piece
+// reports, at every position of ten random games.
+func TestBits(t *testing.T) {
+	for seed := uint64(1); seed <= 10; seed++ {
+		g := New(Normal)
+		r := rng(seed)
+		for g.Status() == games.Playing {
+			rings, markers := g.Bits()
+			for p := range Point(NumPoints) {
+				pl, ring := g.Piece(p)
+				for c := range 2 {
+					bit := uint64(1) << (p % 64)
+					hasRing, hasMarker := rings[c][p/64]&bit != 0, markers[c][p/64]&bit != 0
+					if hasRing != (pl == c+1 && ring) || hasMarker != (pl == c+1 && !ring) {
+						t.Fatalf("seed %d, turn %d, %s: Piece %d %v, Bits ring %v marker %v for colour %d", seed, g.MoveCount(), p, pl, ring, hasRing, hasMarker, c)
+					}
+				}
+			}
+			if err := g.Apply(g.RandomTurn(r.intn)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 }

@@ -1,23 +1,54 @@
-// Package yinshsearch is the YINSH robot: YINSH's policy for the shared Monte
-// Carlo tree search of package mcts (the tree, arena, selection and
-// parallelism live there, see its comment), over the rules of package
-// yinsh. A move of the tree is a whole turn (removals owed, the ring move,
-// the mover's removals), as yinsh.Game.Legal lists them.
+// Package yinshsearch is the YINSH robot: an alpha-beta search over an
+// evaluation of YINSH positions, over the rules of package yinsh. A move
+// of the search is a whole turn (removals owed, the ring move, the
+// mover's removals), as yinsh.Game.Legal lists them. The previous robot, a
+// Monte Carlo tree search (package mcts) with random playouts, stays as
+// Baseline: the opponent of the strength matches, and a weaker player.
 //
-// # Turn classes
+// # The evaluation
 //
-// Each turn gets a class from one look at the board (class): a turn whose
-// own removals win ranks highest, then one that removes a row of the
-// mover's, then ring moves by the markers they turn to the mover's colour
-// (opponent's markers jumped minus own ones); placements rank a point with
-// room on all six lines above an edge point. Unvisited children are tried
-// in class order, so a winning turn is tried first.
+// A position is scored for white in thousandths of a ring (eval.go); the
+// colours swapped, the score is the opposite. What counts:
 //
-// # Playouts
+//   - Rings removed, 1000 each: the only thing that decides the game
+//     (rulebook H), so nothing else outweighs one.
+//   - A row of five on the board, 800: its owner removes it with a ring at
+//     the start of his turn (rulebook G6).
+//   - Open runs: each 5-point window of a line holding markers of one
+//     colour and no marker or ring of the other's is worth 1, 6, 30 or 110
+//     by its 1 to 4 markers. A run blocked by the opponent's markers or
+//     rings counts nothing.
+//   - Rows threatened next turn: four markers and a ring of the same
+//     colour on the window's fifth point (the ring leaves its marker as it
+//     moves) are worth 450 to the player to move, 120 to the other; four
+//     markers and one of the opponent's that a ring may jump and flip, 40.
+//   - Ring mobility, 6 a point a ring can move to, and each marker on the
+//     board, 4.
 //
-// A playout plays the game to its end with yinsh.Game.RandomTurn: a random
-// ring and direction with a destination, random rows and rings for the
-// removals. That is not uniform over whole turns, but it costs one ring
-// move's check instead of the list of every turn (about 80 µs of CPU for
-// a playout from a middle game, against several hundred with Legal).
+// # The search
+//
+// Iterative deepening of a principal-variation (negamax alpha-beta)
+// search, with a transposition table (2^16 entries a search), turns
+// ordered by the table's turn, turns that win or make a row, two killer
+// turns a ply, then ring moves by the markers they flip to the mover's
+// colour and a history of cut-offs. Passes are automatic in YINSH, so the
+// player to move is read from the game, not assumed to alternate. Beyond
+// the depth, a quiescence search looks at the turns that make a row
+// wherever the evaluation sees one ready for the player to move, three
+// plies deep at most: a row is a ring, more than the evaluation can weigh.
+//
+// # Budget and determinism
+//
+// A budget in playouts (games.Think.Playouts, mcts.Options.Iterations)
+// becomes NodesPerPlayout nodes a playout, which cost about the CPU the
+// previous robot spends on as many playouts; Thought.Playouts reports the
+// nodes searched in the same unit. A think time stops the search at the
+// deadline. Either way the first iteration (every turn, one ply and its
+// quiescence) always ends, the deeper ones go on while the budget lasts,
+// and an iteration cut short counts where it found a turn better than the
+// last iteration's best, which it searched first. The search runs on one core (Workers
+// is not used), checks its context every 256 nodes, and allocates its
+// table and stack once. The seed orders the root turns before the first
+// iteration, so it chooses among equal turns; given a seed and a playout
+// budget the search is deterministic.
 package yinshsearch

@@ -6,8 +6,22 @@ import (
 	"lyngk.example/lyngk/engine/yinsh"
 )
 
-// policy is YINSH's part of the search: its turn classes and playout (see
-// the package comment); the rules are the position's own.
+// policy is the previous robot's part of the Monte Carlo tree search
+// (Baseline): its turn classes and playout; the rules are the position's
+// own.
+//
+// Each turn gets a class from one look at the board (Class): a turn whose
+// own removals win ranks highest, then one that removes a row of the
+// mover's, then ring moves by the markers they turn to the mover's colour;
+// placements rank a point with room on all six lines above an edge point.
+// Unvisited children are tried in class order, so a winning turn is tried
+// first.
+//
+// A playout plays the game to its end with yinsh.Game.RandomTurn: a random
+// ring and direction with a destination, random rows and rings for the
+// removals. That is not uniform over whole turns, but it costs one ring
+// move's check instead of the list of every turn (about 80 µs of CPU for
+// a playout from a middle game, against several hundred with Legal).
 type policy struct {
 	mcts.Rules[yinsh.Game, yinsh.Turn, *yinsh.Game]
 }

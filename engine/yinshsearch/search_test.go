@@ -22,19 +22,19 @@ func position(t testing.TB, n int) yinsh.Game {
 	return g
 }
 
-// TestDeterministic: a seed and an iteration budget give the same turn
-// and the same count of playouts, on one worker and on two; the turn is
-// legal.
+// TestDeterministic: for the previous robot (Baseline), a seed and an
+// iteration budget give the same turn and the same count of playouts, on
+// one worker and on two; the turn is legal.
 func TestDeterministic(t *testing.T) {
 	for _, n := range []int{0, 30} {
 		for _, workers := range []int{1, 2} {
 			g := position(t, n)
 			o := mcts.Options{Iterations: 400, Workers: workers, Seed: 42}
-			first, err := Robot.Search(context.Background(), &g, o)
+			first, err := baseline.Search(context.Background(), &g, o)
 			if err != nil {
 				t.Fatal(err)
 			}
-			again, err := Robot.Search(context.Background(), &g, o)
+			again, err := baseline.Search(context.Background(), &g, o)
 			if err != nil || again != first {
 				t.Fatalf("%d turns in, %d workers: %+v then %+v (%v)", n, workers, first, again, err)
 			}
@@ -49,10 +49,19 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
+// searchFunc is the Search of either robot.
+type searchFunc func(context.Context, *yinsh.Game, mcts.Options) (mcts.Result[yinsh.Turn], error)
+
 // TestTakesWin: in blitz, wherever a turn makes the mover's row (and so
-// wins), the robot plays a winning turn: the first ten such positions of
-// random blitz games.
+// wins), the robot and the previous one play a winning turn: the first ten
+// such positions of random blitz games.
 func TestTakesWin(t *testing.T) {
+	for name, search := range map[string]searchFunc{"robot": Robot.Search, "baseline": baseline.Search} {
+		t.Run(name, func(t *testing.T) { takesWin(t, search) })
+	}
+}
+
+func takesWin(t *testing.T, search searchFunc) {
 	found := 0
 	for seed := uint64(1); found < 10; seed++ {
 		g := yinsh.New(yinsh.Blitz)
@@ -64,7 +73,7 @@ func TestTakesWin(t *testing.T) {
 			}
 			if wins {
 				found++
-				res, err := Robot.Search(context.Background(), &g, mcts.Options{Iterations: 300, Seed: seed})
+				res, err := search(context.Background(), &g, mcts.Options{Iterations: 300, Seed: seed})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -94,16 +103,22 @@ func mustApply(t testing.TB, g *yinsh.Game, s string) {
 // TestIterateAllocs: the inner loop of the search allocates nothing.
 func TestIterateAllocs(t *testing.T) {
 	g := position(t, 30)
-	tr := Robot.Tree(&g, 1, 0)
+	tr := baseline.Tree(&g, 1, 0)
 	if a := testing.AllocsPerRun(300, tr.Iterate); a != 0 {
 		t.Errorf("%v allocations per iteration", a)
 	}
 }
 
-// TestRobotContract: the robot through the game contract plays a legal
-// turn, deterministically for a seed; it accepts a draw unless ahead in
-// rings removed.
+// TestRobotContract: the robot and the previous one, through the game
+// contract, play a legal turn, deterministically for a seed, within the
+// budget; they accept a draw unless ahead in rings removed.
 func TestRobotContract(t *testing.T) {
+	for name, r := range map[string]games.Robot{"robot": Robot, "baseline": Baseline()} {
+		t.Run(name, func(t *testing.T) { robotContract(t, r) })
+	}
+}
+
+func robotContract(t *testing.T, robot games.Robot) {
 	p, err := yinsh.Rules.New(1, "normal")
 	if err != nil {
 		t.Fatal(err)
@@ -118,18 +133,18 @@ func TestRobotContract(t *testing.T) {
 		}
 	}
 	o := games.Think{Playouts: 300, Workers: 2, Seed: 5}
-	th, err := Robot.Think(context.Background(), p, o)
+	th, err := robot.Think(context.Background(), p, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, _ := Robot.Think(context.Background(), p, o)
-	if th.Move.String() != again.Move.String() || th.Playouts != 300 {
+	again, _ := robot.Think(context.Background(), p, o)
+	if th.Move.String() != again.Move.String() || th.Playouts > 300 || th.Playouts != again.Playouts {
 		t.Errorf("%v (%d playouts) then %v", th.Move, th.Playouts, again.Move)
 	}
 	if err := p.Clone().Play(th.Move); err != nil {
 		t.Errorf("robot's %v: %v", th.Move, err)
 	}
-	if !Robot.AcceptDraw(p, 1) {
+	if !robot.AcceptDraw(p, 1) {
 		t.Error("refuses a draw when even")
 	}
 }
