@@ -35,7 +35,6 @@ func (s *set) del(p Point)      { s[p>>6] &^= 1 << (p & 63) }
 func (s set) count() int        { return bits.OnesCount64(s[0]) + bits.OnesCount64(s[1]) }
 func (s set) or(t set) set      { return set{s[0] | t[0], s[1] | t[1]} }
 func (s set) covers(t set) bool { return s[0]&t[0] == t[0] && s[1]&t[1] == t[1] }
-func (s set) meets(t set) bool  { return s[0]&t[0] != 0 || s[1]&t[1] != 0 }
 
 // first returns the lowest point of a non-empty set.
 func (s set) first() Point {

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/golden"
 )
 
@@ -97,20 +96,4 @@ func (r *rng) intn(n int) int {
 	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
 	z = (z ^ z>>27) * 0x94d049bb133111eb
 	return int((z ^ z>>31) % uint64(n))
-}
-
-// randomGame plays a game to its end, each turn uniform among Legal.
-func randomGame(t testing.TB, v Variant, seed uint64, buf []Turn) (Game, []Turn) {
-	g := New(v)
-	r := rng(seed)
-	for g.Status() == games.Playing {
-		buf = g.Legal(buf[:0])
-		if len(buf) == 0 {
-			t.Fatalf("seed %d: no legal turn while playing:\n%s", seed, g.Board([2]string{"w", "b"}))
-		}
-		if err := g.Apply(buf[r.intn(len(buf))]); err != nil {
-			t.Fatalf("seed %d: a legal turn is refused: %v", seed, err)
-		}
-	}
-	return g, buf
 }

@@ -89,17 +89,6 @@ func takesWin(t *testing.T, search searchFunc) {
 	}
 }
 
-func mustApply(t testing.TB, g *yinsh.Game, s string) {
-	t.Helper()
-	tn, _, err := yinsh.ParseTurn(s)
-	if err == nil {
-		err = g.Apply(tn)
-	}
-	if err != nil {
-		t.Fatalf("%s: %v", s, err)
-	}
-}
-
 // TestIterateAllocs: the inner loop of the search allocates nothing.
 func TestIterateAllocs(t *testing.T) {
 	g := position(t, 30)
