@@ -49,7 +49,7 @@ bench-scale:
 # robot move checked by the rules, CPU a move against each level's budget;
 # it prints the Markdown tables of README's benchmarks. One search at a
 # time (one core). The default, the two lowest levels at 100 games a
-# match, takes under an hour of one core (48 minutes measured under load);
+# match, takes about 15 minutes of one core (909 s on a quiet machine);
 # ROBOT_LEVELS=all adds robot (2 s a move) and robot-max (10 s), which take
 # days at 100 games a match: choose ROBOT_GAMES and ROBOT_GAME (lyngk,
 # yinsh) to suit.
