@@ -280,12 +280,7 @@ func (r *request) moved(g *game, c *commentView, notice string) error {
 		return err
 	}
 	v.Notice = notice
-	if g.over() {
-		if err := r.owedReview(g); err != nil {
-			return err
-		}
-	}
-	if err := r.boardMails(g, "board", v, recipients(g), c); err != nil {
+	if err := r.changeMails(g, v, c); err != nil {
 		return err
 	}
 	if g.over() && g.Tournament != "" {

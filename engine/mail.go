@@ -53,8 +53,12 @@ type gameView struct {
 	// to the other player of a running game: the text ends with how to
 	// move, or with whose turn it is (forTurn).
 	YourTurn, NotYourTurn bool
-	pos                   games.Position // the position shown, for the picture
-	game                  games.Game     // the game, for the picture
+	// ReviewMark marks, in a game-over mail held for the robot's review,
+	// where the review goes (after the result and the ratings, text and
+	// HTML): reviewMark there, "" in every other mail (reviews.go).
+	ReviewMark string
+	pos        games.Position // the position shown, for the picture
+	game       games.Game     // the game, for the picture
 }
 
 type ratingLine struct {

@@ -40,6 +40,9 @@ func (v *env) playWeb(tok, move string) ([]engine.Mail, error) {
 	if err != nil {
 		v.t.Fatal(err)
 	}
+	if !v.hold {
+		out = append(out, v.reviews()...)
+	}
 	v.now = v.now.Add(time.Second)
 	return out, refused
 }

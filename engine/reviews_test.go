@@ -108,37 +108,37 @@ func yinshToEnd(v *env, last func(engine.Inbound) []engine.Mail) []engine.Mail {
 	return nil
 }
 
-// gameOverAtOnce checks that the game-over mails of out carry no review
-// and that none was made for them: the game's end only records it owed,
-// once.
-func gameOverAtOnce(t *testing.T, v *env, out []engine.Mail) {
+// gameOverHeld checks that out, the answer to the game's end, holds no
+// game-over mail to a player who takes reviews and that no review was
+// made for it: the game's end only records the review owed, with the
+// mails held for it, once.
+func gameOverHeld(t *testing.T, v *env, out []engine.Mail) {
 	t.Helper()
-	if len(out) != 2 {
-		t.Fatalf("%d mails at the game's end, want 2", len(out))
-	}
-	for _, m := range out {
-		if strings.Contains(m.Body, "chance fell most") || strings.Contains(m.HTML, "chance fell most") || !strings.Contains(m.Body, "Game won by") {
-			t.Errorf("the game-over mail to %v:\n%s", m.To, m.Body)
-		}
+	if len(out) != 0 {
+		t.Fatalf("%d mails at the game's end, want none: they wait for the review\n%s", len(out), format(out))
 	}
 	if n := v.e.ReviewsMade(); n != 0 {
-		t.Errorf("%d reviews made for the game-over mails, want 0: they wait for none", n)
+		t.Errorf("%d reviews made in the transaction that ended the game, want 0", n)
 	}
-	if ps := v.owed(); len(ps) != 1 || ps[0].Board != 101 || ps[0].Ended.After(v.now) || ps[0].Ended.Before(v.now.Add(-time.Second)) {
+	if ps := v.owed(); len(ps) != 1 || ps[0].Board != 101 || ps[0].Ended.After(v.now) || ps[0].Ended.Before(v.now.Add(-time.Second)) ||
+		!ps[0].Due.Equal(ps[0].Ended.Add(engine.ReviewWait)) {
 		t.Errorf("reviews owed after the game's end: %+v, want board 101's", ps)
 	}
 }
 
-// reviewed checks that out is one review mail to each player, naming the
-// loser's costliest turns, and that one review was made for both.
+// reviewed checks that out is the game-over mail to each player, with the
+// review naming the loser's costliest turns in its text and its HTML part,
+// and that one review was made for both.
 func reviewed(t *testing.T, v *env, out []engine.Mail) {
 	t.Helper()
 	if len(out) != 2 {
-		t.Fatalf("%d review mails, want 2:\n%s", len(out), format(out))
+		t.Fatalf("%d game-over mails, want 2:\n%s", len(out), format(out))
 	}
 	for _, m := range out {
-		if !strings.Contains(m.Body, "chance fell most") || m.HTML != "" {
-			t.Errorf("the review mail to %v:\n%s", m.To, m.Body)
+		if !strings.Contains(m.Body, "Game won by") || !strings.Contains(m.Body, "chance fell most") ||
+			!strings.Contains(m.HTML, "chance fell most") || m.Picture == nil ||
+			strings.Contains(m.Body, "\x1e") || strings.Contains(m.HTML, "\x1e") {
+			t.Errorf("the game-over mail to %v:\n%s", m.To, m.Body)
 		}
 	}
 	if n := v.e.ReviewsMade(); n != 1 {
@@ -149,44 +149,106 @@ func reviewed(t *testing.T, v *env, out []engine.Mail) {
 	}
 }
 
-// TestGameOverReviewLyngk: the move that ends a LYNGK game is answered
-// at once, the game-over mails without the review, which is only recorded
-// owed in the same transaction; made afterwards outside it, the review
-// goes to both players in a short text mail of its own naming the loser's
-// three costliest turns with the robot's moves
-// (testdata/review/lyngk-review.golden). The review is reproducible: one
-// worker, fixed seeds.
+// TestGameOverReviewLyngk: the move that ends a LYNGK game is committed
+// with its game-over mails held in the store, the review only owed; made
+// afterwards outside the transaction, the review goes in the game-over
+// mail to both players, after the result, in the text and the HTML part,
+// naming the loser's three costliest turns with the robot's moves
+// (testdata/review/lyngk-game-over.golden). The review is reproducible:
+// one worker, fixed seeds.
 func TestGameOverReviewLyngk(t *testing.T) {
 	v := newEnv(t)
 	v.signup("alice", "bob", "carol")
-	gameOverAtOnce(t, v, lyngkToEnd(v, 7, v.commit))
+	v.hold = true
+	gameOverHeld(t, v, lyngkToEnd(v, 7, v.commit))
 	out := v.reviews()
 	reviewed(t, v, out)
-	checkParts(t, "review/lyngk-review", out)
+	checkParts(t, "review/lyngk-game-over", out)
 }
 
 // TestGameOverReviewYinsh is TestGameOverReviewLyngk for YINSH
-// (testdata/review/yinsh-review.golden), with the web's link to the
+// (testdata/review/yinsh-game-over.golden), with the web's link to the
 // game's chart.
 func TestGameOverReviewYinsh(t *testing.T) {
 	v := newEnv(t, withYinsh, func(c *engine.Config) { c.WebURL = "https://lyngk.example.org" })
 	v.signup("alice", "bob")
-	gameOverAtOnce(t, v, yinshToEnd(v, v.commit))
+	v.hold = true
+	gameOverHeld(t, v, yinshToEnd(v, v.commit))
 	out := v.reviews()
 	reviewed(t, v, out)
-	if !strings.Contains(out[0].Body, "https://lyngk.example.org/game/101\n") {
+	if !strings.Contains(out[0].Body, "https://lyngk.example.org/game/101\n") ||
+		!strings.Contains(out[0].HTML, `href="https://lyngk.example.org/game/101"`) {
 		t.Errorf("no link to the game's page:\n%s", out[0].Body)
 	}
-	checkParts(t, "review/yinsh-review", out)
+	checkParts(t, "review/yinsh-game-over", out)
 }
 
-// TestReviewMailedOnce: the review owed survives a restart between the
-// game's end and its mail, and is mailed once: the record goes with the
-// mails, so a review made twice (a crash after the commit of its mails
-// would make it again were the record left) finds nothing more to mail.
+// TestGameOverWithoutReview: the game-over mails held for a review that
+// is not made (its Due passed, the review failed) go as they were
+// composed: byte for byte the mails with the review but for the review,
+// in the text and in the HTML part, the same picture and reply token;
+// the record goes with them.
+func TestGameOverWithoutReview(t *testing.T) {
+	end := func() (*env, engine.PendingReview) {
+		v := newEnv(t)
+		v.signup("alice", "bob", "carol")
+		v.hold = true
+		lyngkToEnd(v, 7, v.commit)
+		ps := v.owed()
+		if len(ps) != 1 {
+			t.Fatalf("%d reviews owed, want 1", len(ps))
+		}
+		return v, ps[0]
+	}
+	v, p := end()
+	bare := v.reviewMails(p)
+	if ps := v.owed(); len(ps) != 0 {
+		t.Errorf("reviews owed once their mails went: %+v", ps)
+	}
+	w, q := end()
+	if err := w.e.MakeReview(context.Background(), &q, nil); err != nil {
+		t.Fatal(err)
+	}
+	full := w.reviewMails(q)
+	if len(bare) != 2 || len(full) != 2 {
+		t.Fatalf("%d mails without the review, %d with it, want 2 and 2", len(bare), len(full))
+	}
+	for i, m := range bare {
+		f := full[i]
+		if strings.Contains(m.Body, "chance fell most") || strings.Contains(m.HTML, "chance fell most") ||
+			strings.Contains(m.Body, "\x1e") || strings.Contains(m.HTML, "\x1e") {
+			t.Errorf("the mail without its review to %v:\n%s", m.To, m.Body)
+		}
+		if !onlyAdded(m.Body, f.Body, "Where bob's chance fell most", "PASSWORD off\n\n") ||
+			!onlyAdded(m.HTML, f.HTML, "\n<p style=\"margin:8px 0 4px 0;\">Where bob's", "PASSWORD off</p>") {
+			t.Errorf("mail %d: more than the review differs:\n%s\n=====\n%s", i, m.Body, f.Body)
+		}
+		if m.MessageID != f.MessageID || string(m.Picture) != string(f.Picture) || m.PictureID != f.PictureID || m.Subject != f.Subject {
+			t.Errorf("mail %d: the headers or the picture differ", i)
+		}
+	}
+}
+
+// onlyAdded reports whether with is without and one more section, from
+// the first from to the end of the next to.
+func onlyAdded(without, with, from, to string) bool {
+	i := strings.Index(with, from)
+	if i < 0 {
+		return false
+	}
+	j := strings.Index(with[i:], to)
+	return j >= 0 && with[:i]+with[i+j+len(to):] == without
+}
+
+// TestReviewMailedOnce: the game-over mails held for a review survive a
+// restart between the game's end and the review, and are mailed once: the
+// record goes with the mails, so a review made twice (a crash after the
+// commit of its mails would make it again were the record left) finds
+// nothing more to mail.
 func TestReviewMailedOnce(t *testing.T) {
 	v := newEnv(t)
 	v.signup("alice", "bob", "carol")
+	v.hold = true
 	lyngkToEnd(v, 7, v.mail)
 	v.restart()
 	ps := v.owed()
@@ -197,11 +259,11 @@ func TestReviewMailedOnce(t *testing.T) {
 	if err := v.e.MakeReview(context.Background(), &p, nil); err != nil {
 		t.Fatal(err)
 	}
-	if out := v.reviewMails(p); len(out) != 2 {
-		t.Fatalf("%d review mails, want 2", len(out))
+	if out := v.reviewMails(p); len(out) != 2 || !strings.Contains(out[0].Body, "chance fell most") {
+		t.Fatalf("%d game-over mails with the review, want 2:\n%s", len(out), format(out))
 	}
 	if out := v.reviewMails(p); len(out) != 0 {
-		t.Errorf("the review mailed twice:\n%s", format(out))
+		t.Errorf("the game-over mails sent twice:\n%s", format(out))
 	}
 	if out := v.reviews(); len(out) != 0 {
 		t.Errorf("reviews owed once mailed:\n%s", format(out))
@@ -209,8 +271,8 @@ func TestReviewMailedOnce(t *testing.T) {
 }
 
 // TestReviewAfterForfeit: a game the timer ends by forfeit gets its review
-// like one ended by a move: owed in the timer's transaction, its mail to
-// both players after the game-over mails.
+// like one ended by a move: its game-over mails held in the timer's
+// transaction, then mailed to both players with the review.
 func TestReviewAfterForfeit(t *testing.T) {
 	v := newEnv(t)
 	v.signup("alice", "bob")
@@ -226,30 +288,33 @@ func TestReviewAfterForfeit(t *testing.T) {
 		v.cmd(addr(name), fmt.Sprintf("lyngk move 101 %s pw-%s %s", name, name, m))
 	}
 	v.now = v.now.Add(22 * day)
-	out := v.tick()
-	if len(out) != 2 || !strings.Contains(out[0].Body, "Forfeit") {
-		t.Fatalf("want the forfeit to both players, got:\n%s", format(out))
-	}
-	gameOverAtOnce(t, v, out)
-	out = v.reviews()
+	v.hold = true
+	gameOverHeld(t, v, v.tick())
+	out := v.reviews()
 	reviewed(t, v, out)
-	if !strings.Contains(out[0].Body, "Where alice's chance fell most") {
-		t.Errorf("the forfeited game's review:\n%s", out[0].Body)
+	if !strings.Contains(out[0].Body, "Forfeit") || !strings.Contains(out[0].Body, "Where alice's chance fell most") {
+		t.Errorf("the forfeited game's game-over mail:\n%s", out[0].Body)
 	}
 }
 
 // TestGameOverReviewOff: a player who sent "change review ... off" gets
-// no review mail, his opponent one; "on" brings it back. With nobody
-// taking it, no review is owed at all.
+// his game-over mail at once, without the review; his opponent's waits
+// for it. "on" brings it back. With nobody taking it, no review is owed
+// and both game-over mails go at once.
 func TestGameOverReviewOff(t *testing.T) {
 	v := newEnv(t)
 	v.signup("alice", "bob", "carol")
 	checkParts(t, "review/change-review-off", v.cmd(addr("bob"), "change review bob pw-bob OFF"))
-	lyngkToEnd(v, 7, v.commit)
-	out := v.reviews()
-	if len(out) != 1 || out[0].To[0] != addr("alice") {
-		t.Fatalf("review mails with bob's off:\n%s", format(out))
+	v.hold = true
+	at := lyngkToEnd(v, 7, v.commit)
+	if len(at) != 1 || at[0].To[0] != addr("bob") || strings.Contains(at[0].Body, "chance fell most") || !strings.Contains(at[0].Body, "Game won by") {
+		t.Fatalf("game-over mails at once with bob's review off:\n%s", format(at))
 	}
+	out := v.reviews()
+	if len(out) != 1 || out[0].To[0] != addr("alice") || !strings.Contains(out[0].Body, "chance fell most") {
+		t.Fatalf("game-over mails with the review, bob's off:\n%s", format(out))
+	}
+	v.hold = false
 	checkParts(t, "review/change-review-on", v.cmd(addr("bob"), "change review bob pw-bob on"))
 	if out := v.cmd(addr("bob"), "change review bob pw-bob maybe"); len(out) != 1 || !strings.Contains(out[0].Body, "change review USERID PASSWORD on|off") {
 		t.Errorf("change review maybe:\n%s", format(out))
@@ -259,7 +324,10 @@ func TestGameOverReviewOff(t *testing.T) {
 	w.signup("alice", "bob", "carol")
 	w.cmd(addr("alice"), "change review alice pw-alice off")
 	w.cmd(addr("bob"), "change review bob pw-bob off")
-	lyngkToEnd(w, 7, w.mail)
+	w.hold = true
+	if out := lyngkToEnd(w, 7, w.mail); len(out) != 2 || strings.Contains(out[0].Body, "chance fell most") {
+		t.Errorf("game-over mails with both reviews off:\n%s", format(out))
+	}
 	if ps := w.owed(); len(ps) != 0 {
 		t.Errorf("reviews owed that nobody takes: %+v", ps)
 	}

@@ -37,6 +37,9 @@ func (v *env) robotMove(t engine.RobotTurn, m games.Move) []engine.Mail {
 	}); err != nil {
 		v.t.Fatal(err)
 	}
+	if !v.hold {
+		out = append(out, v.reviews()...)
+	}
 	v.now = v.now.Add(time.Second)
 	return out
 }

@@ -10,18 +10,26 @@ import (
 )
 
 // The robot's review of a game that ended (engine/reviews.go) costs up to
-// a second of one core: made before the transaction that ends the game, it
-// held up that mail and every mail behind it, other players' included. So
-// the transaction that ends a game only records that the review is owed
-// (bucket reviews, with the game's end), and its game-over mails go at
-// once. RunReviews, a worker of its own beside the mail, makes the owed
-// reviews one at a time on one core, outside any transaction, and commits
-// each review's mails with the deletion of its record in one Commit of
-// their own: a crash before that commit finds the record at the next start
-// and makes the review again; one after it finds none and sends nothing
-// twice. The worker gives way to players' mail: while the server is busy
-// (busy: BusyOutbox mails or more wait in the outbox) it waits, and the
-// review's own commit is a short write transaction like any mail's.
+// a second of one core: made in the transaction that ends the game, it
+// would hold up every mail behind it, other players' included. So that
+// transaction holds the game-over mails of the players who take reviews
+// in bucket reviews instead of queueing them, and RunReviews, a worker of
+// its own beside the mail, makes the owed reviews one at a time on one
+// core, the game that ended first first, outside any transaction, and
+// commits each game's held mails with its review, and the deletion of its
+// record, in one Commit of their own: a crash before that commit finds the
+// record at the next start and makes the review again; one after it finds
+// none and sends nothing twice. The worker gives way to players' mail:
+// while the server is busy (busy: BusyOutbox mails or more wait in the
+// outbox) it makes no review, and the review's own commit is a short
+// write transaction like any mail's.
+//
+// A game-over mail waits at most engine.ReviewWait after the game's end
+// (PendingReview.Due, by the daemon's clock, Config.Now): the worker makes
+// a review within what is left of that; at the Due, or at once when the
+// review fails, it commits the held mails as they were composed, without
+// the review, which is then dropped. A record found past its Due at start
+// (the server was down) goes the same way, at once.
 
 // While it makes a review, the worker gives way to the mail at every
 // position (giveWay): on a machine of two cores a review searched beside
@@ -85,53 +93,58 @@ func busy(tx *store.Tx) bool {
 	return err != nil || queued >= BusyOutbox
 }
 
-// RunReviews makes and mails the reviews owed, one at a time, at start,
-// after each commit and while any is owed, until ctx ends. A review it
-// was making when ctx ended stays owed for the next start.
+// RunReviews mails the game-over mails held for the reviews owed, each
+// with its review made (or without it at its Due), one game at a time, at
+// start, after each commit, while any is owed and at the next Due, until
+// ctx ends. A review it was making when ctx ended stays owed, its mails
+// held, for the next start.
 func (d *Daemon) RunReviews(ctx context.Context) error {
 	for {
 		// Taken before the reading: a commit after it closes it.
 		changed := d.Changed()
-		var wait <-chan time.Time
-		switch more, err := d.reviewOne(ctx, true, nil); {
+		wait := busyRecheck
+		switch more, due, err := d.reviewOne(ctx, true, nil); {
 		case ctx.Err() != nil:
 			return ctx.Err()
 		case err != nil:
-			d.log.Error("review not mailed", "error", err)
-			wait = time.After(reviewRetry)
+			d.log.Error("game-over mails not sent with their review", "error", err)
+			wait = reviewRetry
 		case more:
 			continue
+		case !due.IsZero():
+			// The outbox busy: look again after busyRecheck (the
+			// sender's rounds send no change signal), or at the Due.
+			wait = max(0, min(wait, due.Sub(d.now())))
 		}
-		if wait == nil {
-			// Nothing owed, or the outbox busy: look again at the next
-			// commit, and after busyRecheck for the outbox.
-			wait = time.After(busyRecheck)
-		}
+		// Nothing owed: look again at the next commit.
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-changed:
-		case <-wait:
+		case <-time.After(wait):
 		}
 	}
 }
 
-// Reviews makes and mails every review owed now, whether the server is
-// busy or not, delivering its mails with deliver (nil: the outbox): the
-// end of `lyngk process`, which has no worker of its own.
+// Reviews makes every review owed now, whether the server is busy or not,
+// and delivers the game-over mails held for them with deliver (nil: the
+// outbox): the end of `lyngk process`, which has no worker of its own.
 func (d *Daemon) Reviews(ctx context.Context, deliver Deliver) error {
 	for {
-		more, err := d.reviewOne(ctx, false, deliver)
+		more, _, err := d.reviewOne(ctx, false, deliver)
 		if err != nil || !more {
 			return err
 		}
 	}
 }
 
-// reviewOne makes the first review owed, unless waitBusy and the server
-// is busy, and delivers its mails with deliver (nil: the outbox); more
-// reports that it did one (so there may be more).
-func (d *Daemon) reviewOne(ctx context.Context, waitBusy bool, deliver Deliver) (more bool, err error) {
+// reviewOne mails the game-over mails held for the first review owed
+// (the game that ended first) and delivers them with deliver (nil: the
+// outbox): without the review when its Due has passed, else with the
+// review made, unless waitBusy and the server is busy, when it does
+// nothing and returns the review's Due. more reports that it mailed one
+// (so there may be more).
+func (d *Daemon) reviewOne(ctx context.Context, waitBusy bool, deliver Deliver) (more bool, due time.Time, err error) {
 	var owed []engine.PendingReview
 	isBusy := false
 	err = d.db.View(func(tx *store.Tx) error {
@@ -140,23 +153,46 @@ func (d *Daemon) reviewOne(ctx context.Context, waitBusy bool, deliver Deliver) 
 		isBusy = waitBusy && busy(tx)
 		return err
 	})
-	if err == nil && len(owed) > 0 && isBusy {
-		d.log.Debug("review waits for the outbox", "board", owed[0].Board)
-	}
-	if err != nil || len(owed) == 0 || isBusy {
-		return false, err
+	if err != nil || len(owed) == 0 {
+		return false, time.Time{}, err
 	}
 	p := owed[0]
+	left := p.Due.Sub(d.now())
+	if left <= 0 {
+		return true, time.Time{}, d.mailHeld(ctx, p, deliver, "due")
+	}
+	if isBusy {
+		d.log.Debug("review waits for the outbox", "board", p.Board)
+		return false, p.Due, nil
+	}
+	// The review has what is left until the Due; its mails go then,
+	// without it, if it is not made.
+	rctx, cancel := context.WithTimeout(ctx, left)
+	defer cancel()
 	if d.reviewing != nil {
-		d.reviewing(ctx, p.Board)
+		d.reviewing(rctx, p.Board)
 	}
 	started := time.Now()
-	if err := d.eng.MakeReview(ctx, &p, d.giveWay); err != nil {
-		return false, err
+	err = d.eng.MakeReview(rctx, &p, d.giveWay)
+	switch {
+	case err == nil:
+	case ctx.Err() != nil:
+		return false, time.Time{}, ctx.Err()
+	case rctx.Err() != nil:
+		return true, time.Time{}, d.mailHeld(ctx, p, deliver, "due")
+	case err != nil:
+		d.log.Error("review failed: its game-over mails go without it", "board", p.Board, "error", err)
+		return true, time.Time{}, d.mailHeld(ctx, p, deliver, "failed")
 	}
-	made := time.Since(started)
+	d.log.Debug("review made", "board", p.Board, "made", time.Since(started))
+	return true, time.Time{}, d.mailHeld(ctx, p, deliver, "")
+}
+
+// mailHeld commits the game-over mails held for p, with its review if it
+// is made; without says why not ("due", "failed") for the log.
+func (d *Daemon) mailHeld(ctx context.Context, p engine.PendingReview, deliver Deliver, without string) error {
 	sent := 0
-	err = d.Commit(ctx, Work{Name: "review", Deliver: deliver, Apply: func(tx *Tx) error {
+	err := d.Commit(ctx, Work{Name: "review", Deliver: deliver, Apply: func(tx *Tx) error {
 		mails, err := d.eng.ReviewMails(tx, p, tx.Now)
 		if err != nil {
 			return err
@@ -165,9 +201,12 @@ func (d *Daemon) reviewOne(ctx context.Context, waitBusy bool, deliver Deliver) 
 		return err
 	}})
 	if err != nil {
-		return false, err
+		return err
 	}
-	d.log.LogAttrs(ctx, slog.LevelInfo, "review mailed", slog.Int("board", p.Board), slog.Int("mails", sent),
-		slog.Duration("made", made), slog.Duration("since_end", time.Since(p.Ended)))
-	return true, nil
+	attrs := []slog.Attr{slog.Int("board", p.Board), slog.Int("mails", sent), slog.Duration("since_end", d.now().Sub(p.Ended))}
+	if without != "" {
+		attrs = append(attrs, slog.String("without_review", without))
+	}
+	d.log.LogAttrs(ctx, slog.LevelInfo, "game-over mails sent", attrs...)
+	return nil
 }
