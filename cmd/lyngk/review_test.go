@@ -16,9 +16,11 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/daemon"
 	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
+	"lyngk.example/lyngk/mailer"
 	"lyngk.example/lyngk/store"
 )
 
@@ -55,27 +57,20 @@ func reviewGameTo(t *testing.T, db string) rawMail {
 	}
 }
 
-// TestReviewFollowsGameOver: through `lyngk process`, which has no
-// worker, the move that ends a game brings both players the game-over
-// mail without a review, then the robot's review in a mail of its own.
-func TestReviewFollowsGameOver(t *testing.T) {
+// TestReviewInGameOver: through `lyngk process`, which has no worker,
+// the move that ends a game brings both players the game-over mail with
+// the robot's review in it, and no other mail.
+func TestReviewInGameOver(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "lyngk.db")
 	out := process(t, db, reviewGameTo(t, db))
-	if len(out) != 4 {
-		t.Fatalf("%d mails after the last move, want 2 game-over mails and 2 reviews", len(out))
+	if len(out) != 2 {
+		t.Fatalf("%d mails after the last move, want the 2 game-over mails", len(out))
 	}
 	for i, r := range out {
-		review := i >= 2
-		if got := strings.Contains(r.Body, "chance fell most, as the robot sees it:"); got != review ||
-			strings.HasPrefix(r.Subject, "Review of") != review {
-			t.Errorf("mail %d to %s (%q), a review: %v, want %v:\n%s", i, r.to, r.Subject, got, review, r.Body)
+		if !strings.Contains(r.Body, "Game won by") || !strings.Contains(r.Body, "chance fell most, as the robot sees it:") {
+			t.Errorf("mail %d to %s (%q), want the game-over mail with its review:\n%s", i, r.to, r.Subject, r.Body)
 		}
 	}
-}
-
-// withoutReviews is rs without the review mails that follow a game's end.
-func withoutReviews(rs []reply) []reply {
-	return slices.DeleteFunc(rs, func(r reply) bool { return strings.HasPrefix(r.Subject, "Review of ") })
 }
 
 // reviewApp is the app of the store at path, its daemon calling hook
@@ -86,6 +81,12 @@ func reviewApp(t *testing.T, path string, hook func(ctx context.Context, board i
 
 // reviewAppLog is reviewApp logging to logs, debug lines included.
 func reviewAppLog(t *testing.T, path string, hook func(ctx context.Context, board int), logs io.Writer) *app {
+	return reviewAppClock(t, path, hook, logs, time.Now)
+}
+
+// reviewAppClock is reviewAppLog with now the daemon's clock, which the
+// review worker's Due is read by (the mail's clock stays time.Now).
+func reviewAppClock(t *testing.T, path string, hook func(ctx context.Context, board int), logs io.Writer, now func() time.Time) *app {
 	t.Helper()
 	db, err := store.Open(path, store.Options{Upgrade: upgrade})
 	if err != nil {
@@ -99,7 +100,7 @@ func reviewAppLog(t *testing.T, path string, hook func(ctx context.Context, boar
 	}
 	a := &app{db: db, eng: eng, robot: cfg.Server, log: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		now: time.Now}
-	a.d = daemon.New(daemon.Config{DB: db, Engine: eng, Server: cfg.Server, Log: a.log, Reviewing: hook})
+	a.d = daemon.New(daemon.Config{DB: db, Engine: eng, Server: cfg.Server, Log: a.log, Reviewing: hook, Now: now})
 	return a
 }
 
@@ -124,17 +125,59 @@ func queuedSubjects(t *testing.T, db *store.DB) []string {
 	return out
 }
 
-// reviewsQueued counts the review mails in the outbox.
-func reviewsQueued(t *testing.T, db *store.DB) int {
-	return len(slices.DeleteFunc(queuedSubjects(t, db), func(s string) bool { return !strings.Contains(s, ": Review of ") }))
+// gameOverQueued counts board 101's game-over mails in the outbox, and
+// those with the robot's review in their text.
+func gameOverQueued(t *testing.T, db *store.DB) (n, reviewed int) {
+	t.Helper()
+	err := db.View(func(tx *store.Tx) error {
+		ms, err := tx.Outbox()
+		for _, m := range ms {
+			in, err := mailer.Parse(bytes.NewReader(m.Data), maxMailSize)
+			if err != nil {
+				return err
+			}
+			if in.Subject == "Lyngk Board 101" && strings.Contains(in.Body, "Game won by") {
+				n++
+				if strings.Contains(in.Body, "chance fell most, as the robot sees it:") {
+					reviewed++
+				}
+			}
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n, reviewed
 }
 
-// TestReviewHoldsNoMail: the move that ends a game is committed with its
-// game-over mails before any review is made (on the old code the review
-// was made before that commit: ReviewsMade was 1), and while the review
-// worker is held in a slow review (the hook), another game's move mail is
-// answered at once; released, the worker mails the review to both
-// players, once.
+// waitGameOver waits until a's outbox holds board 101's two game-over
+// mails and returns how many carry the review.
+func waitGameOver(t *testing.T, a *app) int {
+	t.Helper()
+	for {
+		changed := a.d.Changed()
+		if n, reviewed := gameOverQueued(t, a.db); n >= 2 {
+			if n != 2 {
+				t.Errorf("%d game-over mails, want 2:\n%q", n, queuedSubjects(t, a.db))
+			}
+			return reviewed
+		}
+		select {
+		case <-changed:
+		case <-time.After(patience):
+			t.Fatalf("no game-over mails:\n%q", queuedSubjects(t, a.db))
+		}
+	}
+}
+
+// TestReviewHoldsNoMail: the move that ends a game is committed before
+// any review is made (on the old code before this worker the review was
+// made before that commit: ReviewsMade was 1), its game-over mails held
+// in the store, none queued; while the review worker is held in a slow
+// review (the hook), another game's move mail is answered at once;
+// released, the worker queues the game-over mails to both players, once,
+// with the review.
 func TestReviewHoldsNoMail(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "lyngk.db")
 	last := reviewGameTo(t, path)
@@ -158,7 +201,10 @@ func TestReviewHoldsNoMail(t *testing.T) {
 		t.Fatal(err)
 	}
 	if n := a.eng.ReviewsMade(); n != 0 {
-		t.Fatalf("%d reviews made before the game-over mails were committed, want 0", n)
+		t.Fatalf("%d reviews made before the game's end was committed, want 0", n)
+	}
+	if n, _ := gameOverQueued(t, a.db); n != 0 {
+		t.Fatalf("%d game-over mails queued before their review", n)
 	}
 	go func() { stopped <- a.d.RunReviews(ctx) }()
 	defer func() {
@@ -178,15 +224,12 @@ func TestReviewHoldsNoMail(t *testing.T) {
 			t.Errorf("board 102's move mail to %s not queued while the review runs: %q", want, q)
 		}
 	}
-	if n := reviewsQueued(t, a.db); n != 0 {
-		t.Errorf("%d review mails before the review was made", n)
+	if n, _ := gameOverQueued(t, a.db); n != 0 {
+		t.Errorf("%d game-over mails before the review was made", n)
 	}
 	close(release)
-	for reviewsQueued(t, a.db) < 2 {
-		<-a.d.Changed()
-	}
-	if n := reviewsQueued(t, a.db); n != 2 {
-		t.Errorf("%d review mails, want 2:\n%q", n, queuedSubjects(t, a.db))
+	if n := waitGameOver(t, a); n != 2 {
+		t.Errorf("%d game-over mails with the review, want 2", n)
 	}
 }
 
@@ -209,11 +252,12 @@ func reviewsOwed(t *testing.T, db *store.DB) float64 {
 }
 
 // TestReviewAfterCrash (crash safety): the daemon stopped between the
-// commit that ends a game and the review's mails (the worker's context
+// commit that ends a game and the review's commit (the worker's context
 // ends in the middle of the review, as a kill would end it: nothing of it
-// is written) leaves the review owed in the store (lyngk_reviews_owed 1);
-// after the restart the review is made and mailed to both players once
-// (the gauge 0), and a second run of the worker mails nothing more.
+// is written) leaves the review owed in the store (lyngk_reviews_owed 1)
+// and the game-over mails held, none queued; after the restart the review
+// is made and the game-over mails go to both players once, with it (the
+// gauge 0), and a second run of the worker mails nothing more.
 func TestReviewAfterCrash(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "lyngk.db")
 	last := reviewGameTo(t, path)
@@ -225,8 +269,8 @@ func TestReviewAfterCrash(t *testing.T) {
 	if err := a.d.RunReviews(ctx); err != context.Canceled {
 		t.Fatalf("the worker killed in the review: %v", err)
 	}
-	if n := reviewsQueued(t, a.db); n != 0 {
-		t.Fatalf("%d review mails from the killed worker", n)
+	if n, _ := gameOverQueued(t, a.db); n != 0 {
+		t.Fatalf("%d game-over mails from the killed worker", n)
 	}
 	if n := reviewsOwed(t, a.db); n != 1 {
 		t.Fatalf("lyngk_reviews_owed %v after the kill, want 1", n)
@@ -238,8 +282,8 @@ func TestReviewAfterCrash(t *testing.T) {
 		if err := b.d.Reviews(context.Background(), nil); err != nil {
 			t.Fatal(err)
 		}
-		if n := reviewsQueued(t, b.db); n != 2 {
-			t.Fatalf("%d review mails after the restart, want 2:\n%q", n, queuedSubjects(t, b.db))
+		if n, reviewed := gameOverQueued(t, b.db); n != 2 || reviewed != 2 {
+			t.Fatalf("%d game-over mails after the restart, %d with the review, want 2 and 2:\n%q", n, reviewed, queuedSubjects(t, b.db))
 		}
 	}
 	if n := reviewsOwed(t, b.db); n != 0 {
@@ -250,26 +294,14 @@ func TestReviewAfterCrash(t *testing.T) {
 // TestReviewWaitsWhenBusy: with daemon.BusyOutbox mails waiting in the
 // outbox, the worker makes no review (the players' mail goes first); once
 // the sender has drained the outbox below that, it does, without a commit
-// to wake it.
+// to wake it, and the game-over mails go with it.
 func TestReviewWaitsWhenBusy(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "lyngk.db")
 	last := reviewGameTo(t, path)
 	started := make(chan int, 1)
 	logs := &lockedBuffer{}
 	a := reviewAppLog(t, path, func(_ context.Context, board int) { started <- board }, logs)
-	var ids []uint64
-	if err := a.db.Update(func(tx *store.Tx) error {
-		for range daemon.BusyOutbox {
-			id, err := tx.Enqueue("lyngk@localhost", []string{"carol@example.net"}, []byte("Subject: x\r\n\r\nx\r\n"), time.Now())
-			if err != nil {
-				return err
-			}
-			ids = append(ids, id)
-		}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	ids := fillOutbox(t, a.db)
 	if _, err := a.apply(context.Background(), last.bytes(), daemon.Enqueue); err != nil {
 		t.Fatal(err)
 	}
@@ -303,7 +335,104 @@ func TestReviewWaitsWhenBusy(t *testing.T) {
 	if b := <-started; b != 101 {
 		t.Fatalf("reviewed board %d, want 101", b)
 	}
-	for reviewsQueued(t, a.db) < 2 {
-		<-a.d.Changed()
+	if n := waitGameOver(t, a); n != 2 {
+		t.Errorf("%d game-over mails with the review, want 2", n)
+	}
+}
+
+// fillOutbox queues daemon.BusyOutbox mails to carol: the server is busy.
+func fillOutbox(t *testing.T, db *store.DB) []uint64 {
+	t.Helper()
+	var ids []uint64
+	if err := db.Update(func(tx *store.Tx) error {
+		for range daemon.BusyOutbox {
+			id, err := tx.Enqueue("lyngk@localhost", []string{"carol@example.net"}, []byte("Subject: x\r\n\r\nx\r\n"), time.Now())
+			if err != nil {
+				return err
+			}
+			ids = append(ids, id)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return ids
+}
+
+// TestReviewBound: a game-over mail waits for its review at most
+// engine.ReviewWait after the game's end. The worker is kept from making
+// the review (the hook holds it until its context ends), the daemon's
+// clock set so that the Due is dueIn away: at the Due the review is given
+// up (the hook's context ends) and the game-over mails go to both players
+// without it, the record deleted; the log says why. On the old code the
+// game-over mails went at once without the review, and the review
+// followed in a mail of its own, however late.
+func TestReviewBound(t *testing.T) {
+	const dueIn = 300 * time.Millisecond
+	path := filepath.Join(t.TempDir(), "lyngk.db")
+	last := reviewGameTo(t, path)
+	logs := &lockedBuffer{}
+	held := make(chan context.Context, 1)
+	skew := func() time.Time { return time.Now().Add(engine.ReviewWait - dueIn) }
+	a := reviewAppClock(t, path, func(ctx context.Context, _ int) {
+		held <- ctx
+		<-ctx.Done()
+	}, logs, skew)
+	if _, err := a.apply(context.Background(), last.bytes(), daemon.Enqueue); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	stopped := make(chan error, 1)
+	go func() { stopped <- a.d.RunReviews(ctx) }()
+	defer func() {
+		cancel()
+		<-stopped
+	}()
+	rctx := <-held
+	if n, _ := gameOverQueued(t, a.db); n != 0 {
+		t.Fatalf("%d game-over mails queued while their review is under way, before its Due", n)
+	}
+	if n := waitGameOver(t, a); n != 0 {
+		t.Errorf("%d game-over mails with a review never made", n)
+	}
+	if rctx.Err() == nil {
+		t.Error("the review still under way after its mails went")
+	}
+	waitText(t, logs, `msg="game-over mails sent" board=101 mails=2 since_end=\S+ without_review=due`)
+	if n := reviewsOwed(t, a.db); n != 0 {
+		t.Errorf("lyngk_reviews_owed %v once the mails went, want 0", n)
+	}
+	if n := a.eng.ReviewsMade(); n != 0 {
+		t.Errorf("%d reviews made", n)
+	}
+}
+
+// TestReviewDueAtStart: game-over mails held past their Due when the
+// server starts (it was down, or the outbox busy all along) go at once,
+// without the review, which is never made; a busy outbox does not hold
+// them back, it only holds back reviews.
+func TestReviewDueAtStart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lyngk.db")
+	last := reviewGameTo(t, path)
+	a := reviewApp(t, path, func(context.Context, int) { t.Error("a review made past its Due") })
+	fillOutbox(t, a.db)
+	if _, err := a.apply(context.Background(), last.bytes(), daemon.Enqueue); err != nil {
+		t.Fatal(err)
+	}
+	a.db.Close()
+	later := func() time.Time { return time.Now().Add(engine.ReviewWait + time.Second) }
+	b := reviewAppClock(t, path, func(context.Context, int) { t.Error("a review made past its Due") }, io.Discard, later)
+	ctx, cancel := context.WithCancel(context.Background())
+	stopped := make(chan error, 1)
+	go func() { stopped <- b.d.RunReviews(ctx) }()
+	defer func() {
+		cancel()
+		<-stopped
+	}()
+	if n := waitGameOver(t, b); n != 0 {
+		t.Errorf("%d game-over mails with a review", n)
+	}
+	if n := b.eng.ReviewsMade(); n != 0 {
+		t.Errorf("%d reviews made past their Due", n)
 	}
 }
