@@ -101,9 +101,10 @@ a one-line confirmation.`}}},
 		{name: "change messages", min: 3, max: 3, roles: []role{userArg, passwordArg, plain}, run: (*request).changeSetting,
 			forms: []form{{"change messages USERID PASSWORD on|off", `Take (on, the default) or refuse (off) messages and broadcasts.`}}},
 		{name: "change review", min: 3, max: 3, roles: []role{userArg, passwordArg, plain}, run: (*request).changeSetting,
-			forms: []form{{"change review USERID PASSWORD on|off", `on (the default): a short mail after the end of each game names the
-three turns where the loser's chance fell most, as the robot sees them,
-each with the move it would have played. off: no such mail.`}}},
+			forms: []form{{"change review USERID PASSWORD on|off", `on (the default): the mail that ends each game names the three
+turns where the loser's chance fell most, as the robot sees them, each
+with the move it would have played; it waits up to a minute for them.
+off: no review, and the mail goes at once.`}}},
 		{name: "signoff", min: 2, max: 2, roles: []role{userArg, passwordArg}, mails: accountMails, run: (*request).signoff,
 			forms: []form{{"signoff USERID PASSWORD", "Leave the server. Your running games are resigned."}}},
 		{name: "vacation", min: 3, max: 3, roles: []role{userArg, passwordArg, plain}, mails: accountMails, run: (*request).vacation,
