@@ -131,9 +131,9 @@ func (a *app) serveControl(ctx context.Context, c net.Conn) {
 }
 
 // processMbox applies one mail and writes its replies as an mbox, after the
-// commit (`lyngk process -mbox`); with reviews, then the mails of the
-// robot's reviews owed (daemon.Reviews), where no daemon's worker makes
-// them.
+// commit (`lyngk process -mbox`); with reviews, then the game-over mails
+// held for the robot's reviews owed, with the reviews (daemon.Reviews),
+// where no daemon's worker makes them.
 func (a *app) processMbox(ctx context.Context, raw []byte, w io.Writer, reviews bool) error {
 	var out []daemon.Outgoing
 	deliver := func(_ *store.Tx, m daemon.Outgoing, _ time.Time) error {

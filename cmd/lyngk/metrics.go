@@ -219,7 +219,7 @@ var (
 	descStrangers = prometheus.NewDesc("lyngk_stranger_mails_sent_24h", "Recipients sent to in the last 24 hours that were strangers (no confirmed address), of lyngk_mails_sent_24h.", nil, nil)
 	descStrCap    = prometheus.NewDesc("lyngk_stranger_mails_per_day_cap", "The strangers' share of mails_per_day in recipients (stranger_share; 0: no cap).", nil, nil)
 	descDropped   = prometheus.NewDesc("lyngk_stranger_mails_dropped_24h", "Stranger recipients whose mail was dropped past their share in the last 24 hours.", nil, nil)
-	descReviews   = prometheus.NewDesc("lyngk_reviews_owed", "Games ended whose robot's review is not mailed yet (the review worker's backlog).", nil, nil)
+	descReviews   = prometheus.NewDesc("lyngk_reviews_owed", "Games ended whose game-over mails are held for the robot's review (the review worker's backlog; each goes within a minute).", nil, nil)
 	storeDescList = []*prometheus.Desc{descOutbox, descOldest, descDead, descGames, descFinished, descCancelled, descBouncing,
 		descSent24h, descDayCap, descDayHeld, descStrangers, descStrCap, descDropped, descReviews}
 )

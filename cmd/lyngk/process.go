@@ -62,7 +62,7 @@ func runProcess(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			&slog.HandlerOptions{Level: slog.LevelWarn})), now: time.Now}
 		// Without a daemon, no worker makes the robot's review of a game
 		// the mail ended (daemon.RunReviews): it is made here, after the
-		// mail's commit, and its mails follow the game-over mails.
+		// mail's commit, and the game-over mails held for it go with it.
 		if *mbox != "" {
 			return a.processMbox(context.Background(), raw, &out, true)
 		}

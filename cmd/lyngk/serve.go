@@ -272,7 +272,8 @@ func serve(ctx context.Context, cfg config, localSMTP, localIMAP string, stdout 
 		// pages wait on the change signal themselves).
 		{"changes", func(ctx context.Context) error { d.Watch(ctx, sender.Wake); return nil }},
 		// The robot's reviews of ended games, one at a time, outside the
-		// mail's path (daemon.RunReviews).
+		// mail's path, and the game-over mails held for them
+		// (daemon.RunReviews).
 		{"reviews", d.RunReviews}}
 	if imapCfg.Addr != "" {
 		tasks = append(tasks, task{"poller", poller.Run})

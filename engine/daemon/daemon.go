@@ -20,8 +20,10 @@
 //
 // The robot's review of a game that ended is made by a worker of its own
 // (RunReviews, reviews.go), outside this sequence: the transaction that
-// ends the game records it owed, and the worker commits its mails later,
-// as a unit of work of its own, so that no mail waits for a review.
+// ends the game holds its game-over mails in the store, and the worker
+// commits them with the review later, as a unit of work of its own, so
+// that no other mail waits for a review, and the game-over mail at most a
+// minute (engine.ReviewWait).
 //
 // The sender's own bookkeeping in the outbox (an attempt counted, a mail
 // sent, given up or dropped) is written here too (Outbox), without the
