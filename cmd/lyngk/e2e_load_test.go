@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/games"
 )
 
@@ -121,6 +122,10 @@ type e2eLoadResult struct {
 	moves   int
 	elapsed time.Duration
 	latency []time.Duration // submission to the next board mail fetched
+	// gameOver is latency for the moves that ended a game: their
+	// game-over mails wait for the robot's review (engine.ReviewWait at
+	// most, the review worker giving way to a busy outbox).
+	gameOver []time.Duration
 }
 
 func (r e2eLoadResult) rate() float64 { return float64(r.moves) / r.elapsed.Seconds() }
@@ -154,9 +159,14 @@ func (l *e2eLoad) play(moves int) (e2eLoadResult, error) {
 			if err != nil {
 				return err
 			}
+			ended := gm.g.Status() != games.Playing
+			wait := e2eWait
+			if ended {
+				wait += engine.ReviewWait
+			}
 			var lat time.Duration
 			for _, p := range next {
-				m, err := gm.await(p, e2eWait)
+				m, err := gm.await(p, wait)
 				if err != nil {
 					return err
 				}
@@ -164,7 +174,11 @@ func (l *e2eLoad) play(moves int) (e2eLoadResult, error) {
 			}
 			mu.Lock()
 			res.moves++
-			res.latency = append(res.latency, lat)
+			if ended {
+				res.gameOver = append(res.gameOver, lat)
+			} else {
+				res.latency = append(res.latency, lat)
+			}
 			mu.Unlock()
 		}
 		return nil
