@@ -312,6 +312,10 @@ func (e *Engine) PendingReviews(tx Tx, max int) ([]PendingReview, error) {
 	return out, nil
 }
 
+// Made reports whether p's review is made (MakeReview): false for a game
+// that gets none after all (it changed or was deleted since it ended).
+func (p *PendingReview) Made() bool { return p.made }
+
 // ReviewsOwed counts the reviews owed: the backlog of the review worker,
 // for the operator's metrics.
 func ReviewsOwed(tx Tx) (int, error) {

@@ -84,10 +84,12 @@ func pagesSite(t *testing.T) string {
 	move := func(game string, board int, user, m string) {
 		t.Helper()
 		out := cmd(user, fmt.Sprintf("%s move %d %s pw-%s %s", game, board, user, user, m))
-		if len(out) == 0 {
+		// The move that ends a game is answered with no mail (not nil):
+		// its game-over mails are held for the robot's review.
+		if out == nil {
 			t.Fatalf("%s on %d by %s: no answer", m, board, user)
 		}
-		if strings.Contains(out[0].Subject, "rror") {
+		if len(out) > 0 && strings.Contains(out[0].Subject, "rror") {
 			t.Fatalf("%s on %d by %s: %d mails, the first: %.500s", m, board, user, len(out), out[0].Body)
 		}
 	}

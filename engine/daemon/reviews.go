@@ -184,12 +184,16 @@ func (d *Daemon) reviewOne(ctx context.Context, waitBusy bool, deliver Deliver) 
 		d.log.Error("review failed: its game-over mails go without it", "board", p.Board, "error", err)
 		return true, time.Time{}, d.mailHeld(ctx, p, deliver, "failed")
 	}
+	if !p.Made() {
+		return true, time.Time{}, d.mailHeld(ctx, p, deliver, "none")
+	}
 	d.log.Debug("review made", "board", p.Board, "made", time.Since(started))
 	return true, time.Time{}, d.mailHeld(ctx, p, deliver, "")
 }
 
 // mailHeld commits the game-over mails held for p, with its review if it
-// is made; without says why not ("due", "failed") for the log.
+// is made; without says why not for the log: "due", "failed", or "none"
+// (the game changed or was deleted since it ended).
 func (d *Daemon) mailHeld(ctx context.Context, p engine.PendingReview, deliver Deliver, without string) error {
 	sent := 0
 	err := d.Commit(ctx, Work{Name: "review", Deliver: deliver, Apply: func(tx *Tx) error {
