@@ -80,9 +80,11 @@
 //	           0x00, lower-cased name; or "p"     running tournaments (not those he
 //	           lower-cased userid, 0x00, name     withdrew from)
 //	reviews    board number, "%08d"               a game that ended whose robot's review   engine (JSON)
-//	                                              is not mailed yet: its number of moves,
-//	                                              when it ended (written with the game's
-//	                                              end, deleted with the review's mails)
+//	                                              is not made yet: its number of moves,
+//	                                              when it ended, its game-over mails held
+//	                                              for the review, each picture once
+//	                                              (written with the game's end, deleted
+//	                                              when the mails go, a minute at most)
 //	seen       dedupe key of a processed mail     time processed, 8-byte big-endian        store
 //	           (Message-ID and a digest of        int64 Unix nanoseconds
 //	           sender and text, cmd/lyngk)

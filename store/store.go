@@ -45,7 +45,8 @@ const (
 	BucketTournaments = "tournaments"
 	BucketTourIndex   = "tourindex"
 	// BucketReviews came later; Open adds it to an older file: the
-	// robot's reviews of ended games not yet mailed.
+	// robot's reviews of ended games not yet made, with the game-over
+	// mails held for them.
 	BucketReviews = "reviews"
 )
 
