@@ -70,8 +70,9 @@ type Config struct {
 	// names the address it was for.
 	VERP bool
 	Log  *slog.Logger
-	// Now is the clock of the work that brings no time of its own; nil:
-	// time.Now.
+	// Now is the clock of the work that brings no time of its own, and
+	// the one the review worker reads a game-over mail's Due by
+	// (reviews.go); nil: time.Now.
 	Now func() time.Time
 	// Held, when set, is told after each write transaction how long it
 	// held the store's write lock (from its start to its commit, fsync
