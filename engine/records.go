@@ -100,7 +100,7 @@ const (
 	subjectGame = "game"    // Subject: one subject a game
 	chatConfirm = "confirm" // Chat: a confirmation instead of a copy
 	messagesOff = "off"     // Messages: none, nor broadcasts
-	reviewOff   = "off"     // Review: no review mail
+	reviewOff   = "off"     // Review: no review in the game-over mail
 )
 
 // html reports whether u's mails showing a board carry the HTML part.
