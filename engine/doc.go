@@ -178,7 +178,9 @@
 //	                                        finished, newest first) and
 //	                                        how many more: what the pages
 //	                                        and the mail listings read
-//	StandingsPage(tx, game, skip, limit)    one page of the standings
+//	StandingsPage(tx, game, at, limit)      one page of the standings,
+//	                                        after a line (a cursor of
+//	                                        rating and userid)
 //	History(tx, game, users...)             finished games, last ended first
 //	ReadGame(tx, board)                     one game: GameDetail with the
 //	                                        move list and what each player

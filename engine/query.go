@@ -277,7 +277,7 @@ type standingsView struct {
 // standings: the players with a finished game of c's game, best rating
 // first, at most Config.Listed, and how many more.
 func (r *request) standings(c Command) error {
-	rows, more, err := r.e.StandingsPage(r.tx, c.Game, 0, r.e.cfg.Listed)
+	rows, more, err := r.e.StandingsPage(r.tx, c.Game, StandingsCursor{}, r.e.cfg.Listed)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -202,6 +203,9 @@ const ProvisionalGames = provisionalGames
 type Standing struct {
 	Rank int // 1 for the best rating
 	Player
+	// After is the cursor of the page after this line
+	// (StandingsCursor.After): the player's rating, exact, and userid.
+	After string `json:"-"`
 }
 
 // publicStatus is the read API's status of g.
@@ -449,41 +453,105 @@ func player(u *user, s standing) Player {
 // and has a finished game of it, best rating first (ties by userid),
 // ranked from 1.
 func (e *Engine) Standings(tx Tx, game string) ([]Standing, error) {
-	out, _, err := e.StandingsPage(tx, game, 0, math.MaxInt)
+	out, _, err := e.StandingsPage(tx, game, StandingsCursor{}, math.MaxInt)
 	return out, err
 }
 
-// StandingsPage is one page of game's standings: it leaves out the first
-// skip players (reading their index keys, not their records) and returns
-// at most limit, ranked from skip+1; more counts the players after the
-// page.
-func (e *Engine) StandingsPage(tx Tx, game string, skip, limit int) (_ []Standing, more int, err error) {
+// A StandingsCursor says where a page of the standings starts.
+type StandingsCursor struct {
+	// After starts the page after the line of After (a Standing's After
+	// of the page before, "RATING:userid"): the players whose rating is
+	// lower, or equal with a later userid, as the standings stand now,
+	// whatever became of that line since. "" starts at the first, less
+	// Skip.
+	After string
+	// Skip, with After "", leaves out the first Skip players, reading
+	// their index keys but not their records: a page far down by number
+	// costs the keys before it. A page after a line costs its own
+	// players alone.
+	Skip int
+	// Before, with After, is how many players the pages before held: the
+	// ranks of the page start after it, and the count of the players
+	// after the page (more) comes from it.
+	Before int
+}
+
+// maxStandingsCursor bounds a StandingsCursor's After: a float64 in
+// decimal (at most 24 characters), the colon and a userid (16).
+const maxStandingsCursor = 48
+
+// standingsCursor is the After of the line of player key with rating: the
+// rating as strconv reads it back exactly, a colon, the userid key.
+func standingsCursor(rating float64, key string) string {
+	return strconv.FormatFloat(rating, 'g', -1, 64) + ":" + key
+}
+
+// ErrBadStandingsCursor: a page of the standings was asked to start after
+// a cursor that is not one (StandingsPage).
+var ErrBadStandingsCursor = errors.New("engine: not a cursor of the standings")
+
+// StandingsPage is one page of game's standings, from at, at most limit
+// players, ranked from the number of players before them (at.Skip, or
+// at.Before after a line); more counts the players after the page: after
+// a line, the standings' count less at.Before and the page, at least 1
+// when a player follows the page, 0 when none does. ErrNoGame for a game
+// the server does not offer, ErrBadStandingsCursor for an After not of
+// the form of Standing.After.
+func (e *Engine) StandingsPage(tx Tx, game string, at StandingsCursor, limit int) (_ []Standing, more int, err error) {
 	if _, ok := e.games[game]; !ok {
 		return nil, 0, fmt.Errorf("%w: no game %q", ErrNoGame, game)
 	}
-	skip, limit = max(skip, 0), max(limit, 0)
+	prefix := game + "\x00"
+	from, skip, before := prefix, max(at.Skip, 0), 0
+	if at.After != "" {
+		rating, key, ok := strings.Cut(at.After, ":")
+		f, err := strconv.ParseFloat(rating, 64)
+		if !ok || err != nil || len(at.After) > maxStandingsCursor || key == "" || key != strings.ToLower(key) ||
+			math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, 0, ErrBadStandingsCursor
+		}
+		// The first key after the cursor's line: its key and a 0x00.
+		from, skip, before = ratingKey(game, f, key)+"\x00", 0, max(at.Before, 0)
+	}
+	limit = max(limit, 0)
 	r := &request{e: e, tx: tx}
 	var out []Standing
-	passed := 0
-	err = scanPrefix(tx, bucketRatings, game+"\x00", func(rest string) error {
+	passed, follows := 0, false
+	err = tx.Scan(bucketRatings, from, func(k string, _ []byte) error {
+		rest, ok := strings.CutPrefix(k, prefix)
+		if !ok || len(rest) <= 16 {
+			return errEnough
+		}
 		if passed++; passed <= skip {
 			return nil
 		}
-		if len(out) == limit || len(rest) <= 16 {
+		if len(out) == limit {
+			follows = true
 			return errEnough
 		}
 		u, ok, err := r.loadUser(rest[16:])
 		if err != nil || !ok {
 			return cmp.Or(err, fmt.Errorf("engine: ratings/%q: no user", rest))
 		}
-		out = append(out, Standing{Rank: skip + len(out) + 1, Player: player(u, u.in(game))})
+		s := u.in(game)
+		out = append(out, Standing{Rank: skip + before + len(out) + 1, Player: player(u, s),
+			After: standingsCursor(s.Rating, rest[16:])})
 		return nil
 	})
-	if err != nil {
+	if err != nil && !errors.Is(err, errEnough) {
 		return nil, 0, err
 	}
 	total, err := count(tx, standingsCount(game))
-	return out, max(total-skip-len(out), 0), err
+	more = max(total-skip-before-len(out), 0)
+	if at.After != "" {
+		switch {
+		case !follows:
+			more = 0
+		case more == 0:
+			more = 1
+		}
+	}
+	return out, more, err
 }
 
 // GameVersion returns a number that changes with every change of game
