@@ -83,6 +83,10 @@
 //	                            the one write of a game record, in its
 //	                            transaction; empty values but the counts
 //	                            (decimal ASCII)
+//	summaries "%08d" board      each game's line of the listings
+//	                            (summaries.go): what a GameSummary holds
+//	                            but board and title, short JSON; kept by
+//	                            writeGame with the indexes
 //	ratings                     each game's standings (index.go), kept
 //	                            by saveUser, the one write of a user
 //	                            record, with the count "standings GAME"

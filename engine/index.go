@@ -27,7 +27,9 @@ import (
 //     next (game.Due), the timer's queue;
 //   - ended: the finished games, the last ended first;
 //   - counts: the number of games by state, of everybody and of each
-//     player (metrics, and the "how many more" line of the listings).
+//     player (metrics, and the "how many more" line of the listings);
+//   - summaries (schema version 7, summaries.go): each game's line of
+//     the listings, the one index with values.
 const (
 	bucketByPlayer  = "byplayer"
 	bucketRunning   = "running"
@@ -52,7 +54,7 @@ const (
 var gameIndexes = []string{bucketByPlayer, bucketRunning, bucketDeadlines, bucketEnded}
 
 // indexBuckets are the buckets CheckIndexes compares, in the order it reports.
-var indexBuckets = []string{bucketByPlayer, bucketRunning, bucketDeadlines, bucketEnded, bucketCounts, bucketRatings, bucketGameTokens, bucketExpiry, bucketRecipients, bucketTourIndex}
+var indexBuckets = []string{bucketByPlayer, bucketRunning, bucketDeadlines, bucketEnded, bucketCounts, bucketRatings, bucketGameTokens, bucketExpiry, bucketRecipients, bucketTourIndex, bucketSummaries}
 
 // The count keys of everybody's games (countKeys).
 const (
@@ -187,6 +189,9 @@ func scopeCount(key, scope, state string) string {
 // to its own, writing only what changed.
 func indexGame(tx Tx, old, g *game) error {
 	if err := indexTokenExpiry(tx, old, g); err != nil {
+		return err
+	}
+	if err := indexSummary(tx, old, g); err != nil {
 		return err
 	}
 	var was map[string][]string
@@ -326,7 +331,9 @@ func wantIndexes(tx Tx) (map[string]map[string]string, error) {
 		for _, k := range countKeys(g) {
 			counts[k]++
 		}
-		return nil
+		v, err := summaryValue(g)
+		want[bucketSummaries][key] = string(v)
+		return err
 	})
 	if err != nil {
 		return nil, err

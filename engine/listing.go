@@ -124,15 +124,35 @@ func (s span) total(tx Tx) (int, error) {
 	return len(rs), err
 }
 
-// listing reads one page of the listing of the games of users keys (all
+// listing is listed with the games' records: for those who need more
+// than a listing line (show's board mails, the reply's game).
+func (r *request) listing(keys []string, scope, state string, after, skip, limit int) (gs []*game, more int, err error) {
+	ls, more, err := r.listed(keys, scope, state, after, skip, limit)
+	if err != nil {
+		return nil, 0, err
+	}
+	for _, l := range ls {
+		g, ok, err := r.loadGame(l.Board)
+		if err != nil {
+			return nil, 0, err
+		}
+		if !ok {
+			return nil, 0, fmt.Errorf("engine: summaries/%s: no game", gameKey(l.Board))
+		}
+		gs = append(gs, g)
+	}
+	return gs, more, nil
+}
+
+// listed reads one page of the listing of the games of users keys (all
 // for none) in scope and state: it leaves out the first skip games, or,
 // for after non-zero, the games up to board after in the listing's order;
 // then it takes at most limit games. more is the number of games after
-// the page. It decodes the games shown, and reads the index keys before
-// them (a page far down costs its keys, not their records); the number
-// after the page comes from the counts, or, after a board or for several
-// users, from the keys.
-func (r *request) listing(keys []string, scope, state string, after, skip, limit int) (gs []*game, more int, err error) {
+// the page. It reads the summaries of the games shown (bucket summaries,
+// not their records), and the index keys before them (a page far down
+// costs its keys, not their lines); the number after the page comes from
+// the counts, or, after a board or for several users, from the keys.
+func (r *request) listed(keys []string, scope, state string, after, skip, limit int) (ls []GameSummary, more int, err error) {
 	ss := spans(keys, scope, state)
 	first, from, err := r.startAfter(ss, after)
 	if err != nil {
@@ -146,7 +166,7 @@ func (r *request) listing(keys []string, scope, state string, after, skip, limit
 		if i == first {
 			start = from
 		}
-		n := left + limit - len(gs)
+		n := left + limit - len(ls)
 		if state == StateNext {
 			n = -1 // filtered by the turn: every running game of the users read
 		}
@@ -164,27 +184,21 @@ func (r *request) listing(keys []string, scope, state string, after, skip, limit
 			if err != nil {
 				return nil, 0, err
 			}
-			g, ok, err := r.loadGame(board)
+			l, ok, err := r.loadSummary(board)
 			if err != nil {
 				return nil, 0, err
 			}
 			if !ok {
 				return nil, 0, fmt.Errorf("engine: %s/%q: no game %d", s.bucket, rest, board)
 			}
-			if state == StateNext && len(keys) > 0 {
-				pos, err := r.e.position(g, -1)
-				if err != nil {
-					return nil, 0, err
-				}
-				if !slices.Contains(keys, strings.ToLower(g.Players[pos.Turn()-1])) {
-					continue
-				}
+			if state == StateNext && len(keys) > 0 && (l.ToMove == 0 || !slices.Contains(keys, strings.ToLower(l.Players[l.ToMove-1]))) {
+				continue
 			}
-			if len(gs) == limit {
+			if len(ls) == limit {
 				more++
 				continue
 			}
-			gs = append(gs, g)
+			ls = append(ls, l)
 		}
 		if !fast && state != StateNext {
 			rest, err := s.rests(r.tx, start, -1)
@@ -203,9 +217,9 @@ func (r *request) listing(keys []string, scope, state string, after, skip, limit
 			}
 			total += n
 		}
-		more = max(total-skip-len(gs), 0)
+		more = max(total-skip-len(ls), 0)
 	}
-	return gs, more, nil
+	return ls, more, nil
 }
 
 // startAfter is where a listing of spans ss starts after board after (0:
@@ -231,13 +245,13 @@ func (r *request) startAfter(ss []span, after int) (first int, from string, err 
 	return first, from, nil
 }
 
-// pageAfter is listing after board after for the web's pages (Page with
-// a Cursor after a board): it reads the page's games and the index key of
+// pageAfter is listed after board after for the web's pages (Page with
+// a Cursor after a board): it reads the page's summaries and the index key of
 // one game more, never the keys after them, so that a page far down costs
 // what the first costs. more comes from the counts, less before (the
 // games of the pages before, as the link says) and the page: at least 1
 // when a game follows the page, 0 when none does.
-func (r *request) pageAfter(keys []string, scope, state string, after, before, limit int) (gs []*game, more int, err error) {
+func (r *request) pageAfter(keys []string, scope, state string, after, before, limit int) (gs []GameSummary, more int, err error) {
 	ss := spans(keys, scope, state)
 	first, from, err := r.startAfter(ss, after)
 	if err != nil {
@@ -263,14 +277,14 @@ func (r *request) pageAfter(keys []string, scope, state string, after, before, l
 			if err != nil {
 				return nil, 0, err
 			}
-			g, ok, err := r.loadGame(board)
+			l, ok, err := r.loadSummary(board)
 			if err != nil {
 				return nil, 0, err
 			}
 			if !ok {
 				return nil, 0, fmt.Errorf("engine: %s/%q: no game %d", s.bucket, rest, board)
 			}
-			gs = append(gs, g)
+			gs = append(gs, l)
 		}
 	}
 	if !follows {

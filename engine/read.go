@@ -261,29 +261,12 @@ func keysOf(tx Tx, ids []string) ([]string, error) {
 // ListGames returns the games that pass f, in board order. An unknown
 // userid in f.Users is ErrNoUser, an unknown state ErrBadState.
 func (e *Engine) ListGames(tx Tx, f GameFilter) ([]GameSummary, error) {
-	gs, err := e.filterGames(tx, f, math.MaxInt)
+	gs, err := e.selectFor(&request{e: e, tx: tx}, f, math.MaxInt)
 	if err != nil {
 		return nil, err
 	}
-	slices.SortFunc(gs, func(a, b *game) int { return cmp.Compare(a.Board, b.Board) })
-	return e.summaries(gs)
-}
-
-// summaries are the listing's summaries of gs.
-func (e *Engine) summaries(gs []*game) ([]GameSummary, error) {
-	out := make([]GameSummary, 0, len(gs))
-	for _, g := range gs {
-		var pos games.Position
-		if !g.over() {
-			// Only a running game's summary needs its position (ToMove).
-			var err error
-			if pos, err = e.position(g, -1); err != nil {
-				return nil, err
-			}
-		}
-		out = append(out, e.summary(g, pos))
-	}
-	return out, nil
+	slices.SortFunc(gs, func(a, b GameSummary) int { return cmp.Compare(a.Board, b.Board) })
+	return gs, nil
 }
 
 // A Cursor says where a page of a listing starts.
@@ -316,17 +299,10 @@ func (e *Engine) Page(tx Tx, f GameFilter, at Cursor, limit int) (_ []GameSummar
 	}
 	r := &request{e: e, tx: tx}
 	scope := scopeOf(f.Game)
-	var gs []*game
 	if at.After == 0 || state == StateNext {
-		gs, more, err = r.listing(keys, scope, state, at.After, max(at.Skip, 0), max(limit, 0))
-	} else {
-		gs, more, err = r.pageAfter(keys, scope, state, at.After, max(at.Before, 0), max(limit, 0))
+		return r.listed(keys, scope, state, at.After, max(at.Skip, 0), max(limit, 0))
 	}
-	if err != nil {
-		return nil, 0, err
-	}
-	out, err := e.summaries(gs)
-	return out, more, err
+	return r.pageAfter(keys, scope, state, at.After, max(at.Before, 0), max(limit, 0))
 }
 
 // History returns the finished games of game (a game word; "" for every
@@ -343,14 +319,9 @@ func (e *Engine) History(tx Tx, game string, users ...string) ([]GameSummary, er
 	return out, nil
 }
 
-// filterGames reads the games that pass f, in the listings' order, at most
-// limit (selectGames).
-func (e *Engine) filterGames(tx Tx, f GameFilter, limit int) ([]*game, error) {
-	return e.selectFor(&request{e: e, tx: tx}, f, limit)
-}
-
-// selectFor is filterGames in request r (selectGames).
-func (e *Engine) selectFor(r *request, f GameFilter, limit int) ([]*game, error) {
+// selectFor reads the summaries of the games that pass f in request r,
+// in the listings' order, at most limit (selectGames).
+func (e *Engine) selectFor(r *request, f GameFilter, limit int) ([]GameSummary, error) {
 	state, keys, err := e.selection(r.tx, f)
 	if err != nil {
 		return nil, err

@@ -30,7 +30,7 @@
 //	                                              the bucket being indexed, the next key
 //	           "championship " + game word        a game's championship: on, enrolled,     engine (JSON)
 //	                                              edition, its leagues, next start
-//	           "schema"                           schema version, decimal ASCII ("6")      store
+//	           "schema"                           schema version, decimal ASCII ("7")      store
 //	robot      board number, "%08d"               a game waiting for the robot player's    engine (JSON)
 //	                                              move: the number of moves then
 //	addresses  lower-cased address                address record (confirmed for whom,     engine (JSON)
@@ -59,6 +59,10 @@
 //	           "player " + userid + " " + scope
 //	           + " running" or " finished";
 //	           "standings " + game word           the players in its standings
+//	summaries  board number, "%08d"               the game's line of the listings: its     engine (JSON)
+//	                                              game, variant, players, state, winner,
+//	                                              how it ended, the player to move, moves,
+//	                                              start, last activity, end, tournament
 //	ratings    game word, 0x00, the rating        empty: a game's standings, the best      engine
 //	           inverted (16 hex digits of its     first, of the players with a finished
 //	           float64 bits, sortable), then the  game of it who have not signed off
@@ -170,5 +174,8 @@
 // drops meta/"pruned" (version 4's cursor of the prune, which then read
 // every token and account); 6 adds no bucket: the expiry index holds the
 // confirmation codes too (kind "c"), built from the confirms bucket on a
-// file of version 5 (the prune read every code a minute before).
+// file of version 5 (the prune read every code a minute before); 7 adds
+// summaries, each game's line of the listings, which the engine writes
+// with the game record and builds from the records on an older file (a
+// listing of 500 games read and replayed 500 records before).
 package store
