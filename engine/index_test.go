@@ -545,3 +545,56 @@ func TestListingReadsItsLines(t *testing.T) {
 		}
 	}
 }
+
+// TestListingAfterCounted: a listing after a board counts the games after
+// it from the index keys, MaxCounted of them at most: with 5,600 games of
+// alice, "games alice after" the newest lists 500 and says "Over 5000
+// more", reading no more than the page's keys and MaxCounted+1; after a
+// board near the end it says the exact number; for two users, whose
+// games the counts cannot add (a game of both is one), likewise. The old
+// listing read every key after the board.
+func TestListingAfterCounted(t *testing.T) {
+	v := newEnv(t)
+	v.signup("alice", "bob")
+	const n = 5600
+	err := v.db.Update(func(tx *store.Tx) error {
+		for range n {
+			if _, err := v.e.BulkChallenge(tx, "lyngk", "", [2]string{"alice", "bob"}, v.now, false); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	newest := 100 + n
+	for _, c := range []struct {
+		subject, more string
+	}{
+		{fmt.Sprintf("lyngk games alice all after %d", newest), "Over 5000 more games not listed."},
+		{fmt.Sprintf("lyngk games alice all after %d", 700), "99 more games not listed."},
+		{"lyngk games alice", "5100 more games not listed."},
+		{"lyngk games alice bob", "Over 5000 more games not listed."},
+	} {
+		tx := visitTx{visits: map[string]int{}}
+		var out []engine.Mail
+		err := v.db.Update(func(stx *store.Tx) error {
+			tx.Tx = stx
+			var failed error
+			out, failed, err = v.e.Handle(tx, engine.Inbound{From: addr("bob"), Subject: c.subject, MessageID: c.subject + "@players.example"}, v.now)
+			return cmp.Or(failed, err)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: %v keys visited", c.subject, tx.visits)
+		if len(out) != 1 || !strings.Contains(out[0].Body, "\n"+c.more+" To list them") {
+			t.Errorf("%s: want %q in:\n%s", c.subject, c.more, out[0].Body[max(0, len(out[0].Body)-300):])
+		}
+		users := strings.Count(c.subject, "alice") + strings.Count(c.subject, "bob")
+		if keys := tx.visits[store.BucketByPlayer]; keys > users*(2*engine.MaxListed+engine.MaxCounted+10) {
+			t.Errorf("%s: %d index keys read, want at most the page's and MaxCounted+1 a user", c.subject, keys)
+		}
+	}
+}

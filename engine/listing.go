@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,6 +14,16 @@ import (
 // MaxReply. The listing then says how many more there are and how to ask
 // for them (after BOARD).
 const MaxListed = 500
+
+// MaxCounted bounds the index keys a listing reads to count the games
+// after it where no count says (after a board, or for several users): it
+// says "over MaxCounted more" past them. The counts give the games of a
+// player or of everybody by state, not the place of a board among them
+// (bbolt has no rank of a key), so the number after a board is read from
+// the keys: a mail listing after a board costs MaxListed lines and at
+// most MaxCounted keys, not the rest of a player with a hundred thousand
+// games.
+const MaxCounted = 10 * MaxListed
 
 // span is one part of a listing's order: the keys of an index that start
 // with one of prefixes (one per user, or one for everybody), whose rest
@@ -114,20 +125,31 @@ func (s span) rests(tx Tx, from string, n int) ([]string, error) {
 	return out, nil
 }
 
+// countLimit is how many keys a count reads after the first n games:
+// MaxCounted and one more (which says there are more), -1 (every key)
+// for n as large as a listing of every game.
+func countLimit(n int) int {
+	if n < 0 || n > math.MaxInt/2 {
+		return -1
+	}
+	return n + MaxCounted + 1
+}
+
 // total is the number of games of span s: its counts for one prefix, the
-// keys read for several (a game of two of the users is one game).
-func (s span) total(tx Tx) (int, error) {
+// keys read for several (a game of two of the users is one game), at most
+// limit of them.
+func (s span) total(tx Tx, limit int) (int, error) {
 	if len(s.prefixes) == 1 {
 		return count(tx, s.counts[0])
 	}
-	rs, err := s.rests(tx, "", -1)
+	rs, err := s.rests(tx, "", limit)
 	return len(rs), err
 }
 
 // listing is listed with the games' records: for those who need more
 // than a listing line (show's board mails, the reply's game).
 func (r *request) listing(keys []string, scope, state string, after, skip, limit int) (gs []*game, more int, err error) {
-	ls, more, err := r.listed(keys, scope, state, after, skip, limit)
+	ls, more, _, err := r.listed(keys, scope, state, after, skip, limit)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -151,12 +173,13 @@ func (r *request) listing(keys []string, scope, state string, after, skip, limit
 // the page. It reads the summaries of the games shown (bucket summaries,
 // not their records), and the index keys before them (a page far down
 // costs its keys, not their lines); the number after the page comes from
-// the counts, or, after a board or for several users, from the keys.
-func (r *request) listed(keys []string, scope, state string, after, skip, limit int) (ls []GameSummary, more int, err error) {
+// the counts, or, after a board or for several users, from at most
+// MaxCounted keys: over says there are more than more.
+func (r *request) listed(keys []string, scope, state string, after, skip, limit int) (ls []GameSummary, more int, over bool, err error) {
 	ss := spans(keys, scope, state)
 	first, from, err := r.startAfter(ss, after)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, false, err
 	}
 	fast := after == 0 && state != StateNext
 	left := skip
@@ -172,7 +195,7 @@ func (r *request) listed(keys []string, scope, state string, after, skip, limit 
 		}
 		rs, err := s.rests(r.tx, start, n)
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, false, err
 		}
 		if len(rs) > 0 {
 			start = rs[len(rs)-1]
@@ -182,14 +205,14 @@ func (r *request) listed(keys []string, scope, state string, after, skip, limit 
 		for _, rest := range rs[drop:] {
 			board, err := boardOfRest(s.bucket, rest)
 			if err != nil {
-				return nil, 0, err
+				return nil, 0, false, err
 			}
 			l, ok, err := r.loadSummary(board)
 			if err != nil {
-				return nil, 0, err
+				return nil, 0, false, err
 			}
 			if !ok {
-				return nil, 0, fmt.Errorf("engine: %s/%q: no game %d", s.bucket, rest, board)
+				return nil, 0, false, fmt.Errorf("engine: %s/%q: no game %d", s.bucket, rest, board)
 			}
 			if state == StateNext && len(keys) > 0 && (l.ToMove == 0 || !slices.Contains(keys, strings.ToLower(l.Players[l.ToMove-1]))) {
 				continue
@@ -201,9 +224,9 @@ func (r *request) listed(keys []string, scope, state string, after, skip, limit 
 			ls = append(ls, l)
 		}
 		if !fast && state != StateNext {
-			rest, err := s.rests(r.tx, start, -1)
+			rest, err := s.rests(r.tx, start, max(MaxCounted+1-more, 0))
 			if err != nil {
-				return nil, 0, err
+				return nil, 0, false, err
 			}
 			more += len(rest)
 		}
@@ -211,15 +234,26 @@ func (r *request) listed(keys []string, scope, state string, after, skip, limit 
 	if fast {
 		total := 0
 		for _, s := range ss {
-			n, err := s.total(r.tx)
+			cut := countLimit(skip + limit)
+			n, err := s.total(r.tx, cut)
 			if err != nil {
-				return nil, 0, err
+				return nil, 0, false, err
+			}
+			if len(s.prefixes) > 1 && cut >= 0 && n >= cut {
+				over = true
 			}
 			total += n
 		}
 		more = max(total-skip-len(ls), 0)
+		if over {
+			more = min(more, MaxCounted)
+		}
+		return ls, more, over, nil
 	}
-	return ls, more, nil
+	if state != StateNext && more > MaxCounted {
+		return ls, MaxCounted, true, nil
+	}
+	return ls, more, false, nil
 }
 
 // startAfter is where a listing of spans ss starts after board after (0:
@@ -292,7 +326,7 @@ func (r *request) pageAfter(keys []string, scope, state string, after, before, l
 	}
 	total := 0
 	for _, s := range ss {
-		n, err := s.total(r.tx)
+		n, err := s.total(r.tx, countLimit(before+limit))
 		if err != nil {
 			return nil, 0, err
 		}

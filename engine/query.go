@@ -44,7 +44,7 @@ func (r *request) known(ids []string) error {
 // (listed), not their records; the games beyond limit count in
 // r.unlisted, for the summary of what one mail's answers left out.
 func (r *request) selectGames(keys []string, scope, state string, limit int) ([]GameSummary, error) {
-	gs, more, err := r.listed(keys, scope, state, 0, 0, limit)
+	gs, more, _, err := r.listed(keys, scope, state, 0, 0, limit)
 	r.unlisted += more
 	return gs, err
 }
@@ -209,7 +209,10 @@ type listView struct {
 	Filter string
 	Games  []GameSummary
 	More   int
-	Next   string
+	// Over says there are more than More games after the listing (the
+	// keys counted stopped at MaxCounted).
+	Over bool
+	Next string
 }
 
 // apiState is the read API's state for a filter word of the mail
@@ -269,11 +272,11 @@ func (r *request) listMail(c Command, kind string, ids []string, filter string, 
 	if err != nil {
 		return err
 	}
-	gs, more, err := r.listed(keys, scopeOf(c.Game), apiState(filter), after, 0, r.e.cfg.Listed)
+	gs, more, over, err := r.listed(keys, scopeOf(c.Game), apiState(filter), after, 0, r.e.cfg.Listed)
 	if err != nil {
 		return err
 	}
-	v := listView{Title: r.title(c.Game), Users: ids, Filter: filter, More: more, Games: gs}
+	v := listView{Title: r.title(c.Game), Users: ids, Filter: filter, More: more, Over: over, Games: gs}
 	if more > 0 && len(gs) > 0 {
 		words := append([]string{c.Game, kind}, ids...)
 		if kind == "games" {

@@ -290,8 +290,9 @@ type Cursor struct {
 // limit; more counts the games after the page. Read after a board, more
 // is the listing's count less at.Before and the page: exact when the
 // pages before held Before games, and in any case 0 only when no game
-// follows the page, at least 1 when one does. An unknown userid in
-// f.Users is ErrNoUser, an unknown state ErrBadState.
+// follows the page, at least 1 when one does. Where more is read from the
+// index keys (several users), it stops at MaxCounted. An unknown userid
+// in f.Users is ErrNoUser, an unknown state ErrBadState.
 func (e *Engine) Page(tx Tx, f GameFilter, at Cursor, limit int) (_ []GameSummary, more int, err error) {
 	state, keys, err := e.selection(tx, f)
 	if err != nil {
@@ -300,7 +301,8 @@ func (e *Engine) Page(tx Tx, f GameFilter, at Cursor, limit int) (_ []GameSummar
 	r := &request{e: e, tx: tx}
 	scope := scopeOf(f.Game)
 	if at.After == 0 || state == StateNext {
-		return r.listed(keys, scope, state, at.After, max(at.Skip, 0), max(limit, 0))
+		ls, more, _, err := r.listed(keys, scope, state, at.After, max(at.Skip, 0), max(limit, 0))
+		return ls, more, err
 	}
 	return r.pageAfter(keys, scope, state, at.After, max(at.Before, 0), max(limit, 0))
 }
