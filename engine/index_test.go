@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/benchstore"
 	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/store"
 )
@@ -595,6 +597,38 @@ func TestListingAfterCounted(t *testing.T) {
 		users := strings.Count(c.subject, "alice") + strings.Count(c.subject, "bob")
 		if keys := tx.visits[store.BucketByPlayer]; keys > users*(2*engine.MaxListed+engine.MaxCounted+10) {
 			t.Errorf("%s: %d index keys read, want at most the page's and MaxCounted+1 a user", c.subject, keys)
+		}
+	}
+}
+
+// TestStandingsReadTheirLines: the standings by mail read their lines
+// from the index of the standings (each key's value), not the players'
+// records: with 40 players of bench-store's games, "lyngk standings" and
+// "ratings" read the user records of the sender alone. The old standings
+// read a record a line.
+func TestStandingsReadTheirLines(t *testing.T) {
+	v := newEnv(t, withYinsh)
+	_, err := benchstore.Generate(context.Background(), v.e, func(fn func(engine.Tx) error) error {
+		return v.db.Update(func(tx *store.Tx) error { return fn(tx) })
+	}, benchstore.Options{Games: 400, Players: 40, Running: 0, Seed: 2, Now: v.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []string{"lyngk standings", "lyngk ratings"} {
+		tx := getTx{gets: map[string]int{}}
+		var out []engine.Mail
+		err := v.db.Update(func(stx *store.Tx) error {
+			tx.Tx = stx
+			var failed error
+			out, failed, err = v.e.Handle(tx, engine.Inbound{From: "player1@" + benchstore.Domain, Subject: c, MessageID: c + "@players.example"}, v.now)
+			return cmp.Or(failed, err)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: reads %v", c, tx.gets)
+		if len(out) != 1 || strings.Count(out[0].Body, "player") < 30 || tx.gets[store.BucketUsers] > 2 {
+			t.Errorf("%s read %d user records:\n%s", c, tx.gets[store.BucketUsers], out[0].Body)
 		}
 	}
 }

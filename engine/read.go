@@ -2,6 +2,7 @@ package engine
 
 import (
 	"cmp"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -487,10 +488,9 @@ func (e *Engine) StandingsPage(tx Tx, game string, at StandingsCursor, limit int
 		from, skip, before = ratingKey(game, f, key)+"\x00", 0, max(at.Before, 0)
 	}
 	limit = max(limit, 0)
-	r := &request{e: e, tx: tx}
 	var out []Standing
 	passed, follows := 0, false
-	err = tx.Scan(bucketRatings, from, func(k string, _ []byte) error {
+	err = tx.Scan(bucketRatings, from, func(k string, val []byte) error {
 		rest, ok := strings.CutPrefix(k, prefix)
 		if !ok || len(rest) <= 16 {
 			return errEnough
@@ -502,13 +502,16 @@ func (e *Engine) StandingsPage(tx Tx, game string, at StandingsCursor, limit int
 			follows = true
 			return errEnough
 		}
-		u, ok, err := r.loadUser(rest[16:])
-		if err != nil || !ok {
-			return cmp.Or(err, fmt.Errorf("engine: ratings/%q: no user", rest))
+		// The key's value is the line (standingLine): the players'
+		// records are not read.
+		var l standingLine
+		if err := json.Unmarshal(val, &l); err != nil {
+			return fmt.Errorf("engine: ratings/%q: %w", rest, err)
 		}
-		s := u.in(game)
-		out = append(out, Standing{Rank: skip + before + len(out) + 1, Player: player(u, s),
-			After: standingsCursor(s.Rating, rest[16:])})
+		s := standing{Rating: l.Rating, Won: l.Won, Lost: l.Lost, Tied: l.Tied}
+		out = append(out, Standing{Rank: skip + before + len(out) + 1,
+			Player: player(&user{ID: l.ID, Robot: l.Robot, Created: l.Created}, s),
+			After:  standingsCursor(l.Rating, rest[16:])})
 		return nil
 	})
 	if err != nil && !errors.Is(err, errEnough) {

@@ -7,7 +7,6 @@ import (
 	"maps"
 	"slices"
 	"strconv"
-	"strings"
 )
 
 // UpgradeBatch bounds the records one step of Upgrade reads: each step is
@@ -57,8 +56,9 @@ func (s *upgradeState) version() int { return s.V }
 // versions before 4 the standings; the signups in expiry, recipients),
 // addresses (expiry) and confirmation codes (expiry, new in version 6:
 // from version 5 the upgrade reads them, a few days' signups). Every
-// upgrade reads the games (from version 4 on for their lines of the
-// listings alone, bucket summaries, new in version 7). logf, when not
+// upgrade reads the games and users (from version 4 on for their lines of
+// the listings, bucket summaries, and of the standings, the values of
+// ratings, new in version 7). logf, when not
 // nil, hears the progress (a million games take a few minutes).
 func Upgrade(tx Tx, from int, unnamed string, logf func(format string, args ...any)) (done bool, err error) {
 	switch {
@@ -111,14 +111,15 @@ func Upgrade(tx Tx, from int, unnamed string, logf func(format string, args ...a
 }
 
 // upgradeOrder is the buckets whose records an upgrade from version from
-// reads, in order: from version 5 the confirmation codes (version 6) and
-// from 6 the games alone (version 7: their lines of the listings).
+// reads, in order: from version 5 the confirmation codes (version 6), and
+// from 6 the games and users alone (version 7: the lines of the listings
+// and of the standings).
 func upgradeOrder(from int) []string {
 	switch from {
 	case 6:
-		return []string{bucketGames}
+		return []string{bucketGames, bucketUsers}
 	case 5:
-		return []string{bucketConfirms, bucketGames}
+		return []string{bucketConfirms, bucketGames, bucketUsers}
 	}
 	return []string{bucketTokens, bucketGames, bucketUsers, bucketAddresses, bucketConfirms}
 }
@@ -220,12 +221,12 @@ func indexBatch(tx Tx, st *upgradeState) (int, error) {
 			if err := json.Unmarshal(val, u); err != nil {
 				return fmt.Errorf("engine: users/%s: %w", key, err)
 			}
-			if st.From < 4 {
-				for _, k := range ratingKeys(u) {
-					if err := put(bucketRatings, k); err != nil {
-						return err
-					}
-					counts[standingsCount(k[:strings.IndexByte(k, 0)])]++
+			for _, k := range ratingKeys(u) {
+				if err := tx.Put(bucketRatings, k, ratingValue(u, wordOfRating(k))); err != nil {
+					return err
+				}
+				if st.From < 4 {
+					counts[standingsCount(wordOfRating(k))]++
 				}
 			}
 			if k := signupExpiry(u); k != "" {

@@ -63,10 +63,12 @@
 //	                                              game, variant, players, state, winner,
 //	                                              how it ended, the player to move, moves,
 //	                                              start, last activity, end, tournament
-//	ratings    game word, 0x00, the rating        empty: a game's standings, the best      engine
-//	           inverted (16 hex digits of its     first, of the players with a finished
-//	           float64 bits, sortable), then the  game of it who have not signed off
-//	           lower-cased userid
+//	ratings    game word, 0x00, the rating        a game's standings, the best first, of   engine (JSON)
+//	           inverted (16 hex digits of its     the players with a finished game of it
+//	           float64 bits, sortable), then the  who have not signed off; the value is
+//	           lower-cased userid                 the line: userid, robot, created,
+//	                                              rating, won, lost, tied (empty before
+//	                                              version 7)
 //	gametokens board number, "%08d", then the     empty: the reply tokens of each game     engine
 //	           reply token
 //	expiry     when it expires, Unix nanoseconds  empty: what the prune deletes, the       engine
@@ -175,7 +177,9 @@
 // every token and account); 6 adds no bucket: the expiry index holds the
 // confirmation codes too (kind "c"), built from the confirms bucket on a
 // file of version 5 (the prune read every code a minute before); 7 adds
-// summaries, each game's line of the listings, which the engine writes
-// with the game record and builds from the records on an older file (a
-// listing of 500 games read and replayed 500 records before).
+// summaries, each game's line of the listings, and a value to each key of
+// ratings, the player's line of the standings, which the engine writes
+// with the game and user records and builds from the records on an older
+// file (a listing of 500 games read and replayed 500 records before, the
+// standings read 500 user records).
 package store
