@@ -37,11 +37,19 @@ bench-abuse:
 
 # The store-size benchmark: stores of 1k, 10k and 100k games written by
 # lyngk bench-store (SCALE_MAX=1000000 adds 1M), and on each the mail
-# commands and web pages through lyngk serve, the minute timer and the
-# hourly prune; it prints the table of deploy/BENCHMARKS.md ("Store size").
+# commands and web pages through lyngk serve, 10,000 random pages and the
+# server's memory after them, the minute timer and the hourly prune; it
+# prints the table of deploy/BENCHMARKS.md ("Store size").
+# SCALE_STORES=/tmp/scale-%d.db measures a copy of each such store that
+# exists (%d the number of games) instead of writing one: a million games
+# written once by lyngk bench-store -db /tmp/scale-1000000.db -games
+# 1000000 serve several runs. SCALE_BIN=FILE measures that lyngk's serve
+# (an older build, for a figure before a change) instead of this tree's.
 SCALE_MAX ?= 100000
+SCALE_STORES ?=
+SCALE_BIN ?=
 bench-scale:
-	LYNGK_BENCH_SCALE_MAX=$(SCALE_MAX) $(GO) test -count=1 -timeout 4h -run '^TestBenchScale$$' -v ./cmd/lyngk
+	LYNGK_BENCH_SCALE_MAX=$(SCALE_MAX) LYNGK_BENCH_SCALE_STORES=$(SCALE_STORES) LYNGK_BENCH_SCALE_BIN=$(SCALE_BIN) $(GO) test -count=1 -timeout 4h -run '^TestBenchScale$$' -v ./cmd/lyngk
 
 # The robot strength benchmark: in LYNGK and YINSH each level against the
 # one below it and against the previous robot at the level's budget, the

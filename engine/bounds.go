@@ -281,15 +281,16 @@ func (r *request) summarize() error {
 	}
 	if len(r.left) > 0 {
 		// The example is a show of the first board's game, with that
-		// game's boards: a board of another game would be refused.
+		// game's boards: a board of another game would be refused. Their
+		// lines of the listings say their games (not their records).
 		word := r.word
 		same := func(n int) bool { return true }
-		if g, ok, err := r.loadGame(r.left[0]); err != nil {
+		if g, ok, err := r.loadSummary(r.left[0]); err != nil {
 			return err
 		} else if ok {
 			word = g.Game
 			same = func(n int) bool {
-				g, ok, err := r.loadGame(n)
+				g, ok, err := r.loadSummary(n)
 				return err == nil && ok && g.Game == word
 			}
 		}

@@ -83,6 +83,10 @@
 //	                            the one write of a game record, in its
 //	                            transaction; empty values but the counts
 //	                            (decimal ASCII)
+//	summaries "%08d" board      each game's line of the listings
+//	                            (summaries.go): what a GameSummary holds
+//	                            but board and title, short JSON; kept by
+//	                            writeGame with the indexes
 //	ratings                     each game's standings (index.go), kept
 //	                            by saveUser, the one write of a user
 //	                            record, with the count "standings GAME"
@@ -178,7 +182,9 @@
 //	                                        finished, newest first) and
 //	                                        how many more: what the pages
 //	                                        and the mail listings read
-//	StandingsPage(tx, game, skip, limit)    one page of the standings
+//	StandingsPage(tx, game, at, limit)      one page of the standings,
+//	                                        after a line (a cursor of
+//	                                        rating and userid)
 //	History(tx, game, users...)             finished games, last ended first
 //	ReadGame(tx, board)                     one game: GameDetail with the
 //	                                        move list and what each player

@@ -27,7 +27,11 @@ import (
 //     next (game.Due), the timer's queue;
 //   - ended: the finished games, the last ended first;
 //   - counts: the number of games by state, of everybody and of each
-//     player (metrics, and the "how many more" line of the listings).
+//     player (metrics, and the "how many more" line of the listings);
+//   - ratings: each game's standings, each key's value (since schema
+//     version 7) the line of the standings;
+//   - summaries (schema version 7, summaries.go): each game's line of
+//     the listings, the one index with values.
 const (
 	bucketByPlayer  = "byplayer"
 	bucketRunning   = "running"
@@ -52,7 +56,7 @@ const (
 var gameIndexes = []string{bucketByPlayer, bucketRunning, bucketDeadlines, bucketEnded}
 
 // indexBuckets are the buckets CheckIndexes compares, in the order it reports.
-var indexBuckets = []string{bucketByPlayer, bucketRunning, bucketDeadlines, bucketEnded, bucketCounts, bucketRatings, bucketGameTokens, bucketExpiry, bucketRecipients, bucketTourIndex}
+var indexBuckets = []string{bucketByPlayer, bucketRunning, bucketDeadlines, bucketEnded, bucketCounts, bucketRatings, bucketGameTokens, bucketExpiry, bucketRecipients, bucketTourIndex, bucketSummaries}
 
 // The count keys of everybody's games (countKeys).
 const (
@@ -187,6 +191,9 @@ func scopeCount(key, scope, state string) string {
 // to its own, writing only what changed.
 func indexGame(tx Tx, old, g *game) error {
 	if err := indexTokenExpiry(tx, old, g); err != nil {
+		return err
+	}
+	if err := indexSummary(tx, old, g); err != nil {
 		return err
 	}
 	var was map[string][]string
@@ -326,7 +333,9 @@ func wantIndexes(tx Tx) (map[string]map[string]string, error) {
 		for _, k := range countKeys(g) {
 			counts[k]++
 		}
-		return nil
+		v, err := summaryValue(g)
+		want[bucketSummaries][key] = string(v)
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -340,8 +349,8 @@ func wantIndexes(tx Tx) (map[string]map[string]string, error) {
 			want[bucketRecipients][k] = ""
 		}
 		for _, k := range ratingKeys(u) {
-			want[bucketRatings][k] = ""
-			counts[standingsCount(k[:strings.IndexByte(k, 0)])]++
+			want[bucketRatings][k] = string(ratingValue(u, wordOfRating(k)))
+			counts[standingsCount(wordOfRating(k))]++
 		}
 		return nil
 	})
@@ -462,6 +471,30 @@ func ratingKeys(u *user) []string {
 	return out
 }
 
+// standingLine is the value of a key of the standings (store schema
+// version 7): what a line of the standings shows of the player, so that
+// a page of them reads its keys and not the players' records.
+type standingLine struct {
+	ID      string    `json:"id"`
+	Robot   bool      `json:"robot,omitempty"`
+	Created time.Time `json:"created"`
+	Rating  float64   `json:"r"`
+	Won     int       `json:"w,omitempty"`
+	Lost    int       `json:"l,omitempty"`
+	Tied    int       `json:"t,omitempty"`
+}
+
+// ratingValue is the value of u's key of game word's standings.
+func ratingValue(u *user, word string) []byte {
+	s := u.in(word)
+	b, _ := json.Marshal(standingLine{ID: u.ID, Robot: u.Robot, Created: u.Created.UTC(), Rating: s.Rating,
+		Won: s.Won, Lost: s.Lost, Tied: s.Tied}) // no type of it fails
+	return b
+}
+
+// wordOfRating is the game word of a key of the standings.
+func wordOfRating(k string) string { return k[:strings.IndexByte(k, 0)] }
+
 // standingsCount is the count key of game word's standings.
 func standingsCount(word string) string { return "standings " + word }
 
@@ -483,10 +516,12 @@ func indexUser(tx Tx, old, u *user) error {
 		}
 	}
 	for _, k := range now {
-		if !slices.Contains(was, k) {
-			if err := tx.Put(bucketRatings, k, nil); err != nil {
-				return err
-			}
+		v := ratingValue(u, wordOfRating(k))
+		if slices.Contains(was, k) && string(ratingValue(old, wordOfRating(k))) == string(v) {
+			continue
+		}
+		if err := tx.Put(bucketRatings, k, v); err != nil {
+			return err
 		}
 	}
 	delta := map[string]int{}

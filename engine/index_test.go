@@ -1,13 +1,17 @@
 package engine_test
 
 import (
+	"cmp"
+	"context"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"lyngk.example/lyngk/engine"
+	"lyngk.example/lyngk/engine/benchstore"
 	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/store"
 )
@@ -22,6 +26,33 @@ func (v *env) checkIndexes() {
 			v.t.Errorf("the indexes differ from the games:\n%s", strings.Join(diffs, "\n"))
 		}
 		return err
+	})
+	if err != nil {
+		v.t.Fatal(err)
+	}
+}
+
+// checkSummaries holds every game's line of the listings (bucket
+// summaries, which Page reads) to the summary of its record replayed
+// (ReadGame): the player to move that the line reads from the record's
+// length is the replay's.
+func (v *env) checkSummaries() {
+	v.t.Helper()
+	err := v.db.View(func(tx *store.Tx) error {
+		lines, _, err := v.e.Page(tx, engine.GameFilter{}, engine.Cursor{}, 1<<20)
+		if err != nil {
+			return err
+		}
+		for _, l := range lines {
+			d, err := v.e.ReadGame(tx, l.Board)
+			if err != nil {
+				return err
+			}
+			if !reflect.DeepEqual(l, d.GameSummary) {
+				v.t.Errorf("board %d: the listing's line %+v, the record replayed %+v", l.Board, l, d.GameSummary)
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		v.t.Fatal(err)
@@ -164,6 +195,7 @@ func TestIndexesRandomPlay(t *testing.T) {
 		}
 		if step%10 == 9 {
 			v.checkIndexes()
+			v.checkSummaries()
 		}
 	}
 	cmd(addr("carol"), "signoff carol pw-carol")
@@ -176,6 +208,7 @@ func TestIndexesRandomPlay(t *testing.T) {
 		v.tick()
 	}
 	v.checkIndexes()
+	v.checkSummaries()
 	var c engine.GameCounts
 	err := v.db.View(func(tx *store.Tx) error {
 		var err error
@@ -327,13 +360,16 @@ func TestListingCut(t *testing.T) {
 }
 
 // TestStrangerListingNotRead: a listing a stranger asks for is answered to
-// nobody, and not read at all: with a game record that does not decode,
-// the stranger's "games alice" fails nothing, where a player's fails.
+// nobody, and not read at all: with a game record and its listing line
+// (bucket summaries) that do not decode, the stranger's "games alice"
+// fails nothing, where a player's fails.
 func TestStrangerListingNotRead(t *testing.T) {
 	v := newEnv(t)
 	v.signup("alice", "bob")
 	v.cmd(addr("alice"), "lyngk challenge alice bob")
-	err := v.db.Update(func(tx *store.Tx) error { return tx.Put(store.BucketGames, "00000101", []byte("{")) })
+	err := v.db.Update(func(tx *store.Tx) error {
+		return cmp.Or(tx.Put(store.BucketGames, "00000101", []byte("{")), tx.Put(store.BucketSummaries, "00000101", []byte("{")))
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -446,5 +482,153 @@ func TestPruneBadExpiryKey(t *testing.T) {
 	v.tick()
 	if got := v.dump(store.BucketExpiry, store.BucketUsers); got != "" {
 		t.Errorf("left after the prune:\n%s", got)
+	}
+}
+
+// getTx counts the records read by Get, by bucket.
+type getTx struct {
+	engine.Tx
+	gets map[string]int
+}
+
+func (c getTx) Get(bucket, key string) ([]byte, error) {
+	c.gets[bucket]++
+	return c.Tx.Get(bucket, key)
+}
+
+// TestListingReadsItsLines: a listing by mail reads the lines it shows
+// (bucket summaries), not the game records: with 60 running games of
+// alice, "games alice" reads 60 summaries and no game; "show alice",
+// whose mail has room for MaxMails-1 boards, reads the records of the
+// boards it mails alone (twice each: the board, and its reply token's
+// game; one more board is read that the mail has no room for), and "all
+// show alice" likewise. The old listings read the 60 records (and
+// replayed each for the player to move), the summary of the boards left
+// out the records of 20 of them.
+func TestListingReadsItsLines(t *testing.T) {
+	v := newEnv(t)
+	v.signup("alice", "bob")
+	err := v.db.Update(func(tx *store.Tx) error {
+		for range 60 {
+			if _, err := v.e.BulkChallenge(tx, "lyngk", "", [2]string{"alice", "bob"}, v.now, false); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []string{"lyngk games alice", "lyngk show alice", "all show alice"} {
+		tx := getTx{gets: map[string]int{}}
+		var out []engine.Mail
+		err := v.db.Update(func(stx *store.Tx) error {
+			tx.Tx = stx
+			var failed error
+			out, failed, err = v.e.Handle(tx, engine.Inbound{From: addr("bob"), Subject: c, MessageID: c + "@players.example"}, v.now)
+			return cmp.Or(failed, err)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		boards := 0
+		for _, m := range out {
+			if strings.Contains(m.Subject, " Board ") {
+				boards++
+			}
+		}
+		t.Logf("%s: %d mails, %d boards, reads %v", c, len(out), boards, tx.gets)
+		switch {
+		case c == "lyngk games alice" && (tx.gets[store.BucketGames] != 0 || tx.gets[store.BucketSummaries] != 60 ||
+			strings.Count(out[0].Body, "alice") < 60):
+			t.Errorf("%s read %d game records and %d lines for a listing of 60", c, tx.gets[store.BucketGames], tx.gets[store.BucketSummaries])
+		case c != "lyngk games alice" && (boards != engine.MaxMails-1 || tx.gets[store.BucketGames] > 2*(boards+1)):
+			t.Errorf("%s read %d game records for %d boards mailed (want %d)", c, tx.gets[store.BucketGames], boards, engine.MaxMails-1)
+		}
+	}
+}
+
+// TestListingAfterCounted: a listing after a board counts the games after
+// it from the index keys, MaxCounted of them at most: with 5,600 games of
+// alice, "games alice after" the newest lists 500 and says "Over 5000
+// more", reading no more than the page's keys and MaxCounted+1; after a
+// board near the end it says the exact number; for two users, whose
+// games the counts cannot add (a game of both is one), likewise. The old
+// listing read every key after the board.
+func TestListingAfterCounted(t *testing.T) {
+	v := newEnv(t)
+	v.signup("alice", "bob")
+	const n = 5600
+	err := v.db.Update(func(tx *store.Tx) error {
+		for range n {
+			if _, err := v.e.BulkChallenge(tx, "lyngk", "", [2]string{"alice", "bob"}, v.now, false); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	newest := 100 + n
+	for _, c := range []struct {
+		subject, more string
+	}{
+		{fmt.Sprintf("lyngk games alice all after %d", newest), "Over 5000 more games not listed."},
+		{fmt.Sprintf("lyngk games alice all after %d", 700), "99 more games not listed."},
+		{"lyngk games alice", "5100 more games not listed."},
+		{"lyngk games alice bob", "Over 5000 more games not listed."},
+	} {
+		tx := visitTx{visits: map[string]int{}}
+		var out []engine.Mail
+		err := v.db.Update(func(stx *store.Tx) error {
+			tx.Tx = stx
+			var failed error
+			out, failed, err = v.e.Handle(tx, engine.Inbound{From: addr("bob"), Subject: c.subject, MessageID: c.subject + "@players.example"}, v.now)
+			return cmp.Or(failed, err)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: %v keys visited", c.subject, tx.visits)
+		if len(out) != 1 || !strings.Contains(out[0].Body, "\n"+c.more+" To list them") {
+			t.Errorf("%s: want %q in:\n%s", c.subject, c.more, out[0].Body[max(0, len(out[0].Body)-300):])
+		}
+		users := strings.Count(c.subject, "alice") + strings.Count(c.subject, "bob")
+		if keys := tx.visits[store.BucketByPlayer]; keys > users*(2*engine.MaxListed+engine.MaxCounted+10) {
+			t.Errorf("%s: %d index keys read, want at most the page's and MaxCounted+1 a user", c.subject, keys)
+		}
+	}
+}
+
+// TestStandingsReadTheirLines: the standings by mail read their lines
+// from the index of the standings (each key's value), not the players'
+// records: with 40 players of bench-store's games, "lyngk standings" and
+// "ratings" read the user records of the sender alone. The old standings
+// read a record a line.
+func TestStandingsReadTheirLines(t *testing.T) {
+	v := newEnv(t, withYinsh)
+	_, err := benchstore.Generate(context.Background(), v.e, func(fn func(engine.Tx) error) error {
+		return v.db.Update(func(tx *store.Tx) error { return fn(tx) })
+	}, benchstore.Options{Games: 400, Players: 40, Running: 0, Seed: 2, Now: v.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []string{"lyngk standings", "lyngk ratings"} {
+		tx := getTx{gets: map[string]int{}}
+		var out []engine.Mail
+		err := v.db.Update(func(stx *store.Tx) error {
+			tx.Tx = stx
+			var failed error
+			out, failed, err = v.e.Handle(tx, engine.Inbound{From: "player1@" + benchstore.Domain, Subject: c, MessageID: c + "@players.example"}, v.now)
+			return cmp.Or(failed, err)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: reads %v", c, tx.gets)
+		if len(out) != 1 || strings.Count(out[0].Body, "player") < 30 || tx.gets[store.BucketUsers] > 2 {
+			t.Errorf("%s read %d user records:\n%s", c, tx.gets[store.BucketUsers], out[0].Body)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,6 +14,16 @@ import (
 // MaxReply. The listing then says how many more there are and how to ask
 // for them (after BOARD).
 const MaxListed = 500
+
+// MaxCounted bounds the index keys a listing reads to count the games
+// after it where no count says (after a board, or for several users): it
+// says "over MaxCounted more" past them. The counts give the games of a
+// player or of everybody by state, not the place of a board among them
+// (bbolt has no rank of a key), so the number after a board is read from
+// the keys: a mail listing after a board costs MaxListed lines and at
+// most MaxCounted keys, not the rest of a player with a hundred thousand
+// games.
+const MaxCounted = 10 * MaxListed
 
 // span is one part of a listing's order: the keys of an index that start
 // with one of prefixes (one per user, or one for everybody), whose rest
@@ -114,29 +125,61 @@ func (s span) rests(tx Tx, from string, n int) ([]string, error) {
 	return out, nil
 }
 
+// countLimit is how many keys a count reads after the first n games:
+// MaxCounted and one more (which says there are more), -1 (every key)
+// for n as large as a listing of every game.
+func countLimit(n int) int {
+	if n < 0 || n > math.MaxInt/2 {
+		return -1
+	}
+	return n + MaxCounted + 1
+}
+
 // total is the number of games of span s: its counts for one prefix, the
-// keys read for several (a game of two of the users is one game).
-func (s span) total(tx Tx) (int, error) {
+// keys read for several (a game of two of the users is one game), at most
+// limit of them.
+func (s span) total(tx Tx, limit int) (int, error) {
 	if len(s.prefixes) == 1 {
 		return count(tx, s.counts[0])
 	}
-	rs, err := s.rests(tx, "", -1)
+	rs, err := s.rests(tx, "", limit)
 	return len(rs), err
 }
 
-// listing reads one page of the listing of the games of users keys (all
+// listing is listed with the games' records: for those who need more
+// than a listing line (show's board mails, the reply's game).
+func (r *request) listing(keys []string, scope, state string, after, skip, limit int) (gs []*game, more int, err error) {
+	ls, more, _, err := r.listed(keys, scope, state, after, skip, limit)
+	if err != nil {
+		return nil, 0, err
+	}
+	for _, l := range ls {
+		g, ok, err := r.loadGame(l.Board)
+		if err != nil {
+			return nil, 0, err
+		}
+		if !ok {
+			return nil, 0, fmt.Errorf("engine: summaries/%s: no game", gameKey(l.Board))
+		}
+		gs = append(gs, g)
+	}
+	return gs, more, nil
+}
+
+// listed reads one page of the listing of the games of users keys (all
 // for none) in scope and state: it leaves out the first skip games, or,
 // for after non-zero, the games up to board after in the listing's order;
 // then it takes at most limit games. more is the number of games after
-// the page. It decodes the games shown, and reads the index keys before
-// them (a page far down costs its keys, not their records); the number
-// after the page comes from the counts, or, after a board or for several
-// users, from the keys.
-func (r *request) listing(keys []string, scope, state string, after, skip, limit int) (gs []*game, more int, err error) {
+// the page. It reads the summaries of the games shown (bucket summaries,
+// not their records), and the index keys before them (a page far down
+// costs its keys, not their lines); the number after the page comes from
+// the counts, or, after a board or for several users, from at most
+// MaxCounted keys: over says there are more than more.
+func (r *request) listed(keys []string, scope, state string, after, skip, limit int) (ls []GameSummary, more int, over bool, err error) {
 	ss := spans(keys, scope, state)
 	first, from, err := r.startAfter(ss, after)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, false, err
 	}
 	fast := after == 0 && state != StateNext
 	left := skip
@@ -146,13 +189,13 @@ func (r *request) listing(keys []string, scope, state string, after, skip, limit
 		if i == first {
 			start = from
 		}
-		n := left + limit - len(gs)
+		n := left + limit - len(ls)
 		if state == StateNext {
 			n = -1 // filtered by the turn: every running game of the users read
 		}
 		rs, err := s.rests(r.tx, start, n)
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, false, err
 		}
 		if len(rs) > 0 {
 			start = rs[len(rs)-1]
@@ -162,34 +205,28 @@ func (r *request) listing(keys []string, scope, state string, after, skip, limit
 		for _, rest := range rs[drop:] {
 			board, err := boardOfRest(s.bucket, rest)
 			if err != nil {
-				return nil, 0, err
+				return nil, 0, false, err
 			}
-			g, ok, err := r.loadGame(board)
+			l, ok, err := r.loadSummary(board)
 			if err != nil {
-				return nil, 0, err
+				return nil, 0, false, err
 			}
 			if !ok {
-				return nil, 0, fmt.Errorf("engine: %s/%q: no game %d", s.bucket, rest, board)
+				return nil, 0, false, fmt.Errorf("engine: %s/%q: no game %d", s.bucket, rest, board)
 			}
-			if state == StateNext && len(keys) > 0 {
-				pos, err := r.e.position(g, -1)
-				if err != nil {
-					return nil, 0, err
-				}
-				if !slices.Contains(keys, strings.ToLower(g.Players[pos.Turn()-1])) {
-					continue
-				}
+			if state == StateNext && len(keys) > 0 && (l.ToMove == 0 || !slices.Contains(keys, strings.ToLower(l.Players[l.ToMove-1]))) {
+				continue
 			}
-			if len(gs) == limit {
+			if len(ls) == limit {
 				more++
 				continue
 			}
-			gs = append(gs, g)
+			ls = append(ls, l)
 		}
 		if !fast && state != StateNext {
-			rest, err := s.rests(r.tx, start, -1)
+			rest, err := s.rests(r.tx, start, max(MaxCounted+1-more, 0))
 			if err != nil {
-				return nil, 0, err
+				return nil, 0, false, err
 			}
 			more += len(rest)
 		}
@@ -197,15 +234,26 @@ func (r *request) listing(keys []string, scope, state string, after, skip, limit
 	if fast {
 		total := 0
 		for _, s := range ss {
-			n, err := s.total(r.tx)
+			cut := countLimit(skip + limit)
+			n, err := s.total(r.tx, cut)
 			if err != nil {
-				return nil, 0, err
+				return nil, 0, false, err
+			}
+			if len(s.prefixes) > 1 && cut >= 0 && n >= cut {
+				over = true
 			}
 			total += n
 		}
-		more = max(total-skip-len(gs), 0)
+		more = max(total-skip-len(ls), 0)
+		if over {
+			more = min(more, MaxCounted)
+		}
+		return ls, more, over, nil
 	}
-	return gs, more, nil
+	if state != StateNext && more > MaxCounted {
+		return ls, MaxCounted, true, nil
+	}
+	return ls, more, false, nil
 }
 
 // startAfter is where a listing of spans ss starts after board after (0:
@@ -231,13 +279,13 @@ func (r *request) startAfter(ss []span, after int) (first int, from string, err 
 	return first, from, nil
 }
 
-// pageAfter is listing after board after for the web's pages (Page with
-// a Cursor after a board): it reads the page's games and the index key of
+// pageAfter is listed after board after for the web's pages (Page with
+// a Cursor after a board): it reads the page's summaries and the index key of
 // one game more, never the keys after them, so that a page far down costs
 // what the first costs. more comes from the counts, less before (the
 // games of the pages before, as the link says) and the page: at least 1
 // when a game follows the page, 0 when none does.
-func (r *request) pageAfter(keys []string, scope, state string, after, before, limit int) (gs []*game, more int, err error) {
+func (r *request) pageAfter(keys []string, scope, state string, after, before, limit int) (gs []GameSummary, more int, err error) {
 	ss := spans(keys, scope, state)
 	first, from, err := r.startAfter(ss, after)
 	if err != nil {
@@ -263,14 +311,14 @@ func (r *request) pageAfter(keys []string, scope, state string, after, before, l
 			if err != nil {
 				return nil, 0, err
 			}
-			g, ok, err := r.loadGame(board)
+			l, ok, err := r.loadSummary(board)
 			if err != nil {
 				return nil, 0, err
 			}
 			if !ok {
 				return nil, 0, fmt.Errorf("engine: %s/%q: no game %d", s.bucket, rest, board)
 			}
-			gs = append(gs, g)
+			gs = append(gs, l)
 		}
 	}
 	if !follows {
@@ -278,7 +326,7 @@ func (r *request) pageAfter(keys []string, scope, state string, after, before, l
 	}
 	total := 0
 	for _, s := range ss {
-		n, err := s.total(r.tx)
+		n, err := s.total(r.tx, countLimit(before+limit))
 		if err != nil {
 			return nil, 0, err
 		}

@@ -49,7 +49,7 @@ func (r *request) list(c Command) error {
 // finished game of it, best first, with the number of games; beside
 // standings, which also gives won, lost and tied.
 func (r *request) ratings(c Command) error {
-	rows, more, err := r.e.StandingsPage(r.tx, c.Game, 0, r.e.cfg.Listed)
+	rows, more, err := r.e.StandingsPage(r.tx, c.Game, StandingsCursor{}, r.e.cfg.Listed)
 	if err != nil {
 		return err
 	}

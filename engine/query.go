@@ -40,19 +40,30 @@ func (r *request) known(ids []string) error {
 // selectGames returns the games of the users (all games when keys is
 // empty) of game word scope (allScope: every game) that pass state (a
 // StateX of read.go), in the listings' order (running first, then
-// finished, newest first), at most limit. It reads the games it returns
-// (listing); the games beyond limit count in r.unlisted, for the summary
-// of what one mail's answers left out.
-func (r *request) selectGames(keys []string, scope, state string, limit int) ([]*game, error) {
-	gs, more, err := r.listing(keys, scope, state, 0, 0, limit)
+// finished, newest first), at most limit. It reads their summaries
+// (listed), not their records; the games beyond limit count in
+// r.unlisted, for the summary of what one mail's answers left out.
+func (r *request) selectGames(keys []string, scope, state string, limit int) ([]GameSummary, error) {
+	gs, more, _, err := r.listed(keys, scope, state, 0, 0, limit)
 	r.unlisted += more
 	return gs, err
 }
 
-// shown is one board to show: the game and the move after which (-1: now).
+// shown is one board to show: the game (nil: read by mailBoards when the
+// mail has room for it), its board and the move after which (-1: now).
 type shown struct {
-	g *game
-	n int
+	g     *game
+	board int
+	n     int
+}
+
+// showList is a list of the boards of gs to show as they are now.
+func showList(gs []GameSummary) []shown {
+	var list []shown
+	for _, g := range gs {
+		list = append(list, shown{board: g.Board, n: -1})
+	}
+	return list
 }
 
 // show: lyngk show BOARD[#N]... or lyngk show USERID... [FILTER]. Each
@@ -89,9 +100,7 @@ func (r *request) show(c Command) error {
 		if len(gs) == 0 && len(list) == 0 {
 			return r.mail("games", []string{r.in.From}, listView{Title: r.title(c.Game), Users: args, Filter: filter})
 		}
-		for _, g := range gs {
-			list = append(list, shown{g, -1})
-		}
+		list = append(list, showList(gs)...)
 	}
 	return r.mailBoards(list, []string{r.in.From}, nil)
 }
@@ -103,8 +112,20 @@ func (r *request) show(c Command) error {
 // mail can be answered with a move like any other board mail.
 func (r *request) mailBoards(list []shown, to []string, as *user) error {
 	for _, s := range list {
-		if !r.roomFor(s.g.Board) {
+		if !r.roomFor(s.board) {
 			continue
+		}
+		if s.g == nil {
+			// Read only now: a listing of 500 boards costs the boards a
+			// mail has room for.
+			g, ok, err := r.loadGame(s.board)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return fmt.Errorf("engine: show: no game %d", s.board)
+			}
+			s.g = g
 		}
 		v, err := r.e.view(s.g, s.n, 0)
 		if err != nil {
@@ -150,7 +171,7 @@ func (r *request) boardRef(a string) (shown, error) {
 		return shown{}, err
 	}
 	if !hasNum {
-		return shown{g, -1}, nil
+		return shown{g: g, board: g.Board, n: -1}, nil
 	}
 	n, err := strconv.Atoi(num)
 	if err != nil || n < 0 || num[0] == '+' {
@@ -159,7 +180,7 @@ func (r *request) boardRef(a string) (shown, error) {
 	if n > len(g.Moves) {
 		return shown{}, refuse(whyShowNumber, kv{"Board": g.Board, "Given": n, "Max": len(g.Moves)}).on(g.Board)
 	}
-	return shown{g, n}, nil
+	return shown{g: g, board: g.Board, n: n}, nil
 }
 
 // sender returns the player or subscriber of g whose addresses include
@@ -188,7 +209,10 @@ type listView struct {
 	Filter string
 	Games  []GameSummary
 	More   int
-	Next   string
+	// Over says there are more than More games after the listing (the
+	// keys counted stopped at MaxCounted).
+	Over bool
+	Next string
 }
 
 // apiState is the read API's state for a filter word of the mail
@@ -248,14 +272,11 @@ func (r *request) listMail(c Command, kind string, ids []string, filter string, 
 	if err != nil {
 		return err
 	}
-	gs, more, err := r.listing(keys, scopeOf(c.Game), apiState(filter), after, 0, r.e.cfg.Listed)
+	gs, more, over, err := r.listed(keys, scopeOf(c.Game), apiState(filter), after, 0, r.e.cfg.Listed)
 	if err != nil {
 		return err
 	}
-	v := listView{Title: r.title(c.Game), Users: ids, Filter: filter, More: more}
-	if v.Games, err = r.e.summaries(gs); err != nil {
-		return err
-	}
+	v := listView{Title: r.title(c.Game), Users: ids, Filter: filter, More: more, Over: over, Games: gs}
 	if more > 0 && len(gs) > 0 {
 		words := append([]string{c.Game, kind}, ids...)
 		if kind == "games" {
@@ -277,7 +298,7 @@ type standingsView struct {
 // standings: the players with a finished game of c's game, best rating
 // first, at most Config.Listed, and how many more.
 func (r *request) standings(c Command) error {
-	rows, more, err := r.e.StandingsPage(r.tx, c.Game, 0, r.e.cfg.Listed)
+	rows, more, err := r.e.StandingsPage(r.tx, c.Game, StandingsCursor{}, r.e.cfg.Listed)
 	if err != nil {
 		return err
 	}

@@ -2,11 +2,13 @@ package engine
 
 import (
 	"cmp"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -202,6 +204,9 @@ const ProvisionalGames = provisionalGames
 type Standing struct {
 	Rank int // 1 for the best rating
 	Player
+	// After is the cursor of the page after this line
+	// (StandingsCursor.After): the player's rating, exact, and userid.
+	After string `json:"-"`
 }
 
 // publicStatus is the read API's status of g.
@@ -257,29 +262,12 @@ func keysOf(tx Tx, ids []string) ([]string, error) {
 // ListGames returns the games that pass f, in board order. An unknown
 // userid in f.Users is ErrNoUser, an unknown state ErrBadState.
 func (e *Engine) ListGames(tx Tx, f GameFilter) ([]GameSummary, error) {
-	gs, err := e.filterGames(tx, f, math.MaxInt)
+	gs, err := e.selectFor(&request{e: e, tx: tx}, f, math.MaxInt)
 	if err != nil {
 		return nil, err
 	}
-	slices.SortFunc(gs, func(a, b *game) int { return cmp.Compare(a.Board, b.Board) })
-	return e.summaries(gs)
-}
-
-// summaries are the listing's summaries of gs.
-func (e *Engine) summaries(gs []*game) ([]GameSummary, error) {
-	out := make([]GameSummary, 0, len(gs))
-	for _, g := range gs {
-		var pos games.Position
-		if !g.over() {
-			// Only a running game's summary needs its position (ToMove).
-			var err error
-			if pos, err = e.position(g, -1); err != nil {
-				return nil, err
-			}
-		}
-		out = append(out, e.summary(g, pos))
-	}
-	return out, nil
+	slices.SortFunc(gs, func(a, b GameSummary) int { return cmp.Compare(a.Board, b.Board) })
+	return gs, nil
 }
 
 // A Cursor says where a page of a listing starts.
@@ -303,8 +291,9 @@ type Cursor struct {
 // limit; more counts the games after the page. Read after a board, more
 // is the listing's count less at.Before and the page: exact when the
 // pages before held Before games, and in any case 0 only when no game
-// follows the page, at least 1 when one does. An unknown userid in
-// f.Users is ErrNoUser, an unknown state ErrBadState.
+// follows the page, at least 1 when one does. Where more is read from the
+// index keys (several users), it stops at MaxCounted. An unknown userid
+// in f.Users is ErrNoUser, an unknown state ErrBadState.
 func (e *Engine) Page(tx Tx, f GameFilter, at Cursor, limit int) (_ []GameSummary, more int, err error) {
 	state, keys, err := e.selection(tx, f)
 	if err != nil {
@@ -312,17 +301,11 @@ func (e *Engine) Page(tx Tx, f GameFilter, at Cursor, limit int) (_ []GameSummar
 	}
 	r := &request{e: e, tx: tx}
 	scope := scopeOf(f.Game)
-	var gs []*game
 	if at.After == 0 || state == StateNext {
-		gs, more, err = r.listing(keys, scope, state, at.After, max(at.Skip, 0), max(limit, 0))
-	} else {
-		gs, more, err = r.pageAfter(keys, scope, state, at.After, max(at.Before, 0), max(limit, 0))
+		ls, more, _, err := r.listed(keys, scope, state, at.After, max(at.Skip, 0), max(limit, 0))
+		return ls, more, err
 	}
-	if err != nil {
-		return nil, 0, err
-	}
-	out, err := e.summaries(gs)
-	return out, more, err
+	return r.pageAfter(keys, scope, state, at.After, max(at.Before, 0), max(limit, 0))
 }
 
 // History returns the finished games of game (a game word; "" for every
@@ -339,14 +322,9 @@ func (e *Engine) History(tx Tx, game string, users ...string) ([]GameSummary, er
 	return out, nil
 }
 
-// filterGames reads the games that pass f, in the listings' order, at most
-// limit (selectGames).
-func (e *Engine) filterGames(tx Tx, f GameFilter, limit int) ([]*game, error) {
-	return e.selectFor(&request{e: e, tx: tx}, f, limit)
-}
-
-// selectFor is filterGames in request r (selectGames).
-func (e *Engine) selectFor(r *request, f GameFilter, limit int) ([]*game, error) {
+// selectFor reads the summaries of the games that pass f in request r,
+// in the listings' order, at most limit (selectGames).
+func (e *Engine) selectFor(r *request, f GameFilter, limit int) ([]GameSummary, error) {
 	state, keys, err := e.selection(r.tx, f)
 	if err != nil {
 		return nil, err
@@ -449,41 +427,107 @@ func player(u *user, s standing) Player {
 // and has a finished game of it, best rating first (ties by userid),
 // ranked from 1.
 func (e *Engine) Standings(tx Tx, game string) ([]Standing, error) {
-	out, _, err := e.StandingsPage(tx, game, 0, math.MaxInt)
+	out, _, err := e.StandingsPage(tx, game, StandingsCursor{}, math.MaxInt)
 	return out, err
 }
 
-// StandingsPage is one page of game's standings: it leaves out the first
-// skip players (reading their index keys, not their records) and returns
-// at most limit, ranked from skip+1; more counts the players after the
-// page.
-func (e *Engine) StandingsPage(tx Tx, game string, skip, limit int) (_ []Standing, more int, err error) {
+// A StandingsCursor says where a page of the standings starts.
+type StandingsCursor struct {
+	// After starts the page after the line of After (a Standing's After
+	// of the page before, "RATING:userid"): the players whose rating is
+	// lower, or equal with a later userid, as the standings stand now,
+	// whatever became of that line since. "" starts at the first, less
+	// Skip.
+	After string
+	// Skip, with After "", leaves out the first Skip players, reading
+	// their index keys but not their records: a page far down by number
+	// costs the keys before it. A page after a line costs its own
+	// players alone.
+	Skip int
+	// Before, with After, is how many players the pages before held: the
+	// ranks of the page start after it, and the count of the players
+	// after the page (more) comes from it.
+	Before int
+}
+
+// maxStandingsCursor bounds a StandingsCursor's After: a float64 in
+// decimal (at most 24 characters), the colon and a userid (16).
+const maxStandingsCursor = 48
+
+// standingsCursor is the After of the line of player key with rating: the
+// rating as strconv reads it back exactly, a colon, the userid key.
+func standingsCursor(rating float64, key string) string {
+	return strconv.FormatFloat(rating, 'g', -1, 64) + ":" + key
+}
+
+// ErrBadStandingsCursor: a page of the standings was asked to start after
+// a cursor that is not one (StandingsPage).
+var ErrBadStandingsCursor = errors.New("engine: not a cursor of the standings")
+
+// StandingsPage is one page of game's standings, from at, at most limit
+// players, ranked from the number of players before them (at.Skip, or
+// at.Before after a line); more counts the players after the page: after
+// a line, the standings' count less at.Before and the page, at least 1
+// when a player follows the page, 0 when none does. ErrNoGame for a game
+// the server does not offer, ErrBadStandingsCursor for an After not of
+// the form of Standing.After.
+func (e *Engine) StandingsPage(tx Tx, game string, at StandingsCursor, limit int) (_ []Standing, more int, err error) {
 	if _, ok := e.games[game]; !ok {
 		return nil, 0, fmt.Errorf("%w: no game %q", ErrNoGame, game)
 	}
-	skip, limit = max(skip, 0), max(limit, 0)
-	r := &request{e: e, tx: tx}
+	prefix := game + "\x00"
+	from, skip, before := prefix, max(at.Skip, 0), 0
+	if at.After != "" {
+		rating, key, ok := strings.Cut(at.After, ":")
+		f, err := strconv.ParseFloat(rating, 64)
+		if !ok || err != nil || len(at.After) > maxStandingsCursor || key == "" || key != strings.ToLower(key) ||
+			math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, 0, ErrBadStandingsCursor
+		}
+		// The first key after the cursor's line: its key and a 0x00.
+		from, skip, before = ratingKey(game, f, key)+"\x00", 0, max(at.Before, 0)
+	}
+	limit = max(limit, 0)
 	var out []Standing
-	passed := 0
-	err = scanPrefix(tx, bucketRatings, game+"\x00", func(rest string) error {
+	passed, follows := 0, false
+	err = tx.Scan(bucketRatings, from, func(k string, val []byte) error {
+		rest, ok := strings.CutPrefix(k, prefix)
+		if !ok || len(rest) <= 16 {
+			return errEnough
+		}
 		if passed++; passed <= skip {
 			return nil
 		}
-		if len(out) == limit || len(rest) <= 16 {
+		if len(out) == limit {
+			follows = true
 			return errEnough
 		}
-		u, ok, err := r.loadUser(rest[16:])
-		if err != nil || !ok {
-			return cmp.Or(err, fmt.Errorf("engine: ratings/%q: no user", rest))
+		// The key's value is the line (standingLine): the players'
+		// records are not read.
+		var l standingLine
+		if err := json.Unmarshal(val, &l); err != nil {
+			return fmt.Errorf("engine: ratings/%q: %w", rest, err)
 		}
-		out = append(out, Standing{Rank: skip + len(out) + 1, Player: player(u, u.in(game))})
+		s := standing{Rating: l.Rating, Won: l.Won, Lost: l.Lost, Tied: l.Tied}
+		out = append(out, Standing{Rank: skip + before + len(out) + 1,
+			Player: player(&user{ID: l.ID, Robot: l.Robot, Created: l.Created}, s),
+			After:  standingsCursor(l.Rating, rest[16:])})
 		return nil
 	})
-	if err != nil {
+	if err != nil && !errors.Is(err, errEnough) {
 		return nil, 0, err
 	}
 	total, err := count(tx, standingsCount(game))
-	return out, max(total-skip-len(out), 0), err
+	more = max(total-skip-before-len(out), 0)
+	if at.After != "" {
+		switch {
+		case !follows:
+			more = 0
+		case more == 0:
+			more = 1
+		}
+	}
+	return out, more, err
 }
 
 // GameVersion returns a number that changes with every change of game

@@ -28,11 +28,7 @@ func (r *request) allShow(c Command) error {
 	if len(gs) == 0 {
 		return r.mail("games", []string{r.in.From}, listView{Users: args, Filter: filter})
 	}
-	var list []shown
-	for _, g := range gs {
-		list = append(list, shown{g, -1})
-	}
-	return r.mailBoards(list, []string{r.in.From}, nil)
+	return r.mailBoards(showList(gs), []string{r.in.From}, nil)
 }
 
 // showAs: GAME showas USERID PASSWORD [BOARD...|all|active|inactive|next]
@@ -66,13 +62,11 @@ func (r *request) showAs(c Command) error {
 		if err != nil {
 			return err
 		}
-		gs = slices.DeleteFunc(gs, func(g *game) bool { return g.Game != c.Game })
+		gs = slices.DeleteFunc(gs, func(g GameSummary) bool { return g.Game != c.Game })
 		if len(gs) == 0 {
 			return r.mail("games", []string{r.in.From}, listView{Users: []string{u.ID}, Filter: filter})
 		}
-		for _, g := range gs {
-			list = append(list, shown{g, -1})
-		}
+		list = append(list, showList(gs)...)
 	}
 	return r.mailBoards(list, u.Addresses, u)
 }

@@ -7,7 +7,6 @@ import (
 	"maps"
 	"slices"
 	"strconv"
-	"strings"
 )
 
 // UpgradeBatch bounds the records one step of Upgrade reads: each step is
@@ -56,12 +55,14 @@ func (s *upgradeState) version() int { return s.V }
 // before 4 games (the indexes and counts of index.go), users (from
 // versions before 4 the standings; the signups in expiry, recipients),
 // addresses (expiry) and confirmation codes (expiry, new in version 6:
-// from version 5 the upgrade reads them alone, a few days' signups).
-// logf, when not nil, hears the progress (a million games take a few
-// minutes).
+// from version 5 the upgrade reads them, a few days' signups). Every
+// upgrade reads the games and users (from version 4 on for their lines of
+// the listings, bucket summaries, and of the standings, the values of
+// ratings, new in version 7). logf, when not
+// nil, hears the progress (a million games take a few minutes).
 func Upgrade(tx Tx, from int, unnamed string, logf func(format string, args ...any)) (done bool, err error) {
 	switch {
-	case from < 1 || from > 5:
+	case from < 1 || from > 6:
 		return false, fmt.Errorf("engine: no upgrade from schema version %d", from)
 	case !validGameWord(unnamed):
 		return false, fmt.Errorf("engine: upgrade: %q is no game word", unnamed)
@@ -78,10 +79,7 @@ func Upgrade(tx Tx, from int, unnamed string, logf func(format string, args ...a
 		if logf != nil {
 			logf("engine: upgrade from schema version %d: building the indexes, %d records a step", from, UpgradeBatch)
 		}
-		st = upgradeState{V: recordVersion, From: from, Bucket: bucketTokens}
-		if from == 5 {
-			st.Bucket = bucketConfirms
-		}
+		st = upgradeState{V: recordVersion, From: from, Bucket: upgradeOrder(from)[0]}
 		return false, save(tx, bucketMeta, keyUpgrade, &st)
 	}
 	n, err := indexBatch(tx, &st)
@@ -93,10 +91,14 @@ func Upgrade(tx Tx, from int, unnamed string, logf func(format string, args ...a
 	}
 	if st.Next == "" {
 		st.Read = 0
-		st.Bucket = map[string]string{bucketTokens: bucketGames, bucketGames: bucketUsers, bucketUsers: bucketAddresses,
-			bucketAddresses: bucketConfirms}[st.Bucket]
-		if st.Bucket == bucketGames && from == 4 {
-			st.Bucket = bucketUsers
+		order := upgradeOrder(from)
+		i := slices.Index(order, st.Bucket)
+		if i < 0 {
+			return false, fmt.Errorf("engine: upgrade: meta/%s: %q is no bucket of the upgrade", keyUpgrade, st.Bucket)
+		}
+		st.Bucket = ""
+		if i+1 < len(order) {
+			st.Bucket = order[i+1]
 		}
 	}
 	if st.Bucket == "" {
@@ -106,6 +108,20 @@ func Upgrade(tx Tx, from int, unnamed string, logf func(format string, args ...a
 		return true, tx.Delete(bucketMeta, keyUpgrade)
 	}
 	return false, save(tx, bucketMeta, keyUpgrade, &st)
+}
+
+// upgradeOrder is the buckets whose records an upgrade from version from
+// reads, in order: from version 5 the confirmation codes (version 6), and
+// from 6 the games and users alone (version 7: the lines of the listings
+// and of the standings).
+func upgradeOrder(from int) []string {
+	switch from {
+	case 6:
+		return []string{bucketGames, bucketUsers}
+	case 5:
+		return []string{bucketConfirms, bucketGames, bucketUsers}
+	}
+	return []string{bucketTokens, bucketGames, bucketUsers, bucketAddresses, bucketConfirms}
 }
 
 // convertRecords is Upgrade's first step: the records of the versions
@@ -180,6 +196,16 @@ func indexBatch(tx Tx, st *upgradeState) (int, error) {
 			if err := json.Unmarshal(val, g); err != nil {
 				return fmt.Errorf("engine: games/%s: %w", key, err)
 			}
+			v, err := summaryValue(g)
+			if err != nil {
+				return err
+			}
+			if err := tx.Put(bucketSummaries, key, v); err != nil {
+				return err
+			}
+			if st.From >= 4 {
+				return nil // the indexes are there
+			}
 			for bucket, keys := range indexKeys(g) {
 				for _, k := range keys {
 					if err := put(bucket, k); err != nil {
@@ -195,12 +221,12 @@ func indexBatch(tx Tx, st *upgradeState) (int, error) {
 			if err := json.Unmarshal(val, u); err != nil {
 				return fmt.Errorf("engine: users/%s: %w", key, err)
 			}
-			if st.From < 4 {
-				for _, k := range ratingKeys(u) {
-					if err := put(bucketRatings, k); err != nil {
-						return err
-					}
-					counts[standingsCount(k[:strings.IndexByte(k, 0)])]++
+			for _, k := range ratingKeys(u) {
+				if err := tx.Put(bucketRatings, k, ratingValue(u, wordOfRating(k))); err != nil {
+					return err
+				}
+				if st.From < 4 {
+					counts[standingsCount(wordOfRating(k))]++
 				}
 			}
 			if k := signupExpiry(u); k != "" {

@@ -453,3 +453,69 @@ func TestUpgradeResumes(t *testing.T) {
 		}
 	}
 }
+
+// TestUpgradeSummaries: a store of schema version 6 has no lines of the
+// listings (bucket summaries) and empty values in the standings' index;
+// admin check says each line is missing and each value differs, and the
+// upgrade to version 7 writes them from the game and user records,
+// UpgradeBatch records a step, saying how far it is in the log: the same
+// values play wrote, the listings and standings unchanged, the indexes
+// clean.
+func TestUpgradeSummaries(t *testing.T) {
+	v := newEnv(t, withYinsh)
+	upgradeScenario(v)
+	want, listings := v.dump(store.BucketSummaries), v.listings()
+	wantRatings := v.dump(store.BucketRatings)
+	ratings := strings.Count(wantRatings, "\n")
+	games := strings.Count(v.dump(store.BucketGames), "\n")
+	if n := strings.Count(want, "\n"); n != games || n == 0 {
+		t.Fatalf("%d lines of the listings for %d games:\n%s", n, games, want)
+	}
+	err := v.db.Update(func(tx *store.Tx) error {
+		for _, l := range strings.Split(strings.TrimSpace(want), "\n") {
+			k, _, _ := strings.Cut(strings.TrimPrefix(l, store.BucketSummaries+"/"), "=")
+			if err := tx.Delete(store.BucketSummaries, k); err != nil {
+				return err
+			}
+		}
+		for _, l := range strings.Split(strings.TrimSpace(wantRatings), "\n") {
+			k, _, _ := strings.Cut(strings.TrimPrefix(l, store.BucketRatings+"/"), "=")
+			if err := tx.Put(store.BucketRatings, k, nil); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var diffs []string
+	if err := v.db.View(func(tx *store.Tx) (err error) { diffs, err = engine.CheckIndexes(tx); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if len(diffs) != games+ratings || ratings == 0 || !strings.HasPrefix(diffs[0], "ratings: ") || !strings.HasPrefix(diffs[len(diffs)-1], "summaries: missing") {
+		t.Errorf("admin check before the upgrade: %d lines, want one for each of the %d games and %d lines of the standings:\n%s",
+			len(diffs), games, ratings, strings.Join(diffs, "\n"))
+	}
+	v.db.Close()
+	setSchema(t, v.path, "6")
+	var log strings.Builder
+	if v.db, err = store.Open(v.path, store.Options{Upgrade: func(tx *store.Tx, from int) (bool, error) {
+		return engine.Upgrade(tx, from, "lyngk", func(format string, args ...any) { fmt.Fprintf(&log, format+"\n", args...) })
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := v.dump(store.BucketSummaries); got != want {
+		t.Errorf("the lines of version 7 after the upgrade differ from those written in play: %s", diff(want, got))
+	}
+	if got := v.dump(store.BucketRatings); got != wantRatings {
+		t.Errorf("the standings of version 7 after the upgrade differ from those written in play: %s", diff(wantRatings, got))
+	}
+	if got := v.listings(); got != listings {
+		t.Errorf("the listings after the upgrade differ: %s", diff(listings, got))
+	}
+	if !strings.Contains(log.String(), fmt.Sprintf("engine: upgrade: games: %d records read", games)) {
+		t.Errorf("the upgrade's log:\n%s", log.String())
+	}
+	v.checkIndexes()
+}

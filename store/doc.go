@@ -30,7 +30,7 @@
 //	                                              the bucket being indexed, the next key
 //	           "championship " + game word        a game's championship: on, enrolled,     engine (JSON)
 //	                                              edition, its leagues, next start
-//	           "schema"                           schema version, decimal ASCII ("6")      store
+//	           "schema"                           schema version, decimal ASCII ("7")      store
 //	robot      board number, "%08d"               a game waiting for the robot player's    engine (JSON)
 //	                                              move: the number of moves then
 //	addresses  lower-cased address                address record (confirmed for whom,     engine (JSON)
@@ -59,10 +59,16 @@
 //	           "player " + userid + " " + scope
 //	           + " running" or " finished";
 //	           "standings " + game word           the players in its standings
-//	ratings    game word, 0x00, the rating        empty: a game's standings, the best      engine
-//	           inverted (16 hex digits of its     first, of the players with a finished
-//	           float64 bits, sortable), then the  game of it who have not signed off
-//	           lower-cased userid
+//	summaries  board number, "%08d"               the game's line of the listings: its     engine (JSON)
+//	                                              game, variant, players, state, winner,
+//	                                              how it ended, the player to move, moves,
+//	                                              start, last activity, end, tournament
+//	ratings    game word, 0x00, the rating        a game's standings, the best first, of   engine (JSON)
+//	           inverted (16 hex digits of its     the players with a finished game of it
+//	           float64 bits, sortable), then the  who have not signed off; the value is
+//	           lower-cased userid                 the line: userid, robot, created,
+//	                                              rating, won, lost, tied (empty before
+//	                                              version 7)
 //	gametokens board number, "%08d", then the     empty: the reply tokens of each game     engine
 //	           reply token
 //	expiry     when it expires, Unix nanoseconds  empty: what the prune deletes, the       engine
@@ -172,5 +178,10 @@
 // drops meta/"pruned" (version 4's cursor of the prune, which then read
 // every token and account); 6 adds no bucket: the expiry index holds the
 // confirmation codes too (kind "c"), built from the confirms bucket on a
-// file of version 5 (the prune read every code a minute before).
+// file of version 5 (the prune read every code a minute before); 7 adds
+// summaries, each game's line of the listings, and a value to each key of
+// ratings, the player's line of the standings, which the engine writes
+// with the game and user records and builds from the records on an older
+// file (a listing of 500 games read and replayed 500 records before, the
+// standings read 500 user records).
 package store

@@ -53,7 +53,7 @@ func TestLayout(t *testing.T) {
 		"hourly": {"carol@example.com": "\x18\xea\x0d\xa4\x1e\x9d\x80\x00\x00\x00\x00\x01"},
 		// Sent at time0, mail 3, one recipient.
 		"daily": {"\x18\xea\x0d\xa4\x1e\x9d\x80\x00\x00\x00\x00\x00\x00\x00\x00\x03": "\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00"},
-		"meta":  {"schema": "6"},
+		"meta":  {"schema": "7"},
 	}
 	got := dump(t, path)
 	for bucket, records := range want {
@@ -126,7 +126,7 @@ func TestOpenRemovesObsoleteBuckets(t *testing.T) {
 	if _, ok := got["mailboxes"]; ok {
 		t.Error("the obsolete mailboxes bucket is still there")
 	}
-	if got["users"]["alice"] != "a" || got["meta"]["schema"] != "6" {
+	if got["users"]["alice"] != "a" || got["meta"]["schema"] != "7" {
 		t.Errorf("other records changed: %q", got)
 	}
 }

@@ -40,6 +40,9 @@ const (
 	BucketExpiry     = "expiry"
 	// BucketRecipients (schema version 5): the players who take messages.
 	BucketRecipients = "recipients"
+	// BucketSummaries (schema version 7): each game's line of the
+	// listings, kept by the engine with the game record.
+	BucketSummaries = "summaries"
 	// BucketTournaments and BucketTourIndex came later (tournaments);
 	// Open adds them, empty, to an older file.
 	BucketTournaments = "tournaments"
@@ -86,6 +89,7 @@ var buckets = []struct {
 	{BucketGameTokens, true},
 	{BucketExpiry, true},
 	{BucketRecipients, true},
+	{BucketSummaries, true},
 	{BucketTournaments, true},
 	{BucketTourIndex, true},
 	{BucketReviews, true},
@@ -107,7 +111,7 @@ var obsoleteBuckets = []string{"mailboxes"}
 // schemaKey in BucketMeta holds the schema version, written as decimal ASCII.
 const (
 	schemaKey     = "schema"
-	schemaVersion = 6
+	schemaVersion = 7
 )
 
 // DefaultTimeout is how long Open waits for the file lock when

@@ -25,9 +25,9 @@ func TestOpenCreatesLayout(t *testing.T) {
 	got := dump(t, path)
 	want := map[string]map[string]string{
 		"users": {}, "games": {}, "tokens": {}, "rate": {}, "strangers": {}, "robot": {}, "addresses": {}, "confirms": {}, "bounces": {},
-		"byplayer": {}, "running": {}, "deadlines": {}, "ended": {}, "counts": {}, "ratings": {}, "gametokens": {}, "expiry": {}, "recipients": {}, "reviews": {},
+		"byplayer": {}, "running": {}, "deadlines": {}, "ended": {}, "counts": {}, "ratings": {}, "gametokens": {}, "expiry": {}, "recipients": {}, "reviews": {}, "summaries": {},
 		"tournaments": {}, "tourindex": {},
-		"meta": {"schema": "6"},
+		"meta": {"schema": "7"},
 		"seen": {}, "outbox": {}, "dead": {}, "hourly": {}, "daily": {}, "sent": {}, "sentat": {},
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -145,7 +145,7 @@ func TestUnknownBucket(t *testing.T) {
 func TestSchemaKeyReserved(t *testing.T) {
 	db, _ := openTemp(t)
 	for _, op := range []func(*store.Tx) error{
-		func(tx *store.Tx) error { return tx.Put(store.BucketMeta, "schema", []byte("6")) },
+		func(tx *store.Tx) error { return tx.Put(store.BucketMeta, "schema", []byte("7")) },
 		func(tx *store.Tx) error { return tx.Delete(store.BucketMeta, "schema") },
 	} {
 		if err := db.Update(op); !errors.Is(err, store.ErrReserved) {
@@ -154,8 +154,8 @@ func TestSchemaKeyReserved(t *testing.T) {
 	}
 	view(t, db, func(tx *store.Tx) error {
 		v, err := tx.Get(store.BucketMeta, "schema")
-		if string(v) != "6" {
-			t.Errorf("schema = %q, want 6", v)
+		if string(v) != "7" {
+			t.Errorf("schema = %q, want 7", v)
 		}
 		return err
 	})
@@ -245,9 +245,9 @@ func TestUpdateRollsBack(t *testing.T) {
 	got := dump(t, path)
 	want := map[string]map[string]string{
 		"users": {"keep": "1"}, "games": {}, "tokens": {}, "rate": {}, "strangers": {}, "robot": {}, "addresses": {}, "confirms": {}, "bounces": {},
-		"byplayer": {}, "running": {}, "deadlines": {}, "ended": {}, "counts": {}, "ratings": {}, "gametokens": {}, "expiry": {}, "recipients": {}, "reviews": {},
+		"byplayer": {}, "running": {}, "deadlines": {}, "ended": {}, "counts": {}, "ratings": {}, "gametokens": {}, "expiry": {}, "recipients": {}, "reviews": {}, "summaries": {},
 		"tournaments": {}, "tourindex": {},
-		"meta": {"schema": "6"}, "seen": {}, "outbox": {}, "dead": {}, "hourly": {}, "daily": {}, "sent": {}, "sentat": {},
+		"meta": {"schema": "7"}, "seen": {}, "outbox": {}, "dead": {}, "hourly": {}, "daily": {}, "sent": {}, "sentat": {},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("after a failed Update the file holds %v, want %v", got, want)
@@ -330,7 +330,7 @@ func TestSchemaRefused(t *testing.T) {
 		name   string
 		schema string
 	}{
-		{"newer", "7"},
+		{"newer", "8"},
 		{"older without upgrade", "1"},
 		{"none", "0"},
 		{"garbage", "one"},
@@ -396,7 +396,7 @@ func TestSchemaUpgrade(t *testing.T) {
 		t.Errorf("upgrade called with %v, want [1]", got)
 	}
 	after := dump(t, path)
-	if after["meta"]["schema"] != "6" || after["addresses"]["alice@example.com"] != "A" {
+	if after["meta"]["schema"] != "7" || after["addresses"]["alice@example.com"] != "A" {
 		t.Errorf("after upgrade: meta %v, addresses %v", after["meta"], after["addresses"])
 	}
 	// A current file never runs the upgrade again.
@@ -449,7 +449,7 @@ func TestSchemaUpgradeSteps(t *testing.T) {
 	if want := []string{"4:1", "4:2", "4:2", "4:3"}; !slices.Equal(calls, want) {
 		t.Errorf("steps %v, want %v", calls, want)
 	}
-	if got := dump(t, path)["meta"]; got["step"] != "3" || got["schema"] != "6" {
+	if got := dump(t, path)["meta"]; got["step"] != "3" || got["schema"] != "7" {
 		t.Errorf("after the upgrade: meta %v", got)
 	}
 }

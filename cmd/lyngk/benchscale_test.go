@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"os"
 	"os/exec"
@@ -45,8 +46,25 @@ import (
 //     daemon.WriteBound states, and the mails queued a tick; in a process
 //     of their own (this test binary again);
 //   - the daemon's start-up: from the process started to its web
-//     listener's line;
-//   - the daemon's resident memory after the pages, and the file's size.
+//     listener's line, the first start (which upgrades a store of an
+//     older schema) and the next;
+//   - the daemon's resident memory after the pages, and after
+//     benchRandomLoads loads of pages drawn at random (game pages, player
+//     pages, pages of /games and of the standings after a random cursor,
+//     the front page): VmRSS, and of it RssAnon, the process's own memory
+//     (VmRSS also counts the pages of the mmapped store file it touched,
+//     which are the kernel's page cache: dropped under memory pressure,
+//     shared with every reader of the file);
+//   - the file's size.
+//
+// LYNGK_BENCH_SCALE_STORES, a path with %d for the number of games
+// ("/tmp/scale-%d.db"), names stores to reuse instead of writing them:
+// a copy of each that exists is measured (the daemon changes its store),
+// so that a million games, written once, serve several runs, and a store
+// written by an older release is measured after its upgrade.
+// LYNGK_BENCH_SCALE_BIN measures that lyngk binary's serve (an older
+// release, for a figure before a change) instead of this tree's; the
+// timer process is this tree's in any case.
 //
 // Each operation runs until it has had benchSamples samples or
 // benchBudget of time, at least benchMinSamples times; CPU is the
@@ -54,9 +72,10 @@ import (
 // memory after them. The table goes to stdout, in the form of
 // deploy/BENCHMARKS.md.
 const (
-	benchSamples    = 20
-	benchMinSamples = 3
-	benchBudget     = 10 * time.Second
+	benchSamples     = 20
+	benchMinSamples  = 3
+	benchBudget      = 10 * time.Second
+	benchRandomLoads = 10000
 )
 
 // benchMail are the mail commands measured, benchPages the pages.
@@ -90,9 +109,12 @@ func TestBenchScale(t *testing.T) {
 		t.Skip("the store-size benchmark runs with make bench-scale (LYNGK_BENCH_SCALE_MAX)")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "lyngk")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	bin := os.Getenv("LYNGK_BENCH_SCALE_BIN")
+	if bin == "" {
+		bin = filepath.Join(dir, "lyngk")
+		if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+			t.Fatalf("go build: %v\n%s", err, out)
+		}
 	}
 	var sizes []int
 	for n := 1000; n <= maxSize; n *= 10 {
@@ -106,23 +128,36 @@ func TestBenchScale(t *testing.T) {
 			t.Fatal(err)
 		}
 		path := filepath.Join(data, "lyngk.db")
-		began := time.Now()
-		cmd := exec.Command(bin, "bench-store", "-db", path, "-games", strconv.Itoa(n))
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("bench-store %d: %v\n%s", n, err, out)
+		extra[n] = map[string]string{}
+		if reuse := os.Getenv("LYNGK_BENCH_SCALE_STORES"); reuse != "" && fileExists(fmt.Sprintf(reuse, n)) {
+			began := time.Now()
+			copyFile(t, fmt.Sprintf(reuse, n), path)
+			extra[n]["bench-store"] = "reused (copied in " + fmtDur(time.Since(began)) + ")"
+		} else {
+			began := time.Now()
+			cmd := exec.Command(bin, "bench-store", "-db", path, "-games", strconv.Itoa(n))
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("bench-store %d: %v\n%s", n, err, out)
+			}
+			extra[n]["bench-store"] = fmtDur(time.Since(began))
 		}
-		gen := time.Since(began)
 		st, err := os.Stat(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		extra[n] = map[string]string{"file": fmt.Sprintf("%d MB", st.Size()>>20), "bench-store": fmtDur(gen)}
-		t.Logf("%d games: bench-store %v, %d MB", n, gen.Round(time.Millisecond), st.Size()>>20)
+		extra[n]["file"] = fmt.Sprintf("%d MB", st.Size()>>20)
+		t.Logf("%d games: bench-store %s, %d MB", n, extra[n]["bench-store"], st.Size()>>20)
 		d := startDaemon(t, bin, data)
+		extra[n]["first start"] = fmtDur(d.start)
+		d.stop(t)
+		d = startDaemon(t, bin, data)
 		extra[n]["start"] = fmtDur(d.start)
 		results[n] = append(results[n], d.mails(t, path)...)
 		results[n] = append(results[n], d.pages(t)...)
 		extra[n]["serve RSS"] = fmt.Sprintf("%d MB", d.rss(t)>>20)
+		per := d.randomPages(t, n)
+		extra[n]["random RSS"] = fmt.Sprintf("%d MB, RssAnon %d MB (%s a page)", d.rss(t)>>20,
+			procStatus(t, d.cmd.Process.Pid, "RssAnon:")>>20, fmtDur(per))
 		d.stop(t)
 		results[n] = append(results[n], timerProcess(t, path)...)
 	}
@@ -305,6 +340,71 @@ func (d *benchDaemon) mails(t *testing.T, path string) []sample {
 		out = append(out, s)
 	}
 	return out
+}
+
+// fileExists reports whether path names an existing file.
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// copyFile copies the store from to the new file to.
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	in, err := os.Open(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// randomPages loads benchRandomLoads pages drawn at random from a store
+// of n games (bench-store's: boards 101 to 100+n, player1 and up, one a
+// 10 games) and returns the mean time of a load: the front page, a game
+// page, a player page, a page of /games after a random board and one of
+// the standings after a random rating and player, in equal shares.
+func (d *benchDaemon) randomPages(t *testing.T, n int) time.Duration {
+	t.Helper()
+	client := &http.Client{Timeout: time.Minute}
+	r := rand.New(rand.NewPCG(uint64(n), 9))
+	players := max(3, n/10) - 1
+	began := time.Now()
+	for range benchRandomLoads {
+		var page string
+		switch r.IntN(5) {
+		case 0:
+			page = "/"
+		case 1:
+			page = fmt.Sprintf("/game/%d", 101+r.IntN(n))
+		case 2:
+			page = fmt.Sprintf("/player/player%d", 1+r.IntN(players))
+		case 3:
+			page = fmt.Sprintf("/games?state=all&after=%d&page=2", 101+r.IntN(n))
+		default:
+			page = fmt.Sprintf("/standings?game=lyngk&after=%d.5%%3Aplayer%d&page=2", 1200+r.IntN(600), 1+r.IntN(players))
+		}
+		resp, err := client.Get("http://" + d.web + page)
+		if err != nil {
+			t.Fatalf("%s: %v", page, err)
+		}
+		_, err = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %s, %v", page, resp.Status, err)
+		}
+	}
+	return time.Since(began) / benchRandomLoads
 }
 
 // pages loads each page from the daemon's web listener.
@@ -550,9 +650,13 @@ func benchTable(sizes []int, results map[int][]sample, extra map[int]map[string]
 		}
 		b.WriteString("\n")
 	}
-	for _, k := range []string{"start", "serve RSS", "file", "bench-store"} {
-		fmt.Fprintf(&b, "| %s |", map[string]string{"start": "`lyngk serve` start-up (to its web listener)",
-			"serve RSS": "`lyngk serve` RSS after the pages", "file": "store file",
+	for _, k := range []string{"first start", "start", "serve RSS", "random RSS", "file", "bench-store"} {
+		fmt.Fprintf(&b, "| %s |", map[string]string{
+			"first start": "`lyngk serve` first start (with the upgrade of a reused store of an older schema)",
+			"start":       "`lyngk serve` start-up (to its web listener)",
+			"serve RSS":   "`lyngk serve` RSS after the pages",
+			"random RSS":  fmt.Sprintf("`lyngk serve` RSS after %d random pages", benchRandomLoads),
+			"file":        "store file",
 			"bench-store": "`lyngk bench-store` (wall time)"}[k])
 		for _, n := range sizes {
 			fmt.Fprintf(&b, " %s |", extra[n][k])

@@ -179,8 +179,8 @@ func TestProcessUpgradesStore(t *testing.T) {
 	withDB(t, db, func(db *store.DB) {
 		err := db.View(func(tx *store.Tx) error {
 			v, err := tx.Get(store.BucketMeta, "schema")
-			if string(v) != "6" {
-				t.Errorf("schema %q after the upgrade, want 6", v)
+			if string(v) != "7" {
+				t.Errorf("schema %q after the upgrade, want 7", v)
 			}
 			for _, a := range []string{"alice@example.com", "bob@example.org"} {
 				ok, err := engine.ConfirmedAddress(tx, a)

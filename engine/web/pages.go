@@ -24,11 +24,14 @@ const (
 	frontRunning   = 50
 )
 
-// maxListed bounds a listing of games (/games, a player's page): running
-// first, then finished, newest first, with a note that there are more.
-// The read API reads the games of the page alone (engine.Page), and a
-// page of /games starts after the last game of the page before (games).
-const maxListed = 500
+// maxListed bounds a page of games (/games, a player's page: running
+// first, then finished, newest first, with a link to the next page) and
+// of the standings. The read API reads the games of the page alone
+// (engine.Page), and a page starts after the last line of the page
+// before (games, standings). 100 lines keep the largest page within
+// 100 KB (TestPagesWithin100KB: the longest userids and names), about
+// 40 KB as players' names go.
+const maxListed = 100
 
 // row is one game of a listing.
 type row struct {
@@ -218,13 +221,21 @@ func validState(s string) bool {
 	return s == engine.StateActive || s == engine.StateFinished || s == engine.StateAll
 }
 
-// standings is /standings[?game=WORD][&page=N]: the standings of one
-// game, the first the server offers by default, maxListed players a page
-// (page N reads the index keys of the pages before, not their players). The page names its game, also when
-// the server offers one game only.
+// standings is /standings[?game=WORD][&after=CURSOR&page=N]: the
+// standings of one game, the first the server offers by default,
+// maxListed players a page. A page starts after the last line of the
+// page before (after, its rating and userid: the link to the next page),
+// so that it reads its own players and one index key more, whatever page
+// it is; page numbers it (its first rank, the count of the players after
+// it). A link of the old form, ?page=N without after, is redirected (302:
+// the lines move as ratings change) to the page after the last line of
+// page N-1 as the standings stand, found once by reading the index keys
+// before it; past the standings' end it is answered as an empty page. The
+// page names its game, also when the server offers one game only.
 func (h *Handler) standings(w http.ResponseWriter, r *http.Request) {
 	var st []engine.Standing
-	name := r.URL.Query().Get("game")
+	q := r.URL.Query()
+	name := q.Get("game")
 	if _, ok := h.cfg.Engine.Game(name); !ok && name != "" {
 		h.fail(w, r, http.StatusNotFound, "There is no game "+strconv.Quote(name)+" here.")
 		return
@@ -234,7 +245,7 @@ func (h *Handler) standings(w http.ResponseWriter, r *http.Request) {
 		here = h.cfg.Engine.Games()[0].Name()
 	}
 	v := standingsView{Provisional: engine.ProvisionalGames, Page: 1, Word: here}
-	if p := r.URL.Query().Get("page"); p != "" {
+	if p := q.Get("page"); p != "" {
 		n, err := strconv.Atoi(p)
 		if err != nil || n < 1 || n > 1<<20 {
 			h.fail(w, r, http.StatusBadRequest, "page is a whole number from 1.")
@@ -242,15 +253,41 @@ func (h *Handler) standings(w http.ResponseWriter, r *http.Request) {
 		}
 		v.Page = n
 	}
+	at := engine.StandingsCursor{After: q.Get("after"), Before: (v.Page - 1) * maxListed}
+	redirect := ""
 	err := h.cfg.Store.View(func(tx engine.Tx) (err error) {
-		st, v.More, err = h.cfg.Engine.StandingsPage(tx, here, (v.Page-1)*maxListed, maxListed)
+		if at.After == "" && v.Page > 1 {
+			// The old form: the last line of the page before, for the
+			// redirect; past the standings' end, the page by number
+			// (empty).
+			last, _, err := h.cfg.Engine.StandingsPage(tx, here, engine.StandingsCursor{Skip: at.Before - 1}, 1)
+			if err != nil || len(last) > 0 {
+				if len(last) > 0 {
+					redirect = last[0].After
+				}
+				return err
+			}
+			at.Skip = at.Before
+		}
+		st, v.More, err = h.cfg.Engine.StandingsPage(tx, here, at, maxListed)
 		return err
 	})
+	if errors.Is(err, engine.ErrBadStandingsCursor) {
+		h.fail(w, r, http.StatusBadRequest, "after is the rating and userid the page before links to (RATING:userid).")
+		return
+	}
 	if err != nil {
 		h.serverError(w, r, err)
 		return
 	}
+	if redirect != "" {
+		http.Redirect(w, r, h.standingsURL(here, redirect, v.Page), http.StatusFound)
+		return
+	}
 	v.Rows = st
+	if len(st) > 0 {
+		v.Last = st[len(st)-1].After
+	}
 	gs := h.cfg.Engine.Games()
 	for _, g := range gs {
 		if g.Name() == here {
@@ -264,6 +301,13 @@ func (h *Handler) standings(w http.ResponseWriter, r *http.Request) {
 	h.render(w, r, http.StatusOK, "standings.html", h.title(v.Title+" standings"), v)
 }
 
+// standingsURL is the link to page of game word's standings, after the
+// line of cursor after.
+func (h *Handler) standingsURL(word, after string, page int) string {
+	q := url.Values{"game": {word}, "after": {after}, "page": {strconv.Itoa(page)}}
+	return h.cfg.Base + "/standings?" + q.Encode()
+}
+
 // standingsView is /standings: the players, and below how many finished
 // games a rating is provisional.
 type standingsView struct {
@@ -271,6 +315,7 @@ type standingsView struct {
 	More        int    // players on later pages (maxListed a page)
 	Page        int    // from 1 (?page=N)
 	Word        string // the game's word, for the link to the next page
+	Last        string // the cursor of the page's last line: the next page starts after it
 	Provisional int
 	Title       string     // the game's (gameName)
 	Games       []gameLink // each game's standings, when more than one
@@ -298,6 +343,7 @@ type playerView struct {
 	Tournaments []tourRow
 	Games       []row
 	More        int
+	Last        int // the board of the last game listed
 }
 
 func (h *Handler) player(w http.ResponseWriter, r *http.Request) {
@@ -331,6 +377,9 @@ func (h *Handler) player(w http.ResponseWriter, r *http.Request) {
 			v.Tournaments = append(v.Tournaments, tourRowOf(t))
 		}
 		v.Player, v.Games, v.More = p, rows(gs), more
+		if len(gs) > 0 {
+			v.Last = gs[len(gs)-1].Board
+		}
 		return nil
 	})
 	if h.playerFailed(w, r, id, err) {

@@ -17,6 +17,7 @@ import (
 	"lyngk.example/lyngk/engine/benchstore"
 	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/golden"
+	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/engine/web"
 	"lyngk.example/lyngk/engine/yinsh"
 	"lyngk.example/lyngk/store"
@@ -55,13 +56,13 @@ var (
 	gameLink = regexp.MustCompile(`<a href="/game/(\d+)">`)
 )
 
-// TestGamesPagedByKey: /games pages through 1,600 games (bench-store's,
-// 2 % running) 500 a page by the link each page gives, which starts the
+// TestGamesPagedByKey: /games pages through 350 games (bench-store's,
+// 2 % running) 100 a page by the link each page gives, which starts the
 // next page after the last game of the page (after=BOARD): the pages
 // together are the whole listing, each game once, in the listing's order
 // (running first, then the last ended first), and page 3 reads as many
 // keys and records as page 1 but the game of its cursor and the one key
-// it looks past the page (page 3 by number read the 1,000 keys of the
+// it looks past the page (page 3 by number read the 200 keys of the
 // pages before it besides). An old link, ?page=3, is redirected to the
 // page after the last game of page 2; ?page=9, past the end, is an empty
 // page; after=x is refused. The
@@ -70,7 +71,7 @@ func TestGamesPagedByKey(t *testing.T) {
 	s := newSiteOf(t, true, append(offered(), games.Game{Rules: yinsh.Rules}))
 	_, err := benchstore.Generate(context.Background(), s.e, func(fn func(engine.Tx) error) error {
 		return s.db.Update(func(tx *store.Tx) error { return fn(tx) })
-	}, benchstore.Options{Games: 1600, Running: -1, Seed: 3, Now: start, Span: 365 * 24 * time.Hour})
+	}, benchstore.Options{Games: 350, Running: -1, Seed: 3, Now: start, Span: 365 * 24 * time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,4 +134,145 @@ func TestGamesPagedByKey(t *testing.T) {
 		report.WriteString("\n")
 	}
 	golden.Check(t, "testdata/games-pages.txt", report.String(), *update)
+}
+
+// TestStandingsPagedByKey: /standings pages through the standings of
+// 311 players 100 a page by the link each page gives, which starts the
+// next page after the last line of the page (after=RATING:userid): the
+// pages together are the standings, each player once, ranked 1 to 311 in
+// their order, and page 3 reads as many keys and records as page 1 but
+// the one key it looks past the page (page 3 by number read the 200 keys
+// of the pages before it besides). An old link, ?page=3, is redirected
+// to the page after the last line of page 2; ?page=9, past the end, is
+// an empty page; an after that is no cursor is refused. The pages' ranks,
+// counts and links are in testdata/standings-pages.txt.
+func TestStandingsPagedByKey(t *testing.T) {
+	s := newSiteOf(t, true, append(offered(), games.Game{Rules: yinsh.Rules}))
+	_, err := benchstore.Generate(context.Background(), s.e, func(fn func(engine.Tx) error) error {
+		return s.db.Update(func(tx *store.Tx) error { return fn(tx) })
+	}, benchstore.Options{Games: 1400, Players: 350, Running: 0, Seed: 5, Now: start, Span: 365 * 24 * time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := &countingStore{Store: s.d}
+	h, err := web.New(web.Config{Store: cs, Engine: s.e, Public: true, Log: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.h = h
+	var all []engine.Standing
+	if err := s.d.View(func(tx engine.Tx) (err error) {
+		all, err = s.e.Standings(tx, "lyngk")
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	line := regexp.MustCompile(`<td class="num" data-label="Rank">(\d+)</td><td data-label="Player"><a href="/player/([^"]+)">`)
+	var report strings.Builder
+	var listed []string
+	var reads []int64
+	for target := "/standings"; target != ""; {
+		cs.reads.Store(0)
+		res, body := s.get("GET", target)
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %d", target, res.StatusCode)
+		}
+		reads = append(reads, cs.reads.Load())
+		ms := line.FindAllStringSubmatch(body, -1)
+		if len(ms) == 0 {
+			t.Fatalf("%s: no lines", target)
+		}
+		for _, m := range ms {
+			if rank, _ := strconv.Atoi(m[1]); rank != len(listed)+1 {
+				t.Errorf("%s: %s ranked %d, the %dth line", target, m[2], rank, len(listed)+1)
+			}
+			listed = append(listed, m[2])
+		}
+		fmt.Fprintf(&report, "GET %s: %d players, ranks %s to %s\n", target, len(ms), ms[0][1], ms[len(ms)-1][1])
+		target = ""
+		if more := nextPage.FindStringSubmatch(body); more != nil {
+			fmt.Fprintf(&report, "  %s\n", more[0])
+			target = strings.ReplaceAll(more[1], "&amp;", "&")
+		}
+	}
+	var want []string
+	for _, p := range all {
+		want = append(want, p.ID)
+	}
+	if len(want) <= 300 || !slices.Equal(listed, want) {
+		t.Errorf("the pages list %d players, not the standings' %d in their order", len(listed), len(want))
+	}
+	t.Logf("reads of each page: %v", reads)
+	// Pages 2 and 3 read no more than page 1: their cursor is no read.
+	if len(reads) != 4 || reads[1] > reads[0] || reads[2] > reads[0] {
+		t.Errorf("reads of each page %v: want 4 pages, pages 2 and 3 reading no more than page 1", reads)
+	}
+	for _, target := range []string{"/standings?page=3", "/standings?page=9", "/standings?after=x", "/standings?after=NaN:bob",
+		"/standings?after=1500:Bob", "/standings?after=9999:zz&page=2"} {
+		res, body := s.get("GET", target)
+		fmt.Fprintf(&report, "GET %s: %d %s", target, res.StatusCode, res.Header.Get("Location"))
+		if res.StatusCode == http.StatusOK {
+			fmt.Fprintf(&report, "%d players", len(line.FindAllString(body, -1)))
+		}
+		report.WriteString("\n")
+	}
+	golden.Check(t, "testdata/standings-pages.txt", report.String(), *update)
+}
+
+// TestPagesWithin100KB: every listing page at its largest, its lines as
+// long as they get (userids of 16 characters, each game ended by a
+// resignation after a move each: the longest status), is at most 100 KB:
+// the front page, a full page of /games, of a player's games (the first
+// player plays in every game) and of the standings.
+func TestPagesWithin100KB(t *testing.T) {
+	s := newSite(t, true)
+	const players, gamesPlayed = 120, 240
+	at := start.Add(-30 * 24 * time.Hour)
+	err := s.d.Update(context.Background(), "setup", func(tx *store.Tx) error {
+		var ids []string
+		for i := range players {
+			id := fmt.Sprintf("Longest-Useri%03d", i)
+			ids = append(ids, id)
+			if err := s.e.BulkAccount(tx, id, fmt.Sprintf("p%d@players.example", i), "x", at); err != nil {
+				return err
+			}
+		}
+		for i := range gamesPlayed {
+			board, err := s.e.BulkChallenge(tx, "lyngk", "", [2]string{ids[0], ids[1+i%(players-1)]}, at, false)
+			if err != nil {
+				return err
+			}
+			pos := lyngk.New(board, lyngk.Standard)
+			var moves []string
+			for range 2 {
+				m := pos.LegalPlain(nil)[0]
+				if err := pos.Apply(m); err != nil {
+					return err
+				}
+				moves = append(moves, m.String())
+			}
+			when := at.Add(time.Duration(i) * time.Minute)
+			if err := s.e.BulkPlay(tx, board, moves, []time.Time{when, when}, engine.EndResign, when, false); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, target := range []string{"/", "/games", "/games?state=finished", "/player/Longest-Useri000", "/standings"} {
+		res, body := s.get("GET", target)
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %d", target, res.StatusCode)
+		}
+		rows := strings.Count(body, "<tr><td")
+		t.Logf("%s: %d lines, %d bytes", target, rows, len(body))
+		if len(body) > 100<<10 {
+			t.Errorf("%s: %d bytes with %d lines, over 100 KB", target, len(body), rows)
+		}
+		if target != "/" && rows < 100 {
+			t.Errorf("%s: %d lines, not a full page", target, rows)
+		}
+	}
 }
