@@ -71,6 +71,9 @@ func TestBulkAsCommands(t *testing.T) {
 	game(104, 1)
 	v.now = v.now.Add(engine.DefaultForfeitAfter + time.Minute)
 	v.tick() // cancels 104: bob never moved
+	for range 4 {
+		v.tick() // the prune of 101's and 102's tokens, PruneBatch a tick
+	}
 	game(105, 0)
 	v.cmd(addr("bob"), "lyngk decline 105 bob pw-bob")
 	game(106, 3) // running

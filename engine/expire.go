@@ -27,7 +27,12 @@ const (
 // PruneBatch bounds the records (tokens, accounts, addresses) one
 // pruneStale deletes, so that no Tick holds the write lock long however
 // much expired at once: the rest goes at the next ticks, a minute apart.
-const PruneBatch = 200
+// A tick prunes what expired since the last, about 15 tokens a minute at
+// a million games over ten years, so 50 keeps up with more than three
+// times that; a backlog (the server down for an hour) drains at 50 a
+// minute. At 200 the tick after an hour's pause held the write lock
+// 29.5 ms at a million games, over daemon.WriteBound (deploy/BENCHMARKS.md).
+const PruneBatch = 50
 
 // The expiry indexes (store schema version 5), kept in the transaction of
 // the records they index, like index.go's:
