@@ -165,6 +165,9 @@ func (v *env) tickFailing() (out []engine.Mail, failed error) {
 	v.t.Helper()
 	err := v.db.Update(func(tx *store.Tx) error {
 		var err error
+		if err := v.e.Prune(tx, v.now); err != nil {
+			return err
+		}
 		out, failed, err = v.e.Tick(tx, v.now)
 		return err
 	})

@@ -432,6 +432,9 @@ func TestPruneReadsExpired(t *testing.T) {
 	tx := visitTx{visits: map[string]int{}}
 	err := v.db.Update(func(stx *store.Tx) error {
 		tx.Tx = stx
+		if err := v.e.Prune(tx, v.now); err != nil {
+			return err
+		}
 		_, _, err := v.e.Tick(tx, v.now)
 		return err
 	})

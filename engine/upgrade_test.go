@@ -416,6 +416,9 @@ func TestUpgradeConfirmExpiry(t *testing.T) {
 	tx := visitTx{visits: map[string]int{}}
 	if err := v.db.Update(func(stx *store.Tx) error {
 		tx.Tx = stx
+		if err := v.e.Prune(tx, v.now); err != nil {
+			return err
+		}
 		_, _, err := v.e.Tick(tx, v.now)
 		return err
 	}); err != nil {

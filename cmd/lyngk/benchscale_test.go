@@ -500,7 +500,7 @@ func TestBenchScaleTimer(t *testing.T) {
 	}
 	var held time.Duration
 	d := daemon.New(daemon.Config{DB: db, Engine: eng, Server: cfg.Server,
-		Held: func(_ string, h time.Duration) { held = h }})
+		Held: func(_ string, h time.Duration) { held = max(held, h) }})
 	self := func() time.Duration {
 		var ru syscall.Rusage
 		if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
@@ -527,10 +527,13 @@ func TestBenchScaleTimer(t *testing.T) {
 		t.Fatal(err)
 	}
 	dInside := daemon.New(daemon.Config{DB: db, Engine: engInside, Server: cfg.Server,
-		Held: func(_ string, h time.Duration) { held = h }})
+		Held: func(_ string, h time.Duration) { held = max(held, h) }})
 	tickInside := func(now time.Time) error {
 		return dInside.Commit(context.Background(), daemon.Work{Name: "timers", Now: now, Apply: func(tx *daemon.Tx) error {
 			if _, err := tx.Expire(now); err != nil {
+				return err
+			}
+			if err := engInside.Prune(tx, now); err != nil {
 				return err
 			}
 			mails, _, err := engInside.Tick(tx, now)
@@ -542,8 +545,11 @@ func TestBenchScaleTimer(t *testing.T) {
 		}})
 	}
 	mails := 0
+	// run gives the longest the tick's transactions held the write lock:
+	// the daemon's tick prunes in one and runs the timers in another.
 	run := func(f func(now time.Time) error, now time.Time) time.Duration {
 		n := queued()
+		held = 0
 		if err := f(now); err != nil {
 			t.Fatal(err)
 		}
@@ -605,7 +611,7 @@ func TestBenchScaleTimer(t *testing.T) {
 		s.CPU = cpu[w] / time.Duration(s.N)
 		s.Mails = float64(sent[w]) / float64(s.N)
 	}
-	prune := perTick(measureTimes(t, "the hourly prune's transaction (with its timer run)", self, func(i int) time.Duration {
+	prune := perTick(measureTimes(t, "the hourly prune's tick (the longer of its two transactions: the prune, the timer run)", self, func(i int) time.Duration {
 		return tick(start.Add(time.Duration(i+1) * 61 * time.Minute))
 	}))
 	if _, in, _ := eng.PicturesDrawn(); in != 0 {

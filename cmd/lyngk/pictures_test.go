@@ -126,9 +126,11 @@ func TestPicturesAfterDuplicate(t *testing.T) {
 // TestTimerPicturesBeforeTransaction: the minute timer's mails have their
 // pictures drawn before its write transaction, as a move's: a reminder and
 // then a forfeit of the same game, each picture drawn before, none inside,
-// each mail in the outbox with its picture; the daemon reports the
-// transaction's hold of the write lock (daemon.Config.Held). The old
-// daemon forecast nothing for the timer: both pictures were drawn inside.
+// each mail in the outbox with its picture; the daemon reports the hold of
+// the write lock (daemon.Config.Held) of each tick's two transactions, the
+// prune's and the timers'. The old daemon forecast nothing for the timer:
+// both pictures were drawn inside; and it pruned in the timers'
+// transaction.
 func TestTimerPicturesBeforeTransaction(t *testing.T) {
 	a, g, send := pictureGame(t, false)
 	send(moveMail(&g, g.Legal(nil)[0])) // bob to move
@@ -175,7 +177,7 @@ func TestTimerPicturesBeforeTransaction(t *testing.T) {
 	if n := pictures() - queued; n != 3 {
 		t.Errorf("%d timer mails in the outbox with a picture, want 3", n)
 	}
-	if held["timers"] != 2 {
-		t.Errorf("the daemon reported %d timer transactions, want 2 (%v)", held["timers"], held)
+	if held["timers"] != 2 || held["prune"] != 2 {
+		t.Errorf("the daemon reported %d timer and %d prune transactions, want 2 of each (%v)", held["timers"], held["prune"], held)
 	}
 }

@@ -209,7 +209,7 @@ func EnqueueID(tx *store.Tx, m Outgoing, now time.Time) (uint64, error) {
 // Work is one unit of work for Commit.
 type Work struct {
 	// Name names the work in the log ("mail", "web move", "robot move",
-	// "timers", "admin").
+	// "prune", "timers", "admin").
 	Name string
 	// Now is the work's time; zero: the daemon's clock.
 	Now time.Time

@@ -82,13 +82,27 @@ func (d *Daemon) RobotMove(ctx context.Context, t engine.RobotTurn, m games.Move
 	return err
 }
 
-// Tick runs the game timers (reminders, forfeits) at now and drops the
-// expired records (store.Tx.Expire), in one transaction like a mail, the
-// pictures of its mails drawn before it (engine.ForecastTick), so that
-// the transaction only reads and writes records and composes mails
-// (WriteBound). The games whose timers failed are returned as failed
+// Tick drops the expired records (store.Tx.Expire, engine.Prune) in one
+// transaction, then runs the game timers (reminders, forfeits) at now in
+// another, like a mail, the pictures of its mails drawn before it
+// (engine.ForecastTick), so that each transaction only reads and writes
+// records and composes mails, and holds the write lock for its own work
+// only (WriteBound). The games whose timers failed are returned as failed
 // (they are tried again at the next tick); err is the store's.
 func (d *Daemon) Tick(ctx context.Context, now time.Time) (failed, err error) {
+	err = d.Commit(ctx, Work{
+		Name: "prune",
+		Now:  now,
+		Apply: func(tx *Tx) error {
+			if _, err := tx.Expire(now); err != nil {
+				return err
+			}
+			return d.eng.Prune(tx, now)
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
 	err = d.Commit(ctx, Work{
 		Name: "timers",
 		Now:  now,
@@ -96,9 +110,6 @@ func (d *Daemon) Tick(ctx context.Context, now time.Time) (failed, err error) {
 			return d.eng.ForecastTick(tx, now)
 		},
 		Apply: func(tx *Tx) error {
-			if _, err := tx.Expire(now); err != nil {
-				return err
-			}
 			var mails []engine.Mail
 			var err error
 			if mails, failed, err = d.eng.Tick(tx, now); err != nil {

@@ -124,6 +124,9 @@ func (s *site) championship() {
 	tick := func() {
 		s.t.Helper()
 		err := s.d.Update(context.Background(), "tick", func(tx *store.Tx) error {
+			if err := s.e.Prune(tx, s.now); err != nil {
+				return err
+			}
 			_, failed, err := s.e.Tick(tx, s.now)
 			if failed != nil {
 				s.t.Errorf("tick: %v", failed)
