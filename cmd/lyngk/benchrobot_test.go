@@ -150,17 +150,25 @@ func TestBenchRobotOutside(t *testing.T) {
 	r, err := robotmatch.Play(context.Background(), robotmatch.Match{Rules: yinsh.Rules,
 		A:     robotmatch.Player{Name: "robot at " + think.String(), Robot: yinshsearch.Robot, Think: games.Think{Time: think}},
 		B:     robotmatch.Player{Name: name, Robot: program, Forfeits: true},
-		Games: n, First: 1}, func(s string) { t.Log(s) })
+		Games: n, First: 1}, func(s string) { t.Log(s + "; " + times(name, program.Stats())) })
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := program.Stats()
 	fmt.Print("\n" + robotmatch.Table([]robotmatch.Result{r}))
-	fmt.Printf("\n%s: %d turns, wall a turn %v mean, %v most; CPU a turn %v mean, %v most; %d processes; %d games forfeited\n",
-		name, s.Turns, s.Wall/time.Duration(max(s.Turns, 1)), s.MaxWall, s.CPU/time.Duration(max(s.Turns, 1)), s.MaxCPU, s.Starts, r.Sides[1].Forfeits)
+	fmt.Printf("\n%s; %d games forfeited\n", times(name, program.Stats()), r.Sides[1].Forfeits)
 	for _, f := range r.Forfeits {
 		fmt.Println("forfeit: " + f)
 	}
+}
+
+// times is what an outside program's turns took so far: the progress of
+// a long match says it after each game, so that a match stopped early
+// still has the figures of the games it played.
+func times(name string, s outside.Stats) string {
+	n := time.Duration(max(s.Turns, 1))
+	return fmt.Sprintf("%s: %d turns, wall a turn %v mean, %v most; CPU a turn %v mean, %v most; %d processes",
+		name, s.Turns, (s.Wall / n).Round(time.Millisecond), s.MaxWall.Round(time.Millisecond),
+		(s.CPU / n).Round(time.Millisecond), s.MaxCPU.Round(time.Millisecond), s.Starts)
 }
 
 // random is a robot that plays uniformly among the legal moves (LYNGK's

@@ -101,11 +101,10 @@ type Stats struct {
 // proc is one running program: its pipes, the lines it wrote, the record
 // it has seen (our notation, the last entry its own turn).
 type proc struct {
-	cmd    *exec.Cmd
-	in     io.WriteCloser
-	lines  chan string
-	seen   []string
-	player int
+	cmd   *exec.Cmd
+	in    io.WriteCloser
+	lines chan string
+	seen  []string
 }
 
 var _ games.Robot = (*Program)(nil)
@@ -113,7 +112,9 @@ var _ games.Robot = (*Program)(nil)
 // Think sends the program the turns played since it last moved and
 // returns its answer, translated. The move is a text the caller's rules
 // read (robotmatch does); an answer that is no turn of the protocol is
-// ErrProtocol.
+// ErrProtocol. The budget is not the program's: it thinks as it was
+// written to (some take Limit into account), and the benchmark gives our
+// robot the time the program was measured to take.
 func (o *Program) Think(ctx context.Context, p games.Position, _ games.Think) (games.Thought, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -212,7 +213,7 @@ func (o *Program) start(me int) (*proc, error) {
 		return nil, fmt.Errorf("outside: %w", err)
 	}
 	o.stats.Starts++
-	pr := &proc{cmd: cmd, in: in, lines: make(chan string, 4), player: me}
+	pr := &proc{cmd: cmd, in: in, lines: make(chan string, 4)}
 	go func() {
 		s := bufio.NewScanner(out)
 		s.Buffer(make([]byte, 4096), 1<<16) // a turn is a few dozen bytes
