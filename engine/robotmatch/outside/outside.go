@@ -133,6 +133,11 @@ func (o *Program) Think(ctx context.Context, p games.Position, _ games.Think) (g
 	pr := o.procs[me-1]
 	if pr == nil || len(record) <= len(pr.seen) || !slices.Equal(record[:len(pr.seen)], pr.seen) {
 		o.stop(me)
+		// The other side's process, if it is of another game, waits for
+		// nothing more: a new game has begun.
+		if other := o.procs[2-me]; other != nil && (len(record) < len(other.seen) || !slices.Equal(record[:len(other.seen)], other.seen)) {
+			o.stop(3 - me)
+		}
 		var err error
 		if pr, err = o.start(me); err != nil {
 			return games.Thought{}, err

@@ -131,6 +131,11 @@ func TestMatch(t *testing.T) {
 	if got := a.Stats().Turns + b.Stats().Turns; got != r.Sides[0].Moves+r.Sides[1].Moves {
 		t.Errorf("turns timed %d, moves played %d", got, r.Sides[0].Moves+r.Sides[1].Moves)
 	}
+	// A played player 1 in game 0 and player 2 in game 1: its process of
+	// game 0 was stopped when game 1 began, not left waiting.
+	if a.procs[0] != nil || a.procs[1] == nil {
+		t.Errorf("a's processes after the match: player 1 %v, player 2 %v; want only player 2's", a.procs[0] != nil, a.procs[1] != nil)
+	}
 }
 
 // TestMisbehave: a program that exits, writes what is no turn, plays an
