@@ -3,8 +3,9 @@
 // levels against each other and against the previous robot. Nothing the
 // robots say is trusted: every move is written out, read back by the
 // game's rules in the position and found among its legal moves before it
-// is played, and a refusal ends the match with ErrIllegalMove. Each move's
-// CPU is measured and compared with the player's stated budget.
+// is played, and a refusal ends the match with ErrIllegalMove (or, for a
+// player that Forfeits, an outside program's, loses it the game). Each
+// move's CPU is measured and compared with the player's stated budget.
 //
 // Moves are thought one at a time, so that the CPU of the process while a
 // search runs is that search's (cputime: a search's worker goroutines and
