@@ -6,7 +6,7 @@ GO       ?= go
 BIN      ?= bin/lyngk
 FUZZTIME ?= 20s
 
-.PHONY: run build test unit e2e bench bench-abuse bench-scale bench-robot fuzz lint clean
+.PHONY: run build test unit e2e bench bench-abuse bench-scale bench-robot bench-robot-outside fuzz lint clean
 
 # make run ARGS="-local-smtp 127.0.0.1:3525": flags for lyngk serve.
 run: build
@@ -68,6 +68,15 @@ bench-robot:
 	LYNGK_BENCH_ROBOT=1 LYNGK_BENCH_ROBOT_GAMES=$(ROBOT_GAMES) LYNGK_BENCH_ROBOT_GAME=$(ROBOT_GAME) \
 		LYNGK_BENCH_ROBOT_LEVELS=$(if $(filter all,$(ROBOT_LEVELS)),,$(ROBOT_LEVELS)) \
 		$(GO) test -count=1 -timeout 0 -run '^TestBenchRobot$$' -v ./cmd/lyngk
+
+# make bench-robot-outside ROBOT_OUTSIDE='/path/to/program args': the YINSH
+# robot thinking ROBOT_THINK a turn against an outside YINSH program of the
+# course protocol (package engine/robotmatch/outside), ROBOT_GAMES games, one
+# core; deploy/BENCHMARKS.md says which program it was and how it was built.
+ROBOT_THINK ?= 2s
+bench-robot-outside:
+	ROBOT_OUTSIDE='$(ROBOT_OUTSIDE)' ROBOT_OUTSIDE_GAMES=$(ROBOT_GAMES) ROBOT_OUTSIDE_THINK=$(ROBOT_THINK) GOMAXPROCS=1 \
+		$(GO) test -count=1 -timeout 0 -run '^TestBenchRobotOutside$$' -v ./cmd/lyngk
 
 # Each fuzz target runs for FUZZTIME; go test -fuzz takes one target at a time.
 fuzz:

@@ -5,15 +5,18 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/engine/lyngksearch"
 	"lyngk.example/lyngk/engine/robotmatch"
+	"lyngk.example/lyngk/engine/robotmatch/outside"
 	"lyngk.example/lyngk/engine/yinsh"
 	"lyngk.example/lyngk/engine/yinshsearch"
 )
@@ -102,6 +105,70 @@ func TestBenchRobot(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestBenchRobotOutside plays the server's YINSH robot against an outside
+// YINSH program (package outside: a child process speaking the line
+// protocol of the university course's YINSH bots), colours alternating,
+// our robot thinking the same time a turn as the program, one game at a
+// time. Every turn of the program is read by the rules; a crash, a line
+// that is no turn, an illegal turn or no answer within a minute loses the
+// program that game, and the forfeits are printed apart. It prints the
+// match's table and the program's time a turn. deploy/BENCHMARKS.md says
+// which program was measured and how it was built. Environment:
+//
+//	ROBOT_OUTSIDE='CMD ARGS'      the program's command line, split at spaces (else skipped)
+//	ROBOT_OUTSIDE_GAMES=N         games (10)
+//	ROBOT_OUTSIDE_THINK=D         our robot's time a turn, a Go duration (2s)
+//	ROBOT_OUTSIDE_LIMIT=S         the time limit told to the program for its game, in seconds (150)
+func TestBenchRobotOutside(t *testing.T) {
+	command := strings.Fields(os.Getenv("ROBOT_OUTSIDE"))
+	if len(command) == 0 {
+		t.Skip("plays an outside YINSH program named by ROBOT_OUTSIDE")
+	}
+	n, limit := 10, 0
+	think := 2 * time.Second
+	var err error
+	if s := os.Getenv("ROBOT_OUTSIDE_GAMES"); s != "" {
+		if n, err = strconv.Atoi(s); err != nil || n < 1 {
+			t.Fatalf("ROBOT_OUTSIDE_GAMES=%q: want a number of games", s)
+		}
+	}
+	if s := os.Getenv("ROBOT_OUTSIDE_THINK"); s != "" {
+		if think, err = time.ParseDuration(s); err != nil || think <= 0 {
+			t.Fatalf("ROBOT_OUTSIDE_THINK=%q: want a duration such as 2s", s)
+		}
+	}
+	if s := os.Getenv("ROBOT_OUTSIDE_LIMIT"); s != "" {
+		if limit, err = strconv.Atoi(s); err != nil || limit < 1 {
+			t.Fatalf("ROBOT_OUTSIDE_LIMIT=%q: want seconds", s)
+		}
+	}
+	program := &outside.Program{Command: command, Limit: limit, Turn: time.Minute}
+	defer program.Close()
+	name := filepath.Base(command[0])
+	r, err := robotmatch.Play(context.Background(), robotmatch.Match{Rules: yinsh.Rules,
+		A:     robotmatch.Player{Name: "robot at " + think.String(), Robot: yinshsearch.Robot, Think: games.Think{Time: think}},
+		B:     robotmatch.Player{Name: name, Robot: program, Forfeits: true},
+		Games: n, First: 1}, func(s string) { t.Log(s + "; " + times(name, program.Stats())) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Print("\n" + robotmatch.Table([]robotmatch.Result{r}))
+	fmt.Printf("\n%s; %d games forfeited\n", times(name, program.Stats()), r.Sides[1].Forfeits)
+	for _, f := range r.Forfeits {
+		fmt.Println("forfeit: " + f)
+	}
+}
+
+// times is what an outside program's turns took so far: the progress of
+// a long match says it after each game, so that a match stopped early
+// still has the figures of the games it played.
+func times(name string, s outside.Stats) string {
+	n := time.Duration(max(s.Turns, 1))
+	return fmt.Sprintf("%s: %d turns, wall a turn %v mean, %v most; CPU a turn %v mean, %v most; %d processes",
+		name, s.Turns, (s.Wall / n).Round(time.Millisecond), s.MaxWall.Round(time.Millisecond),
+		(s.CPU / n).Round(time.Millisecond), s.MaxCPU.Round(time.Millisecond), s.Starts)
 }
 
 // random is a robot that plays uniformly among the legal moves (LYNGK's

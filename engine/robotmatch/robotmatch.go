@@ -3,8 +3,9 @@
 // levels against each other and against the previous robot. Nothing the
 // robots say is trusted: every move is written out, read back by the
 // game's rules in the position and found among its legal moves before it
-// is played, and a refusal ends the match with ErrIllegalMove. Each move's
-// CPU is measured and compared with the player's stated budget.
+// is played, and a refusal ends the match with ErrIllegalMove (or, for a
+// player that Forfeits, an outside program's, loses it the game). Each
+// move's CPU is measured and compared with the player's stated budget.
 //
 // Moves are thought one at a time, so that the CPU of the process while a
 // search runs is that search's (cputime: a search's worker goroutines and
@@ -40,6 +41,11 @@ type Player struct {
 	// CPU is the most CPU a move may take (the level's stated budget);
 	// 0: not checked.
 	CPU time.Duration
+	// Forfeits: an error of the robot or an illegal move loses it the game
+	// (Side.Forfeits, Result.Forfeits) instead of ending the match. For
+	// an outside program (package outside), whose failures are its own and
+	// not ours to fix; a context that ends still ends the match.
+	Forfeits bool
 }
 
 // Match is Games games of Rules (variant Variant, "" the default) between A and B,
@@ -56,12 +62,14 @@ type Match struct {
 }
 
 // Side is what one player of a match spent: its moves, their CPU in all,
-// the most any took, and how many took more than its stated budget.
+// the most any took, how many took more than its stated budget, and the
+// games it forfeited (Player.Forfeits).
 type Side struct {
-	Moves  int
-	CPU    time.Duration
-	MaxCPU time.Duration
-	Over   int
+	Moves    int
+	CPU      time.Duration
+	MaxCPU   time.Duration
+	Over     int
+	Forfeits int
 }
 
 // Result is a match's score, A's: won, tied and lost games.
@@ -72,6 +80,8 @@ type Result struct {
 	Moves           int     // in all games, passes included
 	Sides           [2]Side // A's and B's
 	Elapsed         time.Duration
+	// Forfeits says why each forfeited game was lost, in order.
+	Forfeits []string
 }
 
 // Games is the number of games played.
@@ -106,7 +116,8 @@ func wilson(p float64, n int, z float64) (lo, hi float64) {
 
 // Play plays the match and returns A's result. progress, when not nil,
 // gets a line after each game. A robot's error (ctx ended) or an illegal
-// move ends the match with that error.
+// move ends the match with that error, unless the player Forfeits: then
+// it loses that game and the match goes on.
 func Play(ctx context.Context, m Match, progress func(string)) (Result, error) {
 	if m.Variant == "" {
 		m.Variant, _ = m.Rules.Variant("")
@@ -119,6 +130,7 @@ func Play(ctx context.Context, m Match, progress func(string)) (Result, error) {
 			return r, fmt.Errorf("robotmatch: %s board %d: %w", r.Game, m.First+i, err)
 		}
 		aSide := 1 + i%2
+		winner, forfeit := 0, ""
 		for k := 0; pos.Outcome() == games.Playing; k++ {
 			side := 0
 			p := m.A
@@ -131,14 +143,23 @@ func Play(ctx context.Context, m Match, progress func(string)) (Result, error) {
 			before := cputime.Now()
 			th, err := p.Robot.Think(ctx, pos.Clone(), think)
 			used := cputime.Now() - before
-			if err != nil {
+			if err != nil && (!p.Forfeits || ctx.Err() != nil) {
 				return r, fmt.Errorf("robotmatch: %s, game %d, move %d: %s: %w", r.Game, i, len(pos.Moves())+1, p.Name, err)
 			}
-			if err := apply(pos, th.Move); err != nil {
-				return r, fmt.Errorf("%w: %s, game %d (board %d), move %d: %s: %w",
-					ErrIllegalMove, r.Game, i, m.First+i, len(pos.Moves())+1, p.Name, err)
+			if err == nil {
+				if err = apply(pos, th.Move); err != nil && !p.Forfeits {
+					return r, fmt.Errorf("%w: %s, game %d (board %d), move %d: %s: %w",
+						ErrIllegalMove, r.Game, i, m.First+i, len(pos.Moves())+1, p.Name, err)
+				}
 			}
 			s := &r.Sides[side]
+			if err != nil {
+				s.Forfeits++
+				winner = 3 - pos.Turn()
+				forfeit = fmt.Sprintf("game %d (board %d), move %d: %s: %v", i, m.First+i, len(pos.Moves())+1, p.Name, err)
+				r.Forfeits = append(r.Forfeits, forfeit)
+				break
+			}
 			s.Moves++
 			s.CPU += used
 			s.MaxCPU = max(s.MaxCPU, used)
@@ -146,9 +167,12 @@ func Play(ctx context.Context, m Match, progress func(string)) (Result, error) {
 				s.Over++
 			}
 		}
+		if forfeit == "" {
+			winner = pos.Winner()
+		}
 		r.Moves += len(pos.Moves())
 		result := "won"
-		switch pos.Winner() {
+		switch winner {
 		case aSide:
 			r.Won++
 		case 0:
@@ -157,6 +181,9 @@ func Play(ctx context.Context, m Match, progress func(string)) (Result, error) {
 		default:
 			r.Lost++
 			result = "lost"
+		}
+		if forfeit != "" {
+			result += " by forfeit (" + forfeit + ")"
 		}
 		if progress != nil {
 			progress(fmt.Sprintf("%s: %s (player %d) %s against %s in %d moves; %d won, %d tied, %d lost",

@@ -75,6 +75,56 @@ func TestPlayIllegal(t *testing.T) {
 	}
 }
 
+// failing is a robot whose every move fails with err, or ctx's error once
+// ctx has ended.
+type failing struct{ err error }
+
+func (f failing) Think(ctx context.Context, _ games.Position, _ games.Think) (games.Thought, error) {
+	if ctx.Err() != nil {
+		return games.Thought{}, ctx.Err()
+	}
+	return games.Thought{}, f.err
+}
+
+func (failing) AcceptDraw(games.Position, int) bool { return true }
+
+// TestPlayForfeits: a player that Forfeits loses the game of its illegal
+// move or error, counted on its side with the reason, and the match goes
+// on; a context that ends still ends the match.
+func TestPlayForfeits(t *testing.T) {
+	cheat := Player{Name: "cheat", Robot: first{cheat: func(p games.Position) bool { return len(p.Moves()) == 2 }}, Think: games.Think{Playouts: 1}, Forfeits: true}
+	honest := Player{Name: "honest", Robot: first{}, Think: games.Think{Playouts: 1}}
+	var lines []string
+	r, err := Play(context.Background(), Match{Rules: gamestest.TicTacToe, A: cheat, B: honest, Games: 2, First: 1},
+		func(s string) { lines = append(lines, s) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Game 0: the cheat, player 1, forfeits its second move; game 1: it
+	// plays honestly as player 2 and loses to the first legal moves.
+	if r.Won != 0 || r.Lost != 2 || r.Sides[0].Forfeits != 1 || r.Sides[1].Forfeits != 0 || len(r.Forfeits) != 1 ||
+		!strings.Contains(r.Forfeits[0], "game 0 (board 1), move 3: cheat") || !strings.Contains(lines[0], "lost by forfeit (game 0") {
+		t.Errorf("forfeits: %d won, %d lost, sides %+v, %q, progress %q", r.Won, r.Lost, r.Sides, r.Forfeits, lines)
+	}
+	// The cheat's forfeited move is not counted as a move: one in game 0,
+	// three in game 1.
+	if r.Sides[0].Moves != 1+3 {
+		t.Errorf("the cheat's moves: %d, want 4", r.Sides[0].Moves)
+	}
+
+	broken := Player{Name: "broken", Robot: failing{errors.New("crashed")}, Think: games.Think{Playouts: 1}, Forfeits: true}
+	r, err = Play(context.Background(), Match{Rules: gamestest.TicTacToe, A: honest, B: broken, Games: 2, First: 1}, nil)
+	if err != nil || r.Won != 2 || r.Sides[1].Forfeits != 2 || !strings.Contains(r.Forfeits[1], "broken: crashed") {
+		t.Errorf("a failing robot: %v, %d won, sides %+v, %q", err, r.Won, r.Sides, r.Forfeits)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Play(ctx, Match{Rules: gamestest.TicTacToe, A: broken, B: honest, Games: 2, First: 1}, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("an ended context: %v, want it to end the match", err)
+	}
+}
+
 // TestWilson: the 95 % interval of known cases.
 func TestWilson(t *testing.T) {
 	tests := []struct {
