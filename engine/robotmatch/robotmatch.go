@@ -47,13 +47,30 @@ type Player struct {
 // Game i starts at board First+i (LYNGK's start depends on it) and seeds
 // the searches with i, so that a match at playout budgets is replayed
 // move for move.
+//
+// A match may stop before its Games: with Threshold set, once A's 95 %
+// interval lies wholly above or wholly below it (the match has shown
+// which side of the threshold A's score is on, Verdict); with Limit set,
+// when the time is up (a game that would not end in time on the mean
+// of those played is not begun, and one still running at the limit is
+// dropped, unscored). Result.Stop says which.
 type Match struct {
-	Rules   games.Rules
-	Variant string
-	A, B    Player
-	Games   int
-	First   int
+	Rules     games.Rules
+	Variant   string
+	A, B      Player
+	Games     int
+	First     int
+	Threshold float64       // the score tested, in 0..1; 0: play every game
+	Limit     time.Duration // the longest the match may take; 0: no limit
 }
+
+// Why a match stopped (Result.Stop).
+const (
+	StopGames = "games" // all its games played
+	StopAbove = "above" // the interval wholly above the threshold
+	StopBelow = "below" // the interval wholly below it
+	StopTime  = "time"  // the time limit
+)
 
 // Side is what one player of a match spent: its moves, their CPU in all,
 // the most any took, and how many took more than its stated budget.
@@ -72,6 +89,11 @@ type Result struct {
 	Moves           int     // in all games, passes included
 	Sides           [2]Side // A's and B's
 	Elapsed         time.Duration
+	// Stop is why the match ended (StopGames, StopAbove, StopBelow,
+	// StopTime), of its Threshold and Limit.
+	Stop      string
+	Threshold float64
+	Limit     time.Duration
 }
 
 // Games is the number of games played.
@@ -92,6 +114,25 @@ func (r Result) Interval() (lo, hi float64) {
 	return wilson(r.Score(), r.Games(), 1.959964)
 }
 
+// Verdict is StopAbove when the 95 % interval of Score lies wholly
+// above threshold, StopBelow when wholly below, "" while it straddles it.
+// A match that stops on it has looked after every game, which raises
+// the chance of a wrong verdict above the 2.5 % of a single look on
+// either side (deploy/BENCHMARKS.md gives the figures); it stays small
+// because the Wilson interval is wide for few games.
+func (r Result) Verdict(threshold float64) string {
+	lo, hi := r.Interval()
+	switch {
+	case r.Games() == 0:
+		return ""
+	case lo > threshold:
+		return StopAbove
+	case hi < threshold:
+		return StopBelow
+	}
+	return ""
+}
+
 // wilson is the Wilson score interval of proportion p of n trials at z.
 func wilson(p float64, n int, z float64) (lo, hi float64) {
 	if n == 0 {
@@ -107,13 +148,30 @@ func wilson(p float64, n int, z float64) (lo, hi float64) {
 // Play plays the match and returns A's result. progress, when not nil,
 // gets a line after each game. A robot's error (ctx ended) or an illegal
 // move ends the match with that error.
-func Play(ctx context.Context, m Match, progress func(string)) (Result, error) {
+func Play(ctx context.Context, m Match, progress func(string)) (r Result, err error) {
 	if m.Variant == "" {
 		m.Variant, _ = m.Rules.Variant("")
 	}
-	r := Result{Game: m.Rules.Title(), Variant: m.Variant, A: m.A, B: m.B}
+	r = Result{Game: m.Rules.Title(), Variant: m.Variant, A: m.A, B: m.B, Stop: StopGames, Threshold: m.Threshold, Limit: m.Limit}
 	start := time.Now()
+	defer func() { r.Elapsed = time.Since(start) }()
+	limited := ctx
+	if m.Limit > 0 {
+		var cancel context.CancelFunc
+		limited, cancel = context.WithDeadline(ctx, start.Add(m.Limit))
+		defer cancel()
+	}
 	for i := range m.Games {
+		if m.Threshold > 0 {
+			if v := r.Verdict(m.Threshold); v != "" {
+				r.Stop = v
+				break
+			}
+		}
+		if m.Limit > 0 && i > 0 && time.Since(start)*time.Duration(i+1)/time.Duration(i) > m.Limit {
+			r.Stop = StopTime
+			break
+		}
 		pos, err := m.Rules.New(m.First+i, m.Variant)
 		if err != nil {
 			return r, fmt.Errorf("robotmatch: %s board %d: %w", r.Game, m.First+i, err)
@@ -129,8 +187,17 @@ func Play(ctx context.Context, m Match, progress func(string)) (Result, error) {
 			think.Workers = max(think.Workers, 1)
 			think.Seed = seed(i, k, side)
 			before := cputime.Now()
-			th, err := p.Robot.Think(ctx, pos.Clone(), think)
+			th, err := p.Robot.Think(limited, pos.Clone(), think)
 			used := cputime.Now() - before
+			if err == nil && limited.Err() != nil && ctx.Err() == nil {
+				// A move thought past the limit is cut short: the game
+				// is dropped like one the robot gave up on.
+				err = limited.Err()
+			}
+			if err != nil && ctx.Err() == nil && limited.Err() != nil {
+				r.Stop = StopTime
+				return r, nil
+			}
 			if err != nil {
 				return r, fmt.Errorf("robotmatch: %s, game %d, move %d: %s: %w", r.Game, i, len(pos.Moves())+1, p.Name, err)
 			}
@@ -159,11 +226,11 @@ func Play(ctx context.Context, m Match, progress func(string)) (Result, error) {
 			result = "lost"
 		}
 		if progress != nil {
-			progress(fmt.Sprintf("%s: %s (player %d) %s against %s in %d moves; %d won, %d tied, %d lost",
-				r.Game, m.A.Name, aSide, result, m.B.Name, len(pos.Moves()), r.Won, r.Tied, r.Lost))
+			lo, hi := r.Interval()
+			progress(fmt.Sprintf("%s: %s (player %d) %s against %s in %d moves; %d won, %d tied, %d lost, 95 %% interval %.0f–%.0f %%, %v",
+				r.Game, m.A.Name, aSide, result, m.B.Name, len(pos.Moves()), r.Won, r.Tied, r.Lost, 100*lo, 100*hi, time.Since(start).Round(time.Second)))
 		}
 	}
-	r.Elapsed = time.Since(start)
 	return r, nil
 }
 
@@ -195,18 +262,31 @@ func apply(pos games.Position, m games.Move) error {
 	return pos.Play(parsed)
 }
 
+// Why says why the match stopped, for the table: "all games", "above
+// 65 %" (its interval wholly above the threshold), "below 65 %", "time
+// limit 30m0s".
+func (r Result) Why() string {
+	switch r.Stop {
+	case StopAbove, StopBelow:
+		return fmt.Sprintf("%s %.0f %%", r.Stop, 100*r.Threshold)
+	case StopTime:
+		return "time limit " + r.Limit.String()
+	}
+	return "all games"
+}
+
 // Table writes the results as Markdown, for README's benchmarks: one row
 // a match (the score of the first-named player, its 95 % interval,
 // games), then one row a player and game with its CPU a move (mean,
 // most) against its stated budget.
 func Table(results []Result) string {
 	var b strings.Builder
-	b.WriteString("| Game | Player | Against | Games | Score | 95 % interval | Won–tied–lost |\n")
-	b.WriteString("|---|---|---|--:|--:|---|---|\n")
+	b.WriteString("| Game | Player | Against | Games | Score | 95 % interval | Won–tied–lost | Stopped |\n")
+	b.WriteString("|---|---|---|--:|--:|---|---|---|\n")
 	for _, r := range results {
 		lo, hi := r.Interval()
-		fmt.Fprintf(&b, "| %s | %s | %s | %d | %.0f %% | %.0f–%.0f %% | %d–%d–%d |\n",
-			r.Game, r.A.Name, r.B.Name, r.Games(), 100*r.Score(), 100*lo, 100*hi, r.Won, r.Tied, r.Lost)
+		fmt.Fprintf(&b, "| %s | %s | %s | %d | %.0f %% | %.0f–%.0f %% | %d–%d–%d | %s |\n",
+			r.Game, r.A.Name, r.B.Name, r.Games(), 100*r.Score(), 100*lo, 100*hi, r.Won, r.Tied, r.Lost, r.Why())
 	}
 	type key struct{ game, name string }
 	var order []key
