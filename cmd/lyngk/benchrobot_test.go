@@ -315,3 +315,46 @@ func scored(before, after games.Position) bool {
 	h, _ := games.Unwrap[yinsh.Game](after)
 	return h.Removed(me) > g.Removed(me) || len(h.Markers(me)) < len(g.Markers(me))-4
 }
+
+// TestBenchPlan: the benchmark's matches for its settings: each kind of
+// match chosen alone, the thresholds of the sequential stop (65 % over
+// the level below, 90 % YINSH and 75 % LYNGK over the previous robot),
+// none without it, and the time limit on every match.
+func TestBenchPlan(t *testing.T) {
+	cfg := defaultConfig()
+	cfg.RobotLevels = "robot-max,robot"
+	levels, err := cfg.robotLevels()
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]games.Game{}
+	for _, gm := range offered() {
+		byName[gm.Name()] = gm
+	}
+	describe := func(ms []robotmatch.Match) string {
+		var s []string
+		for _, m := range ms {
+			s = append(s, fmt.Sprintf("%s %s-%s %v %d %v", m.Rules.Name(), m.A.Name, m.B.Name, m.Threshold, m.Games, m.Limit))
+		}
+		return strings.Join(s, "; ")
+	}
+	tests := []struct {
+		game  string
+		kinds []string
+		stop  bool
+		want  string
+	}{
+		{"yinsh", []string{"levels"}, true, "yinsh robot-max-robot 0.65 7 5m0s"},
+		{"yinsh", []string{"baseline"}, true, "yinsh robot-baseline at robot 0.9 7 5m0s; yinsh robot-max-baseline at robot-max 0.9 7 5m0s"},
+		{"lyngk", []string{"baseline"}, true, "lyngk robot-baseline at robot 0.75 7 5m0s; lyngk robot-max-baseline at robot-max 0.75 7 5m0s"},
+		{"lyngk", []string{"floor", "levels"}, false, "lyngk robot-max-robot 0 7 5m0s; lyngk robot-random 0 7 5m0s; lyngk robot-greedy 0 7 5m0s"},
+		{"lyngk", nil, true, "lyngk robot-max-robot 0.65 7 5m0s; lyngk robot-baseline at robot 0.75 7 5m0s; " +
+			"lyngk robot-max-baseline at robot-max 0.75 7 5m0s; lyngk robot-random 0.65 7 5m0s; lyngk robot-greedy 0.65 7 5m0s"},
+	}
+	for _, tt := range tests {
+		p := benchPlan{levels: levels, kinds: tt.kinds, games: 7, stop: tt.stop, limit: 5 * time.Minute}
+		if got := describe(p.matches(byName[tt.game])); got != tt.want {
+			t.Errorf("%s %v stop %v:\n got %s\nwant %s", tt.game, tt.kinds, tt.stop, got, tt.want)
+		}
+	}
+}

@@ -93,3 +93,109 @@ func TestWilson(t *testing.T) {
 		}
 	}
 }
+
+// TestVerdict: the stopping rule on fixed results. 8 straight wins put
+// the 95 % interval wholly above 65 % and 7 do not; 35 straight wins
+// clear 90 % and 34 do not; a score straddling the threshold gives no
+// verdict, and one well under it gives below.
+func TestVerdict(t *testing.T) {
+	tests := []struct {
+		won, tied, lost int
+		threshold       float64
+		want            string
+	}{
+		{0, 0, 0, 0.65, ""},
+		{7, 0, 0, 0.65, ""},
+		{8, 0, 0, 0.65, StopAbove},
+		{12, 0, 0, 0.75, StopAbove},
+		{11, 0, 0, 0.75, ""},
+		{34, 0, 0, 0.90, ""},
+		{35, 0, 0, 0.90, StopAbove},
+		{60, 0, 40, 0.65, ""},
+		{50, 0, 50, 0.65, StopBelow},
+		{4, 0, 4, 0.80, StopBelow},
+		{3, 0, 3, 0.80, ""},
+		{15, 1, 0, 0.75, StopAbove}, // 15.5 of 16 points
+		{14, 2, 0, 0.75, ""},        // 15 of 16
+	}
+	for _, tt := range tests {
+		r := Result{Won: tt.won, Tied: tt.tied, Lost: tt.lost}
+		if got := r.Verdict(tt.threshold); got != tt.want {
+			lo, hi := r.Interval()
+			t.Errorf("%d-%d-%d at %v (interval %.4f–%.4f): verdict %q, want %q", tt.won, tt.tied, tt.lost, tt.threshold, lo, hi, got, tt.want)
+		}
+	}
+}
+
+// TestPlayStops: a match with a threshold stops at the first game its
+// verdict is known (A wins as player 1 only, so 4–4 after 8 games puts
+// the interval wholly under 80 %), says so in the table, and one without
+// plays all its games.
+func TestPlayStops(t *testing.T) {
+	a := Player{Name: "a", Robot: first{}, Think: games.Think{Playouts: 1}}
+	b := Player{Name: "b", Robot: first{}, Think: games.Think{Playouts: 1}}
+	r, err := Play(context.Background(), Match{Rules: gamestest.TicTacToe, A: a, B: b, Games: 20, First: 1, Threshold: 0.8}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Games() != 8 || r.Won != 4 || r.Stop != StopBelow || r.Why() != "below 80 %" {
+		t.Errorf("match with a threshold: %d–%d–%d, stop %q (%s)", r.Won, r.Tied, r.Lost, r.Stop, r.Why())
+	}
+	if table := Table([]Result{r}); !strings.Contains(table, "| 4–0–4 | below 80 % |") {
+		t.Errorf("table without the stop:\n%s", table)
+	}
+	r, err = Play(context.Background(), Match{Rules: gamestest.TicTacToe, A: a, B: b, Games: 20, First: 1}, nil)
+	if err != nil || r.Games() != 20 || r.Stop != StopGames || r.Why() != "all games" {
+		t.Errorf("match without a threshold: %d games, stop %q, %v", r.Games(), r.Stop, err)
+	}
+}
+
+// stall is a robot that thinks until its context ends.
+type stall struct{}
+
+func (stall) Think(ctx context.Context, _ games.Position, _ games.Think) (games.Thought, error) {
+	<-ctx.Done()
+	return games.Thought{}, ctx.Err()
+}
+
+func (stall) AcceptDraw(games.Position, int) bool { return true }
+
+// TestPlayTimeLimit: a match whose time runs out in a game reports the
+// games it finished, drops the one cut short and says why; a robot's
+// error before the limit is still the match's error.
+func TestPlayTimeLimit(t *testing.T) {
+	// b plays its first 4 moves (its 3 of game 0, as player 2, and the
+	// first of game 1) and then thinks until the limit.
+	calls := 0
+	a := Player{Name: "a", Robot: first{}, Think: games.Think{Playouts: 1}}
+	b := Player{Name: "b", Robot: counted{stall{}, &calls, 4}, Think: games.Think{Playouts: 1}}
+	r, err := Play(context.Background(), Match{Rules: gamestest.TicTacToe, A: a, B: b, Games: 10, First: 1, Limit: 100 * time.Millisecond}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Games() != 1 || r.Stop != StopTime || r.Why() != "time limit 100ms" || r.Elapsed < 100*time.Millisecond {
+		t.Errorf("match cut by its limit: %d–%d–%d, stop %q (%s), elapsed %v", r.Won, r.Tied, r.Lost, r.Stop, r.Why(), r.Elapsed)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Play(ctx, Match{Rules: gamestest.TicTacToe, A: a, B: Player{Name: "b", Robot: stall{}}, Games: 2, First: 1, Limit: time.Hour}, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("a match whose context ended: %v", err)
+	}
+}
+
+// counted passes its first free calls to first{} and the rest to robot.
+type counted struct {
+	robot games.Robot
+	calls *int
+	free  int
+}
+
+func (c counted) Think(ctx context.Context, p games.Position, o games.Think) (games.Thought, error) {
+	*c.calls++
+	if *c.calls <= c.free {
+		return first{}.Think(ctx, p, o)
+	}
+	return c.robot.Think(ctx, p, o)
+}
+
+func (counted) AcceptDraw(games.Position, int) bool { return true }
