@@ -53,9 +53,10 @@ bench-scale:
 # ROBOT_LEVELS=all adds robot (2 s a move) and robot-max (10 s), which take
 # days at 100 games a match: choose ROBOT_GAMES and ROBOT_GAME (lyngk,
 # yinsh) to suit, ROBOT_MATCHES (levels, baseline, floor; all when empty)
-# for some kinds of match only, ROBOT_STOP=1 to stop a match once its 95 %
-# interval lies wholly above or below its threshold (65 % over the level
-# below or the floor; 90 % YINSH, 75 % LYNGK over the previous robot), and
+# for some kinds of match only, ROBOT_STOP=1 to stop a match once its
+# score shows it above or below its threshold (65 % over the level below
+# or the floor; 90 % YINSH, 75 % LYNGK over the previous robot; wrong at
+# most 2.5 % of the time each side, robotmatch.Result.Verdict), and
 # ROBOT_MINUTES=M to stop each match after M minutes with what it has.
 ROBOT_GAMES  ?= 100
 ROBOT_LEVELS ?= robot-novice,robot-club

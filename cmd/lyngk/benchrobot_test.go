@@ -39,9 +39,9 @@ import (
 //	LYNGK_BENCH_ROBOT_GAME=G      the games, by word: lyngk, yinsh (both)
 //	LYNGK_BENCH_ROBOT_MATCHES=K   the kinds of match: levels (each over the
 //	                              one below), baseline, floor (all three)
-//	LYNGK_BENCH_ROBOT_STOP=1      a match stops once its 95 % interval lies
-//	                              wholly above or below its threshold
-//	                              (benchThreshold)
+//	LYNGK_BENCH_ROBOT_STOP=1      a match stops once its score shows it
+//	                              above or below its threshold
+//	                              (benchThreshold, robotmatch's Verdict)
 //	LYNGK_BENCH_ROBOT_MINUTES=M   each match stops after M minutes with
 //	                              the games it finished
 //

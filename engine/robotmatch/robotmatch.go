@@ -48,9 +48,9 @@ type Player struct {
 // the searches with i, so that a match at playout budgets is replayed
 // move for move.
 //
-// A match may stop before its Games: with Threshold set, once A's 95 %
-// interval lies wholly above or wholly below it (the match has shown
-// which side of the threshold A's score is on, Verdict); with Limit set,
+// A match may stop before its Games: with Threshold set, once its score
+// shows A's true score above or below it (Verdict: the match so stopped
+// is wrong at most 2.5 % of the time on each side); with Limit set,
 // when the time is up (a game that would not end in time on the mean
 // of those played is not begun, and one still running at the limit is
 // dropped, unscored). Result.Stop says which.
@@ -67,8 +67,8 @@ type Match struct {
 // Why a match stopped (Result.Stop).
 const (
 	StopGames = "games" // all its games played
-	StopAbove = "above" // the interval wholly above the threshold
-	StopBelow = "below" // the interval wholly below it
+	StopAbove = "above" // the score shown above the threshold (Verdict)
+	StopBelow = "below" // the score shown below it
 	StopTime  = "time"  // the time limit
 )
 
@@ -114,23 +114,84 @@ func (r Result) Interval() (lo, hi float64) {
 	return wilson(r.Score(), r.Games(), 1.959964)
 }
 
-// Verdict is StopAbove when the 95 % interval of Score lies wholly
-// above threshold, StopBelow when wholly below, "" while it straddles it.
-// A match that stops on it has looked after every game, which raises
-// the chance of a wrong verdict above the 2.5 % of a single look on
-// either side (deploy/BENCHMARKS.md gives the figures); it stays small
-// because the Wilson interval is wide for few games.
-func (r Result) Verdict(threshold float64) string {
-	lo, hi := r.Interval()
-	switch {
-	case r.Games() == 0:
+// Verdict is StopAbove when the score so far shows A's true score to be
+// above threshold, StopBelow when it shows it below, "" while it does not
+// tell, in a match of at most games games that looks after every game
+// (Match.Threshold). Each verdict is the interval of Score wholly on one
+// side of threshold, an interval wider than 95 % (stopZ): looking after
+// every game gives a 95 % interval many chances to stray (a match whose
+// true score is 65 % would be called above it 14 % of the time in 100
+// games), so the width is chosen for the whole match to be wrong at most
+// 2.5 % of the time on each side.
+func (r Result) Verdict(threshold float64, games int) string {
+	above, below := stopZ(threshold, games)
+	return r.verdict(threshold, above, below)
+}
+
+// verdict is Verdict with the z of each side's interval.
+func (r Result) verdict(threshold, zAbove, zBelow float64) string {
+	n := r.Games()
+	if n == 0 {
 		return ""
-	case lo > threshold:
+	}
+	if lo, _ := wilson(r.Score(), n, zAbove); lo > threshold {
 		return StopAbove
-	case hi < threshold:
+	}
+	if _, hi := wilson(r.Score(), n, zBelow); hi < threshold {
 		return StopBelow
 	}
 	return ""
+}
+
+// wrongAt is the most a verdict of a sequential match may be wrong, on
+// each side: with both, 5 %, as a single 95 % interval.
+const wrongAt = 0.025
+
+// stopZ returns, for each verdict, the z of the Wilson interval that a
+// match of at most games games checks after every game: the smallest, in
+// steps of 0.01 from 1.96 (the 95 % interval of one look), for which a
+// match whose true score is exactly threshold ends with that verdict at
+// most wrongAt of the time (wrongVerdict). A true score farther on the
+// other side is wrongly called less often still. Ties count as wins and
+// losses here; half a point has less variance than a whole one, so a
+// match with ties errs less.
+func stopZ(threshold float64, games int) (above, below float64) {
+	z := func(up bool) float64 {
+		for i := 0; ; i++ {
+			z := 1.96 + float64(i)/100
+			if wrongVerdict(threshold, games, z, up) <= wrongAt || i > 1000 {
+				return z
+			}
+		}
+	}
+	return z(true), z(false)
+}
+
+// wrongVerdict is the chance that a match of at most games games whose
+// true score is threshold, checking after every game whether the
+// Wilson interval at z lies wholly above it (above) or wholly below it,
+// says so at some game: exactly, over the number of wins of the matches
+// that have not yet stopped (the other verdict's stop left out, which
+// only overstates the chance).
+func wrongVerdict(threshold float64, games int, z float64, above bool) float64 {
+	going := []float64{1} // going[k]: the chance of k wins and no verdict yet
+	wrong := 0.0
+	for n := 1; n <= games; n++ {
+		next := make([]float64, n+1)
+		for k, p := range going {
+			next[k+1] += p * threshold
+			next[k] += p * (1 - threshold)
+		}
+		for k, p := range next {
+			lo, hi := wilson(float64(k)/float64(n), n, z)
+			if (above && lo > threshold) || (!above && hi < threshold) {
+				wrong += p
+				next[k] = 0
+			}
+		}
+		going = next
+	}
+	return wrong
 }
 
 // wilson is the Wilson score interval of proportion p of n trials at z.
@@ -161,9 +222,13 @@ func Play(ctx context.Context, m Match, progress func(string)) (r Result, err er
 		limited, cancel = context.WithDeadline(ctx, start.Add(m.Limit))
 		defer cancel()
 	}
+	var zAbove, zBelow float64
+	if m.Threshold > 0 {
+		zAbove, zBelow = stopZ(m.Threshold, m.Games)
+	}
 	for i := range m.Games {
 		if m.Threshold > 0 {
-			if v := r.Verdict(m.Threshold); v != "" {
+			if v := r.verdict(m.Threshold, zAbove, zBelow); v != "" {
 				r.Stop = v
 				break
 			}
@@ -263,8 +328,8 @@ func apply(pos games.Position, m games.Move) error {
 }
 
 // Why says why the match stopped, for the table: "all games", "above
-// 65 %" (its interval wholly above the threshold), "below 65 %", "time
-// limit 30m0s".
+// 65 %" (its score shown above the threshold, Verdict), "below 65 %",
+// "time limit 30m0s".
 func (r Result) Why() string {
 	switch r.Stop {
 	case StopAbove, StopBelow:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -94,43 +95,104 @@ func TestWilson(t *testing.T) {
 	}
 }
 
-// TestVerdict: the stopping rule on fixed results. 8 straight wins put
-// the 95 % interval wholly above 65 % and 7 do not; 35 straight wins
-// clear 90 % and 34 do not; a score straddling the threshold gives no
-// verdict, and one well under it gives below.
+// TestVerdict: the stopping rule on fixed results (the expected
+// verdicts computed apart, by a program of its own). In a match of at
+// most 20 games, 10 straight wins show more than 65 % and 9 do not, 5
+// straight losses show less and 4 do not; in one of 100, 45 straight wins
+// show more than 90 % and a first game lost shows nothing (one look at a
+// 95 % interval would call it below); ties count half.
 func TestVerdict(t *testing.T) {
 	tests := []struct {
 		won, tied, lost int
 		threshold       float64
+		games           int
 		want            string
 	}{
-		{0, 0, 0, 0.65, ""},
-		{7, 0, 0, 0.65, ""},
-		{8, 0, 0, 0.65, StopAbove},
-		{12, 0, 0, 0.75, StopAbove},
-		{11, 0, 0, 0.75, ""},
-		{34, 0, 0, 0.90, ""},
-		{35, 0, 0, 0.90, StopAbove},
-		{60, 0, 40, 0.65, ""},
-		{50, 0, 50, 0.65, StopBelow},
-		{4, 0, 4, 0.80, StopBelow},
-		{3, 0, 3, 0.80, ""},
-		{15, 1, 0, 0.75, StopAbove}, // 15.5 of 16 points
-		{14, 2, 0, 0.75, ""},        // 15 of 16
+		{0, 0, 0, 0.65, 20, ""},
+		{9, 0, 0, 0.65, 20, ""},
+		{10, 0, 0, 0.65, 20, StopAbove},
+		{0, 0, 4, 0.65, 20, ""},
+		{0, 0, 5, 0.65, 20, StopBelow},
+		{44, 0, 0, 0.90, 100, ""},
+		{45, 0, 0, 0.90, 100, StopAbove},
+		{0, 0, 1, 0.90, 100, ""},
+		{15, 0, 0, 0.75, 40, ""},
+		{16, 0, 0, 0.75, 40, StopAbove},
+		{60, 0, 40, 0.65, 100, ""},
+		{50, 0, 50, 0.65, 100, StopBelow},
+		{18, 2, 0, 0.75, 40, ""},
+		{19, 1, 0, 0.75, 40, StopAbove},
 	}
 	for _, tt := range tests {
 		r := Result{Won: tt.won, Tied: tt.tied, Lost: tt.lost}
-		if got := r.Verdict(tt.threshold); got != tt.want {
+		if got := r.Verdict(tt.threshold, tt.games); got != tt.want {
 			lo, hi := r.Interval()
-			t.Errorf("%d-%d-%d at %v (interval %.4f–%.4f): verdict %q, want %q", tt.won, tt.tied, tt.lost, tt.threshold, lo, hi, got, tt.want)
+			t.Errorf("%d-%d-%d at %v of %d games (95 %% interval %.4f–%.4f): verdict %q, want %q",
+				tt.won, tt.tied, tt.lost, tt.threshold, tt.games, lo, hi, got, tt.want)
+		}
+	}
+}
+
+// TestWrongVerdict: the chance of a wrong verdict, by hand in a match of
+// one game (at 90 %, one lost game puts the 95 % interval at 0–79 %: a
+// wrong "below" 10 % of the time, and one won game never shows "above"),
+// and as the simulation of 20000 matches at each threshold finds it;
+// after the widening of stopZ at most 2.5 % on each side.
+func TestWrongVerdict(t *testing.T) {
+	if got := wrongVerdict(0.9, 1, 1.959964, false); math.Abs(got-0.1) > 1e-12 {
+		t.Errorf("one game at 90 %%: wrong below %v, want 0.1", got)
+	}
+	if got := wrongVerdict(0.9, 1, 1.959964, true); got != 0 {
+		t.Errorf("one game at 90 %%: wrong above %v, want 0", got)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, tt := range []struct {
+		threshold float64
+		games     int
+	}{{0.65, 20}, {0.75, 40}, {0.9, 100}} {
+		za, zb := stopZ(tt.threshold, tt.games)
+		for _, z := range []struct {
+			above bool
+			z     float64
+		}{{true, za}, {false, zb}, {true, 1.959964}, {false, 1.959964}} {
+			exact := wrongVerdict(tt.threshold, tt.games, z.z, z.above)
+			if z.z != 1.959964 && exact > wrongAt {
+				t.Errorf("%v of %d, above %v, z %.2f: wrong %.4f of the time", tt.threshold, tt.games, z.above, z.z, exact)
+			}
+			const matches = 20000
+			wrong := 0
+			for range matches {
+				var r Result
+				for range tt.games {
+					if rng.Float64() < tt.threshold {
+						r.Won++
+					} else {
+						r.Lost++
+					}
+					zA, zB := math.Inf(1), math.Inf(1)
+					if z.above {
+						zA = z.z
+					} else {
+						zB = z.z
+					}
+					if r.verdict(tt.threshold, zA, zB) != "" {
+						wrong++
+						break
+					}
+				}
+			}
+			sim := float64(wrong) / matches
+			if sd := math.Sqrt(exact * (1 - exact) / matches); math.Abs(sim-exact) > 4*sd+1e-3 {
+				t.Errorf("%v of %d, above %v, z %.2f: simulated %.4f, computed %.4f", tt.threshold, tt.games, z.above, z.z, sim, exact)
+			}
 		}
 	}
 }
 
 // TestPlayStops: a match with a threshold stops at the first game its
-// verdict is known (A wins as player 1 only, so 4–4 after 8 games puts
-// the interval wholly under 80 %), says so in the table, and one without
-// plays all its games.
+// verdict is known (A wins as player 1 only: of at most 20 games, 9–9
+// after 18 shows less than 80 %, the first score that does), says so in
+// the table, and one without plays all its games.
 func TestPlayStops(t *testing.T) {
 	a := Player{Name: "a", Robot: first{}, Think: games.Think{Playouts: 1}}
 	b := Player{Name: "b", Robot: first{}, Think: games.Think{Playouts: 1}}
@@ -138,10 +200,10 @@ func TestPlayStops(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Games() != 8 || r.Won != 4 || r.Stop != StopBelow || r.Why() != "below 80 %" {
+	if r.Games() != 18 || r.Won != 9 || r.Stop != StopBelow || r.Why() != "below 80 %" {
 		t.Errorf("match with a threshold: %d–%d–%d, stop %q (%s)", r.Won, r.Tied, r.Lost, r.Stop, r.Why())
 	}
-	if table := Table([]Result{r}); !strings.Contains(table, "| 4–0–4 | below 80 % |") {
+	if table := Table([]Result{r}); !strings.Contains(table, "| 9–0–9 | below 80 % |") {
 		t.Errorf("table without the stop:\n%s", table)
 	}
 	r, err = Play(context.Background(), Match{Rules: gamestest.TicTacToe, A: a, B: b, Games: 20, First: 1}, nil)
