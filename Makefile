@@ -60,13 +60,20 @@ bench-scale:
 # match, takes about 15 minutes of one core (909 s on a quiet machine);
 # ROBOT_LEVELS=all adds robot (2 s a move) and robot-max (10 s), which take
 # days at 100 games a match: choose ROBOT_GAMES and ROBOT_GAME (lyngk,
-# yinsh) to suit.
+# yinsh) to suit, ROBOT_MATCHES (levels, baseline, floor; all when empty)
+# for some kinds of match only, ROBOT_STOP=1 to stop a match once its
+# score shows it above or below its threshold (65 % over the level below
+# or the floor; 90 % YINSH, 75 % LYNGK over the previous robot; wrong at
+# most 2.5 % of the time each side, robotmatch.Result.Verdict), and
+# ROBOT_MINUTES=M to stop each match after M minutes with what it has.
 ROBOT_GAMES  ?= 100
 ROBOT_LEVELS ?= robot-novice,robot-club
 ROBOT_GAME   ?= lyngk,yinsh
 bench-robot:
 	LYNGK_BENCH_ROBOT=1 LYNGK_BENCH_ROBOT_GAMES=$(ROBOT_GAMES) LYNGK_BENCH_ROBOT_GAME=$(ROBOT_GAME) \
 		LYNGK_BENCH_ROBOT_LEVELS=$(if $(filter all,$(ROBOT_LEVELS)),,$(ROBOT_LEVELS)) \
+		LYNGK_BENCH_ROBOT_MATCHES=$(ROBOT_MATCHES) LYNGK_BENCH_ROBOT_STOP=$(ROBOT_STOP) \
+		LYNGK_BENCH_ROBOT_MINUTES=$(ROBOT_MINUTES) \
 		$(GO) test -count=1 -timeout 0 -run '^TestBenchRobot$$' -v ./cmd/lyngk
 
 # make bench-robot-outside ROBOT_OUTSIDE='/path/to/program args': the YINSH

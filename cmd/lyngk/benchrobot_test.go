@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/engine/lyngksearch"
@@ -38,61 +39,63 @@ import (
 //	LYNGK_BENCH_ROBOT_GAMES=N     games a match (100)
 //	LYNGK_BENCH_ROBOT_LEVELS=L    the levels, as robot_levels writes them (all)
 //	LYNGK_BENCH_ROBOT_GAME=G      the games, by word: lyngk, yinsh (both)
+//	LYNGK_BENCH_ROBOT_MATCHES=K   the kinds of match: levels (each over the
+//	                              one below), baseline, floor (all three)
+//	LYNGK_BENCH_ROBOT_STOP=1      a match stops once its score shows it
+//	                              above or below its threshold
+//	                              (benchThreshold, robotmatch's Verdict)
+//	LYNGK_BENCH_ROBOT_MINUTES=M   each match stops after M minutes with
+//	                              the games it finished
 //
 // One search runs at a time (robotmatch measures the process's CPU), so
 // it takes one core; the Makefile's default (the two lowest levels at 100
 // games a match) takes under an hour of it. All levels at 100 games a
 // match take days, most of them the matches at 10 s a move: a YINSH game
-// against robot-max is some 35 moves of 10 s on its side alone.
+// against robot-max is some 35 moves of 10 s on its side alone; the
+// sequential stop and the time limit are for them.
 func TestBenchRobot(t *testing.T) {
 	if os.Getenv("LYNGK_BENCH_ROBOT") == "" {
 		t.Skip("the strength benchmark runs with make bench-robot (LYNGK_BENCH_ROBOT=1)")
 	}
-	n := 100
-	if s := os.Getenv("LYNGK_BENCH_ROBOT_GAMES"); s != "" {
-		var err error
-		if n, err = strconv.Atoi(s); err != nil || n < 1 {
-			t.Fatalf("LYNGK_BENCH_ROBOT_GAMES=%q: want a number of games", s)
-		}
+	var plan benchPlan
+	var err error
+	if plan.games, err = envNumber("LYNGK_BENCH_ROBOT_GAMES", 100); err != nil {
+		t.Fatal(err)
 	}
+	minutes, err := envNumber("LYNGK_BENCH_ROBOT_MINUTES", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan.limit = time.Duration(minutes) * time.Minute
+	plan.stop = os.Getenv("LYNGK_BENCH_ROBOT_STOP") != ""
 	cfg := defaultConfig()
 	if s := os.Getenv("LYNGK_BENCH_ROBOT_LEVELS"); s != "" {
 		cfg.RobotLevels = s
 	}
-	levels, err := cfg.robotLevels()
-	if err != nil {
+	if plan.levels, err = cfg.robotLevels(); err != nil {
 		t.Fatal(err)
 	}
-	words := strings.FieldsFunc(os.Getenv("LYNGK_BENCH_ROBOT_GAME"), func(r rune) bool { return r == ',' || r == ' ' })
-	baseline := map[string]games.Robot{"lyngk": lyngksearch.Baseline(), "yinsh": yinshsearch.Baseline()}
-	var results []robotmatch.Result
-	play := func(m robotmatch.Match) {
-		t.Helper()
-		r, err := robotmatch.Play(context.Background(), m, func(s string) { t.Log(s) })
-		if err != nil {
-			t.Fatal(err)
-		}
-		results = append(results, r)
+	words := func(key string) []string {
+		return strings.FieldsFunc(os.Getenv(key), func(r rune) bool { return r == ',' || r == ' ' })
 	}
+	plan.kinds = words("LYNGK_BENCH_ROBOT_MATCHES")
+	for _, k := range plan.kinds {
+		if !slices.Contains(benchKinds, k) {
+			t.Fatalf("LYNGK_BENCH_ROBOT_MATCHES: no kind %q: choose among %s", k, strings.Join(benchKinds, " "))
+		}
+	}
+	var results []robotmatch.Result
 	for _, gm := range offered() {
-		if len(words) > 0 && !slices.Contains(words, gm.Name()) {
+		if w := words("LYNGK_BENCH_ROBOT_GAME"); len(w) > 0 && !slices.Contains(w, gm.Name()) {
 			continue
 		}
-		player := func(i int) robotmatch.Player {
-			l := levels[i]
-			return robotmatch.Player{Name: l.ID, Robot: gm.Robot, Think: l.Think, CPU: l.CPU}
-		}
-		for i := 1; i < len(levels); i++ {
-			play(robotmatch.Match{Rules: gm, A: player(i), B: player(i - 1), Games: n, First: 1})
-		}
-		for i, l := range levels {
-			old := robotmatch.Player{Name: "baseline at " + l.ID, Robot: baseline[gm.Name()], Think: l.Think}
-			play(robotmatch.Match{Rules: gm, A: player(i), B: old, Games: n, First: 1})
-		}
-		// The floor: the weakest level against players that know nothing
-		// (random) or only what scores at once (greedy).
-		for _, floor := range []robotmatch.Player{{Name: "random", Robot: random{}}, {Name: "greedy", Robot: greedy{}}} {
-			play(robotmatch.Match{Rules: gm, A: player(0), B: floor, Games: n, First: 1})
+		for _, m := range plan.matches(gm) {
+			r, err := robotmatch.Play(context.Background(), m, func(s string) { t.Log(s) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s: %s against %s stopped after %d games: %s", r.Game, r.A.Name, r.B.Name, r.Games(), r.Why())
+			results = append(results, r)
 		}
 	}
 	table := robotmatch.Table(results)
@@ -169,6 +172,86 @@ func times(name string, s outside.Stats) string {
 	return fmt.Sprintf("%s: %d turns, wall a turn %v mean, %v most; CPU a turn %v mean, %v most; %d processes",
 		name, s.Turns, (s.Wall / n).Round(time.Millisecond), s.MaxWall.Round(time.Millisecond),
 		(s.CPU / n).Round(time.Millisecond), s.MaxCPU.Round(time.Millisecond), s.Starts)
+}
+
+// envNumber is the whole number of at least 1 in the environment's key,
+// def when unset.
+func envNumber(key string, def int) (int, error) {
+	s := os.Getenv(key)
+	if s == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		return 0, fmt.Errorf("%s=%q: want a whole number of at least 1", key, s)
+	}
+	return n, nil
+}
+
+// benchKinds are the kinds of match of the benchmark, in its order.
+var benchKinds = []string{"levels", "baseline", "floor"}
+
+// benchPlan is what the benchmark plays: the kinds of match (all when
+// none named) between levels, games a match, whether a match stops on
+// its verdict (benchThreshold), and each match's time limit.
+type benchPlan struct {
+	levels []engine.RobotLevel
+	kinds  []string
+	games  int
+	stop   bool
+	limit  time.Duration
+}
+
+// benchThreshold is the score a match of kind tests in game: a level is
+// stronger than the one below it, or than the floor, at 65 %; against
+// the previous robot the figures asked of the new robots at equal time,
+// 90 % in YINSH and 75 % in LYNGK (a playout level is held to the same
+// figure at its own budget).
+func benchThreshold(kind, game string) float64 {
+	switch {
+	case kind != "baseline":
+		return 0.65
+	case game == "yinsh":
+		return 0.90
+	}
+	return 0.75
+}
+
+// matches are the plan's matches in gm, each level's robot thinking at
+// the level's budget, colours alternating from board 1.
+func (p benchPlan) matches(gm games.Game) []robotmatch.Match {
+	baseline := map[string]games.Robot{"lyngk": lyngksearch.Baseline(), "yinsh": yinshsearch.Baseline()}
+	player := func(i int) robotmatch.Player {
+		l := p.levels[i]
+		return robotmatch.Player{Name: l.ID, Robot: gm.Robot, Think: l.Think, CPU: l.CPU}
+	}
+	var out []robotmatch.Match
+	add := func(kind string, a, b robotmatch.Player) {
+		m := robotmatch.Match{Rules: gm, A: a, B: b, Games: p.games, First: 1, Limit: p.limit}
+		if p.stop {
+			m.Threshold = benchThreshold(kind, gm.Name())
+		}
+		out = append(out, m)
+	}
+	on := func(kind string) bool { return len(p.kinds) == 0 || slices.Contains(p.kinds, kind) }
+	if on("levels") {
+		for i := 1; i < len(p.levels); i++ {
+			add("levels", player(i), player(i-1))
+		}
+	}
+	if on("baseline") {
+		for i, l := range p.levels {
+			add("baseline", player(i), robotmatch.Player{Name: "baseline at " + l.ID, Robot: baseline[gm.Name()], Think: l.Think})
+		}
+	}
+	// The floor: the weakest level against players that know nothing
+	// (random) or only what scores at once (greedy).
+	if on("floor") && len(p.levels) > 0 {
+		for _, floor := range []robotmatch.Player{{Name: "random", Robot: random{}}, {Name: "greedy", Robot: greedy{}}} {
+			add("floor", player(0), floor)
+		}
+	}
+	return out
 }
 
 // random is a robot that plays uniformly among the legal moves (LYNGK's
@@ -297,4 +380,47 @@ func scored(before, after games.Position) bool {
 	g, _ := games.Unwrap[yinsh.Game](before)
 	h, _ := games.Unwrap[yinsh.Game](after)
 	return h.Removed(me) > g.Removed(me) || len(h.Markers(me)) < len(g.Markers(me))-4
+}
+
+// TestBenchPlan: the benchmark's matches for its settings: each kind of
+// match chosen alone, the thresholds of the sequential stop (65 % over
+// the level below, 90 % YINSH and 75 % LYNGK over the previous robot),
+// none without it, and the time limit on every match.
+func TestBenchPlan(t *testing.T) {
+	cfg := defaultConfig()
+	cfg.RobotLevels = "robot-max,robot"
+	levels, err := cfg.robotLevels()
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]games.Game{}
+	for _, gm := range offered() {
+		byName[gm.Name()] = gm
+	}
+	describe := func(ms []robotmatch.Match) string {
+		var s []string
+		for _, m := range ms {
+			s = append(s, fmt.Sprintf("%s %s-%s %v %d %v", m.Rules.Name(), m.A.Name, m.B.Name, m.Threshold, m.Games, m.Limit))
+		}
+		return strings.Join(s, "; ")
+	}
+	tests := []struct {
+		game  string
+		kinds []string
+		stop  bool
+		want  string
+	}{
+		{"yinsh", []string{"levels"}, true, "yinsh robot-max-robot 0.65 7 5m0s"},
+		{"yinsh", []string{"baseline"}, true, "yinsh robot-baseline at robot 0.9 7 5m0s; yinsh robot-max-baseline at robot-max 0.9 7 5m0s"},
+		{"lyngk", []string{"baseline"}, true, "lyngk robot-baseline at robot 0.75 7 5m0s; lyngk robot-max-baseline at robot-max 0.75 7 5m0s"},
+		{"lyngk", []string{"floor", "levels"}, false, "lyngk robot-max-robot 0 7 5m0s; lyngk robot-random 0 7 5m0s; lyngk robot-greedy 0 7 5m0s"},
+		{"lyngk", nil, true, "lyngk robot-max-robot 0.65 7 5m0s; lyngk robot-baseline at robot 0.75 7 5m0s; " +
+			"lyngk robot-max-baseline at robot-max 0.75 7 5m0s; lyngk robot-random 0.65 7 5m0s; lyngk robot-greedy 0.65 7 5m0s"},
+	}
+	for _, tt := range tests {
+		p := benchPlan{levels: levels, kinds: tt.kinds, games: 7, stop: tt.stop, limit: 5 * time.Minute}
+		if got := describe(p.matches(byName[tt.game])); got != tt.want {
+			t.Errorf("%s %v stop %v:\n got %s\nwant %s", tt.game, tt.kinds, tt.stop, got, tt.want)
+		}
+	}
 }

@@ -18,8 +18,13 @@
 // tried before any is tried again.
 // Baseline is the robot as it was before: the same search over all moves
 // with the classes of policy and an unvisited child worth 0.5. The
-// evaluation knows the standard game only: in stack6 the robot is still
-// Baseline. The budget of games.Think is the search's: Playouts iterations in all
+// evaluation knows the standard game only: its heights, the stacks it
+// sees can still be completed and the threats all stop at five, and its
+// first term, the stacks removed, is always 0 in stack6, which removes
+// none. So in stack6 the robot is still Baseline: forced onto stack6 as
+// it is, the robot scored 9-0-11 against Baseline at 100 ms a move (20
+// games, boards 1 to 20, 45 %, 95 % interval 26-66 %, one worker each,
+// machine load about 6), no better. The budget of games.Think is the search's: Playouts iterations in all
 // (deterministic for a Seed), else as many as fit in Time, the ranking
 // included (about 0.6 ms for the moves of a start position,
 // BenchmarkRootMoves).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -143,3 +144,170 @@ func TestWilson(t *testing.T) {
 		}
 	}
 }
+
+// TestVerdict: the stopping rule on fixed results (the expected
+// verdicts computed apart, by a program of its own). In a match of at
+// most 20 games, 10 straight wins show more than 65 % and 9 do not, 5
+// straight losses show less and 4 do not; in one of 100, 45 straight wins
+// show more than 90 % and a first game lost shows nothing (one look at a
+// 95 % interval would call it below); ties count half.
+func TestVerdict(t *testing.T) {
+	tests := []struct {
+		won, tied, lost int
+		threshold       float64
+		games           int
+		want            string
+	}{
+		{0, 0, 0, 0.65, 20, ""},
+		{9, 0, 0, 0.65, 20, ""},
+		{10, 0, 0, 0.65, 20, StopAbove},
+		{0, 0, 4, 0.65, 20, ""},
+		{0, 0, 5, 0.65, 20, StopBelow},
+		{44, 0, 0, 0.90, 100, ""},
+		{45, 0, 0, 0.90, 100, StopAbove},
+		{0, 0, 1, 0.90, 100, ""},
+		{15, 0, 0, 0.75, 40, ""},
+		{16, 0, 0, 0.75, 40, StopAbove},
+		{60, 0, 40, 0.65, 100, ""},
+		{50, 0, 50, 0.65, 100, StopBelow},
+		{18, 2, 0, 0.75, 40, ""},
+		{19, 1, 0, 0.75, 40, StopAbove},
+	}
+	for _, tt := range tests {
+		r := Result{Won: tt.won, Tied: tt.tied, Lost: tt.lost}
+		if got := r.Verdict(tt.threshold, tt.games); got != tt.want {
+			lo, hi := r.Interval()
+			t.Errorf("%d-%d-%d at %v of %d games (95 %% interval %.4f–%.4f): verdict %q, want %q",
+				tt.won, tt.tied, tt.lost, tt.threshold, tt.games, lo, hi, got, tt.want)
+		}
+	}
+}
+
+// TestWrongVerdict: the chance of a wrong verdict, by hand in a match of
+// one game (at 90 %, one lost game puts the 95 % interval at 0–79 %: a
+// wrong "below" 10 % of the time, and one won game never shows "above"),
+// and as the simulation of 20000 matches at each threshold finds it;
+// after the widening of stopZ at most 2.5 % on each side.
+func TestWrongVerdict(t *testing.T) {
+	if got := wrongVerdict(0.9, 1, 1.959964, false); math.Abs(got-0.1) > 1e-12 {
+		t.Errorf("one game at 90 %%: wrong below %v, want 0.1", got)
+	}
+	if got := wrongVerdict(0.9, 1, 1.959964, true); got != 0 {
+		t.Errorf("one game at 90 %%: wrong above %v, want 0", got)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, tt := range []struct {
+		threshold float64
+		games     int
+	}{{0.65, 20}, {0.75, 40}, {0.9, 100}} {
+		za, zb := stopZ(tt.threshold, tt.games)
+		for _, z := range []struct {
+			above bool
+			z     float64
+		}{{true, za}, {false, zb}, {true, 1.959964}, {false, 1.959964}} {
+			exact := wrongVerdict(tt.threshold, tt.games, z.z, z.above)
+			if z.z != 1.959964 && exact > wrongAt {
+				t.Errorf("%v of %d, above %v, z %.2f: wrong %.4f of the time", tt.threshold, tt.games, z.above, z.z, exact)
+			}
+			const matches = 20000
+			wrong := 0
+			for range matches {
+				var r Result
+				for range tt.games {
+					if rng.Float64() < tt.threshold {
+						r.Won++
+					} else {
+						r.Lost++
+					}
+					zA, zB := math.Inf(1), math.Inf(1)
+					if z.above {
+						zA = z.z
+					} else {
+						zB = z.z
+					}
+					if r.verdict(tt.threshold, zA, zB) != "" {
+						wrong++
+						break
+					}
+				}
+			}
+			sim := float64(wrong) / matches
+			if sd := math.Sqrt(exact * (1 - exact) / matches); math.Abs(sim-exact) > 4*sd+1e-3 {
+				t.Errorf("%v of %d, above %v, z %.2f: simulated %.4f, computed %.4f", tt.threshold, tt.games, z.above, z.z, sim, exact)
+			}
+		}
+	}
+}
+
+// TestPlayStops: a match with a threshold stops at the first game its
+// verdict is known (A wins as player 1 only: of at most 20 games, 9–9
+// after 18 shows less than 80 %, the first score that does), says so in
+// the table, and one without plays all its games.
+func TestPlayStops(t *testing.T) {
+	a := Player{Name: "a", Robot: first{}, Think: games.Think{Playouts: 1}}
+	b := Player{Name: "b", Robot: first{}, Think: games.Think{Playouts: 1}}
+	r, err := Play(context.Background(), Match{Rules: gamestest.TicTacToe, A: a, B: b, Games: 20, First: 1, Threshold: 0.8}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Games() != 18 || r.Won != 9 || r.Stop != StopBelow || r.Why() != "below 80 %" {
+		t.Errorf("match with a threshold: %d–%d–%d, stop %q (%s)", r.Won, r.Tied, r.Lost, r.Stop, r.Why())
+	}
+	if table := Table([]Result{r}); !strings.Contains(table, "| 9–0–9 | below 80 % |") {
+		t.Errorf("table without the stop:\n%s", table)
+	}
+	r, err = Play(context.Background(), Match{Rules: gamestest.TicTacToe, A: a, B: b, Games: 20, First: 1}, nil)
+	if err != nil || r.Games() != 20 || r.Stop != StopGames || r.Why() != "all games" {
+		t.Errorf("match without a threshold: %d games, stop %q, %v", r.Games(), r.Stop, err)
+	}
+}
+
+// stall is a robot that thinks until its context ends.
+type stall struct{}
+
+func (stall) Think(ctx context.Context, _ games.Position, _ games.Think) (games.Thought, error) {
+	<-ctx.Done()
+	return games.Thought{}, ctx.Err()
+}
+
+func (stall) AcceptDraw(games.Position, int) bool { return true }
+
+// TestPlayTimeLimit: a match whose time runs out in a game reports the
+// games it finished, drops the one cut short and says why; a robot's
+// error before the limit is still the match's error.
+func TestPlayTimeLimit(t *testing.T) {
+	// b plays its first 4 moves (its 3 of game 0, as player 2, and the
+	// first of game 1) and then thinks until the limit.
+	calls := 0
+	a := Player{Name: "a", Robot: first{}, Think: games.Think{Playouts: 1}}
+	b := Player{Name: "b", Robot: counted{stall{}, &calls, 4}, Think: games.Think{Playouts: 1}}
+	r, err := Play(context.Background(), Match{Rules: gamestest.TicTacToe, A: a, B: b, Games: 10, First: 1, Limit: 100 * time.Millisecond}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Games() != 1 || r.Stop != StopTime || r.Why() != "time limit 100ms" || r.Elapsed < 100*time.Millisecond {
+		t.Errorf("match cut by its limit: %d–%d–%d, stop %q (%s), elapsed %v", r.Won, r.Tied, r.Lost, r.Stop, r.Why(), r.Elapsed)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Play(ctx, Match{Rules: gamestest.TicTacToe, A: a, B: Player{Name: "b", Robot: stall{}}, Games: 2, First: 1, Limit: time.Hour}, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("a match whose context ended: %v", err)
+	}
+}
+
+// counted passes its first free calls to first{} and the rest to robot.
+type counted struct {
+	robot games.Robot
+	calls *int
+	free  int
+}
+
+func (c counted) Think(ctx context.Context, p games.Position, o games.Think) (games.Thought, error) {
+	*c.calls++
+	if *c.calls <= c.free {
+		return first{}.Think(ctx, p, o)
+	}
+	return c.robot.Think(ctx, p, o)
+}
+
+func (counted) AcceptDraw(games.Position, int) bool { return true }
