@@ -24,10 +24,12 @@ var Robot = robot{
 // 0.9, so that each of the few moves the ranking keeps is tried before
 // any is tried again (the strength runs: 35 % against the previous robot
 // at 0.35, 65 % at 0.5, 76 % at 0.6, 84 % at 0.75, 86 % at 0.9; see the
-// package comment).
+// package comment), and a tree that keeps growing to the end of a long
+// search (mcts.Config.Grow; the arena of a think time, arenaNodes).
 var robotConfig = func() mcts.Config {
 	c := config
 	c.FPU = 0.9
+	c.Grow = true
 	return c
 }()
 

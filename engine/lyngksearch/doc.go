@@ -55,6 +55,34 @@
 // (the tree's expansions cost more than the playouts) and the evaluation
 // after a few random moves tells less than the end of the game.
 //
+// # Long searches
+//
+// LYNGK's positions have hundreds of moves, so each expansion of the tree
+// takes hundreds of nodes: at mcts's ExpandAt 2 an arena of 2^20 nodes was
+// full after 10,000 to 17,000 iterations (the robot; the previous robot,
+// whose nodes keep every claim, after 5,000 to 10,000), about a quarter of
+// a second, and from then on a search of 2 s, or robot-max's 10 s, only
+// played out the leaves of that tree: more time bought better counts at the
+// same leaves, which is why the robot's lead over the previous one fell
+// from 84 % at 100 ms to 59 % at 2 s and robot-max was no stronger than
+// robot. So the robot's tree grows to the end of its search
+// (mcts.Config.Grow: the visits a leaf needs rise with the arena's fill),
+// and a think time longer than 2 s gets a larger arena (arenaNodes). With
+// Grow, at 2 s a move against the previous robot: GROW2S.
+// What did not help, the experiments' code not kept. At 500 ms a move
+// against the previous robot, where the robot as it was scored 75 %
+// (18-0-6, boards 17 to 40): ranking every node's moves by the evaluation
+// and keeping the 30 best, expanding at 8 visits, 37.5 % (16 games,
+// boards 1 to 16); a root of 100 moves, 62.5 % (16); an unvisited child
+// worth 0.5 everywhere, 50 % (16), or 0.9 at the root only and 0.5 or 0.7
+// below, 64.6 and 62.5 % (24, boards 17 to 40); playouts that redraw a
+// random move that gives the opponent a stack to complete, up to 4 or 8
+// times, 65.6 % (16) and 54.2 % (24); a half or a quarter of the playouts
+// replaced by the evaluation's chances at the leaf (sharpness 1.5), 47 and
+// 53 % (17). At 2 s, a fixed ExpandAt of 16 or 48 instead of Grow: 8.5 and
+// 8 of 13 (65 and 62 %). All within their wide intervals of the robot as
+// it was, none clearly better.
+//
 // # Evaluation
 //
 // The evaluation (weights.evaluate) counts, in stacks, for player 1 less

@@ -28,7 +28,10 @@ import (
 //	    go test ./engine/lyngksearch -run TestMatch -v -timeout 0
 //
 // LYNGK_MATCH_THINK is the think time per move of both robots (default
-// 100ms), LYNGK_MATCH_PLAYOUTS a playout budget instead (the same for
+// 100ms), LYNGK_MATCH_THINK_OTHER another one for the second side (the
+// previous robot, or the robot with LYNGK_MATCH_VS_ROBOT: robot-max's 10 s
+// against robot's 2 s is LYNGK_MATCH_THINK=10s LYNGK_MATCH_THINK_OTHER=2s
+// LYNGK_MATCH_VS_ROBOT=1), LYNGK_MATCH_PLAYOUTS a playout budget instead (the same for
 // both, which is not equal time: a cut playout is cheaper);
 // LYNGK_MATCH_PARALLEL the games played at once (each robot thinks on one
 // worker); LYNGK_MATCH_FIRST the board of the first game (default 1);
@@ -37,7 +40,7 @@ import (
 // value of an unvisited child (mcts.Config.FPU); LYNGK_MATCH_PLAIN, when
 // set, plays the previous robot with the robot's tuning (Config) instead
 // of the robot, LYNGK_MATCH_VS_TUNED that one instead of the previous
-// robot.
+// robot, LYNGK_MATCH_VS_ROBOT the robot itself.
 func TestMatch(t *testing.T) {
 	n := envInt(t, "LYNGK_MATCH", 0)
 	if n <= 0 {
@@ -50,6 +53,14 @@ func TestMatch(t *testing.T) {
 			t.Fatal(err)
 		}
 		think = d
+	}
+	thinks := [2]time.Duration{think, think}
+	if s := os.Getenv("LYNGK_MATCH_THINK_OTHER"); s != "" {
+		d, err := time.ParseDuration(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		thinks[1] = d
 	}
 	playouts := envInt(t, "LYNGK_MATCH_PLAYOUTS", 0)
 	parallel := envInt(t, "LYNGK_MATCH_PARALLEL", 1)
@@ -68,8 +79,11 @@ func TestMatch(t *testing.T) {
 			t.Fatalf("LYNGK_MATCH_FPU %q: %v", s, err)
 		}
 	}
-	players := [2]games.Robot{robot, Baseline()}
 	sides := [2]string{"robot", "the previous robot"}
+	players := [2]games.Robot{robot, Baseline()}
+	if os.Getenv("LYNGK_MATCH_VS_ROBOT") != "" {
+		players[1], sides[1] = Robot, "the robot"
+	}
 	// The previous robot with the robot's tuning, to tell what the
 	// evaluation adds to the tuning.
 	tuned := mcts.Robot[lyngk.Game, lyngk.Move, policy]{Config: robot.Config, Draw: acceptDraw}
@@ -99,7 +113,7 @@ func TestMatch(t *testing.T) {
 					who = 1
 				}
 				began := time.Now()
-				th, err := players[who].Think(context.Background(), p, games.Think{Playouts: playouts, Time: think, Workers: 1, Seed: uint64(1000*i + p.Turn())})
+				th, err := players[who].Think(context.Background(), p, games.Think{Playouts: playouts, Time: thinks[who], Workers: 1, Seed: uint64(1000*i + p.Turn())})
 				took[who] += time.Since(began)
 				count[who]++
 				pl[who] += th.Playouts

@@ -71,7 +71,10 @@ func (r robot) Search(ctx context.Context, g *lyngk.Game, o mcts.Options) (mcts.
 		// removed); stack6 keeps the previous robot.
 		return baseline.Search(ctx, g, o)
 	}
-	p := r.Policy
+	p, cfg := r.Policy, r.Config
+	if o.Think > 0 && o.Iterations <= 0 {
+		cfg.ArenaNodes = arenaNodes(o.Think)
+	}
 	if g.Status() == games.Playing && r.Width > 0 {
 		start := time.Now()
 		p.root = &rootFilter{game: *g, moves: r.rootMoves(g, r.Width)}
@@ -79,7 +82,19 @@ func (r robot) Search(ctx context.Context, g *lyngk.Game, o mcts.Options) (mcts.
 			o.Think = max(o.Think-time.Since(start), time.Nanosecond)
 		}
 	}
-	return mcts.Search(ctx, g, p, r.Config, o)
+	return mcts.Search(ctx, g, p, cfg, o)
+}
+
+// arenaNodes is the arena of a search of think time d: config's 2^20
+// nodes (about 20 MB) up to 2 s, which a search fills in about a quarter
+// of a second of playouts at ExpandAt 2 and Grow then spreads over the
+// rest, and as much again for every further 2 s, at most 2^23 (about
+// 170 MB, 16 s): a longer search gets a larger tree, not only better
+// counts at the leaves of the same tree (robot-max's 10 s: 5.2 million
+// nodes, about 105 MB).
+func arenaNodes(d time.Duration) int {
+	const perTwoSeconds, most = 1 << 20, 1 << 23
+	return min(max(perTwoSeconds, int(d.Seconds()*perTwoSeconds/2)), most)
 }
 
 // Tree returns one search tree for g (tests and benchmarks).

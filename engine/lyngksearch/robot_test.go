@@ -86,3 +86,19 @@ func TestThinkBudget(t *testing.T) {
 		t.Errorf("no LYNGK position: %v", err)
 	}
 }
+
+// TestArenaNodes: the arena of a search is config's up to 2 s of thinking,
+// grows with a longer think time and stops at 2^23 nodes.
+func TestArenaNodes(t *testing.T) {
+	for _, c := range []struct {
+		d    time.Duration
+		want int
+	}{{100 * time.Millisecond, 1 << 20}, {2 * time.Second, 1 << 20}, {10 * time.Second, 5 << 20}, {time.Minute, 1 << 23}} {
+		if got := arenaNodes(c.d); got != c.want {
+			t.Errorf("%v: %d nodes, want %d", c.d, got, c.want)
+		}
+	}
+	if config.ArenaNodes != 1<<20 {
+		t.Errorf("config's arena is %d nodes, arenaNodes says 2^20", config.ArenaNodes)
+	}
+}

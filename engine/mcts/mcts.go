@@ -64,8 +64,14 @@ type Policy[G any, M comparable] interface {
 type Config struct {
 	Explore, FPU, ClassBonus float64
 	ExpandAt                 uint32
-	ArenaNodes               int
-	MaxMoves                 int
+	// Grow, when set, raises the visits a leaf needs as the arena fills:
+	// ExpandAt times the arena's size over its free room (twice ExpandAt
+	// half full, ten times at nine tenths), so that a long search keeps
+	// growing its tree, ever more selectively, where a fixed ExpandAt
+	// fills the arena within the first part of the budget.
+	Grow       bool
+	ArenaNodes int
+	MaxMoves   int
 }
 
 // Tuned is a Config with the tuning the strength runs set for LYNGK
@@ -222,6 +228,15 @@ func (t *Tree[G, M, P]) run(ctx context.Context, deadline time.Time) {
 	}
 }
 
+// expandAt is the visits a leaf needs to be expanded now (Config.Grow).
+func (t *Tree[G, M, P]) expandAt() uint32 {
+	if !t.cfg.Grow {
+		return t.cfg.ExpandAt
+	}
+	free := max(cap(t.nodes)-len(t.nodes), 1)
+	return uint32(min(int(t.cfg.ExpandAt)*cap(t.nodes)/free, math.MaxUint32))
+}
+
 // Iterate is one descent, expansion, playout and back-up.
 func (t *Tree[G, M, P]) Iterate() {
 	t.cur = t.root
@@ -232,7 +247,7 @@ func (t *Tree[G, M, P]) Iterate() {
 	for {
 		nd := &t.nodes[cur]
 		if nd.first == 0 {
-			if nd.n+1 >= t.cfg.ExpandAt && t.p.Playing(g) && t.expand(cur, g) {
+			if nd.n+1 >= t.expandAt() && t.p.Playing(g) && t.expand(cur, g) {
 				continue
 			}
 			break

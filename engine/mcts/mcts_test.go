@@ -85,3 +85,41 @@ func TestIterateAllocs(t *testing.T) {
 		t.Errorf("%v allocations per iteration", a)
 	}
 }
+
+// TestGrow: with Config.Grow a leaf needs ExpandAt visits while the arena
+// is empty, twice that half full and ten times at nine tenths; the tree
+// still grows long after a fixed ExpandAt has filled the arena, and never
+// past its room.
+func TestGrow(t *testing.T) {
+	cfg := nimConfig
+	cfg.ArenaNodes = 1 << 10
+	g := nim{pile: 300, turn: 1}
+	fixed := NewTree(&g, nimPolicy{}, cfg, 1, 0)
+	n := 0
+	for !fixed.Full() {
+		fixed.Iterate()
+		n++
+	}
+	cfg.Grow = true
+	grow := NewTree(&g, nimPolicy{}, cfg, 1, 0)
+	for range n {
+		grow.Iterate()
+	}
+	if grow.Full() {
+		t.Errorf("growing: full after %d iterations, as the fixed threshold", n)
+	}
+	at := len(grow.nodes)
+	for range 50 * n {
+		grow.Iterate()
+	}
+	if len(grow.nodes) <= at || len(grow.nodes) > cap(grow.nodes) || cap(grow.nodes) != cfg.ArenaNodes {
+		t.Errorf("growing: %d nodes after %d iterations, %d after %d more (room %d)", at, n, len(grow.nodes), 50*n, cap(grow.nodes))
+	}
+	empty := NewTree(&g, nimPolicy{}, cfg, 1, 0)
+	for _, c := range []struct{ used, want int }{{1, 2}, {512, 4}, {1024 - 102, 20}, {1024, 2048}} {
+		empty.nodes = empty.nodes[:c.used]
+		if got := empty.expandAt(); got != uint32(c.want) {
+			t.Errorf("%d of %d nodes used: expanded at %d visits, want %d", c.used, cap(empty.nodes), got, c.want)
+		}
+	}
+}
