@@ -68,7 +68,11 @@
 // robot. So the robot's tree grows to the end of its search
 // (mcts.Config.Grow: the visits a leaf needs rise with the arena's fill),
 // and a think time longer than 2 s gets a larger arena (arenaNodes). With
-// Grow, at 2 s a move against the previous robot: GROW2S.
+// Grow, at 2 s a move against the previous robot on the quiet machine:
+// 79 % (23-0-6, 95 % interval 62-90 %, make bench-robot) and 82.8 % in 32
+// games of TestMatch (26-1-5, 66-92 %), where the full arena gave 59 %
+// (17-0-12); robot-max (10 s, its larger arena) against robot (2 s), 82.5 %
+// (15-3-2 in 20, 61-93 %), where it gave 3-0-3.
 // What did not help, the experiments' code not kept. At 500 ms a move
 // against the previous robot, where the robot as it was scored 75 %
 // (18-0-6, boards 17 to 40): ranking every node's moves by the evaluation
