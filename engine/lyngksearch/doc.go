@@ -73,6 +73,7 @@
 // games of TestMatch (26-1-5, 66-92 %), where the full arena gave 59 %
 // (17-0-12); robot-max (10 s, its larger arena) against robot (2 s), 82.5 %
 // (15-3-2 in 20, 61-93 %), where it gave 3-0-3.
+//
 // What did not help, the experiments' code not kept. At 500 ms a move
 // against the previous robot, where the robot as it was scored 75 %
 // (18-0-6, boards 17 to 40): ranking every node's moves by the evaluation
