@@ -69,8 +69,8 @@
 // (mcts.Config.Grow: the visits a leaf needs rise with the arena's fill),
 // and a think time longer than 2 s gets a larger arena (arenaNodes). With
 // Grow, at 2 s a move against the previous robot on the quiet machine:
-// 79 % (23-0-6, 95 % interval 62-90 %, make bench-robot) and 82.8 % in 32
-// games of TestMatch (26-1-5, 66-92 %), where the full arena gave 59 %
+// 79 % (23-0-6, 95 % interval 62-90 %, make bench-robot) and 81.9 % in 72
+// games of TestMatch (58-2-12, 71.5-89.1 %), where the full arena gave 59 %
 // (17-0-12); robot-max (10 s, its larger arena) against robot (2 s), 82.5 %
 // (15-3-2 in 20, 61-93 %), where it gave 3-0-3.
 //
