@@ -46,22 +46,8 @@ func TestMatch(t *testing.T) {
 	if n <= 0 {
 		t.Skip("a measuring program: set LYNGK_MATCH to the number of games")
 	}
-	think := 100 * time.Millisecond
-	if s := os.Getenv("LYNGK_MATCH_THINK"); s != "" {
-		d, err := time.ParseDuration(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		think = d
-	}
-	thinks := [2]time.Duration{think, think}
-	if s := os.Getenv("LYNGK_MATCH_THINK_OTHER"); s != "" {
-		d, err := time.ParseDuration(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		thinks[1] = d
-	}
+	think := envDuration(t, "LYNGK_MATCH_THINK", 100*time.Millisecond)
+	thinks := [2]time.Duration{think, envDuration(t, "LYNGK_MATCH_THINK_OTHER", think)}
 	playouts := envInt(t, "LYNGK_MATCH_PLAYOUTS", 0)
 	parallel := envInt(t, "LYNGK_MATCH_PARALLEL", 1)
 	first := envInt(t, "LYNGK_MATCH_FIRST", 1)
@@ -171,6 +157,20 @@ func wilson(s, n float64) (lo, hi float64) {
 	mid := (p + z*z/(2*n)) / (1 + z*z/n)
 	half := z / (1 + z*z/n) * math.Sqrt(p*(1-p)/n+z*z/(4*n*n))
 	return mid - half, mid + half
+}
+
+// envDuration reads a duration from the environment, def when unset.
+func envDuration(t *testing.T, name string, def time.Duration) time.Duration {
+	t.Helper()
+	s := strings.TrimSpace(os.Getenv(name))
+	if s == "" {
+		return def
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		t.Fatalf("%s=%q: %v", name, s, err)
+	}
+	return d
 }
 
 // envInt reads a whole number from the environment, def when unset.

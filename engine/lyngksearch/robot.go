@@ -85,16 +85,16 @@ func (r robot) Search(ctx context.Context, g *lyngk.Game, o mcts.Options) (mcts.
 	return mcts.Search(ctx, g, p, cfg, o)
 }
 
-// arenaNodes is the arena of a search of think time d: config's 2^20
-// nodes (about 20 MB) up to 2 s, which a search fills in about a quarter
-// of a second of playouts at ExpandAt 2 and Grow then spreads over the
-// rest, and as much again for every further 2 s, at most 2^23 (about
-// 170 MB, 16 s): a longer search gets a larger tree, not only better
-// counts at the leaves of the same tree (robot-max's 10 s: 5.2 million
-// nodes, about 105 MB).
+// arenaNodes is the arena of a search of think time d: config's arena
+// (2^20 nodes, about 20 MB) up to 2 s, which a search fills in about a
+// quarter of a second of playouts at ExpandAt 2 and Grow then spreads
+// over the rest, and as much again for every further 2 s, at most eight
+// times config's (2^23 nodes, about 170 MB, 16 s): a longer search gets a
+// larger tree, not only better counts at the leaves of the same tree
+// (robot-max's 10 s: 5.2 million nodes, about 105 MB).
 func arenaNodes(d time.Duration) int {
-	const perTwoSeconds, most = 1 << 20, 1 << 23
-	return min(max(perTwoSeconds, int(d.Seconds()*perTwoSeconds/2)), most)
+	perTwoSeconds := config.ArenaNodes
+	return min(max(perTwoSeconds, int(d.Seconds()*float64(perTwoSeconds)/2)), 8*perTwoSeconds)
 }
 
 // Tree returns one search tree for g (tests and benchmarks).
