@@ -65,15 +65,18 @@ bench-scale:
 # score shows it above or below its threshold (65 % over the level below
 # or the floor; 90 % YINSH, 75 % LYNGK over the previous robot; wrong at
 # most 2.5 % of the time each side, robotmatch.Result.Verdict), and
-# ROBOT_MINUTES=M to stop each match after M minutes with what it has.
+# ROBOT_MINUTES=M to stop each match after M minutes with what it has;
+# ROBOT_FIRST=B starts each match at board (and seeds) B instead of 1, to
+# play a long match in parts.
 ROBOT_GAMES  ?= 100
+ROBOT_FIRST  ?= 1
 ROBOT_LEVELS ?= robot-novice,robot-club
 ROBOT_GAME   ?= lyngk,yinsh
 bench-robot:
 	LYNGK_BENCH_ROBOT=1 LYNGK_BENCH_ROBOT_GAMES=$(ROBOT_GAMES) LYNGK_BENCH_ROBOT_GAME=$(ROBOT_GAME) \
 		LYNGK_BENCH_ROBOT_LEVELS=$(if $(filter all,$(ROBOT_LEVELS)),,$(ROBOT_LEVELS)) \
 		LYNGK_BENCH_ROBOT_MATCHES=$(ROBOT_MATCHES) LYNGK_BENCH_ROBOT_STOP=$(ROBOT_STOP) \
-		LYNGK_BENCH_ROBOT_MINUTES=$(ROBOT_MINUTES) \
+		LYNGK_BENCH_ROBOT_MINUTES=$(ROBOT_MINUTES) LYNGK_BENCH_ROBOT_FIRST=$(ROBOT_FIRST) \
 		$(GO) test -count=1 -timeout 0 -run '^TestBenchRobot$$' -v ./cmd/lyngk
 
 # make bench-robot-outside ROBOT_OUTSIDE='/path/to/program args': the YINSH

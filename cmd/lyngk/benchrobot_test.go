@@ -46,6 +46,8 @@ import (
 //	                              (benchThreshold, robotmatch's Verdict)
 //	LYNGK_BENCH_ROBOT_MINUTES=M   each match stops after M minutes with
 //	                              the games it finished
+//	LYNGK_BENCH_ROBOT_FIRST=B     the board and seeds of the first game (1),
+//	                              so that a long match is played in parts
 //
 // One search runs at a time (robotmatch measures the process's CPU), so
 // it takes one core; the Makefile's default (the two lowest levels at 100
@@ -67,6 +69,9 @@ func TestBenchRobot(t *testing.T) {
 		t.Fatal(err)
 	}
 	plan.limit = time.Duration(minutes) * time.Minute
+	if plan.first, err = envNumber("LYNGK_BENCH_ROBOT_FIRST", 1); err != nil {
+		t.Fatal(err)
+	}
 	plan.stop = os.Getenv("LYNGK_BENCH_ROBOT_STOP") != ""
 	cfg := defaultConfig()
 	if s := os.Getenv("LYNGK_BENCH_ROBOT_LEVELS"); s != "" {
@@ -192,12 +197,13 @@ func envNumber(key string, def int) (int, error) {
 var benchKinds = []string{"levels", "baseline", "floor"}
 
 // benchPlan is what the benchmark plays: the kinds of match (all when
-// none named) between levels, games a match, whether a match stops on
-// its verdict (benchThreshold), and each match's time limit.
+// none named) between levels, games a match from board first, whether a
+// match stops on its verdict (benchThreshold), and each match's time limit.
 type benchPlan struct {
 	levels []engine.RobotLevel
 	kinds  []string
 	games  int
+	first  int
 	stop   bool
 	limit  time.Duration
 }
@@ -218,7 +224,7 @@ func benchThreshold(kind, game string) float64 {
 }
 
 // matches are the plan's matches in gm, each level's robot thinking at
-// the level's budget, colours alternating from board 1.
+// the level's budget, colours alternating from board p.first.
 func (p benchPlan) matches(gm games.Game) []robotmatch.Match {
 	baseline := map[string]games.Robot{"lyngk": lyngksearch.Baseline(), "yinsh": yinshsearch.Baseline()}
 	player := func(i int) robotmatch.Player {
@@ -227,7 +233,7 @@ func (p benchPlan) matches(gm games.Game) []robotmatch.Match {
 	}
 	var out []robotmatch.Match
 	add := func(kind string, a, b robotmatch.Player) {
-		m := robotmatch.Match{Rules: gm, A: a, B: b, Games: p.games, First: 1, Limit: p.limit}
+		m := robotmatch.Match{Rules: gm, A: a, B: b, Games: p.games, First: p.first, Limit: p.limit}
 		if p.stop {
 			m.Threshold = benchThreshold(kind, gm.Name())
 		}
@@ -400,7 +406,7 @@ func TestBenchPlan(t *testing.T) {
 	describe := func(ms []robotmatch.Match) string {
 		var s []string
 		for _, m := range ms {
-			s = append(s, fmt.Sprintf("%s %s-%s %v %d %v", m.Rules.Name(), m.A.Name, m.B.Name, m.Threshold, m.Games, m.Limit))
+			s = append(s, fmt.Sprintf("%s %s-%s %v %d from %d %v", m.Rules.Name(), m.A.Name, m.B.Name, m.Threshold, m.Games, m.First, m.Limit))
 		}
 		return strings.Join(s, "; ")
 	}
@@ -410,15 +416,15 @@ func TestBenchPlan(t *testing.T) {
 		stop  bool
 		want  string
 	}{
-		{"yinsh", []string{"levels"}, true, "yinsh robot-max-robot 0.65 7 5m0s"},
-		{"yinsh", []string{"baseline"}, true, "yinsh robot-baseline at robot 0.9 7 5m0s; yinsh robot-max-baseline at robot-max 0.9 7 5m0s"},
-		{"lyngk", []string{"baseline"}, true, "lyngk robot-baseline at robot 0.75 7 5m0s; lyngk robot-max-baseline at robot-max 0.75 7 5m0s"},
-		{"lyngk", []string{"floor", "levels"}, false, "lyngk robot-max-robot 0 7 5m0s; lyngk robot-random 0 7 5m0s; lyngk robot-greedy 0 7 5m0s"},
-		{"lyngk", nil, true, "lyngk robot-max-robot 0.65 7 5m0s; lyngk robot-baseline at robot 0.75 7 5m0s; " +
-			"lyngk robot-max-baseline at robot-max 0.75 7 5m0s; lyngk robot-random 0.65 7 5m0s; lyngk robot-greedy 0.65 7 5m0s"},
+		{"yinsh", []string{"levels"}, true, "yinsh robot-max-robot 0.65 7 from 41 5m0s"},
+		{"yinsh", []string{"baseline"}, true, "yinsh robot-baseline at robot 0.9 7 from 41 5m0s; yinsh robot-max-baseline at robot-max 0.9 7 from 41 5m0s"},
+		{"lyngk", []string{"baseline"}, true, "lyngk robot-baseline at robot 0.75 7 from 41 5m0s; lyngk robot-max-baseline at robot-max 0.75 7 from 41 5m0s"},
+		{"lyngk", []string{"floor", "levels"}, false, "lyngk robot-max-robot 0 7 from 41 5m0s; lyngk robot-random 0 7 from 41 5m0s; lyngk robot-greedy 0 7 from 41 5m0s"},
+		{"lyngk", nil, true, "lyngk robot-max-robot 0.65 7 from 41 5m0s; lyngk robot-baseline at robot 0.75 7 from 41 5m0s; " +
+			"lyngk robot-max-baseline at robot-max 0.75 7 from 41 5m0s; lyngk robot-random 0.65 7 from 41 5m0s; lyngk robot-greedy 0.65 7 from 41 5m0s"},
 	}
 	for _, tt := range tests {
-		p := benchPlan{levels: levels, kinds: tt.kinds, games: 7, stop: tt.stop, limit: 5 * time.Minute}
+		p := benchPlan{levels: levels, kinds: tt.kinds, games: 7, first: 41, stop: tt.stop, limit: 5 * time.Minute}
 		if got := describe(p.matches(byName[tt.game])); got != tt.want {
 			t.Errorf("%s %v stop %v:\n got %s\nwant %s", tt.game, tt.kinds, tt.stop, got, tt.want)
 		}
