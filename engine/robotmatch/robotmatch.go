@@ -51,8 +51,10 @@ type Player struct {
 // Match is Games games of Rules (variant Variant, "" the default) between A and B,
 // colours alternating: A is player 1 in even games, player 2 in odd ones.
 // Game i starts at board First+i (LYNGK's start depends on it) and seeds
-// the searches with i, so that a match at playout budgets is replayed
-// move for move.
+// the searches with First+i, so that a match at playout budgets is
+// replayed move for move and a match played in parts (First 1, then 41)
+// plays no game of another part again, in YINSH too, whose start is
+// always the empty board.
 //
 // A match may stop before its Games: with Threshold set, once its score
 // shows A's true score above or below it (Verdict: the match so stopped
@@ -262,7 +264,7 @@ func Play(ctx context.Context, m Match, progress func(string)) (r Result, err er
 			}
 			think := p.Think
 			think.Workers = max(think.Workers, 1)
-			think.Seed = seed(i, k, side)
+			think.Seed = seed(m.First+i, k, side)
 			before := cputime.Now()
 			th, err := p.Robot.Think(limited, pos.Clone(), think)
 			used := cputime.Now() - before
@@ -326,7 +328,7 @@ func Play(ctx context.Context, m Match, progress func(string)) (r Result, err er
 	return r, nil
 }
 
-// seed is the search seed of move k of game i for side: the three mixed
+// seed is the search seed of move k of board i's game for side: the three mixed
 // (splitmix64's finaliser), so that the two sides' and the games' seeds
 // share no pattern a generator could echo.
 func seed(i, k, side int) uint64 {

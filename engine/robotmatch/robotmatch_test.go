@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -311,3 +312,56 @@ func (c counted) Think(ctx context.Context, p games.Position, o games.Think) (ga
 }
 
 func (counted) AcceptDraw(games.Position, int) bool { return true }
+
+// seeded is a robot that plays the first legal move and keeps the seed of
+// each search it is asked for.
+type seeded struct{ seeds *[]uint64 }
+
+func (s seeded) Think(_ context.Context, p games.Position, o games.Think) (games.Thought, error) {
+	*s.seeds = append(*s.seeds, o.Seed)
+	m, _, err := p.Parse(p.Legal()[0])
+	return games.Thought{Move: m}, err
+}
+
+func (seeded) AcceptDraw(games.Position, int) bool { return true }
+
+// TestSeedsFollowBoard: a match replays its seeds, and a match played in
+// parts seeds each game by its board, so the part from board 2 repeats
+// no search of the part from board 1's first game (tic-tac-toe's start,
+// like YINSH's, is the same on every board), while its first game is
+// the second game of a match from board 1 (the colours aside). Each game
+// is seven moves, player 1 winning with the first legal ones.
+func TestSeedsFollowBoard(t *testing.T) {
+	play := func(first, n int) []uint64 {
+		var seeds []uint64
+		p := Player{Name: "s", Robot: seeded{&seeds}, Think: games.Think{Playouts: 1}}
+		if _, err := Play(context.Background(), Match{Rules: gamestest.TicTacToe, A: p, B: p, Games: n, First: first}, nil); err != nil {
+			t.Fatal(err)
+		}
+		return seeds
+	}
+	one, again, two, both := play(1, 1), play(1, 1), play(2, 1), play(1, 2)
+	if len(one) != 7 || !slices.Equal(one, again) {
+		t.Errorf("board 1 twice: seeds %x and %x", one, again)
+	}
+	for _, s := range two {
+		if slices.Contains(one, s) {
+			t.Errorf("board 2 repeats seed %x of board 1: %x and %x", s, one, two)
+		}
+	}
+	// In the match from board 1, its second game is board 2's, with the
+	// sides swapped: the same seeds, move by move, as side 0 and 1 swap.
+	if len(both) != 14 {
+		t.Fatalf("two games: %d searches", len(both))
+	}
+	for k, s := range both[7:] {
+		if want := seed(2, k, 1-k%2); s != want {
+			t.Errorf("board 2's move %d in the match from board 1: seed %x, want %x", k, s, want)
+		}
+	}
+	for k, s := range two {
+		if want := seed(2, k, k%2); s != want {
+			t.Errorf("board 2's move %d in the match from board 2: seed %x, want %x", k, s, want)
+		}
+	}
+}
