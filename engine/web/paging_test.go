@@ -68,19 +68,7 @@ var (
 // page; after=x is refused. The
 // pages' games, counts and links are in testdata/games-pages.txt.
 func TestGamesPagedByKey(t *testing.T) {
-	s := newSiteOf(t, true, append(offered(), games.Game{Rules: yinsh.Rules}))
-	_, err := benchstore.Generate(context.Background(), s.e, func(fn func(engine.Tx) error) error {
-		return s.db.Update(func(tx *store.Tx) error { return fn(tx) })
-	}, benchstore.Options{Games: 350, Running: -1, Seed: 3, Now: start, Span: 365 * 24 * time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs := &countingStore{Store: s.d}
-	h, err := web.New(web.Config{Store: cs, Engine: s.e, Public: true, Log: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.h = h
+	s, cs := pagedSite(t, benchstore.Options{Games: 350, Running: -1, Seed: 3, Now: start, Span: 365 * 24 * time.Hour})
 	var all []engine.GameSummary
 	if err := s.d.View(func(tx engine.Tx) (err error) {
 		all, _, err = s.e.Page(tx, engine.GameFilter{}, engine.Cursor{}, 2000)
@@ -90,28 +78,18 @@ func TestGamesPagedByKey(t *testing.T) {
 	}
 	var report strings.Builder
 	var listed []int
-	var reads []int64
-	for target := "/games"; target != ""; {
-		cs.reads.Store(0)
-		res, body := s.get("GET", target)
-		if res.StatusCode != http.StatusOK {
-			t.Fatalf("%s: %d", target, res.StatusCode)
-		}
-		reads = append(reads, cs.reads.Load())
+	reads := walk(t, s, cs, "/games", &report, func(target, body string) string {
 		var boards []int
 		for _, m := range gameLink.FindAllStringSubmatch(body, -1) {
 			n, _ := strconv.Atoi(m[1])
 			boards = append(boards, n)
 		}
-		listed = append(listed, boards...)
-		more := nextPage.FindStringSubmatch(body)
-		fmt.Fprintf(&report, "GET %s: %d games, %d to %d\n", target, len(boards), boards[0], boards[len(boards)-1])
-		target = ""
-		if more != nil {
-			fmt.Fprintf(&report, "  %s\n", more[0])
-			target = strings.ReplaceAll(more[1], "&amp;", "&")
+		if len(boards) == 0 {
+			t.Fatalf("%s: no games", target)
 		}
-	}
+		listed = append(listed, boards...)
+		return fmt.Sprintf("%d games, %d to %d", len(boards), boards[0], boards[len(boards)-1])
+	})
 	want := make([]int, len(all))
 	for i, g := range all {
 		want[i] = g.Board
@@ -119,20 +97,12 @@ func TestGamesPagedByKey(t *testing.T) {
 	if !slices.Equal(listed, want) {
 		t.Errorf("the pages list %d games, not the listing's %d in its order", len(listed), len(want))
 	}
-	t.Logf("reads of each page: %v", reads)
 	// Pages 2 and 3 read the game of their cursor and one key past the
 	// page besides what page 1 reads.
 	if len(reads) != 4 || reads[1] > reads[0]+2 || reads[2] > reads[0]+2 {
 		t.Errorf("reads of each page %v: want 4 pages, pages 2 and 3 reading no more than page 1 and 2", reads)
 	}
-	for _, target := range []string{"/games?page=3", "/games?state=finished&page=2", "/games?page=9", "/games?after=x", "/games?after=0"} {
-		res, body := s.get("GET", target)
-		fmt.Fprintf(&report, "GET %s: %d %s", target, res.StatusCode, res.Header.Get("Location"))
-		if res.StatusCode == http.StatusOK {
-			fmt.Fprintf(&report, "%d games", len(gameLink.FindAllString(body, -1)))
-		}
-		report.WriteString("\n")
-	}
+	reportTargets(s, &report, gameLink, "games", "/games?page=3", "/games?state=finished&page=2", "/games?page=9", "/games?after=x", "/games?after=0")
 	golden.Check(t, "testdata/games-pages.txt", report.String(), *update)
 }
 
@@ -147,19 +117,7 @@ func TestGamesPagedByKey(t *testing.T) {
 // an empty page; an after that is no cursor is refused. The pages' ranks,
 // counts and links are in testdata/standings-pages.txt.
 func TestStandingsPagedByKey(t *testing.T) {
-	s := newSiteOf(t, true, append(offered(), games.Game{Rules: yinsh.Rules}))
-	_, err := benchstore.Generate(context.Background(), s.e, func(fn func(engine.Tx) error) error {
-		return s.db.Update(func(tx *store.Tx) error { return fn(tx) })
-	}, benchstore.Options{Games: 1400, Players: 350, Running: 0, Seed: 5, Now: start, Span: 365 * 24 * time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs := &countingStore{Store: s.d}
-	h, err := web.New(web.Config{Store: cs, Engine: s.e, Public: true, Log: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.h = h
+	s, cs := pagedSite(t, benchstore.Options{Games: 1400, Players: 350, Running: 0, Seed: 5, Now: start, Span: 365 * 24 * time.Hour})
 	var all []engine.Standing
 	if err := s.d.View(func(tx engine.Tx) (err error) {
 		all, err = s.e.Standings(tx, "lyngk")
@@ -170,14 +128,7 @@ func TestStandingsPagedByKey(t *testing.T) {
 	line := regexp.MustCompile(`<td class="num" data-label="Rank">(\d+)</td><td data-label="Player"><a href="/player/([^"]+)">`)
 	var report strings.Builder
 	var listed []string
-	var reads []int64
-	for target := "/standings"; target != ""; {
-		cs.reads.Store(0)
-		res, body := s.get("GET", target)
-		if res.StatusCode != http.StatusOK {
-			t.Fatalf("%s: %d", target, res.StatusCode)
-		}
-		reads = append(reads, cs.reads.Load())
+	reads := walk(t, s, cs, "/standings", &report, func(target, body string) string {
 		ms := line.FindAllStringSubmatch(body, -1)
 		if len(ms) == 0 {
 			t.Fatalf("%s: no lines", target)
@@ -188,13 +139,8 @@ func TestStandingsPagedByKey(t *testing.T) {
 			}
 			listed = append(listed, m[2])
 		}
-		fmt.Fprintf(&report, "GET %s: %d players, ranks %s to %s\n", target, len(ms), ms[0][1], ms[len(ms)-1][1])
-		target = ""
-		if more := nextPage.FindStringSubmatch(body); more != nil {
-			fmt.Fprintf(&report, "  %s\n", more[0])
-			target = strings.ReplaceAll(more[1], "&amp;", "&")
-		}
-	}
+		return fmt.Sprintf("%d players, ranks %s to %s", len(ms), ms[0][1], ms[len(ms)-1][1])
+	})
 	var want []string
 	for _, p := range all {
 		want = append(want, p.ID)
@@ -202,21 +148,70 @@ func TestStandingsPagedByKey(t *testing.T) {
 	if len(want) <= 300 || !slices.Equal(listed, want) {
 		t.Errorf("the pages list %d players, not the standings' %d in their order", len(listed), len(want))
 	}
-	t.Logf("reads of each page: %v", reads)
 	// Pages 2 and 3 read no more than page 1: their cursor is no read.
 	if len(reads) != 4 || reads[1] > reads[0] || reads[2] > reads[0] {
 		t.Errorf("reads of each page %v: want 4 pages, pages 2 and 3 reading no more than page 1", reads)
 	}
-	for _, target := range []string{"/standings?page=3", "/standings?page=9", "/standings?after=x", "/standings?after=NaN:bob",
-		"/standings?after=1500:Bob", "/standings?after=9999:zz&page=2"} {
+	reportTargets(s, &report, line, "players", "/standings?page=3", "/standings?page=9", "/standings?after=x", "/standings?after=NaN:bob",
+		"/standings?after=1500:Bob", "/standings?after=9999:zz&page=2")
+	golden.Check(t, "testdata/standings-pages.txt", report.String(), *update)
+}
+
+// pagedSite is a public site of both games over a store bench-store's
+// generator filled as o says, its pages reading through a countingStore.
+func pagedSite(t *testing.T, o benchstore.Options) (*site, *countingStore) {
+	t.Helper()
+	s := newSiteOf(t, true, append(offered(), games.Game{Rules: yinsh.Rules}))
+	_, err := benchstore.Generate(context.Background(), s.e, func(fn func(engine.Tx) error) error {
+		return s.db.Update(func(tx *store.Tx) error { return fn(tx) })
+	}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := &countingStore{Store: s.d}
+	h, err := web.New(web.Config{Store: cs, Engine: s.e, Public: true, Log: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.h = h
+	return s, cs
+}
+
+// walk follows the next-page links from target to the last page, writing
+// to report each page's line (what page says of its body) and its link
+// on, and returns the keys and records each page read.
+func walk(t *testing.T, s *site, cs *countingStore, target string, report *strings.Builder, page func(target, body string) string) []int64 {
+	t.Helper()
+	var reads []int64
+	for target != "" {
+		cs.reads.Store(0)
 		res, body := s.get("GET", target)
-		fmt.Fprintf(&report, "GET %s: %d %s", target, res.StatusCode, res.Header.Get("Location"))
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %d", target, res.StatusCode)
+		}
+		reads = append(reads, cs.reads.Load())
+		fmt.Fprintf(report, "GET %s: %s\n", target, page(target, body))
+		target = ""
+		if more := nextPage.FindStringSubmatch(body); more != nil {
+			fmt.Fprintf(report, "  %s\n", more[0])
+			target = strings.ReplaceAll(more[1], "&amp;", "&")
+		}
+	}
+	t.Logf("reads of each page: %v", reads)
+	return reads
+}
+
+// reportTargets writes to report each target's status and redirect, and
+// on a page the count of its lines (matches of line).
+func reportTargets(s *site, report *strings.Builder, line *regexp.Regexp, noun string, targets ...string) {
+	for _, target := range targets {
+		res, body := s.get("GET", target)
+		fmt.Fprintf(report, "GET %s: %d %s", target, res.StatusCode, res.Header.Get("Location"))
 		if res.StatusCode == http.StatusOK {
-			fmt.Fprintf(&report, "%d players", len(line.FindAllString(body, -1)))
+			fmt.Fprintf(report, "%d %s", len(line.FindAllString(body, -1)), noun)
 		}
 		report.WriteString("\n")
 	}
-	golden.Check(t, "testdata/standings-pages.txt", report.String(), *update)
 }
 
 // TestPagesWithin100KB: every listing page at its largest, its lines as
