@@ -11,7 +11,7 @@ import (
 	"slices"
 	"testing"
 
-	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 
 	"lyngk.example/lyngk/store"
 )
@@ -275,7 +275,7 @@ func TestUpdatePanicRollsBack(t *testing.T) {
 func TestViewIsReadOnly(t *testing.T) {
 	db, _ := openTemp(t)
 	err := db.View(func(tx *store.Tx) error { return tx.Put(store.BucketUsers, "alice", []byte("x")) })
-	if !errors.Is(err, bolt.ErrTxNotWritable) {
+	if !errors.Is(err, berrors.ErrTxNotWritable) {
 		t.Errorf("Put in View = %v, want ErrTxNotWritable", err)
 	}
 }
@@ -472,10 +472,10 @@ func TestClosedDB(t *testing.T) {
 		t.Fatal(err)
 	}
 	nop := func(*store.Tx) error { return nil }
-	if err := db.Update(nop); !errors.Is(err, bolt.ErrDatabaseNotOpen) {
+	if err := db.Update(nop); !errors.Is(err, berrors.ErrDatabaseNotOpen) {
 		t.Errorf("Update after Close = %v, want ErrDatabaseNotOpen", err)
 	}
-	if err := db.View(nop); !errors.Is(err, bolt.ErrDatabaseNotOpen) {
+	if err := db.View(nop); !errors.Is(err, berrors.ErrDatabaseNotOpen) {
 		t.Errorf("View after Close = %v, want ErrDatabaseNotOpen", err)
 	}
 	if _, err := db.Backup(io.Discard); err == nil {

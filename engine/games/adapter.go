@@ -129,6 +129,10 @@ type adapted[G any, M Move, P Playable[G, M], V ~uint8] struct {
 	e *Entry[G, M, P, V]
 }
 
+// own is called through Unwrap's interface, which staticcheck does not
+// follow for a generic type.
+//
+//lint:ignore U1000 used by Unwrap
 func (a *adapted[G, M, P, V]) own() *G { return &a.g }
 
 func (a *adapted[G, M, P, V]) Turn() int        { return P(&a.g).Turn() }
