@@ -69,10 +69,11 @@
 // (mcts.Config.Grow: the visits a leaf needs rise with the arena's fill),
 // and a think time longer than 2 s gets a larger arena (arenaNodes). With
 // Grow, at 2 s a move against the previous robot on the quiet machine:
-// 79 % (23-0-6, 95 % interval 62-90 %, make bench-robot) and 81.9 % in 72
-// games of TestMatch (58-2-12, 71.5-89.1 %), where the full arena gave 59 %
-// (17-0-12); robot-max (10 s, its larger arena) against robot (2 s), 82.5 %
-// (15-3-2 in 20, 61-93 %), where it gave 3-0-3.
+// 77.2 % in 171 games (130-4-37, 95 % interval 70.3-82.8 %; make
+// bench-robot and TestMatch), where the full arena gave 59 % (17-0-12);
+// robot-max (10 s, its larger arena) against robot (2 s), 81.2 % (30-5-5
+// in 40, 66.6-90.4 %), where it gave 3-0-3 (deploy/BENCHMARKS.md, "A
+// second sitting").
 //
 // What did not help, the experiments' code not kept. At 500 ms a move
 // against the previous robot, where the robot as it was scored 75 %

@@ -37,9 +37,9 @@ type brokenStore struct{ Store }
 func (brokenStore) View(func(engine.Tx) error) error { return errors.New("disk gone") }
 
 // TestReviewFailed: a review that cannot be made (the game cannot be
-// read) is logged with its board and kept as none, so that the page shows
-// no review and does not say one is being made, and the game is not
-// queued again until the server restarts.
+// read) is logged with its board and kept as a review without a chart
+// (which the game page shows as none), no longer queued, and not queued
+// again until the server restarts.
 func TestReviewFailed(t *testing.T) {
 	var logged bytes.Buffer
 	made := make(chan int, 2)
