@@ -3,7 +3,6 @@ package lyngksearch
 import (
 	"context"
 	"fmt"
-	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/engine/mcts"
+	"lyngk.example/lyngk/engine/robotmatch"
 )
 
 // TestMatch plays the robot (Robot) against the previous one (Baseline)
@@ -42,15 +42,15 @@ import (
 // of the robot, LYNGK_MATCH_VS_TUNED that one instead of the previous
 // robot, LYNGK_MATCH_VS_ROBOT the robot itself.
 func TestMatch(t *testing.T) {
-	n := envInt(t, "LYNGK_MATCH", 0)
+	n := env(t, "LYNGK_MATCH", 0, strconv.Atoi)
 	if n <= 0 {
 		t.Skip("a measuring program: set LYNGK_MATCH to the number of games")
 	}
-	think := envDuration(t, "LYNGK_MATCH_THINK", 100*time.Millisecond)
-	thinks := [2]time.Duration{think, envDuration(t, "LYNGK_MATCH_THINK_OTHER", think)}
-	playouts := envInt(t, "LYNGK_MATCH_PLAYOUTS", 0)
-	parallel := envInt(t, "LYNGK_MATCH_PARALLEL", 1)
-	first := envInt(t, "LYNGK_MATCH_FIRST", 1)
+	think := env(t, "LYNGK_MATCH_THINK", 100*time.Millisecond, time.ParseDuration)
+	thinks := [2]time.Duration{think, env(t, "LYNGK_MATCH_THINK_OTHER", think, time.ParseDuration)}
+	playouts := env(t, "LYNGK_MATCH_PLAYOUTS", 0, strconv.Atoi)
+	parallel := env(t, "LYNGK_MATCH_PARALLEL", 1, strconv.Atoi)
+	first := env(t, "LYNGK_MATCH_FIRST", 1, strconv.Atoi)
 	robot := Robot
 	if s := os.Getenv("LYNGK_MATCH_POLICY"); s != "" {
 		var p guided
@@ -139,48 +139,25 @@ func TestMatch(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	s := float64(wins) + float64(ties)/2
-	lo, hi := wilson(s, float64(n))
+	res := robotmatch.Result{Won: wins, Tied: ties, Lost: n - wins - ties}
+	lo, hi := res.Interval()
 	budget := think.String()
 	if playouts > 0 {
 		budget = strconv.Itoa(playouts) + " playouts"
 	}
 	t.Logf("%s against %s, %s a move: %d games, %d won, %d tied, %d lost: score %.1f%% (95%% interval %.1f%%-%.1f%%); mean time a move %.0f ms and %.0f ms, playouts a move %.0f and %.0f; %v",
-		sides[0], sides[1], budget, n, wins, ties, n-wins-ties, 100*s/float64(n), 100*lo, 100*hi,
+		sides[0], sides[1], budget, n, wins, ties, res.Lost, 100*res.Score(), 100*lo, 100*hi,
 		1000*moves[0]/max(turns[0], 1), 1000*moves[1]/max(turns[1], 1), thought[0]/max(turns[0], 1), thought[1]/max(turns[1], 1), time.Since(start).Round(time.Second))
 }
 
-// wilson is the 95 % Wilson score interval of s successes in n trials.
-func wilson(s, n float64) (lo, hi float64) {
-	const z = 1.96
-	p := s / n
-	mid := (p + z*z/(2*n)) / (1 + z*z/n)
-	half := z / (1 + z*z/n) * math.Sqrt(p*(1-p)/n+z*z/(4*n*n))
-	return mid - half, mid + half
-}
-
-// envDuration reads a duration from the environment, def when unset.
-func envDuration(t *testing.T, name string, def time.Duration) time.Duration {
+// env reads a setting from the environment with parse, def when unset.
+func env[T any](t *testing.T, name string, def T, parse func(string) (T, error)) T {
 	t.Helper()
 	s := strings.TrimSpace(os.Getenv(name))
 	if s == "" {
 		return def
 	}
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		t.Fatalf("%s=%q: %v", name, s, err)
-	}
-	return d
-}
-
-// envInt reads a whole number from the environment, def when unset.
-func envInt(t *testing.T, name string, def int) int {
-	t.Helper()
-	s := strings.TrimSpace(os.Getenv(name))
-	if s == "" {
-		return def
-	}
-	v, err := strconv.Atoi(s)
+	v, err := parse(s)
 	if err != nil {
 		t.Fatalf("%s=%q: %v", name, s, err)
 	}

@@ -2,8 +2,6 @@ package yinshsearch
 
 import (
 	"context"
-	"fmt"
-	"math"
 	"os"
 	"strconv"
 	"sync"
@@ -12,6 +10,7 @@ import (
 
 	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/mcts"
+	"lyngk.example/lyngk/engine/robotmatch"
 	"lyngk.example/lyngk/engine/yinsh"
 )
 
@@ -143,34 +142,9 @@ func match(t *testing.T, n int, oppName string, robot, opp searchFunc) {
 		}()
 	}
 	wg.Wait()
-	played := wins + ties + losses
-	score := float64(wins) + float64(ties)/2
-	lo, hi := wilson(score, played)
-	t.Logf("robot against %s at %v a turn: %d won, %d tied, %d lost of %d games: %s (95 %% interval %.1f–%.1f %%); mean wall time a turn %v (robot) and %v (%s); %v in all",
-		oppName, think, wins, ties, losses, played, percent(score, played), 100*lo, 100*hi,
+	res := robotmatch.Result{Won: wins, Tied: ties, Lost: losses}
+	lo, hi := res.Interval()
+	t.Logf("robot against %s at %v a turn: %d won, %d tied, %d lost of %d games: %.1f %% (95 %% interval %.1f–%.1f %%); mean wall time a turn %v (robot) and %v (%s); %v in all",
+		oppName, think, wins, ties, losses, res.Games(), 100*res.Score(), 100*lo, 100*hi,
 		thinkNew/time.Duration(max(turnsNew, 1)), thinkOld/time.Duration(max(turnsOld, 1)), oppName, time.Since(start).Round(time.Second))
-}
-
-func percent(score float64, n int) string {
-	return fmt.Sprintf("%.1f %%", 100*score/float64(max(n, 1)))
-}
-
-// wilson is the Wilson score interval at 95 % for score points of n games.
-func wilson(score float64, n int) (lo, hi float64) {
-	if n == 0 {
-		return 0, 1
-	}
-	const z = 1.96
-	p, fn := score/float64(n), float64(n)
-	mid := (p + z*z/(2*fn)) / (1 + z*z/fn)
-	half := z / (1 + z*z/fn) * math.Sqrt(p*(1-p)/fn+z*z/(4*fn*fn))
-	return mid - half, mid + half
-}
-
-// TestWilson: the interval of 45 points out of 50 is about 78.6–95.7 %.
-func TestWilson(t *testing.T) {
-	lo, hi := wilson(45, 50)
-	if math.Abs(lo-0.786) > 0.001 || math.Abs(hi-0.957) > 0.001 {
-		t.Errorf("wilson(45, 50) = %.4f, %.4f", lo, hi)
-	}
 }
