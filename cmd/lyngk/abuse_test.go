@@ -99,10 +99,7 @@ func TestProcessLoopRules(t *testing.T) {
 // them, TABs and line ends kept.
 func TestProcessControlCharacters(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "lyngk.db")
-	for _, u := range []string{"alice", "bob"} {
-		signupConfirmed(t, db, u+"@example.com", u, "pw", u+"@test.example")
-	}
-	process(t, db, rawMail{from: "alice@example.com", subject: "lyngk challenge alice bob", id: "c@test.example"})
+	aliceChallengesBob(t, db)
 	body := "Take\x00 this\x1b[2J\x1b]0;pwned\x07 \x7fand\u0085\u009b6n\tthat\nsecond line\n"
 	r := process(t, db, rawMail{from: "alice@example.com", subject: "lyngk move 101 alice pw G,c1-d1", body: body, id: "m@test.example"})
 	if len(r) != 2 {
@@ -278,10 +275,7 @@ func checkBounds(t *testing.T, raws [][]byte, want int) []mailer.Inbound {
 // says what was left out.
 func TestProcessForgedMultiple(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "lyngk.db")
-	for _, u := range []string{"alice", "bob"} {
-		signupConfirmed(t, db, u+"@example.com", u, "pw", u+"@test.example")
-	}
-	process(t, db, rawMail{from: "alice@example.com", subject: "lyngk challenge alice bob", id: "c@test.example"})
+	aliceChallengesBob(t, db)
 	line := "lyngk show" + strings.Repeat(" 101", 10)
 	body := strings.Repeat(line+"\n", 60)
 	stranger := rawMail{from: "victim@elsewhere.example", subject: "multiple", body: body, id: "forged1@test.example"}
@@ -399,10 +393,7 @@ func TestProcessShowManyGames(t *testing.T) {
 // move is cut likewise in the opponent's board mail.
 func TestProcessHugeArgument(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "lyngk.db")
-	for _, u := range []string{"alice", "bob"} {
-		signupConfirmed(t, db, u+"@example.com", u, "pw", u+"@test.example")
-	}
-	process(t, db, rawMail{from: "alice@example.com", subject: "lyngk challenge alice bob", id: "c@test.example"})
+	aliceChallengesBob(t, db)
 	arg := strings.Repeat("\xe9", 1<<20-2048)
 	m := rawMail{from: "alice@example.com", subject: "Hello", body: "lyngk show " + arg + "\n", id: "huge@test.example",
 		contentType: "text/plain; charset=iso-8859-1"}
@@ -556,4 +547,14 @@ func TestProcessForgedChallenges(t *testing.T) {
 	if len(r) != 2 {
 		t.Fatalf("alice's own challenge: %d mails, want 2", len(r))
 	}
+}
+
+// aliceChallengesBob signs alice and bob up in db (alice@example.com and
+// bob@example.com, password pw) and has alice challenge bob: game 101.
+func aliceChallengesBob(t *testing.T, db string) {
+	t.Helper()
+	for _, u := range []string{"alice", "bob"} {
+		signupConfirmed(t, db, u+"@example.com", u, "pw", u+"@test.example")
+	}
+	process(t, db, rawMail{from: "alice@example.com", subject: "lyngk challenge alice bob", id: "c@test.example"})
 }

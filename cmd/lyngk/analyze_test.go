@@ -88,22 +88,7 @@ func TestAnalyzeContract(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	var keys []string
-	dec := json.NewDecoder(strings.NewReader(out))
-	if _, err := dec.Token(); err != nil {
-		t.Fatal(err)
-	}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			t.Fatal(err)
-		}
-		keys = append(keys, tok.(string))
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			t.Fatal(err)
-		}
-	}
+	keys := jsonKeys(t, out)
 	if want := []string{"board", "moves", "turn", "status", "winner", "claims", "removed", "legal"}; !reflect.DeepEqual(keys, want) {
 		t.Errorf("keys %v, want %v", keys, want)
 	}
@@ -174,4 +159,26 @@ func TestAnalyzeRobotThink(t *testing.T) {
 	if out != want {
 		t.Errorf("-robot -json:\n%s\nwant\n%s", out, want)
 	}
+}
+
+// jsonKeys returns the keys of the JSON object out, in their order.
+func jsonKeys(t *testing.T, out string) []string {
+	t.Helper()
+	var keys []string
+	dec := json.NewDecoder(strings.NewReader(out))
+	if _, err := dec.Token(); err != nil {
+		t.Fatal(err)
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, tok.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return keys
 }

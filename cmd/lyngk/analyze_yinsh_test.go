@@ -83,22 +83,7 @@ func TestAnalyzeYinshContract(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	var keys []string
-	dec := json.NewDecoder(strings.NewReader(out))
-	if _, err := dec.Token(); err != nil {
-		t.Fatal(err)
-	}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			t.Fatal(err)
-		}
-		keys = append(keys, tok.(string))
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			t.Fatal(err)
-		}
-	}
+	keys := jsonKeys(t, out)
 	want := []string{"game", "variant", "board", "moves", "turn", "status", "winner", "rings_removed", "pool", "rings", "markers", "legal"}
 	if !reflect.DeepEqual(keys, want) {
 		t.Errorf("keys %v, want %v", keys, want)

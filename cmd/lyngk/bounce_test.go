@@ -12,6 +12,24 @@ import (
 	"lyngk.example/lyngk/mailer"
 )
 
+// aliceAnswers signs alice and bob up in db and returns the answer to
+// each of alice's three commands (her challenge of bob, then two shows of
+// game 101), the first mail of each, which goes to her.
+func aliceAnswers(t *testing.T, db, alice, bob string) []reply {
+	t.Helper()
+	signupConfirmed(t, db, alice, "alice", "secret1", "s1@test.example")
+	signupConfirmed(t, db, bob, "bob", "secret2", "s2@test.example")
+	var answers []reply
+	for i, subject := range []string{"lyngk challenge alice bob", "lyngk show 101", "lyngk show 101"} {
+		r := process(t, db, rawMail{from: alice, subject: subject, id: fmt.Sprintf("c%d@test.example", i)})
+		if len(r) == 0 || r[0].to != alice {
+			t.Fatalf("%s: %+v", subject, r)
+		}
+		answers = append(answers, r[0])
+	}
+	return answers
+}
+
 // TestProcessBounce: Gmail's DSN (mailer/testdata/bounces/gmail-dsn.eml)
 // for three of alice's board mails, through `lyngk process`, without VERP:
 // each is matched by the returned Message-ID (recorded as sent to her) to
@@ -22,15 +40,12 @@ import (
 func TestProcessBounce(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "lyngk.db")
 	alice, bob := "alice@example.com", "bob@example.org"
-	signupConfirmed(t, db, alice, "alice", "secret1", "s1@test.example")
-	signupConfirmed(t, db, bob, "bob", "secret2", "s2@test.example")
 	var ids []string
-	for i, subject := range []string{"lyngk challenge alice bob", "lyngk show 101", "lyngk show 101"} {
-		replies := process(t, db, rawMail{from: alice, subject: subject, id: fmt.Sprintf("c%d@test.example", i)})
-		if len(replies) == 0 || replies[0].to != alice || !strings.HasPrefix(replies[0].MessageID, "lyngk.") {
-			t.Fatalf("%s: %+v", subject, replies)
+	for _, r := range aliceAnswers(t, db, alice, bob) {
+		if !strings.HasPrefix(r.MessageID, "lyngk.") {
+			t.Fatalf("Message-ID %q: want the server's", r.MessageID)
 		}
-		ids = append(ids, replies[0].MessageID)
+		ids = append(ids, r.MessageID)
 	}
 	tmpl, err := os.ReadFile(filepath.Join("..", "..", "mailer", "testdata", "bounces", "gmail-dsn.eml"))
 	if err != nil {
