@@ -167,6 +167,20 @@ func (r *request) loadTourneyArg(word, name string) (*tourney, error) {
 	return t, nil
 }
 
+// tourPlayer is the tournament c names (its first argument, of c's game)
+// and the player its next two arguments authenticate, in that order.
+func (r *request) tourPlayer(c Command) (*tourney, *user, error) {
+	t, err := r.loadTourneyArg(c.Game, c.Args[0])
+	if err != nil {
+		return nil, nil, err
+	}
+	u, err := r.authenticate(c.Args[1], c.Args[2])
+	if err != nil {
+		return nil, nil, err
+	}
+	return t, u, nil
+}
+
 // tourCreate: GAME tournament create NAME USERID PASSWORD [OPTIONS]. The
 // creator plays in it.
 func (r *request) tourCreate(c Command) error {
@@ -243,11 +257,7 @@ func (r *request) mayEnter(u *user) error {
 // tourJoin: GAME tournament join NAME USERID PASSWORD [PASSWORD2]. The
 // join that fills the tournament starts it.
 func (r *request) tourJoin(c Command) error {
-	t, err := r.loadTourneyArg(c.Game, c.Args[0])
-	if err != nil {
-		return err
-	}
-	u, err := r.authenticate(c.Args[1], c.Args[2])
+	t, u, err := r.tourPlayer(c)
 	if err != nil {
 		return err
 	}
@@ -266,11 +276,7 @@ func (r *request) tourJoin(c Command) error {
 // tourRobot: GAME tournament robot NAME USERID PASSWORD, by the creator:
 // the robot player joins (Config.TournamentRobot).
 func (r *request) tourRobot(c Command) error {
-	t, err := r.loadTourneyArg(c.Game, c.Args[0])
-	if err != nil {
-		return err
-	}
-	u, err := r.authenticate(c.Args[1], c.Args[2])
+	t, u, err := r.tourPlayer(c)
 	if err != nil {
 		return err
 	}
@@ -328,11 +334,7 @@ func (r *request) enter(t *tourney, u *user) error {
 // start. The creator's leave cancels the tournament: the others are told,
 // and the name is free again.
 func (r *request) tourLeave(c Command) error {
-	t, err := r.loadTourneyArg(c.Game, c.Args[0])
-	if err != nil {
-		return err
-	}
-	u, err := r.authenticate(c.Args[1], c.Args[2])
+	t, u, err := r.tourPlayer(c)
 	if err != nil {
 		return err
 	}
@@ -368,11 +370,7 @@ func (r *request) tourLeave(c Command) error {
 // tourStart: GAME tournament start NAME USERID PASSWORD, by the creator,
 // once Min players have joined.
 func (r *request) tourStart(c Command) error {
-	t, err := r.loadTourneyArg(c.Game, c.Args[0])
-	if err != nil {
-		return err
-	}
-	u, err := r.authenticate(c.Args[1], c.Args[2])
+	t, u, err := r.tourPlayer(c)
 	if err != nil {
 		return err
 	}
@@ -391,11 +389,7 @@ func (r *request) tourStart(c Command) error {
 // start: the player's running games are lost by forfeit, and he is paired
 // no more.
 func (r *request) tourWithdraw(c Command) error {
-	t, err := r.loadTourneyArg(c.Game, c.Args[0])
-	if err != nil {
-		return err
-	}
-	u, err := r.authenticate(c.Args[1], c.Args[2])
+	t, u, err := r.tourPlayer(c)
 	if err != nil {
 		return err
 	}
