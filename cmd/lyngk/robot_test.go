@@ -2,9 +2,7 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"fmt"
-	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -290,15 +288,8 @@ func TestRobotOneSearchPerCore(t *testing.T) {
 	cfg := defaultConfig()
 	cfg.DataDir = filepath.Join(dir, "data")
 	cfg.RobotThink = 300 * time.Millisecond
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan error, 1)
-	var stdout, logs lockedBuffer
-	go func() {
-		done <- serve(ctx, cfg, anyPort, anyPort, &stdout, slog.New(slog.NewTextHandler(&logs, nil)))
-	}()
-	smtpAddr, imapAddr := listenAddr(t, &stdout, "smtp", done), listenAddr(t, &stdout, "imap", done)
-	waitListening(t, imapAddr, done)
+	s := startServe(t, cfg)
+	smtpAddr, imapAddr, logs := s.smtp, s.imap, s.logs
 	alice := localPlayer{t: t, name: "alice", smtp: smtpAddr, imap: imapAddr}
 	alice.signup("Sesame-8zq", 0)
 	const games = 4
@@ -306,10 +297,7 @@ func TestRobotOneSearchPerCore(t *testing.T) {
 	// One new-game mail and one board mail with the robot's move per game.
 	alice.await(2 + 2*games)
 
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
+	s.stop(t)
 	running, most := 0, 0
 	movedIn := map[string]int{}
 	for _, line := range strings.Split(logs.String(), "\n") {
@@ -346,15 +334,8 @@ func TestRobotUnmovedPerHour(t *testing.T) {
 	cfg.DataDir = filepath.Join(dir, "data")
 	cfg.RobotThink = 50 * time.Millisecond
 	cfg.RobotUnmovedPerHour = 2
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan error, 1)
-	var stdout, logs lockedBuffer
-	go func() {
-		done <- serve(ctx, cfg, anyPort, anyPort, &stdout, slog.New(slog.NewTextHandler(&logs, nil)))
-	}()
-	smtpAddr, imapAddr := listenAddr(t, &stdout, "smtp", done), listenAddr(t, &stdout, "imap", done)
-	waitListening(t, imapAddr, done)
+	s := startServe(t, cfg)
+	smtpAddr, imapAddr, logs := s.smtp, s.imap, s.logs
 	alice := localPlayer{t: t, name: "alice", smtp: smtpAddr, imap: imapAddr}
 	mallory := localPlayer{t: t, name: "mallory", smtp: smtpAddr, imap: imapAddr}
 	alice.signup("Sesame-8zq", 0)
@@ -440,15 +421,8 @@ func TestRobotLevelThinks(t *testing.T) {
 	cfg := defaultConfig()
 	cfg.DataDir = filepath.Join(dir, "data")
 	cfg.RobotThink = time.Hour
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan error, 1)
-	var stdout, logs lockedBuffer
-	go func() {
-		done <- serve(ctx, cfg, anyPort, anyPort, &stdout, slog.New(slog.NewTextHandler(&logs, nil)))
-	}()
-	smtpAddr, imapAddr := listenAddr(t, &stdout, "smtp", done), listenAddr(t, &stdout, "imap", done)
-	waitListening(t, imapAddr, done)
+	s := startServe(t, cfg)
+	smtpAddr, imapAddr, logs := s.smtp, s.imap, s.logs
 	alice := localPlayer{t: t, name: "alice", smtp: smtpAddr, imap: imapAddr}
 	alice.signup("Sesame-8zq", 0)
 	alice.send("lyngk challenge robot-novice alice", "", "")
@@ -456,10 +430,7 @@ func TestRobotLevelThinks(t *testing.T) {
 	if m := alice.await(4); m.Subject != "Lyngk Board 101 alice" {
 		t.Fatalf("after robot-novice's move: %q", m.Subject)
 	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
+	s.stop(t)
 	if !regexp.MustCompile(`msg="robot moved" board=101 level=robot-novice move=\S+ playouts=100 `).MatchString(logs.String()) {
 		t.Errorf("robot-novice did not move after 100 playouts:\n%s", logs.String())
 	}

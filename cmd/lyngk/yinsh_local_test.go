@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -23,15 +21,8 @@ func TestServeLocalYinsh(t *testing.T) {
 	cfg := defaultConfig()
 	cfg.DataDir = filepath.Join(dir, "data")
 	cfg.RobotThink = 20 * time.Millisecond
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan error, 1)
-	var stdout, logs lockedBuffer
-	go func() {
-		done <- serve(ctx, cfg, anyPort, anyPort, &stdout, slog.New(slog.NewTextHandler(&logs, nil)))
-	}()
-	smtpAddr, imapAddr := listenAddr(t, &stdout, "smtp", done), listenAddr(t, &stdout, "imap", done)
-	waitListening(t, imapAddr, done)
+	s := startServe(t, cfg)
+	smtpAddr, imapAddr := s.smtp, s.imap
 
 	alice := localPlayer{t: t, name: "alice", smtp: smtpAddr, imap: imapAddr}
 	bob := localPlayer{t: t, name: "bob", smtp: smtpAddr, imap: imapAddr}
@@ -117,13 +108,5 @@ func TestServeLocalYinsh(t *testing.T) {
 		}
 	}
 
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("serve: %v", err)
-		}
-	case <-time.After(patience):
-		t.Fatal("serve did not stop")
-	}
+	s.stop(t)
 }
