@@ -33,16 +33,11 @@ import (
 // testDeadline bounds every wait for an asynchronous event.
 const testDeadline = 10 * time.Second
 
-// netTestCert returns a TLS configuration with a self-signed certificate
-// for 127.0.0.1 and localhost.
-func netTestCert(t testing.TB) *tls.Config {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(1),
+// localhostCert is the template of a server certificate for 127.0.0.1
+// and localhost, valid for the hour around now.
+func localhostCert(serial int64) *x509.Certificate {
+	return &x509.Certificate{
+		SerialNumber: big.NewInt(serial),
 		Subject:      pkix.Name{CommonName: "localhost"},
 		DNSNames:     []string{"localhost"},
 		IPAddresses:  []net.IP{net.IPv4(127, 0, 0, 1)},
@@ -51,6 +46,17 @@ func netTestCert(t testing.TB) *tls.Config {
 		KeyUsage:     x509.KeyUsageDigitalSignature,
 		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
 	}
+}
+
+// netTestCert returns a TLS configuration with a self-signed certificate
+// for 127.0.0.1 and localhost.
+func netTestCert(t testing.TB) *tls.Config {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := localhostCert(1)
 	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
 	if err != nil {
 		t.Fatal(err)
