@@ -51,35 +51,16 @@ func BenchmarkApply(b *testing.B) {
 // BenchmarkRandomGame plays whole games from start positions to the result,
 // each move chosen uniformly among all legal moves (claims included) with a
 // fixed generator.
-func BenchmarkRandomGame(b *testing.B) {
-	var starts [16]Game
-	for i := range starts {
-		starts[i] = New(101+i, Standard)
-	}
-	buf := make([]Move, 0, 2048)
-	r := rng(1)
-	moves, i := 0, 0
-	cpu := cputime.Now()
-	for b.Loop() {
-		g := starts[i%len(starts)]
-		i++
-		for g.status == games.Playing {
-			buf = g.Legal(buf[:0])
-			if err := g.Apply(buf[r.intn(len(buf))]); err != nil {
-				b.Fatal(err)
-			}
-		}
-		moves += g.MoveCount()
-	}
-	cputime.Report(b, cpu)
-	b.ReportMetric(float64(moves)/float64(b.N), "moves/game")
-}
+func BenchmarkRandomGame(b *testing.B) { benchRandomGames(b, Standard) }
 
 // BenchmarkRandomGameStack6 is BenchmarkRandomGame for the stack6 variant.
-func BenchmarkRandomGameStack6(b *testing.B) {
+func BenchmarkRandomGameStack6(b *testing.B) { benchRandomGames(b, Stack6) }
+
+// benchRandomGames is BenchmarkRandomGame in variant v.
+func benchRandomGames(b *testing.B, v Variant) {
 	var starts [16]Game
 	for i := range starts {
-		starts[i] = New(101+i, Stack6)
+		starts[i] = New(101+i, v)
 	}
 	buf := make([]Move, 0, 2048)
 	r := rng(1)
