@@ -28,10 +28,10 @@ import (
 	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
 
 	"lyngk.example/lyngk/mailer/internal/idle"
+	"lyngk.example/lyngk/mailer/internal/mailtest"
 )
 
-// testDeadline bounds every wait for an asynchronous event.
-const testDeadline = 10 * time.Second
+// mailtest.Deadline bounds every wait for an asynchronous event.
 
 // localhostCert is the template of a server certificate for 127.0.0.1
 // and localhost, valid for the hour around now.
@@ -185,66 +185,12 @@ func (l *testLogger) Printf(format string, args ...any) {
 
 func (l *testLogger) Println(args ...any) { l.Printf("%s", fmt.Sprintln(args...)) }
 
-func testMail(subject string) []byte {
-	return []byte("From: alice@example.com\r\nTo: robot@example.com\r\nSubject: " + subject +
-		"\r\nMessage-ID: <" + subject + "@example.com>\r\n\r\nbody of " + subject + "\r\n")
-}
-
 func (s *imapTestServer) deliver(subject string) {
 	s.t.Helper()
-	if _, err := s.user.Append("INBOX", bytes.NewReader(testMail(subject)), &imap.AppendOptions{}); err != nil {
+	if _, err := s.user.Append("INBOX", bytes.NewReader(mailtest.Mail(subject)), &imap.AppendOptions{}); err != nil {
 		s.t.Fatal(err)
 	}
 	s.changes.Notify()
-}
-
-// listedMail is a mail as another IMAP client sees it.
-type listedMail struct {
-	Subject string
-	Seen    bool
-}
-
-// readMailbox lists a mailbox over IMAP, as a mail client would.
-func readMailbox(t *testing.T, addr, user, pass, mailbox string) []listedMail {
-	t.Helper()
-	c, err := imapclient.DialInsecure(addr, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if err := c.Login(user, pass).Wait(); err != nil {
-		t.Fatal(err)
-	}
-	sel, err := c.Select(mailbox, &imap.SelectOptions{ReadOnly: true}).Wait()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if sel.NumMessages == 0 {
-		return nil
-	}
-	msgs, err := c.Fetch(imap.SeqSetNum(seqRange(sel.NumMessages)...), &imap.FetchOptions{
-		Flags: true, Envelope: true,
-	}).Collect()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []listedMail
-	for _, m := range msgs {
-		if m.Envelope == nil {
-			t.Fatalf("%s changed while being read", mailbox)
-		}
-		out = append(out, listedMail{Subject: m.Envelope.Subject, Seen: slices.Contains(m.Flags, imap.FlagSeen)})
-	}
-	slices.SortFunc(out, func(a, b listedMail) int { return strings.Compare(a.Subject, b.Subject) })
-	return out
-}
-
-func seqRange(n uint32) []uint32 {
-	s := make([]uint32, n)
-	for i := range s {
-		s[i] = uint32(i) + 1
-	}
-	return s
 }
 
 // recordingHandler records the subjects it is given; its behaviour per
@@ -316,28 +262,16 @@ func runPoller(t testing.TB, p *Poller) {
 			if err != nil {
 				t.Errorf("Run returned %v after cancel, want nil", err)
 			}
-		case <-time.After(testDeadline):
+		case <-time.After(mailtest.Deadline):
 			t.Error("Run did not return after cancel")
 		}
 	})
 }
 
-// waitFor polls cond (a cheap in-memory or loopback check) until it holds.
-func waitFor(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(testDeadline)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
-func expectMailboxes(t *testing.T, srv *imapTestServer, want map[string][]listedMail) {
+func expectMailboxes(t *testing.T, srv *imapTestServer, want map[string][]mailtest.Listed) {
 	t.Helper()
 	for _, name := range []string{"INBOX", "Processed", "Rejected"} {
-		got := readMailbox(t, srv.addr, "robot", "secret", name)
+		got := mailtest.ReadMailbox(t, srv.addr, "robot", "secret", name)
 		if !slices.Equal(got, want[name]) {
 			t.Errorf("%s = %v, want %v", name, got, want[name])
 		}
@@ -378,11 +312,11 @@ func TestPollerHandlesMovesAndIdles(t *testing.T) {
 			// PollInterval is an hour: only IDLE's EXISTS can bring m4 in.
 			select {
 			case <-srv.idling:
-			case <-time.After(testDeadline):
+			case <-time.After(mailtest.Deadline):
 				t.Fatal("poller never idled")
 			}
 			srv.deliver("m4")
-			waitFor(t, "m4 marked", func() bool {
+			mailtest.WaitFor(t, "m4 marked", func() bool {
 				mu.Lock()
 				defer mu.Unlock()
 				return len(timings) == 4
@@ -391,9 +325,9 @@ func TestPollerHandlesMovesAndIdles(t *testing.T) {
 			if got, want := h.handled(), []string{"m1", "m2", "m3", "m4"}; !slices.Equal(got, want) {
 				t.Errorf("handled %v, want %v (once each, in order)", got, want)
 			}
-			expectMailboxes(t, srv, map[string][]listedMail{
-				"Processed": {{"m1", true}, {"m3", true}, {"m4", true}},
-				"Rejected":  {{"m2", true}},
+			expectMailboxes(t, srv, map[string][]mailtest.Listed{
+				"Processed": {{Subject: "m1", Seen: true}, {Subject: "m3", Seen: true}, {Subject: "m4", Seen: true}},
+				"Rejected":  {{Subject: "m2", Seen: true}},
 			})
 			mu.Lock()
 			defer mu.Unlock()
@@ -425,18 +359,18 @@ func TestPollerHandlerErrorLeavesMailUnseen(t *testing.T) {
 			if s != "a" {
 				t.Fatalf("handler got %q while a was failing, want a first", s)
 			}
-		case <-time.After(testDeadline):
+		case <-time.After(mailtest.Deadline):
 			t.Fatal("handler not called")
 		}
 	}
-	expectMailboxes(t, srv, map[string][]listedMail{"INBOX": {{"a", false}, {"b", false}}})
+	expectMailboxes(t, srv, map[string][]mailtest.Listed{"INBOX": {{Subject: "a", Seen: false}, {Subject: "b", Seen: false}}})
 
 	h.setFail("a", false)
-	waitFor(t, "a and b marked", func() bool { return marked() == 2 })
+	mailtest.WaitFor(t, "a and b marked", func() bool { return marked() == 2 })
 	if got := h.handled(); !slices.Equal(got, []string{"a", "b"}) {
 		t.Errorf("handled %v, want [a b]", got)
 	}
-	expectMailboxes(t, srv, map[string][]listedMail{"Processed": {{"a", true}, {"b", true}}})
+	expectMailboxes(t, srv, map[string][]mailtest.Listed{"Processed": {{Subject: "a", Seen: true}, {Subject: "b", Seen: true}}})
 }
 
 func TestPollerReconnectsAndHandlesUIDValidity(t *testing.T) {
@@ -455,17 +389,17 @@ func TestPollerReconnectsAndHandlesUIDValidity(t *testing.T) {
 		}
 	}
 	runPoller(t, p)
-	waitFor(t, "m1, m2 marked", func() bool { return marked() == 2 })
+	mailtest.WaitFor(t, "m1, m2 marked", func() bool { return marked() == 2 })
 	select {
 	case <-srv.idling:
-	case <-time.After(testDeadline):
+	case <-time.After(mailtest.Deadline):
 		t.Fatal("poller never idled")
 	}
 
 	srv.stop()
 	select {
 	case <-reconnects:
-	case <-time.After(testDeadline):
+	case <-time.After(mailtest.Deadline):
 		t.Fatal("OnReconnect not called after the server went away")
 	}
 	// A new INBOX gets a new UIDVALIDITY and starts again at UID 1, below
@@ -479,11 +413,11 @@ func TestPollerReconnectsAndHandlesUIDValidity(t *testing.T) {
 	srv.deliver("m3")
 	srv.start()
 
-	waitFor(t, "m3 marked", func() bool { return marked() == 3 })
+	mailtest.WaitFor(t, "m3 marked", func() bool { return marked() == 3 })
 	if got, want := h.handled(), []string{"m1", "m2", "m3"}; !slices.Equal(got, want) {
 		t.Errorf("handled %v, want %v", got, want)
 	}
-	expectMailboxes(t, srv, map[string][]listedMail{"Processed": {{"m1", true}, {"m2", true}, {"m3", true}}})
+	expectMailboxes(t, srv, map[string][]mailtest.Listed{"Processed": {{Subject: "m1", Seen: true}, {Subject: "m2", Seen: true}, {Subject: "m3", Seen: true}}})
 }
 
 // noIdleProxy relays IMAP to addr with IDLE struck from the announced
@@ -547,14 +481,14 @@ func TestPollerWithoutIdle(t *testing.T) {
 			marked := countMarked(p)
 			srv.deliver("m1")
 			runPoller(t, p)
-			waitFor(t, "m1 marked", func() bool { return marked() == 1 })
+			mailtest.WaitFor(t, "m1 marked", func() bool { return marked() == 1 })
 			// The poller now sends nothing until its next check, so no
 			// EXISTS can reach it.
 			srv.deliver("m2")
 			if tt.kick {
 				p.Kick()
 			}
-			waitFor(t, "m2 marked", func() bool { return marked() == 2 })
+			mailtest.WaitFor(t, "m2 marked", func() bool { return marked() == 2 })
 			select {
 			case <-srv.idling:
 				t.Error("IDLE used although not offered")
@@ -574,7 +508,7 @@ func TestPollerTLS(t *testing.T) {
 			cfg := testIMAPConfig(srv.addr)
 			cfg.TLS, cfg.InsecureSkipVerify = mode, true
 			runPoller(t, NewPoller(cfg, eachMail(h.handle), nil))
-			waitFor(t, "m1 handled", func() bool { return len(h.handled()) == 1 })
+			mailtest.WaitFor(t, "m1 handled", func() bool { return len(h.handled()) == 1 })
 		})
 	}
 }
@@ -720,7 +654,7 @@ func BenchmarkPollerThroughput(b *testing.B) {
 		for range n {
 			select {
 			case <-marked:
-			case <-time.After(testDeadline):
+			case <-time.After(mailtest.Deadline):
 				b.Fatal("mail not handled")
 			}
 		}

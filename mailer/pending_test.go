@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"lyngk.example/lyngk/mailer/internal/mailtest"
 )
 
 // TestPollerPending: a mail the handler defers stays unseen in the INBOX
@@ -36,21 +38,21 @@ func TestPollerPending(t *testing.T) {
 	p := NewPoller(testIMAPConfig(srv.addr), h, nil)
 	marked := countMarked(p)
 	runPoller(t, p)
-	waitFor(t, "slow handed over", func() bool { mu.Lock(); defer mu.Unlock(); return len(calls) == 1 })
+	mailtest.WaitFor(t, "slow handed over", func() bool { mu.Lock(); defer mu.Unlock(); return len(calls) == 1 })
 	srv.deliver("fast")
-	waitFor(t, "fast marked", func() bool { return marked() == 1 })
+	mailtest.WaitFor(t, "fast marked", func() bool { return marked() == 1 })
 	p.Kick()
 	srv.deliver("more")
-	waitFor(t, "more marked", func() bool { return marked() == 2 })
-	expectMailboxes(t, srv, map[string][]listedMail{"INBOX": {{"slow", false}},
-		"Processed": {{"fast", true}, {"more", true}}})
+	mailtest.WaitFor(t, "more marked", func() bool { return marked() == 2 })
+	expectMailboxes(t, srv, map[string][]mailtest.Listed{"INBOX": {{Subject: "slow", Seen: false}},
+		"Processed": {{Subject: "fast", Seen: true}, {Subject: "more", Seen: true}}})
 
 	mu.Lock()
 	settled = true
 	mu.Unlock()
 	p.Recheck()
-	waitFor(t, "slow marked", func() bool { return marked() == 3 })
-	expectMailboxes(t, srv, map[string][]listedMail{"Processed": {{"fast", true}, {"more", true}, {"slow", true}}})
+	mailtest.WaitFor(t, "slow marked", func() bool { return marked() == 3 })
+	expectMailboxes(t, srv, map[string][]mailtest.Listed{"Processed": {{Subject: "fast", Seen: true}, {Subject: "more", Seen: true}, {Subject: "slow", Seen: true}}})
 	mu.Lock()
 	defer mu.Unlock()
 	if want := []string{"slow", "fast", "more", "slow"}; !slices.Equal(calls, want) {

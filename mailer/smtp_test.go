@@ -15,6 +15,8 @@ import (
 
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
+
+	"lyngk.example/lyngk/mailer/internal/mailtest"
 )
 
 // eventLog is the order of things seen by the fake queue and the recording
@@ -690,7 +692,7 @@ func TestSenderRunWakes(t *testing.T) {
 	for id := range uint64(3) {
 		select { // the sender has found the queue empty: it goes to sleep
 		case <-slept:
-		case <-time.After(testDeadline):
+		case <-time.After(mailtest.Deadline):
 			t.Fatal("the sender never went to sleep")
 		}
 		q.add(fmt.Sprint("m", id+1), "a@example.com")
@@ -700,7 +702,7 @@ func TestSenderRunWakes(t *testing.T) {
 			if got != id+1 {
 				t.Fatalf("sent %d, want %d", got, id+1)
 			}
-		case <-time.After(testDeadline):
+		case <-time.After(mailtest.Deadline):
 			t.Fatalf("mail %d not sent after Wake", id+1)
 		}
 	}
@@ -710,7 +712,7 @@ func TestSenderRunWakes(t *testing.T) {
 		if err != nil {
 			t.Errorf("Run = %v after cancel, want nil", err)
 		}
-	case <-time.After(testDeadline):
+	case <-time.After(mailtest.Deadline):
 		t.Fatal("Run did not return after cancel")
 	}
 }

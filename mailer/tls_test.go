@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"github.com/emersion/go-smtp"
+
+	"lyngk.example/lyngk/mailer/internal/mailtest"
 )
 
 // testPKI is a throw-away certificate authority and a server certificate
@@ -122,7 +124,7 @@ func TestPollerCAFile(t *testing.T) {
 			cfg := testIMAPConfig(srv.addr)
 			cfg.TLS, cfg.CAFile = mode, pki.caFile
 			runPoller(t, NewPoller(cfg, eachMail(h.handle), nil))
-			waitFor(t, "m1 handled", func() bool { return len(h.handled()) == 1 })
+			mailtest.WaitFor(t, "m1 handled", func() bool { return len(h.handled()) == 1 })
 		})
 	}
 }
@@ -162,7 +164,7 @@ func TestPollerConnectFailures(t *testing.T) {
 				select {
 				case ts := <-reconnects:
 					at = append(at, ts)
-				case <-time.After(testDeadline):
+				case <-time.After(mailtest.Deadline):
 					t.Fatalf("%d reconnects, want 2", len(at))
 				}
 			}

@@ -3,88 +3,15 @@ package localmail
 import (
 	"context"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
-	"testing"
 	"time"
-
-	"github.com/emersion/go-imap/v2"
-	"github.com/emersion/go-imap/v2/imapclient"
 
 	"lyngk.example/lyngk/mailer"
 )
 
 // The helpers here drive the local service with mailer's own clients, as
 // the daemon does in local mode.
-
-const testDeadline = 10 * time.Second
-
-func testMail(subject string) []byte {
-	return []byte("From: alice@example.com\r\nTo: robot@example.com\r\nSubject: " + subject +
-		"\r\nMessage-ID: <" + subject + "@example.com>\r\n\r\nbody of " + subject + "\r\n")
-}
-
-// listedMail is a mail as another IMAP client sees it.
-type listedMail struct {
-	Subject string
-	Seen    bool
-}
-
-// readMailbox lists a mailbox over IMAP, as a mail client would.
-func readMailbox(t *testing.T, addr, user, pass, mailbox string) []listedMail {
-	t.Helper()
-	c, err := imapclient.DialInsecure(addr, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if err := c.Login(user, pass).Wait(); err != nil {
-		t.Fatal(err)
-	}
-	sel, err := c.Select(mailbox, &imap.SelectOptions{ReadOnly: true}).Wait()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if sel.NumMessages == 0 {
-		return nil
-	}
-	msgs, err := c.Fetch(imap.SeqSetNum(seqRange(sel.NumMessages)...), &imap.FetchOptions{
-		Flags: true, Envelope: true,
-	}).Collect()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []listedMail
-	for _, m := range msgs {
-		if m.Envelope == nil {
-			t.Fatalf("%s changed while being read", mailbox)
-		}
-		out = append(out, listedMail{Subject: m.Envelope.Subject, Seen: slices.Contains(m.Flags, imap.FlagSeen)})
-	}
-	slices.SortFunc(out, func(a, b listedMail) int { return strings.Compare(a.Subject, b.Subject) })
-	return out
-}
-
-func seqRange(n uint32) []uint32 {
-	s := make([]uint32, n)
-	for i := range s {
-		s[i] = uint32(i) + 1
-	}
-	return s
-}
-
-// waitFor polls cond (a cheap in-memory or loopback check) until it holds.
-func waitFor(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(testDeadline)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
 
 // countMarked counts the mails p has handled and marked.
 func countMarked(p *mailer.Poller) func() int {

@@ -14,6 +14,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"lyngk.example/lyngk/mailer"
+	"lyngk.example/lyngk/mailer/internal/mailtest"
 )
 
 func startTestLocal(t testing.TB) *Local {
@@ -59,7 +60,7 @@ func inboxRaw(t *testing.T, addr, user, pass string) []string {
 	if sel.NumMessages == 0 {
 		return nil
 	}
-	msgs, err := c.Fetch(imap.SeqSetNum(seqRange(sel.NumMessages)...), &imap.FetchOptions{
+	msgs, err := c.Fetch(imap.SeqSetNum(mailtest.SeqRange(sel.NumMessages)...), &imap.FetchOptions{
 		BodySection: []*imap.FetchItemBodySection{{Peek: true}},
 	}).Collect()
 	if err != nil {
@@ -78,7 +79,7 @@ func TestLocalSMTPToIMAP(t *testing.T) {
 	if got := inboxRaw(t, l.IMAPAddr(), "bob@localhost", "bob"); len(got) != 0 {
 		t.Fatalf("new INBOX holds %q", got)
 	}
-	msg := testMail("hello")
+	msg := mailtest.Mail("hello")
 	if err := smtpSubmit(t, l.SMTPAddr(), "alice@localhost", []string{"bob@localhost", "Carol@LOCALHOST", "bob@localhost"}, msg); err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +93,7 @@ func TestLocalSMTPToIMAP(t *testing.T) {
 			t.Errorf("%s got\n%s", user, got[0])
 		}
 	}
-	if got := readMailbox(t, l.IMAPAddr(), "bob@localhost", "bob", "INBOX"); len(got) != 1 || got[0] != (listedMail{"hello", false}) {
+	if got := mailtest.ReadMailbox(t, l.IMAPAddr(), "bob@localhost", "bob", "INBOX"); len(got) != 1 || got[0] != (mailtest.Listed{Subject: "hello", Seen: false}) {
 		t.Errorf("bob's INBOX lists %v", got)
 	}
 }
@@ -100,7 +101,7 @@ func TestLocalSMTPToIMAP(t *testing.T) {
 func TestLocalRefusals(t *testing.T) {
 	l := startTestLocal(t)
 	var se *smtp.SMTPError
-	err := smtpSubmit(t, l.SMTPAddr(), "alice@localhost", []string{"bob@example.com"}, testMail("out"))
+	err := smtpSubmit(t, l.SMTPAddr(), "alice@localhost", []string{"bob@example.com"}, mailtest.Mail("out"))
 	if !errors.As(err, &se) || se.Code != 550 {
 		t.Errorf("mail to bob@example.com: %v, want a 550", err)
 	}
@@ -235,16 +236,16 @@ func startLocalLoop(t testing.TB) *localLoop {
 
 func TestLocalModeEndToEnd(t *testing.T) {
 	ll := startLocalLoop(t)
-	if err := smtpSubmit(t, ll.l.SMTPAddr(), "alice@localhost", []string{"lyngk@localhost"}, testMail("move a1-b2")); err != nil {
+	if err := smtpSubmit(t, ll.l.SMTPAddr(), "alice@localhost", []string{"lyngk@localhost"}, mailtest.Mail("move a1-b2")); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the answer in bob's INBOX", func() bool {
-		return ll.q.len() == 0 && ll.marked() == 1 && len(readMailbox(t, ll.l.IMAPAddr(), "bob@localhost", "bob", "INBOX")) == 1
+	mailtest.WaitFor(t, "the answer in bob's INBOX", func() bool {
+		return ll.q.len() == 0 && ll.marked() == 1 && len(mailtest.ReadMailbox(t, ll.l.IMAPAddr(), "bob@localhost", "bob", "INBOX")) == 1
 	})
-	if got := readMailbox(t, ll.l.IMAPAddr(), "bob@localhost", "bob", "INBOX"); got[0].Subject != "re: move a1-b2" {
+	if got := mailtest.ReadMailbox(t, ll.l.IMAPAddr(), "bob@localhost", "bob", "INBOX"); got[0].Subject != "re: move a1-b2" {
 		t.Errorf("bob got %v", got)
 	}
-	if got := readMailbox(t, ll.l.IMAPAddr(), "lyngk@localhost", ll.l.RobotPassword(), "Processed"); len(got) != 1 || !got[0].Seen {
+	if got := mailtest.ReadMailbox(t, ll.l.IMAPAddr(), "lyngk@localhost", ll.l.RobotPassword(), "Processed"); len(got) != 1 || !got[0].Seen {
 		t.Errorf("robot's Processed = %v", got)
 	}
 }
@@ -286,7 +287,7 @@ func idleWatcher(b *testing.B, addr, user, pass string) chan struct{} {
 func waitExists(b *testing.B, exists chan struct{}) {
 	select {
 	case <-exists:
-	case <-time.After(testDeadline):
+	case <-time.After(mailtest.Deadline):
 		b.Fatal("no EXISTS")
 	}
 }
@@ -301,7 +302,7 @@ func BenchmarkLocalSubmitToIMAP(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer c.Close()
-	msg := testMail("bench")
+	msg := mailtest.Mail("bench")
 	for b.Loop() {
 		if err := c.SendMail("alice@localhost", []string{"bob@localhost"}, bytes.NewReader(msg)); err != nil {
 			b.Fatal(err)
@@ -322,7 +323,7 @@ func BenchmarkLocalReply(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer c.Close()
-	msg := testMail("bench")
+	msg := mailtest.Mail("bench")
 	for b.Loop() {
 		if err := c.SendMail("alice@localhost", []string{"lyngk@localhost"}, bytes.NewReader(msg)); err != nil {
 			b.Fatal(err)

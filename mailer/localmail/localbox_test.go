@@ -9,6 +9,8 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
+
+	"lyngk.example/lyngk/mailer/internal/mailtest"
 )
 
 // startLocalIn starts the local mail service on the mailboxes in dir.
@@ -55,7 +57,7 @@ func listBox(t *testing.T, c *imapclient.Client, mailbox string) (uint32, []boxM
 	if sel.NumMessages == 0 {
 		return sel.UIDValidity, nil
 	}
-	msgs, err := c.Fetch(imap.SeqSetNum(seqRange(sel.NumMessages)...), &imap.FetchOptions{
+	msgs, err := c.Fetch(imap.SeqSetNum(mailtest.SeqRange(sel.NumMessages)...), &imap.FetchOptions{
 		UID: true, Flags: true, Envelope: true}).Collect()
 	if err != nil {
 		t.Fatal(err)
