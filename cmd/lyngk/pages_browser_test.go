@@ -31,13 +31,11 @@ const longTurnGame = "f7 c8 b5 j11 e6 e4 h8 i5 i10 j7 e6-e5 e4-e1 e5-e3 j11-i11 
 	"h8-h3 i5-c5 f7-e7 i11-h11 b5-b3 c8-b7 i4-j5 c5-a5 e7-d6 h11-h10 i10-e6 d7-c6 j5-h5 c6-c7 e6-g8 h10-h7 " +
 	"b3-b1 a5-b6 g8-d8 h7-h9 h3-a3 h9-j9 d8-f8 j9-k10 h5-d5 k10-i8"
 
-// pagesSite is a store with both games in it, served by the web part on a
-// loopback port, the robot's reviews of its finished games made: 101 a
-// LYNGK game played out, 102 the YINSH game of
-// yinshGame played out (its long turns, a row and a ring removed after a
-// move, in the move list), 103 a LYNGK game and 104 a YINSH game (longTurnGame) running,
-// between alice, bob and carol. It returns the server's URL.
-func pagesSite(t *testing.T) string {
+// mailSite is an engine with both games and a store on disk, and mail,
+// which hands the engine one mail in a transaction of its own and returns
+// its answers: each mail with a Message-ID of its own, the clock at 9:00
+// on 21 November 2026 for the first and step later for each next.
+func mailSite(t *testing.T, step time.Duration) (*engine.Engine, *store.DB, func(engine.Inbound) []engine.Mail) {
 	t.Helper()
 	set, err := templates.Load("")
 	if err != nil {
@@ -70,9 +68,21 @@ func pagesSite(t *testing.T) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		now = now.Add(23 * time.Minute)
+		now = now.Add(step)
 		return out
 	}
+	return e, db, mail
+}
+
+// pagesSite is a store with both games in it, served by the web part on a
+// loopback port, the robot's reviews of its finished games made: 101 a
+// LYNGK game played out, 102 the YINSH game of
+// yinshGame played out (its long turns, a row and a ring removed after a
+// move, in the move list), 103 a LYNGK game and 104 a YINSH game (longTurnGame) running,
+// between alice, bob and carol. It returns the server's URL.
+func pagesSite(t *testing.T) string {
+	t.Helper()
+	e, db, mail := mailSite(t, 23*time.Minute)
 	cmd := func(from, subject string) []engine.Mail {
 		t.Helper()
 		return mail(engine.Inbound{From: from + "@players.example", Subject: subject})

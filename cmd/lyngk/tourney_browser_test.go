@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -11,13 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/crypto/bcrypt"
-
 	"lyngk.example/lyngk/engine"
 	"lyngk.example/lyngk/engine/daemon"
 	"lyngk.example/lyngk/engine/web"
 	"lyngk.example/lyngk/store"
-	"lyngk.example/lyngk/templates"
 )
 
 // tourneySite is a store holding "winter-championship-2026" (a name of
@@ -28,40 +24,7 @@ import (
 // server's URL.
 func tourneySite(t *testing.T) string {
 	t.Helper()
-	set, err := templates.Load("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := engine.New(engine.Config{Games: offered(), Server: "pbem@example.net", Templates: set,
-		Rand: rand.NewChaCha8([32]byte{3}), BcryptCost: bcrypt.MinCost})
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := store.Open(filepath.Join(t.TempDir(), "lyngk.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	now, seq := time.Date(2026, time.November, 21, 9, 0, 0, 0, time.UTC), 0
-	mail := func(in engine.Inbound) []engine.Mail {
-		t.Helper()
-		seq++
-		in.MessageID = fmt.Sprintf("m%d@players.example", seq)
-		var out []engine.Mail
-		err := db.Update(func(tx *store.Tx) error {
-			var failed, err error
-			out, failed, err = e.Handle(tx, in, now)
-			if failed != nil {
-				t.Errorf("mail %q: %v", in.Subject, failed)
-			}
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		now = now.Add(7 * time.Minute)
-		return out
-	}
+	e, db, mail := mailSite(t, 7*time.Minute)
 	cmd := func(from, subject string) {
 		t.Helper()
 		out := mail(engine.Inbound{From: from + "@players.example", Subject: subject})
@@ -81,7 +44,7 @@ func tourneySite(t *testing.T) string {
 		cmd(n, fmt.Sprintf("lyngk tournament join winter-championship-2026 %s pw-%s", n, n))
 	}
 	var d *engine.TournamentDetail
-	err = db.View(func(tx *store.Tx) (err error) {
+	err := db.View(func(tx *store.Tx) (err error) {
 		d, err = e.ReadTournament(tx, "winter-championship-2026")
 		return err
 	})
