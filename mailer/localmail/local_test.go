@@ -45,29 +45,10 @@ func smtpSubmit(t testing.TB, addr, from string, to []string, msg []byte) error 
 // inboxRaw returns the raw mails in a user's INBOX over IMAP.
 func inboxRaw(t *testing.T, addr, user, pass string) []string {
 	t.Helper()
-	c, err := imapclient.DialInsecure(addr, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if err := c.Login(user, pass).Wait(); err != nil {
-		t.Fatal(err)
-	}
-	sel, err := c.Select("INBOX", &imap.SelectOptions{ReadOnly: true}).Wait()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if sel.NumMessages == 0 {
-		return nil
-	}
-	msgs, err := c.Fetch(imap.SeqSetNum(mailtest.SeqRange(sel.NumMessages)...), &imap.FetchOptions{
-		BodySection: []*imap.FetchItemBodySection{{Peek: true}},
-	}).Collect()
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []string
-	for _, m := range msgs {
+	for _, m := range mailtest.Fetch(t, addr, user, pass, "INBOX", &imap.FetchOptions{
+		BodySection: []*imap.FetchItemBodySection{{Peek: true}},
+	}) {
 		out = append(out, string(m.FindBodySection(&imap.FetchItemBodySection{})))
 	}
 	return out

@@ -33,6 +33,21 @@ type Listed struct {
 // by subject.
 func ReadMailbox(t testing.TB, addr, user, pass, mailbox string) []Listed {
 	t.Helper()
+	var out []Listed
+	for _, m := range Fetch(t, addr, user, pass, mailbox, &imap.FetchOptions{Flags: true, Envelope: true}) {
+		if m.Envelope == nil {
+			t.Fatalf("%s changed while being read", mailbox)
+		}
+		out = append(out, Listed{Subject: m.Envelope.Subject, Seen: slices.Contains(m.Flags, imap.FlagSeen)})
+	}
+	slices.SortFunc(out, func(a, b Listed) int { return strings.Compare(a.Subject, b.Subject) })
+	return out
+}
+
+// Fetch logs in to the IMAP server at addr as user, selects mailbox read
+// only and fetches what opts asks of all its mails.
+func Fetch(t testing.TB, addr, user, pass, mailbox string, opts *imap.FetchOptions) []*imapclient.FetchMessageBuffer {
+	t.Helper()
 	c, err := imapclient.DialInsecure(addr, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -48,21 +63,11 @@ func ReadMailbox(t testing.TB, addr, user, pass, mailbox string) []Listed {
 	if sel.NumMessages == 0 {
 		return nil
 	}
-	msgs, err := c.Fetch(imap.SeqSetNum(SeqRange(sel.NumMessages)...), &imap.FetchOptions{
-		Flags: true, Envelope: true,
-	}).Collect()
+	msgs, err := c.Fetch(imap.SeqSetNum(SeqRange(sel.NumMessages)...), opts).Collect()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []Listed
-	for _, m := range msgs {
-		if m.Envelope == nil {
-			t.Fatalf("%s changed while being read", mailbox)
-		}
-		out = append(out, Listed{Subject: m.Envelope.Subject, Seen: slices.Contains(m.Flags, imap.FlagSeen)})
-	}
-	slices.SortFunc(out, func(a, b Listed) int { return strings.Compare(a.Subject, b.Subject) })
-	return out
+	return msgs
 }
 
 // SeqRange is the sequence numbers 1..n.
