@@ -28,7 +28,7 @@ import (
 	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
 
 	"lyngk.example/lyngk/mailer/internal/idle"
-	"lyngk.example/lyngk/mailer/internal/mailtest"
+	"lyngk.example/lyngk/mailer/mailtest"
 )
 
 // mailtest.Deadline bounds every wait for an asynchronous event.

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"lyngk.example/lyngk/mailer/internal/mailtest"
+	"lyngk.example/lyngk/mailer/mailtest"
 )
 
 // TestPollerPending: a mail the handler defers stays unseen in the INBOX

@@ -16,7 +16,7 @@ import (
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 
-	"lyngk.example/lyngk/mailer/internal/mailtest"
+	"lyngk.example/lyngk/mailer/mailtest"
 )
 
 // eventLog is the order of things seen by the fake queue and the recording

@@ -20,7 +20,7 @@ import (
 
 	"github.com/emersion/go-smtp"
 
-	"lyngk.example/lyngk/mailer/internal/mailtest"
+	"lyngk.example/lyngk/mailer/mailtest"
 )
 
 // testPKI is a throw-away certificate authority and a server certificate

@@ -22,6 +22,7 @@ import (
 	"lyngk.example/lyngk/engine/daemon"
 	"lyngk.example/lyngk/mailer"
 	"lyngk.example/lyngk/mailer/localmail"
+	"lyngk.example/lyngk/mailer/mailtest"
 	"lyngk.example/lyngk/store"
 )
 
@@ -169,7 +170,7 @@ func robotMailbox(t *testing.T, s *served, folder string) []string {
 	if sel.NumMessages == 0 {
 		return nil
 	}
-	msgs, err := c.Fetch(imap.SeqSetNum(seqs(sel.NumMessages)...), &imap.FetchOptions{Envelope: true}).Collect()
+	msgs, err := c.Fetch(imap.SeqSetNum(mailtest.SeqRange(sel.NumMessages)...), &imap.FetchOptions{Envelope: true}).Collect()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,14 +179,6 @@ func robotMailbox(t *testing.T, s *served, folder string) []string {
 		out = append(out, m.Envelope.Subject)
 	}
 	return out
-}
-
-func seqs(n uint32) []uint32 {
-	var s []uint32
-	for i := uint32(1); i <= n; i++ {
-		s = append(s, i)
-	}
-	return s
 }
 
 // deliverWhileStopped puts mails into the robot's local INBOX while no

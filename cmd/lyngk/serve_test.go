@@ -26,6 +26,7 @@ import (
 	"lyngk.example/lyngk/engine/lyngk"
 	"lyngk.example/lyngk/mailer"
 	"lyngk.example/lyngk/mailer/localmail"
+	"lyngk.example/lyngk/mailer/mailtest"
 	"lyngk.example/lyngk/store"
 )
 
@@ -546,30 +547,12 @@ type uidMail struct {
 // mailboxUIDs logs in as user and returns a mailbox's UIDVALIDITY and mails.
 func mailboxUIDs(t *testing.T, addr, user, pass, mailbox string) (uint32, []uidMail) {
 	t.Helper()
-	c, err := imapclient.DialInsecure(addr, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if err := c.Login(user, pass).Wait(); err != nil {
-		t.Fatal(err)
-	}
-	sel, err := c.Select(mailbox, &imap.SelectOptions{ReadOnly: true}).Wait()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if sel.NumMessages == 0 {
-		return sel.UIDValidity, nil
-	}
-	msgs, err := c.Fetch(imap.SeqSetNum(seqs(sel.NumMessages)...), &imap.FetchOptions{UID: true, Envelope: true}).Collect()
-	if err != nil {
-		t.Fatal(err)
-	}
+	validity, msgs := mailtest.Fetch(t, addr, user, pass, mailbox, &imap.FetchOptions{UID: true, Envelope: true})
 	var out []uidMail
 	for _, m := range msgs {
 		out = append(out, uidMail{m.UID, m.Envelope.Subject})
 	}
-	return sel.UIDValidity, out
+	return validity, out
 }
 
 // TestServeLocalKeepsMail: `lyngk serve` in local mode

@@ -80,8 +80,8 @@ func TestMatch(t *testing.T) {
 		players[1], sides[1] = tuned, "the previous robot with the robot's tuning"
 	}
 	var mu sync.Mutex
-	var score, moves, turns, thought [2]float64
-	var wins, ties int
+	var moves, turns, thought [2]float64
+	var wins, ties, played int
 	sem := make(chan struct{}, max(parallel, 1))
 	var wg sync.WaitGroup
 	start := time.Now()
@@ -132,10 +132,10 @@ func TestMatch(t *testing.T) {
 				moves[who] += took[who].Seconds()
 				thought[who] += float64(pl[who])
 			}
-			score[0]++
+			played++
 			g, _ := lyngk.Of(p)
 			t.Logf("game %d (board %d, robot player %d) %s %d-%d after %d moves; so far %d won, %d tied of %d",
-				i, first+i, side, result, g.Removed(side), g.Removed(3-side), len(p.Moves()), wins, ties, int(score[0]))
+				i, first+i, side, result, g.Removed(side), g.Removed(3-side), len(p.Moves()), wins, ties, played)
 		})
 	}
 	wg.Wait()

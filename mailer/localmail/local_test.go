@@ -14,7 +14,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"lyngk.example/lyngk/mailer"
-	"lyngk.example/lyngk/mailer/internal/mailtest"
+	"lyngk.example/lyngk/mailer/mailtest"
 )
 
 func startTestLocal(t testing.TB) *Local {
@@ -45,10 +45,11 @@ func smtpSubmit(t testing.TB, addr, from string, to []string, msg []byte) error 
 // inboxRaw returns the raw mails in a user's INBOX over IMAP.
 func inboxRaw(t *testing.T, addr, user, pass string) []string {
 	t.Helper()
-	var out []string
-	for _, m := range mailtest.Fetch(t, addr, user, pass, "INBOX", &imap.FetchOptions{
+	_, msgs := mailtest.Fetch(t, addr, user, pass, "INBOX", &imap.FetchOptions{
 		BodySection: []*imap.FetchItemBodySection{{Peek: true}},
-	}) {
+	})
+	var out []string
+	for _, m := range msgs {
 		out = append(out, string(m.FindBodySection(&imap.FetchItemBodySection{})))
 	}
 	return out

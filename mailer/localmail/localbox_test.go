@@ -10,7 +10,7 @@ import (
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
 
-	"lyngk.example/lyngk/mailer/internal/mailtest"
+	"lyngk.example/lyngk/mailer/mailtest"
 )
 
 // startLocalIn starts the local mail service on the mailboxes in dir.

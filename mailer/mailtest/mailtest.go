@@ -1,6 +1,7 @@
-// Package mailtest is what the tests of package mailer and of its local
-// mail service (mailer/localmail) share: a small test mail, a look at a
-// mailbox as another IMAP client sees it, and a wait for a condition.
+// Package mailtest is what the tests of package mailer, of its local mail
+// service (mailer/localmail) and of the server (cmd/lyngk) share: a small
+// test mail, a look at a mailbox as another IMAP client sees it, and a
+// wait for a condition.
 package mailtest
 
 import (
@@ -34,7 +35,8 @@ type Listed struct {
 func ReadMailbox(t testing.TB, addr, user, pass, mailbox string) []Listed {
 	t.Helper()
 	var out []Listed
-	for _, m := range Fetch(t, addr, user, pass, mailbox, &imap.FetchOptions{Flags: true, Envelope: true}) {
+	_, msgs := Fetch(t, addr, user, pass, mailbox, &imap.FetchOptions{Flags: true, Envelope: true})
+	for _, m := range msgs {
 		if m.Envelope == nil {
 			t.Fatalf("%s changed while being read", mailbox)
 		}
@@ -45,8 +47,9 @@ func ReadMailbox(t testing.TB, addr, user, pass, mailbox string) []Listed {
 }
 
 // Fetch logs in to the IMAP server at addr as user, selects mailbox read
-// only and fetches what opts asks of all its mails.
-func Fetch(t testing.TB, addr, user, pass, mailbox string, opts *imap.FetchOptions) []*imapclient.FetchMessageBuffer {
+// only and fetches what opts asks of all its mails; it returns them and
+// the mailbox's UIDVALIDITY.
+func Fetch(t testing.TB, addr, user, pass, mailbox string, opts *imap.FetchOptions) (uint32, []*imapclient.FetchMessageBuffer) {
 	t.Helper()
 	c, err := imapclient.DialInsecure(addr, nil)
 	if err != nil {
@@ -61,13 +64,13 @@ func Fetch(t testing.TB, addr, user, pass, mailbox string, opts *imap.FetchOptio
 		t.Fatal(err)
 	}
 	if sel.NumMessages == 0 {
-		return nil
+		return sel.UIDValidity, nil
 	}
 	msgs, err := c.Fetch(imap.SeqSetNum(SeqRange(sel.NumMessages)...), opts).Collect()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return msgs
+	return sel.UIDValidity, msgs
 }
 
 // SeqRange is the sequence numbers 1..n.
