@@ -101,6 +101,35 @@ func (g *Game) Apply(t Turn) error {
 	return nil
 }
 
+// Play applies a turn Legal listed for this position without checking it
+// again: the robot's search, which plays every turn Legal lists, spares
+// Apply's checks (a third of a turn's cost). A turn Legal did not list
+// leaves a position the rules do not know; every other caller uses Apply.
+func (g *Game) Play(t Turn) {
+	me := g.turn - 1
+	b := &g.b
+	for _, r := range t.Pre[:t.NPre] {
+		b.removeRow(me, rowOf(r.From, r.To), r.Ring)
+	}
+	switch t.Action {
+	case Place:
+		b.rings[me].add(t.To)
+		b.placed++
+	case Move:
+		b.move(me, t.From, t.To)
+	}
+	for _, r := range t.Post[:t.NPost] {
+		b.removeRow(me, rowOf(r.From, r.To), r.Ring)
+	}
+	g.hist[g.nhist] = t
+	g.nhist++
+	if b.removed[me] == g.target() {
+		g.status, g.winner, g.turn = games.Won, me+1, 0
+		return
+	}
+	g.settle(2 - me)
+}
+
 // settle ends the game when the pool is empty (rulebook H), else gives the
 // turn to next if he owes a removal or can move, else records his pass and
 // gives it back, else (neither can move) ends the game.

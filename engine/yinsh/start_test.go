@@ -152,3 +152,27 @@ func TestRandomTurn(t *testing.T) {
 		}
 	}
 }
+
+// TestPlay: Play leaves the same game as Apply for every turn Legal lists,
+// all through random games of both variants (rows, passes, ends).
+func TestPlay(t *testing.T) {
+	for seed := range uint64(60) {
+		g := New(Variant(seed % 2))
+		r := rng(seed)
+		for g.Status() == games.Playing {
+			for _, tn := range g.Legal(nil) {
+				checked, played := g, g
+				if err := checked.Apply(tn); err != nil {
+					t.Fatalf("seed %d: %s: %v", seed, tn, err)
+				}
+				played.Play(tn)
+				if played != checked {
+					t.Fatalf("seed %d, turn %d: %s played is not %s applied", seed, g.MoveCount(), tn, tn)
+				}
+			}
+			if err := g.Apply(g.RandomTurn(r.intn)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}

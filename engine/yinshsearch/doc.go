@@ -36,6 +36,8 @@
 // the depth, a quiescence search looks at the turns that make a row
 // wherever the evaluation sees one ready for the player to move, three
 // plies deep at most: a row is a ring, more than the evaluation can weigh.
+// The search plays the turns Legal lists with yinsh.Game.Play, which
+// spares Apply's checks: the same tree at a fifth less CPU a node.
 //
 // The table keeps 2^16 entries at every think time, though a 10 s search
 // (robot-max, about 3 million nodes) searches some 45 nodes an entry. A table
@@ -49,7 +51,7 @@
 // # Budget and determinism
 //
 // A budget in playouts (games.Think.Playouts, mcts.Options.Iterations)
-// becomes NodesPerPlayout nodes a playout, which cost about the CPU the
+// becomes NodesPerPlayout nodes a playout, which cost at most the CPU the
 // previous robot spends on as many playouts; Thought.Playouts reports the
 // nodes searched in the same unit. A think time stops the search at the
 // deadline. Either way the first iteration (every turn, one ply and its
