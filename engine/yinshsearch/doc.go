@@ -48,6 +48,18 @@
 // depth in eight of the nine. A twentieth of a ply, where each ply costs
 // three to four times the one before: not worth 20 MB a search.
 //
+// # Where it loses, and what was tried
+//
+// Against the previous robot it loses the race from two rings each: in
+// 60 games at 300 ms a turn (deploy/BENCHMARKS.md, "A fourth sitting")
+// every loss was 2–3, the games that reached 2–2 went 11–6 and all others
+// 43–0. Two changes aimed there were measured on the same boards and not
+// kept: the runs, rows and threats of a player one ring from winning
+// weighed 2.5 times (42–1–5 in 48 against the robot's 54–0–6 in 60), and
+// a quiescence search of every turn of the player to move when the other,
+// one ring from winning, has a row ready (54–0–6 at 300 ms, but 34–0–10 in
+// 44 at 100 ms: the wider quiescence costs the search its depth).
+//
 // # Budget and determinism
 //
 // A budget in playouts (games.Think.Playouts, mcts.Options.Iterations)
