@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/emersion/go-imap/v2"
-	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/emersion/go-smtp"
 
 	"lyngk.example/lyngk/engine/daemon"
@@ -155,25 +154,7 @@ func TestApplyBatchOneByOne(t *testing.T) {
 func robotMailbox(t *testing.T, s *served, folder string) []string {
 	t.Helper()
 	pw := waitText(t, s.stdout, `its mailbox: password ([a-z2-7]+)`)
-	c, err := imapclient.DialInsecure(s.imap, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if err := c.Login("lyngk@localhost", pw).Wait(); err != nil {
-		t.Fatal(err)
-	}
-	sel, err := c.Select(folder, &imap.SelectOptions{ReadOnly: true}).Wait()
-	if err != nil {
-		return nil // not created yet
-	}
-	if sel.NumMessages == 0 {
-		return nil
-	}
-	msgs, err := c.Fetch(imap.SeqSetNum(mailtest.SeqRange(sel.NumMessages)...), &imap.FetchOptions{Envelope: true}).Collect()
-	if err != nil {
-		t.Fatal(err)
-	}
+	msgs := mailtest.FetchIfSelectable(t, s.imap, "lyngk@localhost", pw, folder, &imap.FetchOptions{Envelope: true})
 	var out []string
 	for _, m := range msgs {
 		out = append(out, m.Envelope.Subject)

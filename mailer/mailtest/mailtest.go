@@ -51,6 +51,28 @@ func ReadMailbox(t testing.TB, addr, user, pass, mailbox string) []Listed {
 // the mailbox's UIDVALIDITY.
 func Fetch(t testing.TB, addr, user, pass, mailbox string, opts *imap.FetchOptions) (uint32, []*imapclient.FetchMessageBuffer) {
 	t.Helper()
+	validity, msgs, err := fetch(t, addr, user, pass, mailbox, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return validity, msgs
+}
+
+// FetchIfSelectable is Fetch's mails, none when the mailbox cannot be
+// selected (a folder the server has not created yet).
+func FetchIfSelectable(t testing.TB, addr, user, pass, mailbox string, opts *imap.FetchOptions) []*imapclient.FetchMessageBuffer {
+	t.Helper()
+	_, msgs, err := fetch(t, addr, user, pass, mailbox, opts)
+	if err != nil {
+		return nil
+	}
+	return msgs
+}
+
+// fetch is Fetch, the error of selecting the mailbox returned: every other
+// failure fails the test.
+func fetch(t testing.TB, addr, user, pass, mailbox string, opts *imap.FetchOptions) (uint32, []*imapclient.FetchMessageBuffer, error) {
+	t.Helper()
 	c, err := imapclient.DialInsecure(addr, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -61,16 +83,16 @@ func Fetch(t testing.TB, addr, user, pass, mailbox string, opts *imap.FetchOptio
 	}
 	sel, err := c.Select(mailbox, &imap.SelectOptions{ReadOnly: true}).Wait()
 	if err != nil {
-		t.Fatal(err)
+		return 0, nil, err
 	}
 	if sel.NumMessages == 0 {
-		return sel.UIDValidity, nil
+		return sel.UIDValidity, nil, nil
 	}
 	msgs, err := c.Fetch(imap.SeqSetNum(SeqRange(sel.NumMessages)...), opts).Collect()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return sel.UIDValidity, msgs
+	return sel.UIDValidity, msgs, nil
 }
 
 // SeqRange is the sequence numbers 1..n.
