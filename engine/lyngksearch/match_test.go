@@ -37,7 +37,9 @@ import (
 // worker); LYNGK_MATCH_FIRST the board of the first game (default 1);
 // LYNGK_MATCH_POLICY "depth,quiet,sharpness,width" tries other cut-offs of the
 // guided playouts and the width of the root, LYNGK_MATCH_FPU another
-// value of an unvisited child (mcts.Config.FPU); LYNGK_MATCH_PLAIN, when
+// value of an unvisited child (mcts.Config.FPU), LYNGK_MATCH_EXPLORE
+// another exploration constant (Explore) and LYNGK_MATCH_BONUS another
+// class bonus (ClassBonus); LYNGK_MATCH_PLAIN, when
 // set, plays the previous robot with the robot's tuning (Config) instead
 // of the robot, LYNGK_MATCH_VS_TUNED that one instead of the previous
 // robot, LYNGK_MATCH_VS_ROBOT the robot itself.
@@ -60,11 +62,9 @@ func TestMatch(t *testing.T) {
 		p.W = &standardWeights
 		robot.Policy = p
 	}
-	if s := os.Getenv("LYNGK_MATCH_FPU"); s != "" {
-		if _, err := fmt.Sscanf(s, "%g", &robot.Config.FPU); err != nil {
-			t.Fatalf("LYNGK_MATCH_FPU %q: %v", s, err)
-		}
-	}
+	robot.Config.FPU = env(t, "LYNGK_MATCH_FPU", robot.Config.FPU, parseFloat)
+	robot.Config.Explore = env(t, "LYNGK_MATCH_EXPLORE", robot.Config.Explore, parseFloat)
+	robot.Config.ClassBonus = env(t, "LYNGK_MATCH_BONUS", robot.Config.ClassBonus, parseFloat)
 	sides := [2]string{"robot", "the previous robot"}
 	players := [2]games.Robot{robot, Baseline()}
 	if os.Getenv("LYNGK_MATCH_VS_ROBOT") != "" {
@@ -163,3 +163,6 @@ func env[T any](t *testing.T, name string, def T, parse func(string) (T, error))
 	}
 	return v
 }
+
+// parseFloat is strconv.ParseFloat for env.
+func parseFloat(s string) (float64, error) { return strconv.ParseFloat(s, 64) }
