@@ -32,12 +32,13 @@
 // # Strength
 //
 // Measured by TestMatch (match_test.go, a measuring program skipped unless
-// LYNGK_MATCH is set): the robot against Baseline at equal think time a
-// move, one worker each, colours alternating, each game from its own start
-// position, every move checked against the rules' legal moves, on the
-// shared two-core machine (load 4 to 17, which both sides share). At 100 ms
-// a move, 200 games (boards 1 to 200): 84.2 % (168 won, 1 tied, 31 lost;
-// 95 % Wilson interval 78.6-88.6 %); at 300 ms, 100 games (boards 201 to
+// LYNGK_MATCH is set), with the exploration constant of the time, 0.6
+// (for the robot's 0.2, see Exploration): the robot against Baseline at
+// equal think time a move, one worker each, colours alternating, each game
+// from its own start position, every move checked against the rules' legal
+// moves, on the shared two-core machine (load 4 to 17, which both sides
+// share). At 100 ms a move, 200 games (boards 1 to 200): 84.2 % (168
+// won, 1 tied, 31 lost; 95 % Wilson interval 78.6-88.6 %); at 300 ms, 100 games (boards 201 to
 // 300): 82.5 % (82-1-17; 73.9-88.7 %); at 1 s, 20 games (boards 601 to
 // 620): 80 % (16-0-4; 58.4-91.9 %); at 2 s, 8 games (boards 801 to
 // 808): 7-0-1 (52.9-97.8 %). The robot also runs more playouts in the
@@ -75,6 +76,20 @@
 // in 40, 66.6-90.4 %), where it gave 3-0-3 (deploy/BENCHMARKS.md, "A
 // second sitting").
 //
+// # Exploration
+//
+// The exploration constant of UCB, 0.6 for the previous robot, is 0.2 for
+// the robot (robotConfig): with an unvisited child worth 0.9, every move
+// the tree keeps is tried once anyway, and the visits after that are
+// better spent on the moves that did best. Against the robot with 0.6, at 500 ms a move, one
+// worker each, 40 games a setting on the quiet machine: 0.2 scored 71.2 %
+// (28-1-11, boards 940 to 979), 0.35 60 % (21-1-18 on boards 900 to 939,
+// 26-1-13 on 940 to 979), 1.0 37.5 % (15-0-25, boards 900 to 939). Then,
+// against the previous robot at 2 s a move, 100 games on boards not played
+// before (1100 to 1199, the count fixed before the start): 82-6-12, 85.0 %
+// (95 % interval 76.7-90.7 %), where the robot with 0.6 had 77.2 %
+// (70.3-82.8 %) in 171 (deploy/BENCHMARKS.md, "A sixth sitting").
+//
 // What did not help, the experiments' code not kept. At 500 ms a move
 // against the previous robot, where the robot as it was scored 75 %
 // (18-0-6, boards 17 to 40): ranking every node's moves by the evaluation
@@ -88,8 +103,11 @@
 // 53 % (17). At 2 s, a fixed ExpandAt of 16 or 48 instead of Grow: 8.5 and
 // 8 of 13 (65 and 62 %); a root that keeps every move and widens from
 // the 30 best by one more every 3,000 of its visits, 74.2 % in 89 games
-// (boards 300 to 388, 65-2-22). All within their wide intervals of the
-// robot as it was, none clearly better.
+// (boards 300 to 388, 65-2-22). At 500 ms against the robot with the
+// exploration constant 0.6: the moves after each of the root's 30 also
+// ranked by the evaluation and narrowed to their 30 or 60 best, 52.5 and
+// 55 % (40 games each, boards 900 to 939). All within their wide
+// intervals of the robot as it was, none clearly better.
 //
 // # Evaluation
 //
