@@ -24,8 +24,8 @@
 // none. So in stack6 the robot is still Baseline: forced onto stack6 as
 // it is, the robot scored 9-0-11 against Baseline at 100 ms a move (20
 // games, boards 1 to 20, 45 %, 95 % interval 26-66 %, one worker each,
-// machine load about 6), no better. The budget of games.Think is the search's: Playouts iterations in all
-// (deterministic for a Seed), else as many as fit in Time, the ranking
+// machine load about 6), no better. The budget of games.Think is the
+// search's: Playouts iterations in all (deterministic for a Seed), else as many as fit in Time, the ranking
 // included (about 0.6 ms for the moves of a start position,
 // BenchmarkRootMoves).
 //
@@ -38,13 +38,13 @@
 // from its own start position, every move checked against the rules' legal
 // moves, on the shared two-core machine (load 4 to 17, which both sides
 // share). At 100 ms a move, 200 games (boards 1 to 200): 84.2 % (168
-// won, 1 tied, 31 lost; 95 % Wilson interval 78.6-88.6 %); at 300 ms, 100 games (boards 201 to
-// 300): 82.5 % (82-1-17; 73.9-88.7 %); at 1 s, 20 games (boards 601 to
-// 620): 80 % (16-0-4; 58.4-91.9 %); at 2 s, 8 games (boards 801 to
-// 808): 7-0-1 (52.9-97.8 %). The robot also runs more playouts in the
-// same time (about 1.15 times at 100 ms, twice at 2 s): its nodes have
-// fewer children to expand. The share of each part, 100 games
-// each at 50 ms unless said: the ranking of the root, the claims spent
+// won, 1 tied, 31 lost; 95 % Wilson interval 78.6-88.6 %); at 300 ms,
+// 100 games (boards 201 to 300): 82.5 % (82-1-17; 73.9-88.7 %); at 1 s,
+// 20 games (boards 601 to 620): 80 % (16-0-4; 58.4-91.9 %); at 2 s, 8
+// games (boards 801 to 808): 7-0-1 (52.9-97.8 %). The robot also runs
+// more playouts in the same time (about 1.15 times at 100 ms, twice at
+// 2 s): its nodes have fewer children to expand. The share of each part,
+// 100 games each at 50 ms unless said: the ranking of the root, the claims spent
 // elsewhere left out and the classes of guided, with the previous tuning,
 // 65.5 % (an unvisited child worth 0.5; 0.35 gave 35.5 %, 0.6
 // 76.5 %, 0.75 84 %, 0.9 86.5 %; a root of 10, 15 or 60 moves instead of 30
@@ -80,15 +80,18 @@
 //
 // The exploration constant of UCB, 0.6 for the previous robot, is 0.2 for
 // the robot (robotConfig): with an unvisited child worth 0.9, every move
-// the tree keeps is tried once anyway, and the visits after that are
-// better spent on the moves that did best. Against the robot with 0.6, at 500 ms a move, one
-// worker each, 40 games a setting on the quiet machine: 0.2 scored 71.2 %
-// (28-1-11, boards 940 to 979), 0.35 60 % (21-1-18 on boards 900 to 939,
-// 26-1-13 on 940 to 979), 1.0 37.5 % (15-0-25, boards 900 to 939). Then,
-// against the previous robot at 2 s a move, 100 games on boards not played
-// before (1100 to 1199, the count fixed before the start): 82-6-12, 85.0 %
-// (95 % interval 76.7-90.7 %), where the robot with 0.6 had 77.2 %
-// (70.3-82.8 %) in 171 (deploy/BENCHMARKS.md, "A sixth sitting").
+// the tree keeps is tried once anyway, and the visits after that are better
+// spent on the moves that did best. Against the robot with 0.6, at 500 ms a
+// move, one worker each, 40 games a setting on the quiet machine: 0.2
+// scored 71.2 % (28-1-11, boards 940 to 979), 0.35 60 % (21-1-18 on boards
+// 900 to 939, 26-1-13 on 940 to 979), 1.0 37.5 % (15-0-25, boards 900 to
+// 939). Then, against the previous robot at 2 s a move, 100 games on boards
+// not played before (1100 to 1199, the count fixed before the start):
+// 82-6-12, 85.0 % (95 % interval 76.7-90.7 %), where the robot with 0.6 had
+// 77.2 % (70.3-82.8 %) in 171. Every level has the change: robot-max (10 s)
+// against robot (2 s), both with 0.2, scored 63.5 % in 26 games (15-3-8,
+// 44.4-79.1 %), where with 0.6 it had 81.2 % in 40 (deploy/BENCHMARKS.md,
+// "A sixth sitting").
 //
 // What did not help, the experiments' code not kept. At 500 ms a move
 // against the previous robot, where the robot as it was scored 75 %
