@@ -18,43 +18,43 @@
 // tried before any is tried again.
 // Baseline is the robot as it was before: the same search over all moves
 // with the classes of policy and an unvisited child worth 0.5. The
-// evaluation knows the standard game only: its heights, the stacks it
-// sees can still be completed and the threats all stop at five, and its
-// first term, the stacks removed, is always 0 in stack6, which removes
-// none. So in stack6 the robot is still Baseline: forced onto stack6 as
-// it is, the robot scored 9-0-11 against Baseline at 100 ms a move (20
-// games, boards 1 to 20, 45 %, 95 % interval 26-66 %, one worker each,
-// machine load about 6), no better. The budget of games.Think is the
-// search's: Playouts iterations in all (deterministic for a Seed), else as many as fit in Time, the ranking
-// included (about 0.6 ms for the moves of a start position,
-// BenchmarkRootMoves).
+// evaluation knows the standard game only: its heights, the stacks it sees
+// can still be completed and the threats all stop at five, and its first
+// term, the stacks removed, is always 0 in stack6, which removes none. So
+// in stack6 the robot is still Baseline: forced onto stack6 as it is, the
+// robot scored 9-0-11 against Baseline at 100 ms a move (20 games, boards 1
+// to 20, 45 %, 95 % interval 26-66 %, one worker each, machine load about
+// 6), no better. The budget of games.Think is the search's: Playouts
+// iterations in all (deterministic for a Seed), else as many as fit in
+// Time, the ranking included (about 0.6 ms for the moves of a start
+// position, BenchmarkRootMoves).
 //
 // # Strength
 //
 // Measured by TestMatch (match_test.go, a measuring program skipped unless
-// LYNGK_MATCH is set), with the exploration constant of the time, 0.6
-// (for the robot's 0.2, see Exploration): the robot against Baseline at
-// equal think time a move, one worker each, colours alternating, each game
-// from its own start position, every move checked against the rules' legal
+// LYNGK_MATCH is set), with the exploration constant of the time, 0.6 (for
+// the robot's 0.2, see Exploration): the robot against Baseline at equal
+// think time a move, one worker each, colours alternating, each game from
+// its own start position, every move checked against the rules' legal
 // moves, on the shared two-core machine (load 4 to 17, which both sides
-// share). At 100 ms a move, 200 games (boards 1 to 200): 84.2 % (168
-// won, 1 tied, 31 lost; 95 % Wilson interval 78.6-88.6 %); at 300 ms,
-// 100 games (boards 201 to 300): 82.5 % (82-1-17; 73.9-88.7 %); at 1 s,
-// 20 games (boards 601 to 620): 80 % (16-0-4; 58.4-91.9 %); at 2 s, 8
-// games (boards 801 to 808): 7-0-1 (52.9-97.8 %). The robot also runs
-// more playouts in the same time (about 1.15 times at 100 ms, twice at
-// 2 s): its nodes have fewer children to expand. The share of each part,
-// 100 games each at 50 ms unless said: the ranking of the root, the claims spent
-// elsewhere left out and the classes of guided, with the previous tuning,
-// 65.5 % (an unvisited child worth 0.5; 0.35 gave 35.5 %, 0.6
-// 76.5 %, 0.75 84 %, 0.9 86.5 %; a root of 10, 15 or 60 moves instead of 30
-// 62.5, 56.5 and 56.5 %); the previous robot with only the new tuning
-// 72.5 %; the robot against that one, at 100 ms, 72 % (62.5-79.9 %): the
-// tuning and the evaluation each count. Playouts cut at 6, 8, 12 or 16
-// moves and scored by the evaluation (guided.Depth) gave 37.5 to 55 %
-// against Baseline before the ranking was there: cutting saves little time
-// (the tree's expansions cost more than the playouts) and the evaluation
-// after a few random moves tells less than the end of the game.
+// share). At 100 ms a move, 200 games (boards 1 to 200): 84.2 % (168 won, 1
+// tied, 31 lost; 95 % Wilson interval 78.6-88.6 %); at 300 ms, 100 games
+// (boards 201 to 300): 82.5 % (82-1-17; 73.9-88.7 %); at 1 s, 20 games
+// (boards 601 to 620): 80 % (16-0-4; 58.4-91.9 %); at 2 s, 8 games (boards
+// 801 to 808): 7-0-1 (52.9-97.8 %). The robot also runs more playouts in
+// the same time (about 1.15 times at 100 ms, twice at 2 s): its nodes have
+// fewer children to expand. The share of each part, 100 games each at 50 ms
+// unless said: the ranking of the root, the claims spent elsewhere left out
+// and the classes of guided, with the previous tuning, 65.5 % (an unvisited
+// child worth 0.5; 0.35 gave 35.5 %, 0.6 76.5 %, 0.75 84 %, 0.9 86.5 %; a
+// root of 10, 15 or 60 moves instead of 30 62.5, 56.5 and 56.5 %); the
+// previous robot with only the new tuning 72.5 %; the robot against that
+// one, at 100 ms, 72 % (62.5-79.9 %): the tuning and the evaluation each
+// count. Playouts cut at 6, 8, 12 or 16 moves and scored by the evaluation
+// (guided.Depth) gave 37.5 to 55 % against Baseline before the ranking was
+// there: cutting saves little time (the tree's expansions cost more than
+// the playouts) and the evaluation after a few random moves tells less than
+// the end of the game.
 //
 // # Long searches
 //
