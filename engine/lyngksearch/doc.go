@@ -91,7 +91,8 @@
 // 77.2 % (70.3-82.8 %) in 171. Every level has the change: robot-max (10 s)
 // against robot (2 s), both with 0.2, scored 63.5 % in 26 games (15-3-8,
 // 44.4-79.1 %), then 74.2 % in 60 on new boards (43-3-14, 61.9-83.5 %, the
-// count fixed before the start), where with 0.6 it had 81.2 % in 40
+// count fixed before the start) and 55.0 % in 20 after them (9-4-7): 67.9 %
+// in all 106 (58.5-76.0 %), where with 0.6 it had 81.2 % in 40
 // (deploy/BENCHMARKS.md, "A sixth sitting").
 //
 // What did not help, the experiments' code not kept. At 500 ms a move
