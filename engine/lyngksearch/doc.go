@@ -76,25 +76,6 @@
 // in 40, 66.6-90.4 %), where it gave 3-0-3 (deploy/BENCHMARKS.md, "A
 // second sitting").
 //
-// # Exploration
-//
-// The exploration constant of UCB, 0.6 for the previous robot, is 0.2 for
-// the robot (robotConfig): with an unvisited child worth 0.9, every move
-// the tree keeps is tried once anyway, and the visits after that are better
-// spent on the moves that did best. Against the robot with 0.6, at 500 ms a
-// move, one worker each, 40 games a setting on the quiet machine: 0.2
-// scored 71.2 % (28-1-11, boards 940 to 979), 0.35 60 % (21-1-18 on boards
-// 900 to 939, 26-1-13 on 940 to 979), 1.0 37.5 % (15-0-25, boards 900 to
-// 939). Then, against the previous robot at 2 s a move, 100 games on boards
-// not played before (1100 to 1199, the count fixed before the start):
-// 82-6-12, 85.0 % (95 % interval 76.7-90.7 %), where the robot with 0.6 had
-// 77.2 % (70.3-82.8 %) in 171. Every level has the change: robot-max (10 s)
-// against robot (2 s), both with 0.2, scored 63.5 % in 26 games (15-3-8,
-// 44.4-79.1 %), then 74.2 % in 60 on new boards (43-3-14, 61.9-83.5 %, the
-// count fixed before the start) and 55.0 % in 20 after them (9-4-7): 67.9 %
-// in all 106 (58.5-76.0 %), where with 0.6 it had 81.2 % in 40
-// (deploy/BENCHMARKS.md, "A sixth sitting").
-//
 // What did not help, the experiments' code not kept. At 500 ms a move
 // against the previous robot, where the robot as it was scored 75 %
 // (18-0-6, boards 17 to 40): ranking every node's moves by the evaluation
@@ -113,6 +94,25 @@
 // ranked by the evaluation and narrowed to their 30 or 60 best, 52.5 and
 // 55 % (40 games each, boards 900 to 939). All within their wide
 // intervals of the robot as it was, none clearly better.
+//
+// # Exploration
+//
+// The exploration constant of UCB, 0.6 for the previous robot, is 0.2 for
+// the robot (robotConfig): with an unvisited child worth 0.9, every move
+// the tree keeps is tried once anyway, and the visits after that are better
+// spent on the moves that did best. Against the robot with 0.6, at 500 ms a
+// move, one worker each, 40 games a setting on the quiet machine: 0.2
+// scored 71.2 % (28-1-11, boards 940 to 979), 0.35 60 % (21-1-18 on boards
+// 900 to 939, 26-1-13 on 940 to 979), 1.0 37.5 % (15-0-25, boards 900 to
+// 939). Then, against the previous robot at 2 s a move, 100 games on boards
+// not played before (1100 to 1199, the count fixed before the start):
+// 82-6-12, 85.0 % (95 % interval 76.7-90.7 %), where the robot with 0.6 had
+// 77.2 % (70.3-82.8 %) in 171. Every level has the change: robot-max (10 s)
+// against robot (2 s), both with 0.2, scored 63.5 % in 26 games (15-3-8,
+// 44.4-79.1 %), then 74.2 % in 60 on new boards (43-3-14, 61.9-83.5 %, the
+// count fixed before the start) and 55.0 % in 20 after them (9-4-7): 67.9 %
+// in all 106 (58.5-76.0 %), where with 0.6 it had 81.2 % in 40
+// (deploy/BENCHMARKS.md, "A sixth sitting").
 //
 // # Evaluation
 //
