@@ -112,7 +112,11 @@
 // 44.4-79.1 %), then 74.2 % in 60 on new boards (43-3-14, 61.9-83.5 %, the
 // count fixed before the start) and 55.0 % in 20 after them (9-4-7): 67.9 %
 // in all 106 (58.5-76.0 %), where with 0.6 it had 81.2 % in 40
-// (deploy/BENCHMARKS.md, "A sixth sitting").
+// (deploy/BENCHMARKS.md, "A sixth sitting"). A constant of its own did
+// not help robot-max: with 0.6 it scored 50.0 % against robot (9-1-9),
+// with 0.1 39.5 % (6-3-10), and as shipped, on the same day, 45.8 %
+// (11-0-13): 63.8 % in all 130 with 0.2 (55.3-71.6 %), so every level
+// keeps 0.2 ("A seventh sitting").
 //
 // # Evaluation
 //
