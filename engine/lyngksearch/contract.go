@@ -12,12 +12,14 @@ import (
 var config = mcts.Tuned(1<<20, 2048)
 
 // Robot is LYNGK's robot player in the game contract (games.Robot): the
-// search over the 30 best moves by the evaluation, with the classes of
-// guided and playouts to the end (see the package comment).
+// search over the 30 best moves by the evaluation (100 in a think longer
+// than 2 s), with the classes of guided and playouts to the end (see the
+// package comment).
 var Robot = robot{
-	Policy: guided{W: &standardWeights},
-	Config: robotConfig,
-	Width:  30,
+	Policy:    guided{W: &standardWeights},
+	Config:    robotConfig,
+	Width:     30,
+	LongWidth: 100,
 }
 
 // robotConfig is the robot's tuning: config with an unvisited child worth

@@ -10,7 +10,8 @@
 //
 // Robot ranks the moves of the position to play by the evaluation of the
 // position each one leads to (a move that wins the game first) and lets
-// the tree search look at the 30 best only: with a few thousand playouts a
+// the tree search look at the 30 best only (the 100 best in a think longer
+// than 2 s, robot.width; see Exploration): with a few thousand playouts a
 // move and a few hundred legal moves, a search over all of them gives each
 // a handful of playouts. Deeper in the tree every move stays (the ranking
 // costs an Apply and an evaluation a move, once per search), and an
@@ -116,7 +117,13 @@
 // not help robot-max: with 0.6 it scored 50.0 % against robot (9-1-9),
 // with 0.1 39.5 % (6-3-10), and as shipped, on the same day, 45.8 %
 // (11-0-13): 63.8 % in all 130 with 0.2 (55.3-71.6 %), so every level
-// keeps 0.2 ("A seventh sitting").
+// keeps 0.2 ("A seventh sitting"). What a long search needed was a wider
+// root: a 10 s search over the 100 best moves played one the ranking puts
+// below its 30 in 3 of 20 positions, and robot-max with a root of 100
+// scored 77.5 % against robot in 60 games on new boards, the count fixed
+// before the start (44-5-11, 65.5-86.2 %, "An eighth sitting"). So a
+// search of a think time longer than 2 s keeps 100 moves at its root
+// (LongWidth); the robot level and the playout levels keep 30.
 //
 // # Evaluation
 //

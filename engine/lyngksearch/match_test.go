@@ -36,8 +36,9 @@ import (
 // LYNGK_MATCH_PARALLEL the games played at once (each robot thinks on one
 // worker); LYNGK_MATCH_FIRST the board of the first game (default 1);
 // LYNGK_MATCH_POLICY "depth,quiet,sharpness,width" tries other cut-offs of the
-// guided playouts and the width of the root, LYNGK_MATCH_FPU another
-// value of an unvisited child (mcts.Config.FPU), LYNGK_MATCH_EXPLORE
+// guided playouts and the width of the root at every think time,
+// LYNGK_MATCH_FPU another value of an unvisited child
+// (mcts.Config.FPU), LYNGK_MATCH_EXPLORE
 // another exploration constant (Explore) and LYNGK_MATCH_BONUS another
 // class bonus (ClassBonus); LYNGK_MATCH_PLAIN, when
 // set, plays the previous robot with the robot's tuning (Config) instead
@@ -60,7 +61,7 @@ func TestMatch(t *testing.T) {
 			t.Fatalf("LYNGK_MATCH_POLICY %q: want depth,quiet,sharpness,width: %v", s, err)
 		}
 		p.W = &standardWeights
-		robot.Policy = p
+		robot.Policy, robot.LongWidth = p, robot.Width
 	}
 	robot.Config.FPU = env(t, "LYNGK_MATCH_FPU", robot.Config.FPU, parseFloat)
 	robot.Config.Explore = env(t, "LYNGK_MATCH_EXPLORE", robot.Config.Explore, parseFloat)

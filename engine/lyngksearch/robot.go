@@ -14,11 +14,29 @@ import (
 
 // robot is the search with the evaluation: the moves of the position to
 // play are ranked by the evaluation of the position each leads to, and
-// the tree search (policy guided) looks at the Width best of them only.
+// the tree search (policy guided) looks at the Width best of them only,
+// or the LongWidth best in a search of a think time longer than longThink
+// (width).
 type robot struct {
-	Policy guided
-	Config mcts.Config
-	Width  int
+	Policy           guided
+	Config           mcts.Config
+	Width, LongWidth int
+}
+
+// longThink is the think time above which a search keeps LongWidth moves
+// at its root: the robot level's 2 s (unless the operator sets another).
+const longThink = 2 * time.Second
+
+// width is the number of moves the root of a search with budget o keeps:
+// Width, or LongWidth for a think time longer than longThink, which has
+// the playouts to look at moves the evaluation ranks lower (robot-max's
+// 10 s: 100 moves, deploy/BENCHMARKS.md, "An eighth sitting"); 0 keeps
+// them all.
+func (r robot) width(o mcts.Options) int {
+	if o.Iterations <= 0 && o.Think > longThink {
+		return r.LongWidth
+	}
+	return r.Width
 }
 
 // rootMoves returns the legal moves of g (guided's Legal) ranked by the
@@ -60,8 +78,8 @@ func (r robot) rootMoves(g *lyngk.Game, width int) []lyngk.Move {
 	return moves[:len(all)]
 }
 
-// Search chooses a move for the player to move in g among its Width best
-// by the evaluation (mcts.Search with the tree's root so narrowed), in the
+// Search chooses a move for the player to move in g among its best by the
+// evaluation (width; mcts.Search with the tree's root so narrowed), in the
 // standard game; in stack6 it is the previous robot's (Baseline). A
 // think time includes the ranking; the search still gets its one playout
 // a worker when the ranking took it all.
@@ -75,9 +93,9 @@ func (r robot) Search(ctx context.Context, g *lyngk.Game, o mcts.Options) (mcts.
 	if o.Think > 0 && o.Iterations <= 0 {
 		cfg.ArenaNodes = arenaNodes(o.Think)
 	}
-	if g.Status() == games.Playing && r.Width > 0 {
+	if width := r.width(o); g.Status() == games.Playing && width > 0 {
 		start := time.Now()
-		p.root = &rootFilter{game: *g, moves: r.rootMoves(g, r.Width)}
+		p.root = &rootFilter{game: *g, moves: r.rootMoves(g, width)}
 		if o.Think > 0 {
 			o.Think = max(o.Think-time.Since(start), time.Nanosecond)
 		}

@@ -9,6 +9,7 @@ import (
 
 	"lyngk.example/lyngk/engine/games"
 	"lyngk.example/lyngk/engine/lyngk"
+	"lyngk.example/lyngk/engine/mcts"
 )
 
 // TestRootMoves: the ranked moves of testdata/removal.txt are legal, no
@@ -100,5 +101,25 @@ func TestArenaNodes(t *testing.T) {
 	}
 	if config.ArenaNodes != 1<<20 {
 		t.Errorf("config's arena is %d nodes, arenaNodes says 2^20", config.ArenaNodes)
+	}
+}
+
+// TestWidth: the root keeps 30 moves for a playout budget and a think
+// time up to 2 s (the robot level), 100 for a longer think (robot-max).
+func TestWidth(t *testing.T) {
+	for _, c := range []struct {
+		o    mcts.Options
+		want int
+	}{
+		{mcts.Options{Iterations: 1500}, 30},
+		{mcts.Options{Iterations: 1 << 20, Think: time.Minute}, 30},
+		{mcts.Options{Think: 100 * time.Millisecond}, 30},
+		{mcts.Options{Think: 2 * time.Second}, 30},
+		{mcts.Options{Think: 2*time.Second + time.Millisecond}, 100},
+		{mcts.Options{Think: 10 * time.Second}, 100},
+	} {
+		if got := Robot.width(c.o); got != c.want {
+			t.Errorf("%+v: a root of %d moves, want %d", c.o, got, c.want)
+		}
 	}
 }
